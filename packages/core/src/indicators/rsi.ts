@@ -1,0 +1,143 @@
+import { withLookback } from './internal/define.js';
+import { checkInt, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link rsi}. */
+export interface RsiOptions {
+  /** Number of price changes averaged. Default 14. */
+  period?: number;
+}
+
+function periodOf(options?: RsiOptions): number {
+  return checkInt('period', options?.period ?? 14, 1);
+}
+
+/** 100 * gain / (gain + loss); 50 when both are exactly zero (a flat window). */
+function ratio(gain: number, loss: number): number {
+  const total = gain + loss;
+  return total === 0 ? 50 : 100 * (gain / total);
+}
+
+/**
+ * Relative Strength Index with Wilder smoothing.
+ *
+ * Formula (Wilder 1978; TA-Lib `RSI`): average gain and loss are seeded by the simple mean of
+ * the first `period` changes, then smoothed as `avg = (avg * (period - 1) + change) / period`;
+ * `rsi = 100 * avgGain / (avgGain + avgLoss)`. TradingView's `ta.rsi` is the same recurrence.
+ * A flat window (no gain and no loss) reads 50, where TA-Lib reads 0 below an absolute 1e-8
+ * threshold that also zeroes genuine values on sub-cent prices.
+ * Lookback: `period`.
+ */
+export const rsi = withLookback(
+  function rsi(values: ArrayLike<number>, options?: RsiOptions): Float64Array {
+    const period = periodOf(options);
+    const n = checkSeries(values);
+    const out = nanArray(n);
+    if (n <= period) return out;
+    let gain = 0;
+    let loss = 0;
+    let prev = values[0];
+    for (let i = 1; i <= period; i++) {
+      const x = values[i];
+      const d = x - prev;
+      prev = x;
+      if (d < 0) loss -= d;
+      else gain += d;
+    }
+    gain /= period;
+    loss /= period;
+    out[period] = ratio(gain, loss);
+    const m = period - 1;
+    for (let i = period + 1; i < n; i++) {
+      const x = values[i];
+      const d = x - prev;
+      prev = x;
+      gain *= m;
+      loss *= m;
+      if (d < 0) loss -= d;
+      else gain += d;
+      gain /= period;
+      loss /= period;
+      out[i] = ratio(gain, loss);
+    }
+    return out;
+  },
+  (options?: RsiOptions) => periodOf(options),
+);
+
+/** Streaming {@link rsi}. */
+export class RSI implements Stream<number, number> {
+  readonly period: number;
+  private n = 0;
+  private gain = 0;
+  private loss = 0;
+  private last = 0;
+  private pGain = 0;
+  private pLoss = 0;
+  private pLast = 0;
+  private out = Number.NaN;
+
+  constructor(options?: RsiOptions) {
+    this.period = periodOf(options);
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n > this.period;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(value: number): number {
+    if (!Number.isFinite(value)) checkValue(value);
+    this.pGain = this.gain;
+    this.pLoss = this.loss;
+    this.pLast = this.last;
+    this.n++;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  replace(value: number): number {
+    checkValue(value);
+    checkReplace(this.n);
+    this.gain = this.pGain;
+    this.loss = this.pLoss;
+    this.last = this.pLast;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  private step(x: number): number {
+    const n = this.n;
+    const p = this.period;
+    if (n === 1) {
+      this.last = x;
+      return Number.NaN;
+    }
+    const d = x - this.last;
+    this.last = x;
+    if (n <= p + 1) {
+      if (d < 0) this.loss -= d;
+      else this.gain += d;
+      if (n <= p) return Number.NaN;
+      this.gain /= p;
+      this.loss /= p;
+      return ratio(this.gain, this.loss);
+    }
+    let gain = this.gain * (p - 1);
+    let loss = this.loss * (p - 1);
+    if (d < 0) loss -= d;
+    else gain += d;
+    gain /= p;
+    loss /= p;
+    this.gain = gain;
+    this.loss = loss;
+    return ratio(gain, loss);
+  }
+}

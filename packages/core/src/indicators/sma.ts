@@ -1,0 +1,91 @@
+import { withLookback } from './internal/define.js';
+import { checkInt, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { Window } from './internal/window.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link sma}. */
+export interface SmaOptions {
+  /** Number of values averaged. Default 20. */
+  period?: number;
+}
+
+function periodOf(options?: SmaOptions): number {
+  return checkInt('period', options?.period ?? 20, 1);
+}
+
+/**
+ * Simple moving average: the arithmetic mean of the last `period` values.
+ *
+ * Formula (TA-Lib `SMA`): a running sum that adds the newest value and drops the oldest,
+ * divided by `period`. Lookback: `period - 1`.
+ */
+export const sma = withLookback(
+  function sma(values: ArrayLike<number>, options?: SmaOptions): Float64Array {
+    const period = periodOf(options);
+    const n = checkSeries(values);
+    const out = nanArray(n);
+    if (n < period) return out;
+    let sum = 0;
+    for (let i = 0; i < period - 1; i++) sum += values[i];
+    for (let i = period - 1; i < n; i++) {
+      sum += values[i];
+      out[i] = sum / period;
+      sum -= values[i - period + 1];
+    }
+    return out;
+  },
+  (options?: SmaOptions) => periodOf(options) - 1,
+);
+
+/** Streaming {@link sma}. */
+export class SMA implements Stream<number, number> {
+  readonly period: number;
+  private readonly window: Window;
+  private sum = 0;
+  private prevSum = 0;
+  private n = 0;
+  private out = Number.NaN;
+
+  constructor(options?: SmaOptions) {
+    this.period = periodOf(options);
+    this.window = new Window(this.period);
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n >= this.period;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(value: number): number {
+    checkValue(value);
+    this.prevSum = this.sum;
+    this.n++;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  replace(value: number): number {
+    checkValue(value);
+    checkReplace(this.n);
+    this.window.undo();
+    this.sum = this.prevSum;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  private step(value: number): number {
+    this.window.push(value);
+    this.sum += value;
+    if (this.n < this.period) return Number.NaN;
+    this.out = this.sum / this.period;
+    this.sum -= this.window.at(0);
+    return this.out;
+  }
+}
