@@ -1,5 +1,5 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
 import type { Stream } from './stream.js';
 
 /** Options of {@link ema}. */
@@ -23,14 +23,15 @@ function paramsOf(options?: EmaOptions): { period: number; k: number } {
  * Exponential moving average, seeded by the simple average of the first `period` values.
  *
  * Formula (TA-Lib `EMA`, default compatibility): `ema[p-1] = mean(x[0..p-1])`, then
- * `ema[i] = (x[i] - ema[i-1]) * k + ema[i-1]` with `k = 2 / (period + 1)`.
+ * `ema[i] = ema[i-1] + k * (x[i] - ema[i-1])` with `k = 2 / (period + 1)`, evaluated as
+ * `ema[i-1] * (1 - k) + x[i] * k` (agrees with TA-Lib to rounding, about 1e-15 relative).
  * Lookback: `period - 1`.
  */
 export const ema = withLookback(
   function ema(values: ArrayLike<number>, options?: EmaOptions): Float64Array {
     const { period, k } = paramsOf(options);
     const n = checkSeries(values);
-    const out = nanArray(n);
+    const out = outputColumn(n, period - 1);
     emaInto(values, 0, n, period, k, out);
     return out;
   },
@@ -55,8 +56,10 @@ export function emaInto(
   for (let i = from; i < from + period; i++) sum += values[i];
   let prev = sum / period;
   out[from + period - 1] = prev;
+  // ema * (1 - k) + x * k keeps one multiply-add on the loop-carried chain (x * k is off it).
+  const a = 1 - k;
   for (let i = from + period; i < n; i++) {
-    prev = (values[i] - prev) * k + prev;
+    prev = prev * a + values[i] * k;
     out[i] = prev;
   }
 }
@@ -65,19 +68,21 @@ export function emaInto(
 export class EMA implements Stream<number, number> {
   readonly period: number;
   readonly k: number;
+  private readonly a: number;
   private n = 0;
+  // The running sum of the seed window while n < period, then the EMA itself.
   private acc = 0;
   private prevAcc = 0;
-  private out = Number.NaN;
 
   constructor(options?: EmaOptions) {
     const { period, k } = paramsOf(options);
     this.period = period;
     this.k = k;
+    this.a = 1 - k;
   }
 
   get value(): number {
-    return this.out;
+    return this.n >= this.period ? this.acc : Number.NaN;
   }
 
   get isStable(): boolean {
@@ -89,33 +94,35 @@ export class EMA implements Stream<number, number> {
   }
 
   update(value: number): number {
-    if (!Number.isFinite(value)) checkValue(value);
-    this.prevAcc = this.acc;
-    this.n++;
-    this.out = this.step(value);
-    return this.out;
+    // value - value is 0 for finite numbers and NaN for NaN and +-Infinity.
+    if (value - value !== 0) checkValue(value);
+    const acc = this.acc;
+    this.prevAcc = acc;
+    const n = ++this.n;
+    if (n > this.period) {
+      const next = acc * this.a + value * this.k;
+      this.acc = next;
+      return next;
+    }
+    return this.seed(value);
   }
 
   replace(value: number): number {
     checkValue(value);
     checkReplace(this.n);
     this.acc = this.prevAcc;
-    this.out = this.step(value);
-    return this.out;
-  }
-
-  private step(value: number): number {
-    const n = this.n;
-    const p = this.period;
-    if (n > p) {
-      // acc holds the previous EMA.
-      this.acc = (value - this.acc) * this.k + this.acc;
+    if (this.n > this.period) {
+      const acc = this.acc;
+      this.acc = acc * this.a + value * this.k;
       return this.acc;
     }
-    // acc holds the running sum of the seed window.
+    return this.seed(value);
+  }
+
+  private seed(value: number): number {
     this.acc += value;
-    if (n < p) return Number.NaN;
-    this.acc = this.acc / p;
+    if (this.n < this.period) return Number.NaN;
+    this.acc = this.acc / this.period;
     return this.acc;
   }
 }

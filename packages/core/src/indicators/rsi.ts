@@ -1,5 +1,5 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
 import type { Stream } from './stream.js';
 
 /** Options of {@link rsi}. */
@@ -22,7 +22,8 @@ function ratio(gain: number, loss: number): number {
  * Relative Strength Index with Wilder smoothing.
  *
  * Formula (Wilder 1978; TA-Lib `RSI`): average gain and loss are seeded by the simple mean of
- * the first `period` changes, then smoothed as `avg = (avg * (period - 1) + change) / period`;
+ * the first `period` changes, then smoothed as `avg = avg * (period - 1) / period + change / period`
+ * (TA-Lib's recurrence, evaluated with one multiply-add so the loop is not bound by division);
  * `rsi = 100 * avgGain / (avgGain + avgLoss)`. TradingView's `ta.rsi` is the same recurrence.
  * A flat window (no gain and no loss) reads 50, where TA-Lib reads 0 below an absolute 1e-8
  * threshold that also zeroes genuine values on sub-cent prices.
@@ -32,7 +33,7 @@ export const rsi = withLookback(
   function rsi(values: ArrayLike<number>, options?: RsiOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
-    const out = nanArray(n);
+    const out = outputColumn(n, period);
     if (n <= period) return out;
     let gain = 0;
     let loss = 0;
@@ -47,17 +48,17 @@ export const rsi = withLookback(
     gain /= period;
     loss /= period;
     out[period] = ratio(gain, loss);
-    const m = period - 1;
+    const a = (period - 1) / period;
+    const b = 1 / period;
     for (let i = period + 1; i < n; i++) {
       const x = values[i];
       const d = x - prev;
       prev = x;
-      gain *= m;
-      loss *= m;
-      if (d < 0) loss -= d;
-      else gain += d;
-      gain /= period;
-      loss /= period;
+      // Branch-free: up and down are each either the change or 0.
+      const up = d > 0 ? d : 0;
+      const down = d < 0 ? -d : 0;
+      gain = gain * a + up * b;
+      loss = loss * a + down * b;
       out[i] = ratio(gain, loss);
     }
     return out;
@@ -68,6 +69,8 @@ export const rsi = withLookback(
 /** Streaming {@link rsi}. */
 export class RSI implements Stream<number, number> {
   readonly period: number;
+  private readonly a: number;
+  private readonly b: number;
   private n = 0;
   private gain = 0;
   private loss = 0;
@@ -75,14 +78,15 @@ export class RSI implements Stream<number, number> {
   private pGain = 0;
   private pLoss = 0;
   private pLast = 0;
-  private out = Number.NaN;
 
   constructor(options?: RsiOptions) {
     this.period = periodOf(options);
+    this.a = (this.period - 1) / this.period;
+    this.b = 1 / this.period;
   }
 
   get value(): number {
-    return this.out;
+    return this.n > this.period ? ratio(this.gain, this.loss) : Number.NaN;
   }
 
   get isStable(): boolean {
@@ -94,13 +98,12 @@ export class RSI implements Stream<number, number> {
   }
 
   update(value: number): number {
-    if (!Number.isFinite(value)) checkValue(value);
+    if (value - value !== 0) checkValue(value);
     this.pGain = this.gain;
     this.pLoss = this.loss;
     this.pLast = this.last;
     this.n++;
-    this.out = this.step(value);
-    return this.out;
+    return this.step(value);
   }
 
   replace(value: number): number {
@@ -109,35 +112,27 @@ export class RSI implements Stream<number, number> {
     this.gain = this.pGain;
     this.loss = this.pLoss;
     this.last = this.pLast;
-    this.out = this.step(value);
-    return this.out;
+    return this.step(value);
   }
 
   private step(x: number): number {
     const n = this.n;
     const p = this.period;
-    if (n === 1) {
-      this.last = x;
-      return Number.NaN;
-    }
     const d = x - this.last;
     this.last = x;
-    if (n <= p + 1) {
-      if (d < 0) this.loss -= d;
-      else this.gain += d;
-      if (n <= p) return Number.NaN;
-      this.gain /= p;
-      this.loss /= p;
-      return ratio(this.gain, this.loss);
+    if (n > p + 1) {
+      const gain = this.gain * this.a + (d > 0 ? d : 0) * this.b;
+      const loss = this.loss * this.a + (d < 0 ? -d : 0) * this.b;
+      this.gain = gain;
+      this.loss = loss;
+      return ratio(gain, loss);
     }
-    let gain = this.gain * (p - 1);
-    let loss = this.loss * (p - 1);
-    if (d < 0) loss -= d;
-    else gain += d;
-    gain /= p;
-    loss /= p;
-    this.gain = gain;
-    this.loss = loss;
-    return ratio(gain, loss);
+    if (n === 1) return Number.NaN;
+    if (d < 0) this.loss -= d;
+    else this.gain += d;
+    if (n <= p) return Number.NaN;
+    this.gain /= p;
+    this.loss /= p;
+    return ratio(this.gain, this.loss);
   }
 }

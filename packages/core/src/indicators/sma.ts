@@ -1,5 +1,5 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
 import type { Stream } from './stream.js';
 
@@ -16,21 +16,22 @@ function periodOf(options?: SmaOptions): number {
 /**
  * Simple moving average: the arithmetic mean of the last `period` values.
  *
- * Formula (TA-Lib `SMA`): a running sum that adds the newest value and drops the oldest,
- * divided by `period`. Lookback: `period - 1`.
+ * Formula (TA-Lib `SMA`): the mean of the last `period` values, kept as a running sum updated by
+ * the difference of the newest and the dropped value (TA-Lib's sum, up to rounding). Lookback: `period - 1`.
  */
 export const sma = withLookback(
   function sma(values: ArrayLike<number>, options?: SmaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
-    const out = nanArray(n);
+    const out = outputColumn(n, period - 1);
     if (n < period) return out;
     let sum = 0;
-    for (let i = 0; i < period - 1; i++) sum += values[i];
-    for (let i = period - 1; i < n; i++) {
-      sum += values[i];
+    for (let i = 0; i < period; i++) sum += values[i];
+    out[period - 1] = sum / period;
+    // Adding the difference keeps a single add on the loop-carried chain.
+    for (let i = period; i < n; i++) {
+      sum += values[i] - values[i - period];
       out[i] = sum / period;
-      sum -= values[i - period + 1];
     }
     return out;
   },
@@ -81,11 +82,12 @@ export class SMA implements Stream<number, number> {
   }
 
   private step(value: number): number {
-    this.window.push(value);
-    this.sum += value;
-    if (this.n < this.period) return Number.NaN;
-    this.out = this.sum / this.period;
-    this.sum -= this.window.at(0);
-    return this.out;
+    const evicted = this.window.push(value);
+    if (this.n <= this.period) {
+      this.sum += value;
+      return this.n < this.period ? Number.NaN : this.sum / this.period;
+    }
+    this.sum += value - evicted;
+    return this.sum / this.period;
   }
 }

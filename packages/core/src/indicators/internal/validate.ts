@@ -94,3 +94,13 @@ export function checkReplace(count: number): void {
 export function nanArray(n: number): Float64Array {
   return new Float64Array(n).fill(Number.NaN);
 }
+
+/**
+ * A new output column of `n` values with NaN in the first `lookback` slots only; the kernel
+ * writes every slot from `lookback` on. Cheaper than filling the whole column with NaN.
+ */
+export function outputColumn(n: number, lookback: number): Float64Array {
+  const out = new Float64Array(n);
+  if (lookback > 0) out.fill(Number.NaN, 0, Math.min(lookback, n));
+  return out;
+}

@@ -1,0 +1,495 @@
+// pnpm bench: our kernels against a plain hand-written loop of the same maths and against
+// technicalindicators, trading-signals, @ixjb94/indicators and indicatorts, in one process on
+// 1,000,000 candles. Prints medians (ms) and ratios, and streaming ns per update.
+// Usage: node --expose-gc scripts/bench.mjs [--n 1000000] [--runs 7] [--markdown]
+import ixjb from '@ixjb94/indicators';
+import * as indicatorts from 'indicatorts';
+import ti from 'technicalindicators';
+import * as tsig from 'trading-signals';
+import * as core from '../dist/index.js';
+
+const args = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const N = arg('n', 1_000_000);
+const RUNS = arg('runs', 7);
+const markdown = args.includes('--markdown');
+
+// Deterministic candles: a geometric random walk (mulberry32), valid OHLC.
+function candles(n) {
+  let s = 42;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const c = {
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
+  let p = 100;
+  for (let i = 0; i < n; i++) {
+    const o = p;
+    p = Math.max(1, p * (1 + (rnd() - 0.5) * 0.02));
+    c.time[i] = 1.6e12 + i * 60_000;
+    c.open[i] = o;
+    c.close[i] = p;
+    c.high[i] = Math.max(o, p) * (1 + rnd() * 0.005);
+    c.low[i] = Math.min(o, p) * (1 - rnd() * 0.005);
+    c.volume[i] = 1000 + rnd() * 1000;
+  }
+  return c;
+}
+
+const C = candles(N);
+const A = {
+  high: Array.from(C.high),
+  low: Array.from(C.low),
+  close: Array.from(C.close),
+  volume: Array.from(C.volume),
+};
+const ix = new ixjb.IndicatorsSync();
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+
+let sink = 0;
+function time(fn) {
+  fn(); // warm-up
+  fn();
+  const t = [];
+  for (let r = 0; r < RUNS; r++) {
+    globalThis.gc?.();
+    const t0 = performance.now();
+    const out = fn();
+    t.push(performance.now() - t0);
+    sink += typeof out === 'object' && out !== null && 'length' in out ? out.length : 1;
+  }
+  return median(t);
+}
+
+// ---- plain single-pass loops of the same maths (no validation) ----
+const plain = {
+  sma(x, p) {
+    const n = x.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s += x[i];
+      if (i >= p) s -= x[i - p];
+      if (i >= p - 1) o[i] = s / p;
+    }
+    return o;
+  },
+  ema(x, p) {
+    const n = x.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    const k = 2 / (p + 1);
+    let s = 0;
+    for (let i = 0; i < p; i++) s += x[i];
+    let e = s / p;
+    o[p - 1] = e;
+    for (let i = p; i < n; i++) {
+      e = (x[i] - e) * k + e;
+      o[i] = e;
+    }
+    return o;
+  },
+  wma(x, p) {
+    const n = x.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    const d = (p * (p + 1)) / 2;
+    for (let i = p - 1; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < p; j++) s += x[i - p + 1 + j] * (j + 1);
+      o[i] = s / d;
+    }
+    return o;
+  },
+  rsi(x, p) {
+    const n = x.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    let g = 0;
+    let l = 0;
+    for (let i = 1; i <= p; i++) {
+      const d = x[i] - x[i - 1];
+      if (d > 0) g += d;
+      else l -= d;
+    }
+    g /= p;
+    l /= p;
+    o[p] = g + l === 0 ? 50 : (100 * g) / (g + l);
+    for (let i = p + 1; i < n; i++) {
+      const d = x[i] - x[i - 1];
+      g = (g * (p - 1) + (d > 0 ? d : 0)) / p;
+      l = (l * (p - 1) + (d < 0 ? -d : 0)) / p;
+      o[i] = g + l === 0 ? 50 : (100 * g) / (g + l);
+    }
+    return o;
+  },
+  atr(c, p) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    let a = 0;
+    for (let i = 1; i < n; i++) {
+      const tr = Math.max(h[i], cl[i - 1]) - Math.min(lo[i], cl[i - 1]);
+      if (i <= p) {
+        a += tr;
+        if (i === p) o[i] = a /= p;
+      } else {
+        a = (a * (p - 1) + tr) / p;
+        o[i] = a;
+      }
+    }
+    return o;
+  },
+  adx(c, p) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    let pdm = 0;
+    let mdm = 0;
+    let tr = 0;
+    let adx = 0;
+    for (let i = 1; i < n; i++) {
+      const up = h[i] - h[i - 1];
+      const dn = lo[i - 1] - lo[i];
+      const p1 = up > dn && up > 0 ? up : 0;
+      const m1 = dn > up && dn > 0 ? dn : 0;
+      const t = Math.max(h[i], cl[i - 1]) - Math.min(lo[i], cl[i - 1]);
+      if (i < p) {
+        pdm += p1;
+        mdm += m1;
+        tr += t;
+        continue;
+      }
+      pdm = pdm - pdm / p + p1;
+      mdm = mdm - mdm / p + m1;
+      tr = tr - tr / p + t;
+      const pdi = (100 * pdm) / tr;
+      const mdi = (100 * mdm) / tr;
+      const s = pdi + mdi;
+      const dx = s === 0 ? 0 : (100 * Math.abs(pdi - mdi)) / s;
+      const k = i - p; // dx index from 0
+      if (k < p) {
+        adx += dx;
+        if (k === p - 1) o[i] = adx /= p;
+      } else {
+        adx = (adx * (p - 1) + dx) / p;
+        o[i] = adx;
+      }
+    }
+    return o;
+  },
+  bbands(x, p, k) {
+    const n = x.length;
+    const up = new Float64Array(n).fill(Number.NaN);
+    const mid = new Float64Array(n).fill(Number.NaN);
+    const lo = new Float64Array(n).fill(Number.NaN);
+    let s = 0;
+    let s2 = 0;
+    for (let i = 0; i < n; i++) {
+      s += x[i];
+      s2 += x[i] * x[i];
+      if (i >= p) {
+        s -= x[i - p];
+        s2 -= x[i - p] * x[i - p];
+      }
+      if (i >= p - 1) {
+        const m = s / p;
+        const sd = Math.sqrt(Math.max(0, s2 / p - m * m));
+        mid[i] = m;
+        up[i] = m + k * sd;
+        lo[i] = m - k * sd;
+      }
+    }
+    return { upper: up, middle: mid, lower: lo };
+  },
+  obv(c) {
+    const { close: cl, volume: v } = c;
+    const n = cl.length;
+    const o = new Float64Array(n);
+    let a = v[0];
+    o[0] = a;
+    for (let i = 1; i < n; i++) {
+      if (cl[i] > cl[i - 1]) a += v[i];
+      else if (cl[i] < cl[i - 1]) a -= v[i];
+      o[i] = a;
+    }
+    return o;
+  },
+  macd(x, f, sl, sg) {
+    const e1 = plain.ema(x, f);
+    const e2 = plain.ema(x, sl);
+    const n = x.length;
+    const m = new Float64Array(n);
+    for (let i = 0; i < n; i++) m[i] = e1[i] - e2[i];
+    const sig = plain.ema(m.subarray(sl - 1), sg);
+    return { macd: m, signal: sig };
+  },
+  roc(x, p) {
+    const n = x.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    for (let i = p; i < n; i++) o[i] = (x[i] / x[i - p] - 1) * 100;
+    return o;
+  },
+};
+
+// ---- cases: ours, plain, peers ----
+const tsLoop = (Cls, ...ctor) => (xs) => {
+  const ind = new Cls(...ctor);
+  for (let i = 0; i < xs.length; i++) ind.add(xs[i]);
+  return ind;
+};
+const tsLoopHLC = (Cls, ...ctor) => () => {
+  const ind = new Cls(...ctor);
+  for (let i = 0; i < N; i++) ind.add({ high: A.high[i], low: A.low[i], close: A.close[i] });
+  return ind;
+};
+
+const cases = [
+  {
+    name: 'SMA(20)',
+    ours: () => core.sma(C.close, { period: 20 }),
+    plain: () => plain.sma(C.close, 20),
+    peers: {
+      technicalindicators: () => ti.SMA.calculate({ period: 20, values: A.close }),
+      'trading-signals': () => tsLoop(tsig.SMA, 20)(A.close),
+      '@ixjb94/indicators': () => ix.sma(A.close, 20),
+      indicatorts: () => indicatorts.sma(A.close, { period: 20 }),
+    },
+  },
+  {
+    name: 'EMA(20)',
+    ours: () => core.ema(C.close, { period: 20 }),
+    plain: () => plain.ema(C.close, 20),
+    peers: {
+      technicalindicators: () => ti.EMA.calculate({ period: 20, values: A.close }),
+      'trading-signals': () => tsLoop(tsig.EMA, 20)(A.close),
+      '@ixjb94/indicators': () => ix.ema(A.close, 20),
+      indicatorts: () => indicatorts.ema(A.close, { period: 20 }),
+    },
+  },
+  {
+    name: 'WMA(20)',
+    fn: 'wma',
+    ours: () => core.wma(C.close, { period: 20 }),
+    plain: () => plain.wma(C.close, 20),
+    peers: {
+      technicalindicators: () => ti.WMA.calculate({ period: 20, values: A.close }),
+      '@ixjb94/indicators': () => ix.wma(A.close, 20),
+    },
+  },
+  {
+    name: 'RSI(14)',
+    ours: () => core.rsi(C.close, { period: 14 }),
+    plain: () => plain.rsi(C.close, 14),
+    peers: {
+      technicalindicators: () => ti.RSI.calculate({ period: 14, values: A.close }),
+      'trading-signals': () => tsLoop(tsig.RSI, 14)(A.close),
+      '@ixjb94/indicators': () => ix.rsi(A.close, 14),
+      indicatorts: () => indicatorts.rsi(A.close, { period: 14 }),
+    },
+  },
+  {
+    name: 'MACD(12,26,9)',
+    fn: 'macd',
+    ours: () => core.macd(C.close, { fast: 12, slow: 26, signal: 9 }),
+    plain: () => plain.macd(C.close, 12, 26, 9),
+    peers: {
+      technicalindicators: () =>
+        ti.MACD.calculate({
+          fastPeriod: 12,
+          slowPeriod: 26,
+          signalPeriod: 9,
+          values: A.close,
+          SimpleMAOscillator: false,
+          SimpleMASignal: false,
+        }),
+      '@ixjb94/indicators': () => ix.macd(A.close, 12, 26, 9),
+      indicatorts: () => indicatorts.macd(A.close),
+    },
+  },
+  {
+    name: 'BBands(20,2)',
+    fn: 'bbands',
+    ours: () => core.bbands(C.close, { period: 20, stdDev: 2 }),
+    plain: () => plain.bbands(C.close, 20, 2),
+    peers: {
+      technicalindicators: () => ti.BollingerBands.calculate({ period: 20, stdDev: 2, values: A.close }),
+      '@ixjb94/indicators': () => ix.bbands(A.close, 20, 2),
+    },
+  },
+  {
+    name: 'ATR(14)',
+    fn: 'atr',
+    ours: () => core.atr(C, { period: 14 }),
+    plain: () => plain.atr(C, 14),
+    peers: {
+      technicalindicators: () => ti.ATR.calculate({ period: 14, high: A.high, low: A.low, close: A.close }),
+      'trading-signals': tsLoopHLC(tsig.ATR, 14),
+      '@ixjb94/indicators': () => ix.atr(A.high, A.low, A.close, 14),
+      indicatorts: () => indicatorts.atr(A.high, A.low, A.close, { period: 14 }),
+    },
+  },
+  {
+    name: 'ADX(14)',
+    fn: 'adx',
+    ours: () => core.adx(C, { period: 14 }),
+    plain: () => plain.adx(C, 14),
+    peers: {
+      technicalindicators: () => ti.ADX.calculate({ period: 14, high: A.high, low: A.low, close: A.close }),
+      'trading-signals': tsLoopHLC(tsig.ADX, 14),
+      '@ixjb94/indicators': () => ix.adx(A.high, A.low, 14),
+    },
+  },
+  {
+    name: 'OBV',
+    fn: 'obv',
+    ours: () => core.obv(C),
+    plain: () => plain.obv(C),
+    peers: {
+      technicalindicators: () => ti.OBV.calculate({ close: A.close, volume: A.volume }),
+      '@ixjb94/indicators': () => ix.obv(A.close, A.volume),
+    },
+  },
+  {
+    name: 'ROC(10)',
+    fn: 'roc',
+    ours: () => core.roc(C.close, { period: 10 }),
+    plain: () => plain.roc(C.close, 10),
+    peers: {
+      technicalindicators: () => ti.ROC.calculate({ period: 10, values: A.close }),
+      '@ixjb94/indicators': () => ix.roc(A.close, 10),
+    },
+  },
+];
+
+const rows = [];
+for (const c of cases) {
+  if (c.fn && typeof core[c.fn] !== 'function') continue;
+  const ours = time(c.ours);
+  const pl = time(c.plain);
+  const peerTimes = {};
+  for (const [name, fn] of Object.entries(c.peers)) {
+    try {
+      peerTimes[name] = time(fn);
+    } catch (e) {
+      peerTimes[name] = Number.NaN;
+      console.error(`${c.name} ${name}: ${e.message}`);
+    }
+  }
+  const finite = Object.entries(peerTimes).filter(([, t]) => Number.isFinite(t));
+  const [bestName, bestTime] = finite.reduce((a, b) => (b[1] < a[1] ? b : a), ['-', Number.POSITIVE_INFINITY]);
+  rows.push({
+    name: c.name,
+    ours,
+    plain: pl,
+    peers: peerTimes,
+    vsPlain: ours / pl,
+    bestName,
+    speedup: bestTime / ours,
+  });
+}
+
+// ---- streaming: ns per update ----
+function perUpdate(make, feed) {
+  const run = () => {
+    const s = make();
+    const t0 = performance.now();
+    feed(s);
+    return ((performance.now() - t0) * 1e6) / N;
+  };
+  run();
+  const t = [];
+  for (let r = 0; r < RUNS; r++) {
+    globalThis.gc?.();
+    t.push(run());
+  }
+  return median(t);
+}
+const closes = A.close;
+const streams = [
+  {
+    name: 'RSI(14) update',
+    ours: perUpdate(
+      () => new core.RSI({ period: 14 }),
+      (s) => {
+        for (let i = 0; i < N; i++) s.update(closes[i]);
+        sink += s.value;
+      },
+    ),
+    peer: perUpdate(
+      () => new tsig.RSI(14),
+      (s) => {
+        for (let i = 0; i < N; i++) s.add(closes[i]);
+      },
+    ),
+  },
+  {
+    name: 'EMA(20) update',
+    ours: perUpdate(
+      () => new core.EMA({ period: 20 }),
+      (s) => {
+        for (let i = 0; i < N; i++) s.update(closes[i]);
+        sink += s.value;
+      },
+    ),
+    peer: perUpdate(
+      () => new tsig.EMA(20),
+      (s) => {
+        for (let i = 0; i < N; i++) s.add(closes[i]);
+      },
+    ),
+  },
+];
+
+const f = (x) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : '-');
+const peerNames = ['technicalindicators', 'trading-signals', '@ixjb94/indicators', 'indicatorts'];
+const head = ['indicator', 'ours', 'plain loop', ...peerNames, 'ours/plain', 'fastest peer', 'peer/ours', 'targets'];
+const table = rows.map((r) => [
+  r.name,
+  f(r.ours),
+  f(r.plain),
+  ...peerNames.map((p) => f(r.peers[p])),
+  `${r.vsPlain.toFixed(2)}x`,
+  r.bestName,
+  `${r.speedup.toFixed(1)}x`,
+  r.vsPlain <= 1.5 && r.speedup >= 2 ? 'ok' : 'MISSED',
+]);
+const sHead = ['streaming', 'ours ns/update', 'trading-signals ns/update', 'peer/ours', 'target (>= 2x)'];
+const sTable = streams.map((s) => [
+  s.name,
+  f(s.ours),
+  f(s.peer),
+  `${(s.peer / s.ours).toFixed(1)}x`,
+  s.peer / s.ours >= 2 ? 'ok' : 'MISSED',
+]);
+
+function print(h, t) {
+  if (markdown) {
+    console.log(`| ${h.join(' | ')} |`);
+    console.log(`|${h.map(() => '---').join('|')}|`);
+    for (const r of t) console.log(`| ${r.join(' | ')} |`);
+    return;
+  }
+  const w = h.map((x, i) => Math.max(x.length, ...t.map((r) => r[i].length)));
+  const line = (r) => r.map((x, i) => (i === 0 ? x.padEnd(w[i]) : x.padStart(w[i]))).join('  ');
+  console.log(line(h));
+  for (const r of t) console.log(line(r));
+}
+console.log(`${N.toLocaleString('en')} candles, median of ${RUNS} runs, ms; Node ${process.version}`);
+print(head, table);
+console.log('');
+print(sHead, sTable);
+if (sink === 42) console.log('');

@@ -1,0 +1,83 @@
+import type { CandleLike, CV } from '../types.js';
+import { withLookback } from './internal/define.js';
+import { checkCandle, checkColumns, checkReplace } from './internal/validate.js';
+import type { Stream } from './stream.js';
+
+const FIELDS = ['close', 'volume'] as const;
+
+/**
+ * On-Balance Volume (Granville): a running total that adds the bar's volume when the close
+ * rises, subtracts it when the close falls, and leaves it unchanged on an equal close.
+ *
+ * Formula (TA-Lib `OBV`): `obv[0] = volume[0]`, then `obv[i] = obv[i-1] + volume[i]` if
+ * `close[i] > close[i-1]`, `obv[i-1] - volume[i]` if `close[i] < close[i-1]`, else `obv[i-1]`.
+ * The level depends on where the series starts; only its changes carry meaning.
+ * No options. Lookback: 0.
+ */
+export const obv = withLookback(
+  function obv(candles: CV): Float64Array {
+    const n = checkColumns(candles, FIELDS);
+    const { close, volume } = candles;
+    const out = new Float64Array(n);
+    let acc = volume[0];
+    let prev = close[0];
+    out[0] = acc;
+    for (let i = 1; i < n; i++) {
+      const c = close[i];
+      if (c > prev) acc += volume[i];
+      else if (c < prev) acc -= volume[i];
+      prev = c;
+      out[i] = acc;
+    }
+    return out;
+  },
+  () => 0,
+);
+
+/** Streaming {@link obv}; takes candles with `close` and `volume`. */
+export class OBV implements Stream<CandleLike, number> {
+  private n = 0;
+  private acc = 0;
+  private last = 0;
+  private pAcc = 0;
+  private pLast = 0;
+  private out = Number.NaN;
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n > 0;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.pAcc = this.acc;
+    this.pLast = this.last;
+    this.n++;
+    this.out = this.step(candle.close as number, candle.volume as number);
+    return this.out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.acc = this.pAcc;
+    this.last = this.pLast;
+    this.out = this.step(candle.close as number, candle.volume as number);
+    return this.out;
+  }
+
+  private step(close: number, volume: number): number {
+    if (this.n === 1) this.acc = volume;
+    else if (close > this.last) this.acc += volume;
+    else if (close < this.last) this.acc -= volume;
+    this.last = close;
+    return this.acc;
+  }
+}

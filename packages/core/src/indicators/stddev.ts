@@ -1,0 +1,242 @@
+import { withLookback } from './internal/define.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { Window } from './internal/window.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link stdDev}. */
+export interface StdDevOptions {
+  /** Number of values in the window. Default 20. */
+  period?: number;
+  /** Multiplier of the standard deviation, in 0..1e6. Default 1. */
+  nbDev?: number;
+}
+
+function paramsOf(options?: StdDevOptions): { period: number; nbDev: number } {
+  const period = checkInt('period', options?.period ?? 20, 1);
+  const nbDev = checkNumber('nbDev', options?.nbDev ?? 1, 0, 1_000_000);
+  return { period, nbDev };
+}
+
+/** Resynchronise when the rounding budget exceeds this multiple of M2 (about 2e-13 relative). */
+const BUDGET = 1024;
+
+/**
+ * Writes the population standard deviation (nbDev 1) of each window of `period` values of
+ * `values[0..n)` into `out`, from index `period - 1`; earlier entries are left untouched.
+ * Shared by `stdDev` and Bollinger Bands so that both use the exact same arithmetic.
+ *
+ * The variance is kept accurate to about 1e-13 relative at every position, where TA-Lib's
+ * running `E[x^2] - E[x]^2` cancels (about 1e-9 relative near price 100, worse when the spread
+ * is small against the price):
+ * - a window of `period` identical values reads exactly 0;
+ * - the sum of squared deviations M2 is computed around a shift `K` (a recent window mean), so
+ *   deviations `x - K` are exact for prices within a factor 2 of it; at index `period - 1`, and
+ *   whenever the rounding budget below runs out, it is recomputed by the corrected two-pass
+ *   formula over the window: `K = sum(x) / period`, `d = x - K`, `mu = sum(d) / period`,
+ *   `M2 = sum(d^2) - sum(d) * mu`;
+ * - in between it slides by Welford's update for one value in and one out:
+ *   `mu' = mu + (x - old) / period`, `M2 += (x - old) * ((x - K) - mu' + ((old - K) - mu))`,
+ *   clamped at 0; the budget adds `|increment| + M2 + |(x - old) * mu'|` per step (what rounding
+ *   and drift of `mu` can cost) and a resync happens once it exceeds `1024 * M2`, so a window
+ *   whose variance collapses is recomputed instead of inheriting the error of a larger one.
+ *
+ * Output: `sqrt(M2 / period)`. O(n) amortised.
+ * @internal
+ */
+export function windowStdDevInto(values: ArrayLike<number>, n: number, period: number, out: Float64Array): void {
+  const p = period;
+  if (n < p) return;
+  let run = 0;
+  let prev = Number.NaN;
+  for (let i = 0; i < p - 1; i++) {
+    const x = values[i];
+    run = x === prev ? run + 1 : 1;
+    prev = x;
+  }
+  let shift = 0;
+  let mu = 0;
+  let m2 = 0;
+  let budget = 0;
+  for (let i = p - 1; i < n; i++) {
+    const x = values[i];
+    run = x === prev ? run + 1 : 1;
+    prev = x;
+    if (run >= p) {
+      shift = x;
+      mu = 0;
+      m2 = 0;
+      budget = 0;
+    } else {
+      let resync = i === p - 1;
+      if (!resync) {
+        const old = values[i - p];
+        const delta = x - old;
+        const next = mu + delta / p;
+        const t = delta * (x - shift - next + (old - shift - mu));
+        m2 += t;
+        if (m2 < 0) m2 = 0;
+        mu = next;
+        budget += Math.abs(t) + m2 + Math.abs(delta * next);
+        resync = budget > m2 * BUDGET;
+      }
+      if (resync) {
+        const start = i - p + 1;
+        let sum = 0;
+        for (let j = start; j <= i; j++) sum += values[j];
+        shift = sum / p;
+        let sd = 0;
+        let ss = 0;
+        for (let j = start; j <= i; j++) {
+          const d = values[j] - shift;
+          sd += d;
+          ss += d * d;
+        }
+        mu = sd / p;
+        m2 = ss - sd * mu;
+        if (m2 < 0) m2 = 0;
+        budget = 0;
+      }
+    }
+    out[i] = Math.sqrt(m2 / p);
+  }
+}
+
+/**
+ * Standard deviation: the population standard deviation of the last `period` values, times
+ * `nbDev`.
+ *
+ * Formula (TA-Lib `STDDEV`): `sqrt(sum((x - mean)^2) / period) * nbDev`, the variance computed
+ * exactly (see {@link windowStdDevInto}) where TA-Lib uses `E[x^2] - E[x]^2`; TA-Lib also reads 0
+ * whenever the variance is below its absolute 1e-8 threshold (a standard deviation below 1e-4),
+ * where this reads the true value, and exactly 0 only on a window of identical values.
+ * Defaults: period 20, nbDev 1. Lookback: `period - 1`.
+ */
+export const stdDev = withLookback(
+  function stdDev(values: ArrayLike<number>, options?: StdDevOptions): Float64Array {
+    const { period, nbDev } = paramsOf(options);
+    const n = checkSeries(values);
+    const out = nanArray(n);
+    windowStdDevInto(values, n, period, out);
+    if (nbDev !== 1) for (let i = period - 1; i < n; i++) out[i] = out[i] * nbDev;
+    return out;
+  },
+  (options?: StdDevOptions) => paramsOf(options).period - 1,
+);
+
+/** Streaming {@link stdDev}. */
+export class StdDev implements Stream<number, number> {
+  readonly period: number;
+  readonly nbDev: number;
+  private readonly window: Window;
+  private n = 0;
+  private run = 0;
+  private prev = Number.NaN;
+  private shift = 0;
+  private mu = 0;
+  private m2 = 0;
+  private budget = 0;
+  private saved = new Float64Array(6);
+  private out = Number.NaN;
+
+  constructor(options?: StdDevOptions) {
+    const { period, nbDev } = paramsOf(options);
+    this.period = period;
+    this.nbDev = nbDev;
+    this.window = new Window(period);
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n >= this.period;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(value: number): number {
+    if (!Number.isFinite(value)) checkValue(value);
+    const s = this.saved;
+    s[0] = this.run;
+    s[1] = this.prev;
+    s[2] = this.shift;
+    s[3] = this.mu;
+    s[4] = this.m2;
+    s[5] = this.budget;
+    this.n++;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  replace(value: number): number {
+    checkValue(value);
+    checkReplace(this.n);
+    this.window.undo();
+    const s = this.saved;
+    this.run = s[0];
+    this.prev = s[1];
+    this.shift = s[2];
+    this.mu = s[3];
+    this.m2 = s[4];
+    this.budget = s[5];
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  private step(x: number): number {
+    const p = this.period;
+    const old = this.window.push(x);
+    this.run = x === this.prev ? this.run + 1 : 1;
+    this.prev = x;
+    if (this.n < p) return Number.NaN;
+    if (this.run >= p) {
+      this.shift = x;
+      this.mu = 0;
+      this.m2 = 0;
+      this.budget = 0;
+    } else {
+      let resync = this.n === p;
+      if (!resync) {
+        const shift = this.shift;
+        const mu = this.mu;
+        const delta = x - old;
+        const next = mu + delta / p;
+        const t = delta * (x - shift - next + (old - shift - mu));
+        let m2 = this.m2 + t;
+        if (m2 < 0) m2 = 0;
+        this.m2 = m2;
+        this.mu = next;
+        this.budget += Math.abs(t) + m2 + Math.abs(delta * next);
+        resync = this.budget > m2 * BUDGET;
+      }
+      if (resync) this.resync();
+    }
+    return Math.sqrt(this.m2 / p) * this.nbDev;
+  }
+
+  /** The corrected two-pass over the window, as in {@link windowStdDevInto}. */
+  private resync(): void {
+    const p = this.period;
+    const w = this.window;
+    let sum = 0;
+    for (let j = 0; j < p; j++) sum += w.at(j);
+    const shift = sum / p;
+    let sd = 0;
+    let ss = 0;
+    for (let j = 0; j < p; j++) {
+      const d = w.at(j) - shift;
+      sd += d;
+      ss += d * d;
+    }
+    const mu = sd / p;
+    let m2 = ss - sd * mu;
+    if (m2 < 0) m2 = 0;
+    this.shift = shift;
+    this.mu = mu;
+    this.m2 = m2;
+    this.budget = 0;
+  }
+}
