@@ -48,7 +48,7 @@ export const adOsc = withLookback(
     let acc = moneyFlowVolume(high[0], low[0], close[0], volume[0]);
     let fastEma = acc;
     let slowEma = acc;
-    if (lookback === 0) out[0] = 0;
+    if (lookback === 0) out[0] = fastEma - slowEma;
     for (let i = 1; i < n; i++) {
       acc += moneyFlowVolume(high[i], low[i], close[i], volume[i]);
       fastEma = fastK * acc + fastK1 * fastEma;
