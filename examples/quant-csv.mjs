@@ -25,10 +25,24 @@ function readCsv(file) {
   const [header, ...rows] = readFileSync(file, 'utf8').trim().split(/\r?\n/);
   const names = header.split(',').map((h) => h.trim().toLowerCase());
   const col = (name) => names.indexOf(name);
-  const idx = { date: col('date'), open: col('open'), high: col('high'), low: col('low'), close: col('close'), volume: col('volume') };
+  const idx = {
+    date: col('date'),
+    open: col('open'),
+    high: col('high'),
+    low: col('low'),
+    close: col('close'),
+    volume: col('volume'),
+  };
   for (const [k, v] of Object.entries(idx)) if (v < 0) throw new Error(`${file}: no "${k}" column`);
   const n = rows.length;
-  const out = { time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  const out = {
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
   rows.forEach((line, i) => {
     const f = line.split(',');
     out.time[i] = Date.parse(f[idx.date]);
@@ -64,6 +78,10 @@ const wins = trades.filter((t) => t.ret > 0).length;
 const mean = trades.reduce((s, t) => s + t.ret, 0) / Math.max(1, trades.length);
 console.log(`file       ${label}`);
 console.log(`candles    ${c.close.length}`);
-console.log(`last       close ${c.close.at(-1).toFixed(2)}  RSI ${r.at(-1).toFixed(2)}  %B ${bb.percentB.at(-1).toFixed(3)}  ATR ${a.at(-1).toFixed(2)}`);
+console.log(
+  `last       close ${c.close.at(-1).toFixed(2)}  RSI ${r.at(-1).toFixed(2)}  %B ${bb.percentB.at(-1).toFixed(3)}  ATR ${a.at(-1).toFixed(2)}`,
+);
 console.log(`rule       RSI<30 below lower band, exit RSI>50 or 2 ATR stop, 0.20% cost`);
-console.log(`trades     ${trades.length}  wins ${wins}  mean return ${mean.toFixed(2)}%  mean bars ${(trades.reduce((s, t) => s + t.bars, 0) / Math.max(1, trades.length)).toFixed(1)}`);
+console.log(
+  `trades     ${trades.length}  wins ${wins}  mean return ${mean.toFixed(2)}%  mean bars ${(trades.reduce((s, t) => s + t.bars, 0) / Math.max(1, trades.length)).toFixed(1)}`,
+);

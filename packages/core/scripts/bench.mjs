@@ -246,16 +246,20 @@ const plain = {
 };
 
 // ---- cases: ours, plain, peers ----
-const tsLoop = (Cls, ...ctor) => (xs) => {
-  const ind = new Cls(...ctor);
-  for (let i = 0; i < xs.length; i++) ind.add(xs[i]);
-  return ind;
-};
-const tsLoopHLC = (Cls, ...ctor) => () => {
-  const ind = new Cls(...ctor);
-  for (let i = 0; i < N; i++) ind.add({ high: A.high[i], low: A.low[i], close: A.close[i] });
-  return ind;
-};
+const tsLoop =
+  (Cls, ...ctor) =>
+  (xs) => {
+    const ind = new Cls(...ctor);
+    for (let i = 0; i < xs.length; i++) ind.add(xs[i]);
+    return ind;
+  };
+const tsLoopHLC =
+  (Cls, ...ctor) =>
+  () => {
+    const ind = new Cls(...ctor);
+    for (let i = 0; i < N; i++) ind.add({ high: A.high[i], low: A.low[i], close: A.close[i] });
+    return ind;
+  };
 
 const cases = [
   {

@@ -4,7 +4,7 @@ import { expectClose } from '../testing/compare.js';
 import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
-import type { HLCV } from '../types.js';
+import type { Candle, HLCV } from '../types.js';
 import { AD, ad } from './ad.js';
 
 describe('ad', () => {
@@ -30,7 +30,7 @@ describe('ad', () => {
   });
 
   it('holds the streaming properties', () => {
-    checkIndicatorProperties({
+    checkIndicatorProperties<Candle>({
       inputs: candleSeries(0, 60),
       batch: (rows) => ad(toColumns(rows)),
       stream: () => new AD(),

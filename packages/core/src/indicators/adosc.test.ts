@@ -4,7 +4,7 @@ import { expectClose } from '../testing/compare.js';
 import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
-import type { HLCV } from '../types.js';
+import type { Candle, HLCV } from '../types.js';
 import { ad } from './ad.js';
 import { ADOsc, adOsc } from './adosc.js';
 
@@ -39,8 +39,12 @@ describe('adOsc', () => {
   });
 
   it('holds the streaming properties', () => {
-    for (const [fast, slow] of [[3, 10], [1, 1], [4, 2]] as const) {
-      checkIndicatorProperties({
+    for (const [fast, slow] of [
+      [3, 10],
+      [1, 1],
+      [4, 2],
+    ] as const) {
+      checkIndicatorProperties<Candle>({
         inputs: candleSeries(0, 40),
         batch: (rows) => adOsc(toColumns(rows), { fast, slow }),
         stream: () => new ADOsc({ fast, slow }),

@@ -34,31 +34,28 @@ function lookbackOf(options?: AdOscOptions): number {
  * Defaults: fast 3, slow 10 (periods from 1; either may be the larger one, as in TA-Lib).
  * Lookback: `max(fast, slow) - 1` (TA-Lib's, leaving the seeded EMAs time to settle).
  */
-export const adOsc = withLookback(
-  function adOsc(candles: HLCV, options?: AdOscOptions): Float64Array {
-    const { fast, slow } = paramsOf(options);
-    const lookback = Math.max(fast, slow) - 1;
-    const n = checkColumns(candles, FIELDS);
-    const { high, low, close, volume } = candles;
-    const out = nanArray(n);
-    const fastK = 2 / (fast + 1);
-    const fastK1 = 1 - fastK;
-    const slowK = 2 / (slow + 1);
-    const slowK1 = 1 - slowK;
-    let acc = moneyFlowVolume(high[0], low[0], close[0], volume[0]);
-    let fastEma = acc;
-    let slowEma = acc;
-    if (lookback === 0) out[0] = fastEma - slowEma;
-    for (let i = 1; i < n; i++) {
-      acc += moneyFlowVolume(high[i], low[i], close[i], volume[i]);
-      fastEma = fastK * acc + fastK1 * fastEma;
-      slowEma = slowK * acc + slowK1 * slowEma;
-      if (i >= lookback) out[i] = fastEma - slowEma;
-    }
-    return out;
-  },
-  lookbackOf,
-);
+export const adOsc = withLookback(function adOsc(candles: HLCV, options?: AdOscOptions): Float64Array {
+  const { fast, slow } = paramsOf(options);
+  const lookback = Math.max(fast, slow) - 1;
+  const n = checkColumns(candles, FIELDS);
+  const { high, low, close, volume } = candles;
+  const out = nanArray(n);
+  const fastK = 2 / (fast + 1);
+  const fastK1 = 1 - fastK;
+  const slowK = 2 / (slow + 1);
+  const slowK1 = 1 - slowK;
+  let acc = moneyFlowVolume(high[0], low[0], close[0], volume[0]);
+  let fastEma = acc;
+  let slowEma = acc;
+  if (lookback === 0) out[0] = fastEma - slowEma;
+  for (let i = 1; i < n; i++) {
+    acc += moneyFlowVolume(high[i], low[i], close[i], volume[i]);
+    fastEma = fastK * acc + fastK1 * fastEma;
+    slowEma = slowK * acc + slowK1 * slowEma;
+    if (i >= lookback) out[i] = fastEma - slowEma;
+  }
+  return out;
+}, lookbackOf);
 
 /** Streaming {@link adOsc}; takes candles with `high`, `low`, `close` and `volume`. */
 export class ADOsc implements Stream<CandleLike, number> {

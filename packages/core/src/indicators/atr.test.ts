@@ -6,7 +6,7 @@ import { expectClose } from '../testing/compare.js';
 import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
-import type { Candles } from '../types.js';
+import type { Candle, Candles, HLC } from '../types.js';
 import { ATR, type AtrOptions, atr } from './atr.js';
 
 const small = { high: [10, 11, 12, 11], low: [9, 10, 10, 9], close: [9.5, 10.5, 11, 10] };
@@ -29,12 +29,7 @@ describe('atr', () => {
   it('matches a worked example in both conventions', () => {
     // tr[1..3] = 1.5, 2, 2 (tr[0] = 1 in the TradingView convention)
     expect(Array.from(atr(small, { period: 2 }))).toEqual([Number.NaN, Number.NaN, 1.75, 1.875]);
-    expect(Array.from(atr(small, { period: 2, convention: 'tradingview' }))).toEqual([
-      Number.NaN,
-      1.25,
-      1.625,
-      1.8125,
-    ]);
+    expect(Array.from(atr(small, { period: 2, convention: 'tradingview' }))).toEqual([Number.NaN, 1.25, 1.625, 1.8125]);
     expect(Array.from(atr(small, { period: 2, smoothing: 'sma' }))).toEqual([Number.NaN, Number.NaN, 1.75, 2]);
     expect(atr.lookback()).toBe(14);
     expect(atr.lookback({ period: 10, convention: 'tradingview' })).toBe(9);
@@ -89,7 +84,7 @@ describe('atr', () => {
           });
           const ts = new TsAtr(period);
           const ref = new Float64Array(n);
-          for (let i = 0; i < n; i++) ref[i] = ts.update({ high: h[i], low: l[i], close: c[i] }) ?? Number.NaN;
+          for (let i = 0; i < n; i++) ref[i] = ts.update({ high: h[i], low: l[i], close: c[i] }, false) ?? Number.NaN;
           expectClose(ours, ref, { label: `${name} trading-signals ATR(${period})` });
         }
       }
@@ -104,12 +99,13 @@ describe('atr', () => {
       { period: 1, convention: 'tradingview' },
       { period: 5, convention: 'tradingview' },
       { period: 4, smoothing: 'sma' },
+      { period: 1, smoothing: 'sma' },
       { period: 4, smoothing: 'sma', convention: 'tradingview' },
       { period: 4, smoothing: 'ema' },
       { period: 1, smoothing: 'ema', convention: 'tradingview' },
     ];
     for (const options of sets) {
-      checkIndicatorProperties({
+      checkIndicatorProperties<Candle>({
         inputs: candleSeries(0, 60),
         batch: (rows) => atr(toColumns(rows), options),
         stream: () => new ATR(options),
@@ -123,7 +119,7 @@ describe('atr', () => {
   });
 
   it('rejects bad input with a typed error', () => {
-    checkCandleBadInput(atr, ['high', 'low', 'close'], ['period']);
+    checkCandleBadInput((c, o) => atr(c as unknown as HLC, o), ['high', 'low', 'close'], ['period']);
     expectInputError(() => atr(small, { smoothing: 'wma' as 'sma' }), 'invalid_option');
     expectInputError(() => atr(small, { convention: 'mt5' as 'talib' }), 'invalid_option');
     expect(() => new ATR().update({ high: 1, low: Number.NaN, close: 1 })).toThrow(/finite/);

@@ -4,7 +4,7 @@ import { expectClose } from '../testing/compare.js';
 import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
-import type { CV } from '../types.js';
+import type { Candle, CV } from '../types.js';
 import { OBV, obv } from './obv.js';
 
 describe('obv', () => {
@@ -24,7 +24,7 @@ describe('obv', () => {
   });
 
   it('holds the streaming properties', () => {
-    checkIndicatorProperties({
+    checkIndicatorProperties<Candle>({
       inputs: candleSeries(0, 60),
       batch: (rows) => obv(toColumns(rows)),
       stream: () => new OBV(),

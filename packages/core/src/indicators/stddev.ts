@@ -1,5 +1,5 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, nanArray } from './internal/validate.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
 import type { Stream } from './stream.js';
 
@@ -17,7 +17,7 @@ function paramsOf(options?: StdDevOptions): { period: number; nbDev: number } {
   return { period, nbDev };
 }
 
-/** Resynchronise when the rounding budget exceeds this multiple of M2 (about 2e-13 relative). */
+/** A resync happens once the rounding budget exceeds this multiple of M2 (about 2e-13 relative). */
 const BUDGET = 1024;
 
 /**
@@ -26,19 +26,20 @@ const BUDGET = 1024;
  * Shared by `stdDev` and Bollinger Bands so that both use the exact same arithmetic.
  *
  * The variance is kept accurate to about 1e-13 relative at every position, where TA-Lib's
- * running `E[x^2] - E[x]^2` cancels (about 1e-9 relative near price 100, worse when the spread
- * is small against the price):
- * - a window of `period` identical values reads exactly 0;
- * - the sum of squared deviations M2 is computed around a shift `K` (a recent window mean), so
- *   deviations `x - K` are exact for prices within a factor 2 of it; at index `period - 1`, and
- *   whenever the rounding budget below runs out, it is recomputed by the corrected two-pass
- *   formula over the window: `K = sum(x) / period`, `d = x - K`, `mu = sum(d) / period`,
- *   `M2 = sum(d^2) - sum(d) * mu`;
+ * running `E[x^2] - E[x]^2` cancels (about 1e-9 relative near price 100, far worse when the
+ * spread is small against the price):
+ * - a window of `period` identical values reads exactly 0; a window of 2 reads `|x1 - x0| / 2`;
+ * - otherwise the sum of squared deviations M2 is kept around a shift `K` (a recent window
+ *   mean), so deviations `x - K` are exact for prices within a factor 2 of it. At index
+ *   `period - 1`, and whenever the rounding budget below runs out, it is recomputed by the
+ *   corrected two-pass formula over the window: `K = sum(x) / period`, `d = x - K`,
+ *   `mu = sum(d) / period` (the mean is `K + mu`), `M2 = sum(d^2) - sum(d) * mu`, clamped at 0;
  * - in between it slides by Welford's update for one value in and one out:
- *   `mu' = mu + (x - old) / period`, `M2 += (x - old) * ((x - K) - mu' + ((old - K) - mu))`,
- *   clamped at 0; the budget adds `|increment| + M2 + |(x - old) * mu'|` per step (what rounding
- *   and drift of `mu` can cost) and a resync happens once it exceeds `1024 * M2`, so a window
- *   whose variance collapses is recomputed instead of inheriting the error of a larger one.
+ *   `mu' = mu + (x - old) / period`, `M2 += (x - old) * ((x - K) - mu' + ((old - K) - mu))`.
+ *   The budget adds `|increment| + M2 + |(x - old) * mu'|` per step (what rounding and the
+ *   drift of `mu` can cost) and a resync happens once it exceeds `1024 * M2` (or M2 < 0), so a
+ *   window whose variance collapses is recomputed instead of inheriting the error of a wider
+ *   one. On a price random walk that is about one resync per 200 values for period 20.
  *
  * Output: `sqrt(M2 / period)`. O(n) amortised.
  * @internal
@@ -46,6 +47,11 @@ const BUDGET = 1024;
 export function windowStdDevInto(values: ArrayLike<number>, n: number, period: number, out: Float64Array): void {
   const p = period;
   if (n < p) return;
+  if (p === 2) {
+    for (let i = 1; i < n; i++) out[i] = Math.abs(values[i] - values[i - 1]) / 2;
+    return;
+  }
+  const inv = 1 / p;
   let run = 0;
   let prev = Number.NaN;
   for (let i = 0; i < p - 1; i++) {
@@ -71,13 +77,12 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
       if (!resync) {
         const old = values[i - p];
         const delta = x - old;
-        const next = mu + delta / p;
+        const next = mu + delta * inv;
         const t = delta * (x - shift - next + (old - shift - mu));
         m2 += t;
-        if (m2 < 0) m2 = 0;
         mu = next;
         budget += Math.abs(t) + m2 + Math.abs(delta * next);
-        resync = budget > m2 * BUDGET;
+        resync = !(budget <= m2 * BUDGET);
       }
       if (resync) {
         const start = i - p + 1;
@@ -97,7 +102,7 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
         budget = 0;
       }
     }
-    out[i] = Math.sqrt(m2 / p);
+    out[i] = Math.sqrt(m2 * inv);
   }
 }
 
@@ -115,7 +120,7 @@ export const stdDev = withLookback(
   function stdDev(values: ArrayLike<number>, options?: StdDevOptions): Float64Array {
     const { period, nbDev } = paramsOf(options);
     const n = checkSeries(values);
-    const out = nanArray(n);
+    const out = outputColumn(n, period - 1);
     windowStdDevInto(values, n, period, out);
     if (nbDev !== 1) for (let i = period - 1; i < n; i++) out[i] = out[i] * nbDev;
     return out;
@@ -128,6 +133,7 @@ export class StdDev implements Stream<number, number> {
   readonly period: number;
   readonly nbDev: number;
   private readonly window: Window;
+  private readonly inv: number;
   private n = 0;
   private run = 0;
   private prev = Number.NaN;
@@ -143,6 +149,7 @@ export class StdDev implements Stream<number, number> {
     this.period = period;
     this.nbDev = nbDev;
     this.window = new Window(period);
+    this.inv = 1 / period;
   }
 
   get value(): number {
@@ -192,6 +199,7 @@ export class StdDev implements Stream<number, number> {
     this.run = x === this.prev ? this.run + 1 : 1;
     this.prev = x;
     if (this.n < p) return Number.NaN;
+    if (p === 2) return (Math.abs(x - this.window.at(0)) / 2) * this.nbDev;
     if (this.run >= p) {
       this.shift = x;
       this.mu = 0;
@@ -203,18 +211,17 @@ export class StdDev implements Stream<number, number> {
         const shift = this.shift;
         const mu = this.mu;
         const delta = x - old;
-        const next = mu + delta / p;
+        const next = mu + delta * this.inv;
         const t = delta * (x - shift - next + (old - shift - mu));
-        let m2 = this.m2 + t;
-        if (m2 < 0) m2 = 0;
+        const m2 = this.m2 + t;
         this.m2 = m2;
         this.mu = next;
         this.budget += Math.abs(t) + m2 + Math.abs(delta * next);
-        resync = this.budget > m2 * BUDGET;
+        resync = !(this.budget <= m2 * BUDGET);
       }
       if (resync) this.resync();
     }
-    return Math.sqrt(this.m2 / p) * this.nbDev;
+    return Math.sqrt(this.m2 * this.inv) * this.nbDev;
   }
 
   /** The corrected two-pass over the window, as in {@link windowStdDevInto}. */

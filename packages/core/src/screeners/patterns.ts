@@ -29,6 +29,8 @@ export interface PatternOptions {
    * Default 5.
    */
   trendBars?: number;
+  /** Analyse as of this candle index (only candles `0..asOf` are read). Default: the last candle. */
+  asOf?: number;
 }
 
 /** Body at most this fraction of the range: a doji. */
@@ -139,7 +141,7 @@ export function patternsAtUnchecked(c: OHLC, i: number, trendBars = 5): CandlePa
 }
 
 /**
- * The candlestick patterns completed by bar `index` (default the last bar), in the order of
+ * The candlestick patterns completed by bar `asOf` (default the last bar), in the order of
  * {@link CANDLE_PATTERNS}. A bar can show several (a small-bodied hammer is also a doji).
  *
  * Definitions (Nison, "Japanese Candlestick Charting Techniques", 2nd ed.), with
@@ -151,15 +153,15 @@ export function patternsAtUnchecked(c: OHLC, i: number, trendBars = 5): CandlePa
  * - `bullish_engulfing`: a falling bar, then a rising bar with `open <= close[i-1]`,
  *   `close >= open[i-1]` and a strictly larger body; `bearish_engulfing` the mirror image.
  * Mirroring prices (`p -> K - p`, which swaps high and low) maps hammer to shooting star and
- * bullish to bearish engulfing. Only bars `0..index` are read.
+ * bullish to bearish engulfing. Only bars `0..asOf` are read.
  * @throws InputError on bad columns, an index outside the series, or a bad `trendBars`.
  */
-export function patternsAt(candles: OHLC, index?: number, options?: PatternOptions): CandlePattern[] {
+export function patternsAt(candles: OHLC, options?: PatternOptions): CandlePattern[] {
   const n = checkColumns(candles, ['open', 'high', 'low', 'close']);
   const trendBars = checkInt('trendBars', options?.trendBars ?? 5, 1, 1000);
-  const i = index ?? n - 1;
+  const i = options?.asOf ?? n - 1;
   if (!Number.isInteger(i) || i < 0 || i >= n) {
-    throw new InputError('invalid_option', `index must be an integer in 0..${n - 1}, got ${String(i)}`, 'index');
+    throw new InputError('invalid_option', `asOf must be an integer in 0..${n - 1}, got ${String(i)}`, 'asOf');
   }
   return patternsAtUnchecked(candles, i, trendBars);
 }

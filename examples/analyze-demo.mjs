@@ -1,0 +1,67 @@
+// The main job until the server lands: a full analysis with @marketlens/core.
+//   node analyze-demo.mjs [file.csv] [--locale es] [--json]
+// Without a file it analyses a deterministic SYNTHETIC daily series (not market data).
+import { readFileSync } from 'node:fs';
+import { analyze, overviewFacts, renderOverview } from '@marketlens/core';
+import { demoCandles } from './demo-series.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args.splice(i, 2)[1] : undefined;
+};
+const locale = flag('locale') ?? 'en';
+const json = args.includes('--json');
+const file = args.find((a) => !a.startsWith('--'));
+
+function readCsv(path) {
+  const [header, ...rows] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
+  const names = header.split(',').map((h) => h.trim().toLowerCase());
+  const at = (k) => names.indexOf(k);
+  const n = rows.length;
+  const c = { time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  rows.forEach((line, i) => {
+    const f = line.split(',');
+    c.time[i] = Date.parse(f[at('date')]);
+    for (const k of ['open', 'high', 'low', 'close', 'volume']) c[k][i] = Number(f[at(k)]);
+  });
+  return c;
+}
+
+const candles = file ? readCsv(file) : demoCandles(1000);
+const source = file ?? 'synthetic demo series (deterministic, not market data)';
+const a = analyze(candles);
+if (json) {
+  console.log(JSON.stringify(a, null, 2));
+  process.exit(0);
+}
+
+const fmt = (x, d = 2) => (x == null ? 'n/a' : Number(x).toFixed(d));
+const ind = a.indicators;
+console.log(`marketlens analysis: ${source}`);
+console.log(`as of ${new Date(a.as_of).toISOString().slice(0, 10)}, ${candles.close.length} candles`);
+console.log('');
+console.log(`close ${fmt(ind.close)}  RSI(14) ${fmt(ind.rsi_14, 1)}  MACD hist ${fmt(ind.macd_histogram, 3)}  ADX(14) ${fmt(ind.adx_14, 1)}  ATR(14) ${fmt(ind.atr_14)}`);
+const s = a.levels.nearest_support;
+const r = a.levels.nearest_resistance;
+console.log(`support    ${s ? `${fmt(s.low)}-${fmt(s.high)} (${fmt(s.distance_pct)}%, ${fmt(s.distance_atr)} ATR)` : 'none'}`);
+console.log(`resistance ${r ? `${fmt(r.low)}-${fmt(r.high)} (+${fmt(r.distance_pct)}%, ${fmt(r.distance_atr)} ATR)` : 'none'}`);
+console.log(`volume POC ${fmt(a.volume_profile.poc)}  value area ${fmt(a.volume_profile.value_area_low)}-${fmt(a.volume_profile.value_area_high)}`);
+console.log('');
+console.log(`signal     ${a.signal.action.toUpperCase()}  confidence ${fmt(a.signal.confidence)}  score ${fmt(a.signal.score, 3)}`);
+for (const f of a.signal.factors) {
+  console.log(`  ${f.name.padEnd(12)} score ${fmt(f.score, 2).padStart(6)}  weight ${fmt(f.weight, 3)}`);
+}
+console.log(`rating     ${a.technical_rating.rating} (${fmt(a.technical_rating.value, 3)})`);
+console.log(`fear&greed ${a.fear_greed.score ?? 'n/a'} ${a.fear_greed.zone ?? ''}`);
+console.log(`regime     ${a.regime.phase}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}`);
+const z = a.zone;
+if (z.direction) {
+  console.log(`zone       ${z.direction} entry ${fmt(z.entry_zone.low)}-${fmt(z.entry_zone.high)} stop ${fmt(z.stop_loss)}`);
+  for (const t of z.take_profits) console.log(`  target ${fmt(t.price)}  ${t.size_pct}%  R:R ${fmt(t.risk_reward)}`);
+  console.log(`  horizon ${z.horizon_bars} bars`);
+} else {
+  console.log(`zone       no trade (${z.reason})`);
+}
+console.log('');
+console.log(renderOverview(overviewFacts(a), locale));

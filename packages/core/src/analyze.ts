@@ -1,0 +1,104 @@
+import { InputError } from './errors.js';
+import { type FearGreed, fearGreed } from './feargreed/fear-greed.js';
+import type { VolumeProfile } from './levels/volume-profile.js';
+import { type SupportResistance, type SupportResistanceOptions, supportResistance } from './levels/zones.js';
+import { buildPlan, type Direction, type PlanOptions, type TradePlan } from './plan/plan.js';
+import { type Regime, type RegimeOptions, regime } from './regime/regime.js';
+import { type CandlePattern, patternsAtUnchecked } from './screeners/patterns.js';
+import { asOfIndex, type ContextInput, contextOf } from './signal/context.js';
+import { type Signal, type SignalFactorName, signal } from './signal/signal.js';
+import { type IndicatorSnapshot, indicatorSnapshot } from './signal/snapshot.js';
+import { type TechnicalRating, technicalRating } from './signal/technical-rating.js';
+
+/** Support and resistance of an analysis (the volume profile is its own block). */
+export type AnalysisLevels = Omit<SupportResistance, 'volume_profile'>;
+
+/** The full analysis of one series as of one candle: the wire object of `/v2/analysis`. */
+export interface Analysis {
+  /** Open time (ms UTC) of the as-of candle. */
+  as_of: number;
+  /** Index of the as-of candle in the input. */
+  as_of_index: number;
+  /** Latest indicator values. */
+  indicators: IndicatorSnapshot;
+  /** Support/resistance zones and the nearest of each side. */
+  levels: AnalysisLevels;
+  /** Volume profile of the levels' window. */
+  volume_profile: VolumeProfile;
+  /** The trade plan ("zone"); follows the signal (see {@link analyze}). */
+  zone: TradePlan;
+  signal: Signal;
+  /** TradingView-style technical rating, to compare with the signal. */
+  technical_rating: TechnicalRating;
+  fear_greed: FearGreed;
+  regime: Regime;
+  /** Candlestick patterns of the as-of candle. */
+  patterns: CandlePattern[];
+}
+
+/** Options of {@link analyze}. */
+export interface AnalyzeOptions {
+  /** Analyse as of this candle index (only candles `0..asOf` are read). Default: the last candle. */
+  asOf?: number;
+  /** Market inputs of the Fear & Greed (perpetual funding, breadth, dominance change). */
+  market?: { funding?: number | null; breadth?: number | null; dominanceChange?: number | null };
+  /** Signal factor weights and threshold. */
+  signal?: { weights?: Partial<Record<SignalFactorName, number>>; threshold?: number };
+  /** Options of the support/resistance search (ATR comes from the analysis). */
+  levels?: Omit<SupportResistanceOptions, 'asOf' | 'atr'>;
+  /** Options of the trade plan, except its direction (see `planDirection`). */
+  plan?: Omit<PlanOptions, 'direction'>;
+  /**
+   * `'signal'` (default): the plan is long on Buy, short on Sell, none on Hold (reason
+   * `no_direction`). `'trend'`: the plan infers its side from the trend whatever the signal.
+   */
+  planDirection?: 'signal' | 'trend';
+  /** Options of the regime walk. */
+  regime?: Omit<RegimeOptions, 'asOf'>;
+}
+
+/**
+ * The analysis of a candle series as of one candle (default the last): latest indicator
+ * values, support/resistance zones with the volume profile, the trade plan ("zone"), the
+ * Buy/Hold/Sell signal with its factor breakdown, the TradingView-style technical rating, the
+ * Fear & Greed score, the regime phase and the candlestick patterns of the candle.
+ *
+ * Every part reads one shared indicator context, so each indicator column is computed once.
+ * Only candles `0..asOf` are read: the analysis of a prefix equals the analysis of the full
+ * series as of the prefix's last candle. Deterministic, pure, synchronous. The last candle may
+ * be still open; it is analysed as it stands.
+ * @throws InputError on bad candles or options.
+ */
+export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analysis {
+  const ctx = contextOf(candles);
+  const i = asOfIndex(ctx, options?.asOf);
+  const planDirection = options?.planDirection ?? 'signal';
+  if (planDirection !== 'signal' && planDirection !== 'trend') {
+    throw new InputError(
+      'invalid_option',
+      `planDirection must be 'signal' or 'trend', got ${String(planDirection)}`,
+      'planDirection',
+    );
+  }
+  const fg = fearGreed(ctx, { asOf: i, ...options?.market });
+  const rg = regime(ctx, { ...options?.regime, asOf: i });
+  const sig = signal(ctx, { ...options?.signal, asOf: i, fearGreed: fg, regime: rg });
+  const sr = supportResistance(ctx.candles, { ...options?.levels, asOf: i, atr: ctx.atr(14) });
+  const direction: Direction | null | undefined =
+    planDirection === 'trend' ? undefined : sig.action === 'buy' ? 'long' : sig.action === 'sell' ? 'short' : null;
+  const zone = buildPlan(ctx.candles, sr, { ...options?.plan, direction });
+  const { volume_profile, ...levels } = sr;
+  return {
+    as_of: ctx.candles.time[i],
+    as_of_index: i,
+    indicators: indicatorSnapshot(ctx, { asOf: i }),
+    levels,
+    volume_profile,
+    zone,
+    signal: sig,
+    technical_rating: technicalRating(ctx, { asOf: i }),
+    fear_greed: fg,
+    regime: rg,
+    patterns: patternsAtUnchecked(ctx.candles, i),
+  };
+}

@@ -1,0 +1,74 @@
+import type { CandleLike, HLC } from '../types.js';
+import { type DmiOptions, DmiState, dmiInto, dmiParams } from './dmi.js';
+import { withLookback } from './internal/define.js';
+import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
+import type { Stream } from './stream.js';
+import type { HLCValues } from './true-range.js';
+
+/** Options of {@link adx}: those of `dmi`. */
+export type AdxOptions = DmiOptions;
+
+const FIELDS = ['high', 'low', 'close'] as const;
+
+function lookbackOf(options?: AdxOptions): number {
+  return 2 * dmiParams(options).period - 1;
+}
+
+/**
+ * Average Directional Index (Wilder 1978): the Wilder average of the DX of `dmi`.
+ *
+ * Formula (TA-Lib `ADX`, exactly): the first ADX is the mean of the first `period` DX values
+ * (bars `period .. 2 * period - 1`), then `adx = (adx * (period - 1) + dx) / period`.
+ * A DX whose DIs sum to exactly 0 counts as 0 (as in TradingView); TA-Lib instead skips the
+ * update (keeps the previous ADX) wherever its absolute 1e-8 test on the smoothed true range or
+ * on the DI sum fires, which differs only on flat or sub-1e-8 stretches.
+ * `convention: 'tradingview'` seeds the DIs as TradingView's DMI script does (see `dmi`), with
+ * ADX smoothing equal to the DI length. Defaults: period 14. Lookback: `2 * period - 1`.
+ */
+export const adx = withLookback(function adx(candles: HLC, options?: AdxOptions): Float64Array {
+  const params = dmiParams(options);
+  const n = checkColumns(candles, FIELDS);
+  const out = outputColumn(n, 2 * params.period - 1);
+  dmiInto(candles, n, params, null, null, null, out);
+  return out;
+}, lookbackOf);
+
+/** Streaming {@link adx}. */
+export class ADX implements Stream<CandleLike, number> {
+  readonly period: number;
+  private readonly state: DmiState;
+
+  constructor(options?: AdxOptions) {
+    const params = dmiParams(options);
+    this.period = params.period;
+    this.state = new DmiState(params);
+  }
+
+  get value(): number {
+    return this.state.adx;
+  }
+
+  get isStable(): boolean {
+    return this.state.n >= 2 * this.period;
+  }
+
+  get count(): number {
+    return this.state.n;
+  }
+
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.state.save();
+    this.state.n++;
+    this.state.step(candle as HLCValues);
+    return this.state.adx;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.state.n);
+    this.state.restore();
+    this.state.step(candle as HLCValues);
+    return this.state.adx;
+  }
+}

@@ -1,0 +1,170 @@
+import { withLookback } from './internal/define.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { Window } from './internal/window.js';
+import { StdDev, windowStdDevInto } from './stddev.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link bbands}. */
+export interface BBandsOptions {
+  /** Number of values in the window. Default 20. */
+  period?: number;
+  /** Band distance in standard deviations, in 0..1e6, the same above and below. Default 2. */
+  stdDev?: number;
+}
+
+/** Output of {@link bbands}. */
+export type BBandsOutput = {
+  /** middle + stdDev * sigma. */
+  upper: Float64Array;
+  /** The simple moving average. */
+  middle: Float64Array;
+  /** middle - stdDev * sigma. */
+  lower: Float64Array;
+  /** (value - lower) / (upper - lower): 0 on the lower band, 1 on the upper; 0.5 on a flat band. */
+  percentB: Float64Array;
+  /** (upper - lower) / middle; 0 when the middle is exactly 0. */
+  width: Float64Array;
+};
+
+/** One row of {@link bbands}, as streamed by {@link BBands}. */
+export type BBandsValues = {
+  upper: number;
+  middle: number;
+  lower: number;
+  percentB: number;
+  width: number;
+};
+
+function paramsOf(options?: BBandsOptions): { period: number; stdDev: number } {
+  const period = checkInt('period', options?.period ?? 20, 1);
+  const stdDev = checkNumber('stdDev', options?.stdDev ?? 2, 0, 1_000_000);
+  return { period, stdDev };
+}
+
+function percentBOf(x: number, lower: number, upper: number): number {
+  const range = upper - lower;
+  return range === 0 ? 0.5 : (x - lower) / range;
+}
+
+function widthOf(lower: number, upper: number, middle: number): number {
+  return middle === 0 ? 0 : (upper - lower) / middle;
+}
+
+/**
+ * Bollinger Bands (Bollinger; TA-Lib `BBANDS` with an SMA and `nbDevUp = nbDevDn = stdDev`).
+ *
+ * Formula: `middle = SMA(period)` (TA-Lib's running sum, exactly), `sigma` the population
+ * standard deviation of the same window, `upper = middle + stdDev * sigma`,
+ * `lower = middle - stdDev * sigma`; `percentB = (x - lower) / (upper - lower)` (0.5 on a flat
+ * band) and `width = (upper - lower) / middle` (0 when the middle is exactly 0).
+ * Sigma is computed exactly (see `stdDev`), where TA-Lib uses `E[x^2] - E[x]^2`, which loses
+ * about 1e-9 relative near price 100 and reads 0 whenever the variance is below 1e-8: on such
+ * windows TA-Lib's bands collapse onto the middle and these do not.
+ * Defaults: period 20, stdDev 2. Lookback: `period - 1`.
+ */
+export const bbands = withLookback(
+  function bbands(values: ArrayLike<number>, options?: BBandsOptions): BBandsOutput {
+    const { period, stdDev } = paramsOf(options);
+    const n = checkSeries(values);
+    const lb = period - 1;
+    const out: BBandsOutput = {
+      upper: outputColumn(n, lb),
+      middle: outputColumn(n, lb),
+      lower: outputColumn(n, lb),
+      percentB: outputColumn(n, lb),
+      width: outputColumn(n, lb),
+    };
+    if (n < period) return out;
+    const { upper, middle, lower, percentB, width } = out;
+    // upper holds sigma until it is overwritten below.
+    windowStdDevInto(values, n, period, upper);
+    let sum = 0;
+    for (let i = 0; i < lb; i++) sum += values[i];
+    for (let i = lb; i < n; i++) {
+      const x = values[i];
+      sum += x;
+      const mid = sum / period;
+      sum -= values[i - lb];
+      const dev = upper[i] * stdDev;
+      const up = mid + dev;
+      const lo = mid - dev;
+      upper[i] = up;
+      middle[i] = mid;
+      lower[i] = lo;
+      percentB[i] = percentBOf(x, lo, up);
+      width[i] = widthOf(lo, up, mid);
+    }
+    return out;
+  },
+  (options?: BBandsOptions) => paramsOf(options).period - 1,
+);
+
+/** Streaming {@link bbands}. */
+export class BBands implements Stream<number, BBandsValues> {
+  readonly period: number;
+  readonly stdDev: number;
+  private readonly sigma: StdDev;
+  private readonly window: Window;
+  private sum = 0;
+  private pSum = 0;
+  private out: BBandsValues = {
+    upper: Number.NaN,
+    middle: Number.NaN,
+    lower: Number.NaN,
+    percentB: Number.NaN,
+    width: Number.NaN,
+  };
+
+  constructor(options?: BBandsOptions) {
+    const { period, stdDev } = paramsOf(options);
+    this.period = period;
+    this.stdDev = stdDev;
+    this.sigma = new StdDev({ period, nbDev: 1 });
+    this.window = new Window(period);
+  }
+
+  get value(): BBandsValues {
+    return { ...this.out };
+  }
+
+  get isStable(): boolean {
+    return this.sigma.count >= this.period;
+  }
+
+  get count(): number {
+    return this.sigma.count;
+  }
+
+  update(value: number): BBandsValues {
+    checkValue(value);
+    this.pSum = this.sum;
+    const sigma = this.sigma.update(value);
+    this.out = this.step(value, sigma);
+    return { ...this.out };
+  }
+
+  replace(value: number): BBandsValues {
+    checkValue(value);
+    checkReplace(this.sigma.count);
+    this.sum = this.pSum;
+    this.window.undo();
+    const sigma = this.sigma.replace(value);
+    this.out = this.step(value, sigma);
+    return { ...this.out };
+  }
+
+  private step(x: number, sigma: number): BBandsValues {
+    const p = this.period;
+    this.window.push(x);
+    this.sum += x;
+    if (this.sigma.count < p) {
+      return { upper: Number.NaN, middle: Number.NaN, lower: Number.NaN, percentB: Number.NaN, width: Number.NaN };
+    }
+    const mid = this.sum / p;
+    this.sum -= this.window.at(0);
+    const dev = sigma * this.stdDev;
+    const up = mid + dev;
+    const lo = mid - dev;
+    return { upper: up, middle: mid, lower: lo, percentB: percentBOf(x, lo, up), width: widthOf(lo, up, mid) };
+  }
+}

@@ -1,0 +1,327 @@
+import type { CandleLike, HLC } from '../types.js';
+import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
+import { withLookback } from './internal/define.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import type { Stream } from './stream.js';
+import { type HLCValues, trueRangeOf } from './true-range.js';
+
+/** Options of {@link dmi} and `adx`. */
+export interface DmiOptions {
+  /** Number of bars of Wilder smoothing, for the DIs and for the ADX. Default 14. */
+  period?: number;
+  /**
+   * `'talib'` (default): TA-Lib's seeding, the sums of the first `period - 1` directional
+   * movements and true ranges followed by one Wilder step.
+   * `'tradingview'`: TradingView's DMI script (`ta.rma` of the DMs and of `ta.tr`), seeded by
+   * the mean of the first `period` values (bars 1..period). Same lookbacks; the two converge.
+   */
+  convention?: Convention;
+}
+
+/** Output of {@link dmi}. */
+export type DmiOutput = {
+  /** +DI, in 0..100. */
+  plusDI: Float64Array;
+  /** -DI, in 0..100. */
+  minusDI: Float64Array;
+  /** DX, in 0..100. */
+  dx: Float64Array;
+};
+
+/** Resolved {@link DmiOptions}. @internal */
+export interface DmiParams {
+  period: number;
+  tradingview: boolean;
+}
+
+/** Validates {@link DmiOptions}. @internal */
+export function dmiParams(options?: DmiOptions): DmiParams {
+  const period = checkInt('period', options?.period ?? 14, 1);
+  const convention = checkChoice('convention', options?.convention ?? 'talib', CONVENTIONS);
+  return { period, tradingview: convention === 'tradingview' };
+}
+
+const FIELDS = ['high', 'low', 'close'] as const;
+
+/** 100 * dm / tr, 0 when the smoothed true range is exactly 0 (no movement at all). */
+function di(dm: number, tr: number): number {
+  return tr === 0 ? 0 : 100 * (dm / tr);
+}
+
+/** 100 * |minusDI - plusDI| / (minusDI + plusDI), 0 when both are exactly 0. */
+function dxOf(plus: number, minus: number): number {
+  const sum = minus + plus;
+  return sum === 0 ? 0 : 100 * (Math.abs(minus - plus) / sum);
+}
+
+/**
+ * Writes the directional movement system of `candles[0..n)` into whichever of the columns are
+ * given: +DI, -DI and DX from index `period`, ADX from index `2 * period - 1`; earlier entries
+ * are left untouched. One pass, shared by `dmi` and `adx` so that both use the same arithmetic.
+ * @internal
+ */
+export function dmiInto(
+  candles: HLC,
+  n: number,
+  params: DmiParams,
+  plusDI: Float64Array | null,
+  minusDI: Float64Array | null,
+  dxOut: Float64Array | null,
+  adxOut: Float64Array | null,
+): void {
+  const p = params.period;
+  if (n <= p) return;
+  const { high, low, close } = candles;
+  // The seed: TA-Lib sums bars 1..p-1 then takes a Wilder step at bar p; TradingView averages bars 1..p.
+  const seedEnd = params.tradingview ? p : p - 1;
+  let pdm = 0;
+  let mdm = 0;
+  let tr = 0;
+  let prevHigh = high[0];
+  let prevLow = low[0];
+  for (let i = 1; i <= seedEnd; i++) {
+    const h = high[i];
+    const l = low[i];
+    const up = h - prevHigh;
+    const down = prevLow - l;
+    prevHigh = h;
+    prevLow = l;
+    if (down > 0 && up < down) mdm += down;
+    else if (up > 0 && up > down) pdm += up;
+    tr += trueRangeOf(h, l, close[i - 1]);
+  }
+  const m = p - 1;
+  if (params.tradingview) {
+    pdm /= p;
+    mdm /= p;
+    tr /= p;
+  }
+  let adx = 0;
+  for (let i = p; i < n; i++) {
+    if (i > seedEnd) {
+      const h = high[i];
+      const l = low[i];
+      const up = h - prevHigh;
+      const down = prevLow - l;
+      prevHigh = h;
+      prevLow = l;
+      const plus = up > 0 && up > down ? up : 0;
+      const minus = down > 0 && up < down ? down : 0;
+      const t = trueRangeOf(h, l, close[i - 1]);
+      if (params.tradingview) {
+        pdm = (pdm * m + plus) / p;
+        mdm = (mdm * m + minus) / p;
+        tr = (tr * m + t) / p;
+      } else {
+        pdm = pdm - pdm / p + plus;
+        mdm = mdm - mdm / p + minus;
+        tr = tr - tr / p + t;
+      }
+    }
+    const pdi = di(pdm, tr);
+    const mdi = di(mdm, tr);
+    if (plusDI !== null) plusDI[i] = pdi;
+    if (minusDI !== null) minusDI[i] = mdi;
+    if (dxOut === null && adxOut === null) continue;
+    const dx = dxOf(pdi, mdi);
+    if (dxOut !== null) dxOut[i] = dx;
+    if (adxOut === null) continue;
+    const k = i - p;
+    if (k < m) adx += dx;
+    else if (k === m) {
+      adx = (adx + dx) / p;
+      adxOut[i] = adx;
+    } else {
+      adx = (adx * m + dx) / p;
+      adxOut[i] = adx;
+    }
+  }
+}
+
+/**
+ * The directional movement state machine shared by the streaming DMI and ADX: `step` consumes
+ * one checked bar (`n` already incremented) and sets `plusDI`, `minusDI`, `dx` (NaN before the
+ * lookback) and `adx` (NaN before `2 * period - 1`); `save` and `restore` give the one-step undo
+ * that `replace` needs. Same operations in the same order as {@link dmiInto}.
+ * @internal
+ */
+export class DmiState {
+  readonly period: number;
+  readonly tradingview: boolean;
+  n = 0;
+  plusDI = Number.NaN;
+  minusDI = Number.NaN;
+  dx = Number.NaN;
+  adx = Number.NaN;
+  private pdm = 0;
+  private mdm = 0;
+  private tr = 0;
+  private adxAcc = 0;
+  private prevHigh = 0;
+  private prevLow = 0;
+  private prevClose = 0;
+  private readonly saved = new Float64Array(7);
+
+  constructor(params: DmiParams) {
+    this.period = params.period;
+    this.tradingview = params.tradingview;
+  }
+
+  save(): void {
+    const s = this.saved;
+    s[0] = this.pdm;
+    s[1] = this.mdm;
+    s[2] = this.tr;
+    s[3] = this.adxAcc;
+    s[4] = this.prevHigh;
+    s[5] = this.prevLow;
+    s[6] = this.prevClose;
+  }
+
+  restore(): void {
+    const s = this.saved;
+    this.pdm = s[0];
+    this.mdm = s[1];
+    this.tr = s[2];
+    this.adxAcc = s[3];
+    this.prevHigh = s[4];
+    this.prevLow = s[5];
+    this.prevClose = s[6];
+  }
+
+  step(c: HLCValues): void {
+    const i = this.n - 1;
+    const p = this.period;
+    const m = p - 1;
+    const h = c.high;
+    const l = c.low;
+    this.plusDI = Number.NaN;
+    this.minusDI = Number.NaN;
+    this.dx = Number.NaN;
+    this.adx = Number.NaN;
+    if (i === 0) {
+      this.prevHigh = h;
+      this.prevLow = l;
+      this.prevClose = c.close;
+      return;
+    }
+    const up = h - this.prevHigh;
+    const down = this.prevLow - l;
+    const t = trueRangeOf(h, l, this.prevClose);
+    this.prevHigh = h;
+    this.prevLow = l;
+    this.prevClose = c.close;
+    const seedEnd = this.tradingview ? p : p - 1;
+    if (i <= seedEnd) {
+      if (down > 0 && up < down) this.mdm += down;
+      else if (up > 0 && up > down) this.pdm += up;
+      this.tr += t;
+      if (i < p) return;
+      this.pdm /= p;
+      this.mdm /= p;
+      this.tr /= p;
+    } else {
+      const plus = up > 0 && up > down ? up : 0;
+      const minus = down > 0 && up < down ? down : 0;
+      if (this.tradingview) {
+        this.pdm = (this.pdm * m + plus) / p;
+        this.mdm = (this.mdm * m + minus) / p;
+        this.tr = (this.tr * m + t) / p;
+      } else {
+        this.pdm = this.pdm - this.pdm / p + plus;
+        this.mdm = this.mdm - this.mdm / p + minus;
+        this.tr = this.tr - this.tr / p + t;
+      }
+    }
+    const pdi = di(this.pdm, this.tr);
+    const mdi = di(this.mdm, this.tr);
+    const dx = dxOf(pdi, mdi);
+    this.plusDI = pdi;
+    this.minusDI = mdi;
+    this.dx = dx;
+    const k = i - p;
+    if (k < m) this.adxAcc += dx;
+    else if (k === m) {
+      this.adxAcc = (this.adxAcc + dx) / p;
+      this.adx = this.adxAcc;
+    } else {
+      this.adxAcc = (this.adxAcc * m + dx) / p;
+      this.adx = this.adxAcc;
+    }
+  }
+}
+
+/**
+ * Directional Movement Index (Wilder 1978): +DI, -DI and DX.
+ *
+ * Formula (TA-Lib `PLUS_DI`, `MINUS_DI`, `DX`, exactly): with `up = high - prevHigh` and
+ * `down = prevLow - low`, `+DM = up` when `up > 0 && up > down`, `-DM = down` when
+ * `down > 0 && down > up`, else 0; Wilder sums seeded by the sums of the first `period - 1`
+ * values, then `s = s - s / period + x` for +DM, -DM and the {@link trueRange};
+ * `+DI = 100 * +DM14 / TR14`, `-DI` likewise, `DX = 100 * |(-DI) - (+DI)| / ((-DI) + (+DI))`.
+ *
+ * Where TA-Lib tests a divisor against its absolute 1e-8 threshold, this tests exact zero: a
+ * zero smoothed true range reads DI 0, and DI summing to exactly 0 read DX 0 (TA-Lib reads DI 0
+ * and repeats the previous DX below 1e-8, which also catches genuine values on sub-cent prices).
+ * `convention: 'tradingview'` seeds by the means of bars 1..period (TradingView's DMI script,
+ * `ta.rma`), which changes only the first values. Defaults: period 14. Lookback: `period`.
+ */
+export const dmi = withLookback(
+  function dmi(candles: HLC, options?: DmiOptions): DmiOutput {
+    const params = dmiParams(options);
+    const n = checkColumns(candles, FIELDS);
+    const lb = params.period;
+    const out = { plusDI: outputColumn(n, lb), minusDI: outputColumn(n, lb), dx: outputColumn(n, lb) };
+    dmiInto(candles, n, params, out.plusDI, out.minusDI, out.dx, null);
+    return out;
+  },
+  (options?: DmiOptions) => dmiParams(options).period,
+);
+
+/** Streaming {@link dmi}. */
+export class DMI implements Stream<CandleLike, DmiValues> {
+  readonly period: number;
+  private readonly state: DmiState;
+
+  constructor(options?: DmiOptions) {
+    const params = dmiParams(options);
+    this.period = params.period;
+    this.state = new DmiState(params);
+  }
+
+  get value(): DmiValues {
+    const s = this.state;
+    return { plusDI: s.plusDI, minusDI: s.minusDI, dx: s.dx };
+  }
+
+  get isStable(): boolean {
+    return this.state.n > this.period;
+  }
+
+  get count(): number {
+    return this.state.n;
+  }
+
+  update(candle: CandleLike): DmiValues {
+    checkCandle(candle, FIELDS);
+    this.state.save();
+    this.state.n++;
+    this.state.step(candle as HLCValues);
+    return this.value;
+  }
+
+  replace(candle: CandleLike): DmiValues {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.state.n);
+    this.state.restore();
+    this.state.step(candle as HLCValues);
+    return this.value;
+  }
+}
+
+/** One row of {@link dmi}, as streamed by {@link DMI}. */
+export type DmiValues = {
+  plusDI: number;
+  minusDI: number;
+  dx: number;
+};

@@ -1,0 +1,162 @@
+import { withLookback } from './internal/define.js';
+import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { Window } from './internal/window.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link linRegSlope}. */
+export interface LinRegSlopeOptions {
+  /** Number of values in the regression window, at least 2. Default 14. */
+  period?: number;
+}
+
+/** Values between two recomputations of the sums from the window (at least `period`). */
+const RESYNC = 1024;
+
+function periodOf(options?: LinRegSlopeOptions): number {
+  return checkInt('period', options?.period ?? 14, 2);
+}
+
+/**
+ * Slope of the least-squares line through the last `period` values, per bar.
+ *
+ * Formula (TA-Lib `LINEARREG_SLOPE`): `sum((j - c) * y_j) / sum((j - c)^2)` over the window,
+ * `j = 0` the oldest value, `c = (period - 1) / 2`, `sum((j - c)^2) = period * (period^2 - 1) / 12`;
+ * algebraically TA-Lib's `(period * sum(x y) - sum(x) sum(y)) / (period * sum(x^2) - sum(x)^2)`.
+ * Kept in O(1) per value: with `S` the window sum, sliding one value on changes the numerator by
+ * `-S + (period + 1) / 2 * oldest + (period - 1) / 2 * newest`. Values enter as `y - K` (K the
+ * newest value at the last recompute, which leaves the slope unchanged since the weights sum to
+ * 0), and the numerator and `S` are recomputed from the window every `max(period, 1024)` values,
+ * so neither the price level nor rounding accumulates.
+ * Lookback: `period - 1`.
+ */
+export const linRegSlope = withLookback(
+  function linRegSlope(values: ArrayLike<number>, options?: LinRegSlopeOptions): Float64Array {
+    const p = periodOf(options);
+    const n = checkSeries(values);
+    const out = outputColumn(n, p - 1);
+    if (n < p) return out;
+    const c = (p - 1) / 2;
+    const denom = (p * (p * p - 1)) / 12;
+    const a = (p + 1) / 2;
+    const b = (p - 1) / 2;
+    let shift = 0;
+    let sum = 0;
+    let num = 0;
+    let due = 0;
+    for (let i = p - 1; i < n; i++) {
+      if (due === 0) {
+        shift = values[i];
+        sum = 0;
+        num = 0;
+        const start = i - p + 1;
+        for (let j = 0; j < p; j++) {
+          const d = values[start + j] - shift;
+          sum += d;
+          num += (j - c) * d;
+        }
+        due = Math.max(p, RESYNC);
+      } else {
+        const dOld = values[i - p] - shift;
+        const dNew = values[i] - shift;
+        num += a * dOld + b * dNew - sum;
+        sum += dNew - dOld;
+      }
+      due--;
+      out[i] = num / denom;
+    }
+    return out;
+  },
+  (options?: LinRegSlopeOptions) => periodOf(options) - 1,
+);
+
+/** Streaming {@link linRegSlope}. */
+export class LinRegSlope implements Stream<number, number> {
+  readonly period: number;
+  private readonly window: Window;
+  private readonly c: number;
+  private readonly denom: number;
+  private readonly a: number;
+  private readonly b: number;
+  private n = 0;
+  private shift = 0;
+  private sum = 0;
+  private num = 0;
+  private due = 0;
+  private saved = new Float64Array(4);
+  private out = Number.NaN;
+
+  constructor(options?: LinRegSlopeOptions) {
+    const p = periodOf(options);
+    this.period = p;
+    this.window = new Window(p);
+    this.c = (p - 1) / 2;
+    this.denom = (p * (p * p - 1)) / 12;
+    this.a = (p + 1) / 2;
+    this.b = (p - 1) / 2;
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n >= this.period;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(value: number): number {
+    checkValue(value);
+    const s = this.saved;
+    s[0] = this.shift;
+    s[1] = this.sum;
+    s[2] = this.num;
+    s[3] = this.due;
+    this.n++;
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  replace(value: number): number {
+    checkValue(value);
+    checkReplace(this.n);
+    this.window.undo();
+    const s = this.saved;
+    this.shift = s[0];
+    this.sum = s[1];
+    this.num = s[2];
+    this.due = s[3];
+    this.out = this.step(value);
+    return this.out;
+  }
+
+  private step(x: number): number {
+    const p = this.period;
+    const w = this.window;
+    const old = w.push(x);
+    if (this.n < p) return Number.NaN;
+    if (this.due === 0) {
+      const shift = x;
+      let sum = 0;
+      let num = 0;
+      for (let j = 0; j < p; j++) {
+        const d = w.at(j) - shift;
+        sum += d;
+        num += (j - this.c) * d;
+      }
+      this.shift = shift;
+      this.sum = sum;
+      this.num = num;
+      this.due = Math.max(p, RESYNC);
+    } else {
+      const dOld = old - this.shift;
+      const dNew = x - this.shift;
+      this.num += this.a * dOld + this.b * dNew - this.sum;
+      this.sum += dNew - dOld;
+    }
+    this.due--;
+    return this.num / this.denom;
+  }
+}

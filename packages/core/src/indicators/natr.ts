@@ -1,0 +1,86 @@
+import type { CandleLike, HLC } from '../types.js';
+import { type AtrOptions, AtrState, atrInto, atrLookback, atrParams } from './atr.js';
+import { withLookback } from './internal/define.js';
+import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
+import type { Stream } from './stream.js';
+import type { HLCValues } from './true-range.js';
+
+/** Options of {@link natr}: those of `atr`. */
+export type NatrOptions = AtrOptions;
+
+const FIELDS = ['high', 'low', 'close'] as const;
+
+/** 100 * atr / close; 0 when the close is exactly 0. */
+function normalize(atr: number, close: number): number {
+  return close === 0 ? 0 : (atr / close) * 100;
+}
+
+/**
+ * Normalized Average True Range: the ATR as a percentage of the close, `atr / close * 100`.
+ *
+ * Formula (TA-Lib `NATR`, exactly): the {@link atr} (same options and conventions, default
+ * TA-Lib Wilder ATR) divided by the bar's close, times 100. A close of exactly 0 reads 0, as in
+ * TA-Lib, which however reads 0 for any |close| below its absolute 1e-8 threshold, where this
+ * reads the true value. Defaults: period 14. Lookback: that of `atr` (`period` by default).
+ */
+export const natr = withLookback(
+  function natr(candles: HLC, options?: NatrOptions): Float64Array {
+    const params = atrParams(options);
+    const n = checkColumns(candles, FIELDS);
+    const start = atrLookback(params);
+    const out = outputColumn(n, start);
+    atrInto(candles, n, params, out);
+    const close = candles.close;
+    for (let i = start; i < n; i++) out[i] = normalize(out[i], close[i]);
+    return out;
+  },
+  (options?: NatrOptions) => atrLookback(atrParams(options)),
+);
+
+/** Streaming {@link natr}. */
+export class NATR implements Stream<CandleLike, number> {
+  readonly period: number;
+  readonly lookback: number;
+  private readonly state: AtrState;
+  private out = Number.NaN;
+
+  constructor(options?: NatrOptions) {
+    const params = atrParams(options);
+    this.period = params.period;
+    this.lookback = atrLookback(params);
+    this.state = new AtrState(params);
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.state.n > this.lookback;
+  }
+
+  get count(): number {
+    return this.state.n;
+  }
+
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.state.save();
+    this.state.n++;
+    this.out = this.step(candle as HLCValues);
+    return this.out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.state.n);
+    this.state.restore();
+    this.out = this.step(candle as HLCValues);
+    return this.out;
+  }
+
+  private step(c: HLCValues): number {
+    const atr = this.state.step(c);
+    return this.state.n > this.lookback ? normalize(atr, c.close) : Number.NaN;
+  }
+}

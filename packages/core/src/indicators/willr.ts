@@ -1,0 +1,127 @@
+import type { CandleLike, HLC } from '../types.js';
+import { withLookback } from './internal/define.js';
+import { HighLowWindow } from './internal/high-low-window.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import type { Stream } from './stream.js';
+
+/** Options of {@link willr}. */
+export interface WillROptions {
+  /** Candles in the highest-high / lowest-low window. Default 14. */
+  period?: number;
+}
+
+function periodOf(options?: WillROptions): number {
+  return checkInt('period', options?.period ?? 14, 1);
+}
+
+const FIELDS = ['high', 'low', 'close'] as const;
+
+/** `(HH - close) / ((HH - LL) / -100)`; -50 on a flat window. */
+function percentR(highest: number, lowest: number, close: number): number {
+  const diff = (highest - lowest) / -100;
+  return diff === 0 ? -50 : (highest - close) / diff;
+}
+
+/**
+ * Williams %R, from -100 (close at the lowest low) to 0 (close at the highest high).
+ *
+ * Formula (Williams; TA-Lib `WILLR`): `%R = (HH - close) / ((HH - LL) / -100)` over the highest
+ * high HH and lowest low LL of the last `period` candles. A flat window (HH = LL) reads -50, where
+ * TA-Lib reads 0. Default period 14. Lookback: `period - 1`.
+ */
+export const willr = withLookback(
+  function willr(candles: HLC, options?: WillROptions): Float64Array {
+    const period = periodOf(options);
+    const n = checkColumns(candles, FIELDS);
+    const out = outputColumn(n, period - 1);
+    const { high, low, close } = candles;
+    let lowest = 0;
+    let highest = 0;
+    let lowestIdx = -1;
+    let highestIdx = -1;
+    let trailing = 0;
+    // TA-Lib's scan: O(1) per candle, rescanning only when an extreme leaves the window.
+    for (let today = period - 1; today < n; today++, trailing++) {
+      let tmp = low[today];
+      if (lowestIdx < trailing) {
+        lowestIdx = trailing;
+        lowest = low[trailing];
+        for (let i = trailing + 1; i <= today; i++) {
+          tmp = low[i];
+          if (tmp < lowest) {
+            lowestIdx = i;
+            lowest = tmp;
+          }
+        }
+      } else if (tmp <= lowest) {
+        lowestIdx = today;
+        lowest = tmp;
+      }
+      tmp = high[today];
+      if (highestIdx < trailing) {
+        highestIdx = trailing;
+        highest = high[trailing];
+        for (let i = trailing + 1; i <= today; i++) {
+          tmp = high[i];
+          if (tmp > highest) {
+            highestIdx = i;
+            highest = tmp;
+          }
+        }
+      } else if (tmp >= highest) {
+        highestIdx = today;
+        highest = tmp;
+      }
+      out[today] = percentR(highest, lowest, close[today]);
+    }
+    return out;
+  },
+  (options?: WillROptions) => periodOf(options) - 1,
+);
+
+/** Streaming {@link willr}. */
+export class WillR implements Stream<CandleLike, number> {
+  readonly period: number;
+  private readonly window: HighLowWindow;
+  private n = 0;
+  private out = Number.NaN;
+
+  constructor(options?: WillROptions) {
+    this.period = periodOf(options);
+    this.window = new HighLowWindow(this.period);
+  }
+
+  get value(): number {
+    return this.out;
+  }
+
+  get isStable(): boolean {
+    return this.n >= this.period;
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.n++;
+    this.out = this.step(candle);
+    return this.out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.window.undo();
+    this.out = this.step(candle);
+    return this.out;
+  }
+
+  private step(candle: CandleLike): number {
+    const w = this.window;
+    w.push(candle.high as number, candle.low as number);
+    if (this.n < this.period) return Number.NaN;
+    return percentR(w.highest, w.lowest, candle.close as number);
+  }
+}

@@ -1,0 +1,331 @@
+import { InputError } from '../errors.js';
+import { type FearGreed, fearGreed } from '../feargreed/fear-greed.js';
+import { checkNumber } from '../indicators/internal/validate.js';
+import { type Regime, regime } from '../regime/regime.js';
+import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, ok, orNull } from './context.js';
+
+/** The recommendation. */
+export type SignalAction = 'buy' | 'hold' | 'sell';
+
+/** The factors of the signal. */
+export type SignalFactorName = 'trend' | 'momentum' | 'sentiment' | 'breakout' | 'risk' | 'cycle_phase';
+
+/** Every factor, in output order. */
+export const SIGNAL_FACTORS: readonly SignalFactorName[] = [
+  'trend',
+  'momentum',
+  'sentiment',
+  'breakout',
+  'risk',
+  'cycle_phase',
+];
+
+/** Default factor weights (they sum to 1). */
+export const SIGNAL_WEIGHTS: Readonly<Record<SignalFactorName, number>> = {
+  trend: 0.25,
+  momentum: 0.2,
+  sentiment: 0.1,
+  breakout: 0.15,
+  risk: 0.15,
+  cycle_phase: 0.15,
+};
+
+/** One factor of the breakdown. */
+export interface SignalFactor {
+  name: SignalFactorName;
+  /** -1 (bearish) .. 1 (bullish); null when it could not be computed (`reason`). */
+  score: number | null;
+  /** Weight in the composite after renormalising over the factors present (0 when absent). */
+  weight: number;
+  /** Configured weight, normalised over all six factors. */
+  base_weight: number;
+  /** `weight * score`: this factor's share of the composite score (0 when absent). */
+  contribution: number;
+  /** The inputs that moved the score, at the as-of bar. */
+  inputs: Record<string, number | string | null>;
+  reason?: 'insufficient_data';
+}
+
+/** Buy / Hold / Sell with confidence and the weighted factor breakdown: the wire object. */
+export interface Signal {
+  action: SignalAction;
+  /** Composite score in -1..1: the weighted mean of the factor scores present. */
+  score: number;
+  /** Confidence in the action, 0..1 (see {@link signal}). */
+  confidence: number;
+  /** The six factors, in {@link SIGNAL_FACTORS} order. */
+  factors: SignalFactor[];
+  /** The configured weights, normalised to sum to 1. */
+  weights: Record<SignalFactorName, number>;
+  /** Composite score beyond which the action is buy (above) or sell (below minus). */
+  threshold: number;
+  reason?: 'insufficient_data';
+}
+
+/** Options of {@link signal}. */
+export interface SignalOptions {
+  /** Analyse as of this candle index (only candles `0..asOf` are read). Default: the last candle. */
+  asOf?: number;
+  /** Factor weights (>= 0, at least one > 0); missing factors keep their default. Normalised. */
+  weights?: Partial<Record<SignalFactorName, number>>;
+  /** |score| above which the action is buy or sell, in (0, 1). Default 0.15. */
+  threshold?: number;
+  /** Fear & Greed of the same bar, when already computed (else computed here). */
+  fearGreed?: FearGreed;
+  /** Regime of the same bar, when already computed (else computed here). */
+  regime?: Regime;
+  /** Market inputs of the Fear & Greed computed here (funding, breadth, dominance). */
+  market?: { funding?: number | null; breadth?: number | null; dominanceChange?: number | null };
+}
+
+interface Raw {
+  score: number | null;
+  inputs: Record<string, number | string | null>;
+}
+
+function div(a: number, b: number): number {
+  return b > 0 ? a / b : 0;
+}
+
+function meanOf(xs: number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s / xs.length;
+}
+
+function trendFactor(ctx: IndicatorContext, i: number): Raw {
+  const c = ctx.candles.close[i];
+  const e20 = ctx.ema(20)[i];
+  const e50col = ctx.ema(50);
+  const e50 = e50col[i];
+  const a = ctx.atr(14)[i];
+  const s200 = ctx.sma(200)[i];
+  const adx = ctx.dmi(14).adx[i];
+  const slope = i >= 10 ? div(e50 - e50col[i - 10], a) : Number.NaN;
+  const inputs = {
+    close: c,
+    ema_20: orNull(e20),
+    ema_50: orNull(e50),
+    sma_200: orNull(s200),
+    slope_atr: orNull(slope),
+    adx_14: orNull(adx),
+  };
+  if (!ok(e20) || !ok(e50) || !ok(a)) return { score: null, inputs };
+  const parts = [clamp(div(c - e50, 3 * a), -1, 1), clamp(div(e20 - e50, 2 * a), -1, 1)];
+  if (ok(slope)) parts.push(clamp(slope / 2, -1, 1));
+  if (ok(s200)) parts.push(c > s200 ? 1 : c < s200 ? -1 : 0);
+  const strength = ok(adx) ? 0.5 + 0.5 * clamp((adx - 15) / 20, 0, 1) : 0.75;
+  return { score: meanOf(parts) * strength, inputs };
+}
+
+function momentumFactor(ctx: IndicatorContext, i: number): Raw {
+  const r = ctx.rsi(14)[i];
+  const hist = ctx.macd().histogram[i];
+  const k = ctx.stoch().k[i];
+  const a = ctx.atr(14)[i];
+  const close = ctx.candles.close;
+  const change = i >= 10 ? close[i] - close[i - 10] : Number.NaN;
+  const inputs = {
+    rsi_14: orNull(r),
+    macd_histogram: orNull(hist),
+    stoch_k: orNull(k),
+    change_10: orNull(change),
+  };
+  if (!ok(r)) return { score: null, inputs };
+  const parts = [(r - 50) / 50];
+  if (ok(hist) && ok(a)) parts.push(clamp(div(hist, 0.5 * a), -1, 1));
+  if (ok(k)) parts.push((k - 50) / 50);
+  if (ok(change) && ok(a)) parts.push(clamp(div(change, 3 * a), -1, 1));
+  return { score: meanOf(parts), inputs };
+}
+
+function sentimentFactor(fg: FearGreed): Raw {
+  const inputs = { fear_greed: fg.score, fear_greed_zone: fg.zone };
+  if (fg.score === null) return { score: null, inputs };
+  return { score: (fg.score - 50) / 50, inputs };
+}
+
+/**
+ * Volume of bar `i` against the previous `period` bars: z-score (null when their volume has
+ * no spread) and ratio to their mean (null when it is 0). @internal
+ */
+export function volumeStats(ctx: IndicatorContext, i: number, period = 20): { z: number | null; ratio: number | null } {
+  if (i < period) return { z: null, ratio: null };
+  const { mean: m, sd } = ctx.volumeWindow(period, i - 1);
+  const v = ctx.candles.volume[i];
+  return { z: sd > 0 ? (v - m) / sd : null, ratio: m > 0 ? v / m : null };
+}
+
+/** Volume confirmation of a breakout: z-score >= 1, or volume >= 1.5x its prior mean. @internal */
+export function volumeConfirms(stats: { z: number | null; ratio: number | null }): boolean {
+  return (stats.z !== null && stats.z >= 1) || (stats.ratio !== null && stats.ratio >= 1.5);
+}
+
+function breakoutFactor(ctx: IndicatorContext, i: number): Raw {
+  const upper = ctx.highest(20, i - 1);
+  const lower = ctx.lowest(20, i - 1);
+  const a = ctx.atr(14)[i];
+  const c = ctx.candles.close[i];
+  const vs = volumeStats(ctx, i);
+  const confirmed = volumeConfirms(vs);
+  const side = c > upper ? 'up' : c < lower ? 'down' : 'none';
+  const inputs = {
+    channel_upper: orNull(upper),
+    channel_lower: orNull(lower),
+    side,
+    volume_z: vs.z,
+    volume_ratio: vs.ratio,
+  };
+  if (!ok(upper) || !ok(lower) || !ok(a)) return { score: null, inputs };
+  if (side === 'none') return { score: 0, inputs };
+  const margin = side === 'up' ? c - upper : lower - c;
+  const base = a > 0 ? Math.min(1, 0.5 + margin / a) : 1;
+  const s = base * (confirmed ? 1 : 0.5);
+  return { score: side === 'up' ? s : -s, inputs };
+}
+
+function riskFactor(ctx: IndicatorContext, i: number): Raw {
+  const m = ctx.sma(20)[i];
+  const sd = ctx.stdDev(20)[i];
+  const r = ctx.rsi(14)[i];
+  const a = ctx.atr(14)[i];
+  const c = ctx.candles.close[i];
+  const z = ok(m) && ok(sd) ? div(c - m, sd) : Number.NaN;
+  const inputs = { z_score_20: orNull(z), rsi_14: orNull(r), atr_pct: ok(a) && c !== 0 ? (100 * a) / c : null };
+  if (!ok(z) || !ok(r)) return { score: null, inputs };
+  const stretch = -Math.sign(z) * clamp((Math.abs(z) - 1) / 1.5, 0, 1);
+  const extreme = r > 70 ? -(r - 70) / 30 : r < 30 ? (30 - r) / 30 : 0;
+  return { score: (stretch + extreme) / 2, inputs };
+}
+
+function cycleFactor(rg: Regime): Raw {
+  const inputs = { phase: rg.phase, strength: rg.strength, bars_in_phase: rg.bars_in_phase };
+  const s = rg.strength ?? 0;
+  switch (rg.phase) {
+    case 'markup':
+      return { score: 0.5 + 0.5 * s, inputs };
+    case 'markdown':
+      return { score: -(0.5 + 0.5 * s), inputs };
+    case 'accumulation':
+      return { score: 0.3, inputs };
+    case 'distribution':
+      return { score: -0.3, inputs };
+    default:
+      return { score: null, inputs };
+  }
+}
+
+function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
+  const w = { ...SIGNAL_WEIGHTS };
+  const given = options?.weights;
+  if (given !== undefined) {
+    if (given === null || typeof given !== 'object') {
+      throw new InputError('invalid_option', 'weights must be an object of factor weights', 'weights');
+    }
+    for (const [k, v] of Object.entries(given)) {
+      if (!(SIGNAL_FACTORS as readonly string[]).includes(k)) {
+        throw new InputError(
+          'invalid_option',
+          `weights.${k} is not a factor (${SIGNAL_FACTORS.join(', ')})`,
+          'weights',
+        );
+      }
+      if (v !== undefined) w[k as SignalFactorName] = checkNumber(`weights.${k}`, v, 0, 1000);
+    }
+  }
+  let sum = 0;
+  for (const f of SIGNAL_FACTORS) sum += w[f];
+  if (!(sum > 0)) throw new InputError('invalid_option', 'at least one factor weight must be positive', 'weights');
+  for (const f of SIGNAL_FACTORS) w[f] /= sum;
+  return w;
+}
+
+/**
+ * Buy / Hold / Sell with a confidence in 0..1 and a weighted factor breakdown.
+ *
+ * Factors (score in -1..1, positive bullish; ATR is ATR(14), Wilder):
+ * - `trend`: mean of `clamp((close - EMA50) / 3ATR)`, `clamp((EMA20 - EMA50) / 2ATR)`,
+ *   `clamp(slope / 2)` with `slope = (EMA50 - EMA50[10]) / ATR`, and the side of SMA200 (+-1),
+ *   the last two when defined; scaled by trend strength `0.5 + 0.5 * clamp((ADX14 - 15) / 20, 0, 1)`.
+ * - `momentum`: mean of `(RSI14 - 50) / 50`, `clamp(MACD histogram / 0.5ATR)`,
+ *   `(Stoch %K - 50) / 50` and `clamp((close - close[10]) / 3ATR)`.
+ * - `sentiment`: `(FearGreed - 50) / 50` (see `fearGreed`).
+ * - `breakout`: close beyond the prior 20-bar Donchian channel (bars i-20..i-1): `+-min(1,
+ *   0.5 + margin / ATR)`, halved without volume confirmation (volume z-score >= 1 over the prior
+ *   20 bars, or volume >= 1.5x their mean); 0 inside the channel.
+ * - `risk` (stretch, against the move): mean of `-sign(z) * clamp((|z| - 1) / 1.5, 0, 1)` with
+ *   `z = (close - SMA20) / stddev20`, and RSI extremes (`-(RSI - 70) / 30` above 70,
+ *   `(30 - RSI) / 30` below 30).
+ * - `cycle_phase` (see `regime`): markup `0.5 + 0.5 * strength`, markdown the negative,
+ *   accumulation 0.3, distribution -0.3.
+ * Composite `score = sum(w * s) / sum(w)` over the factors present (weights default
+ * {@link SIGNAL_WEIGHTS}, renormalised; a factor in warm-up is absent with a reason).
+ * Action: `buy` when `score > threshold` (0.15), `sell` when `score < -threshold`, else `hold`.
+ * Confidence, with `coverage` = the configured weight of the factors present:
+ * - buy/sell: `coverage * (0.5 * min(1, |score| / 0.5) + 0.5 * agreement)`, where `agreement`
+ *   is the share of weighted evidence `sum(w * |s|)` on the side of the action;
+ * - hold: `coverage * (1 - |score| / threshold)`.
+ * With no factor present: hold, score 0, confidence 0, `reason: 'insufficient_data'`.
+ * Reads candles `0..asOf` only (the Fear & Greed and regime given in options must be of the
+ * same bar).
+ * @throws InputError on bad candles or options.
+ */
+export function signal(input: ContextInput, options?: SignalOptions): Signal {
+  const ctx = contextOf(input);
+  const i = asOfIndex(ctx, options?.asOf);
+  const weights = weightsOf(options);
+  const threshold = checkNumber('threshold', options?.threshold ?? 0.15, Number.MIN_VALUE, 0.999);
+  const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i, ...options?.market });
+  const rg = options?.regime ?? regime(ctx, { asOf: i });
+
+  const raws: Record<SignalFactorName, Raw> = {
+    trend: trendFactor(ctx, i),
+    momentum: momentumFactor(ctx, i),
+    sentiment: sentimentFactor(fg),
+    breakout: breakoutFactor(ctx, i),
+    risk: riskFactor(ctx, i),
+    cycle_phase: cycleFactor(rg),
+  };
+  let coverage = 0;
+  for (const f of SIGNAL_FACTORS) if (raws[f].score !== null) coverage += weights[f];
+
+  let score = 0;
+  const factors: SignalFactor[] = [];
+  for (const f of SIGNAL_FACTORS) {
+    const r = raws[f];
+    const s = r.score === null ? null : clamp(r.score, -1, 1);
+    const w = s === null || coverage === 0 ? 0 : weights[f] / coverage;
+    const contribution = s === null ? 0 : w * s;
+    score += contribution;
+    const factor: SignalFactor = {
+      name: f,
+      score: s,
+      weight: w,
+      base_weight: weights[f],
+      contribution,
+      inputs: r.inputs,
+    };
+    if (s === null) factor.reason = 'insufficient_data';
+    factors.push(factor);
+  }
+  if (coverage === 0) {
+    return { action: 'hold', score: 0, confidence: 0, factors, weights, threshold, reason: 'insufficient_data' };
+  }
+  score = clamp(score, -1, 1);
+  const action: SignalAction = score > threshold ? 'buy' : score < -threshold ? 'sell' : 'hold';
+  let confidence: number;
+  if (action === 'hold') confidence = coverage * (1 - Math.abs(score) / threshold);
+  else {
+    let total = 0;
+    let agree = 0;
+    for (const f of factors) {
+      if (f.score === null) continue;
+      const mass = f.weight * Math.abs(f.score);
+      total += mass;
+      if (Math.sign(f.score) === Math.sign(score)) agree += mass;
+    }
+    const agreement = total > 0 ? agree / total : 0;
+    confidence = coverage * (0.5 * Math.min(1, Math.abs(score) / 0.5) + 0.5 * agreement);
+  }
+  return { action, score, confidence: clamp(confidence, 0, 1), factors, weights, threshold };
+}
