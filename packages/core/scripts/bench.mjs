@@ -196,6 +196,8 @@ const plain = {
     const up = new Float64Array(n).fill(Number.NaN);
     const mid = new Float64Array(n).fill(Number.NaN);
     const lo = new Float64Array(n).fill(Number.NaN);
+    const pb = new Float64Array(n).fill(Number.NaN);
+    const w = new Float64Array(n).fill(Number.NaN);
     let s = 0;
     let s2 = 0;
     for (let i = 0; i < n; i++) {
@@ -211,9 +213,11 @@ const plain = {
         mid[i] = m;
         up[i] = m + k * sd;
         lo[i] = m - k * sd;
+        pb[i] = sd === 0 ? 0.5 : (x[i] - lo[i]) / (up[i] - lo[i]);
+        w[i] = m === 0 ? 0 : (up[i] - lo[i]) / m;
       }
     }
-    return { upper: up, middle: mid, lower: lo };
+    return { upper: up, middle: mid, lower: lo, percentB: pb, width: w };
   },
   obv(c) {
     const { close: cl, volume: v } = c;
@@ -241,6 +245,83 @@ const plain = {
     const n = x.length;
     const o = new Float64Array(n).fill(Number.NaN);
     for (let i = p; i < n; i++) o[i] = (x[i] / x[i - p] - 1) * 100;
+    return o;
+  },
+  willr(c, p) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    for (let i = p - 1; i < n; i++) {
+      let hh = h[i];
+      let ll = lo[i];
+      for (let j = i - p + 1; j < i; j++) {
+        if (h[j] > hh) hh = h[j];
+        if (lo[j] < ll) ll = lo[j];
+      }
+      o[i] = hh === ll ? -50 : (-100 * (hh - cl[i])) / (hh - ll);
+    }
+    return o;
+  },
+  stoch(c, kp, ks, dp) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const raw = new Float64Array(n).fill(Number.NaN);
+    for (let i = kp - 1; i < n; i++) {
+      let hh = h[i];
+      let ll = lo[i];
+      for (let j = i - kp + 1; j < i; j++) {
+        if (h[j] > hh) hh = h[j];
+        if (lo[j] < ll) ll = lo[j];
+      }
+      raw[i] = hh === ll ? 50 : (100 * (cl[i] - ll)) / (hh - ll);
+    }
+    const k = plain.sma(raw.subarray(kp - 1), ks);
+    const d = plain.sma(k.subarray(ks - 1), dp);
+    return { k, d };
+  },
+  cci(c, p) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const tp = new Float64Array(n);
+    for (let i = 0; i < n; i++) tp[i] = (h[i] + lo[i] + cl[i]) / 3;
+    const o = new Float64Array(n).fill(Number.NaN);
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s += tp[i];
+      if (i >= p) s -= tp[i - p];
+      if (i >= p - 1) {
+        const m = s / p;
+        let md = 0;
+        for (let j = i - p + 1; j <= i; j++) md += Math.abs(tp[j] - m);
+        md /= p;
+        o[i] = md === 0 ? 0 : (tp[i] - m) / (0.015 * md);
+      }
+    }
+    return o;
+  },
+  mfi(c, p) {
+    const { high: h, low: lo, close: cl, volume: v } = c;
+    const n = cl.length;
+    const o = new Float64Array(n).fill(Number.NaN);
+    const pos = new Float64Array(n);
+    const neg = new Float64Array(n);
+    let prev = (h[0] + lo[0] + cl[0]) / 3;
+    let ps = 0;
+    let ns = 0;
+    for (let i = 1; i < n; i++) {
+      const tp = (h[i] + lo[i] + cl[i]) / 3;
+      const f = tp * v[i];
+      if (tp > prev) pos[i] = f;
+      else if (tp < prev) neg[i] = f;
+      prev = tp;
+      ps += pos[i];
+      ns += neg[i];
+      if (i > p) {
+        ps -= pos[i - p];
+        ns -= neg[i - p];
+      }
+      if (i >= p) o[i] = ps + ns === 0 ? 50 : (100 * ps) / (ps + ns);
+    }
     return o;
   },
 };
@@ -375,6 +456,48 @@ const cases = [
     peers: {
       technicalindicators: () => ti.ROC.calculate({ period: 10, values: A.close }),
       '@ixjb94/indicators': () => ix.roc(A.close, 10),
+    },
+  },
+  {
+    name: 'Stoch(14,3,3)',
+    fn: 'stoch',
+    ours: () => core.stoch(C, { kPeriod: 14, kSmooth: 3, dPeriod: 3 }),
+    plain: () => plain.stoch(C, 14, 3, 3),
+    peers: {
+      technicalindicators: () =>
+        ti.Stochastic.calculate({ period: 14, signalPeriod: 3, high: A.high, low: A.low, close: A.close }),
+      '@ixjb94/indicators': () => ix.stoch(A.high, A.low, A.close, 14, 3, 3),
+    },
+  },
+  {
+    name: 'WillR(14)',
+    fn: 'willr',
+    ours: () => core.willr(C, { period: 14 }),
+    plain: () => plain.willr(C, 14),
+    peers: {
+      technicalindicators: () => ti.WilliamsR.calculate({ period: 14, high: A.high, low: A.low, close: A.close }),
+      '@ixjb94/indicators': () => ix.willr(A.high, A.low, A.close, 14),
+    },
+  },
+  {
+    name: 'CCI(20)',
+    fn: 'cci',
+    ours: () => core.cci(C, { period: 20 }),
+    plain: () => plain.cci(C, 20),
+    peers: {
+      technicalindicators: () => ti.CCI.calculate({ period: 20, high: A.high, low: A.low, close: A.close }),
+      '@ixjb94/indicators': () => ix.cci(A.high, A.low, A.close, 20),
+    },
+  },
+  {
+    name: 'MFI(14)',
+    fn: 'mfi',
+    ours: () => core.mfi(C, { period: 14 }),
+    plain: () => plain.mfi(C, 14),
+    peers: {
+      technicalindicators: () =>
+        ti.MFI.calculate({ period: 14, high: A.high, low: A.low, close: A.close, volume: A.volume }),
+      '@ixjb94/indicators': () => ix.mfi(A.high, A.low, A.close, A.volume, 14),
     },
   },
 ];

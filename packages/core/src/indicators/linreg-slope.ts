@@ -39,30 +39,27 @@ export const linRegSlope = withLookback(
     const denom = (p * (p * p - 1)) / 12;
     const a = (p + 1) / 2;
     const b = (p - 1) / 2;
-    let shift = 0;
-    let sum = 0;
-    let num = 0;
-    let due = 0;
-    for (let i = p - 1; i < n; i++) {
-      if (due === 0) {
-        shift = values[i];
-        sum = 0;
-        num = 0;
-        const start = i - p + 1;
-        for (let j = 0; j < p; j++) {
-          const d = values[start + j] - shift;
-          sum += d;
-          num += (j - c) * d;
-        }
-        due = Math.max(p, RESYNC);
-      } else {
+    const block = Math.max(p, RESYNC);
+    // One block per recompute: the sums are rebuilt at i0, then slid by a straight inner loop.
+    for (let i0 = p - 1; i0 < n; i0 += block) {
+      const shift = values[i0];
+      const start = i0 - p + 1;
+      let sum = 0;
+      let num = 0;
+      for (let j = 0; j < p; j++) {
+        const d = values[start + j] - shift;
+        sum += d;
+        num += (j - c) * d;
+      }
+      out[i0] = num / denom;
+      const end = Math.min(n, i0 + block);
+      for (let i = i0 + 1; i < end; i++) {
         const dOld = values[i - p] - shift;
         const dNew = values[i] - shift;
         num += a * dOld + b * dNew - sum;
         sum += dNew - dOld;
+        out[i] = num / denom;
       }
-      due--;
-      out[i] = num / denom;
     }
     return out;
   },

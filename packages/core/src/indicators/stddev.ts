@@ -54,7 +54,7 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
   const inv = 1 / p;
   let run = 0;
   let prev = Number.NaN;
-  for (let i = 0; i < p - 1; i++) {
+  for (let i = 0; i < p; i++) {
     const x = values[i];
     run = x === prev ? run + 1 : 1;
     prev = x;
@@ -63,46 +63,54 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
   let mu = 0;
   let m2 = 0;
   let budget = 0;
-  for (let i = p - 1; i < n; i++) {
-    const x = values[i];
-    run = x === prev ? run + 1 : 1;
-    prev = x;
+  // Each pass of the outer loop recomputes at index i; the inner loop slides until the budget
+  // runs out (one straight loop per block keeps the hot path simple for the JIT).
+  let i = p - 1;
+  while (i < n) {
     if (run >= p) {
-      shift = x;
+      shift = values[i];
       mu = 0;
       m2 = 0;
-      budget = 0;
     } else {
-      let resync = i === p - 1;
-      if (!resync) {
-        const old = values[i - p];
-        const delta = x - old;
-        const next = mu + delta * inv;
-        const t = delta * (x - shift - next + (old - shift - mu));
-        m2 += t;
-        mu = next;
-        budget += Math.abs(t) + m2 + Math.abs(delta * next);
-        resync = !(budget <= m2 * BUDGET);
+      const start = i - p + 1;
+      let sum = 0;
+      for (let j = start; j <= i; j++) sum += values[j];
+      shift = sum / p;
+      let sd = 0;
+      let ss = 0;
+      for (let j = start; j <= i; j++) {
+        const d = values[j] - shift;
+        sd += d;
+        ss += d * d;
       }
-      if (resync) {
-        const start = i - p + 1;
-        let sum = 0;
-        for (let j = start; j <= i; j++) sum += values[j];
-        shift = sum / p;
-        let sd = 0;
-        let ss = 0;
-        for (let j = start; j <= i; j++) {
-          const d = values[j] - shift;
-          sd += d;
-          ss += d * d;
-        }
-        mu = sd / p;
-        m2 = ss - sd * mu;
-        if (m2 < 0) m2 = 0;
-        budget = 0;
-      }
+      mu = sd / p;
+      m2 = ss - sd * mu;
+      if (m2 < 0) m2 = 0;
     }
+    budget = 0;
     out[i] = Math.sqrt(m2 * inv);
+    for (i++; i < n; i++) {
+      const x = values[i];
+      run = x === prev ? run + 1 : 1;
+      prev = x;
+      if (run >= p) {
+        shift = x;
+        mu = 0;
+        m2 = 0;
+        budget = 0;
+        out[i] = 0;
+        continue;
+      }
+      const old = values[i - p];
+      const delta = x - old;
+      const next = mu + delta * inv;
+      const t = delta * (x - shift - next + (old - shift - mu));
+      m2 += t;
+      mu = next;
+      budget += Math.abs(t) + m2 + Math.abs(delta * next);
+      if (!(budget <= m2 * BUDGET)) break;
+      out[i] = Math.sqrt(m2 * inv);
+    }
   }
 }
 

@@ -59,7 +59,7 @@ function vwmaInto(
   out: Float64Array,
 ): void {
   let closeSum = 0;
-  const warm = Math.min(p - 1, n);
+  const warm = Math.min(p, n);
   for (let i = 0; i < warm; i++) {
     if (volume[i] < 0) throw negativeVolume(volume[i], i);
     closeSum += close[i];
@@ -67,32 +67,31 @@ function vwmaInto(
   let sv = 0;
   let spv = 0;
   let budget = 0;
-  for (let i = p - 1; i < n; i++) {
-    const v = volume[i];
-    if (v < 0) throw negativeVolume(v, i);
-    const x = close[i];
-    let resync = i === p - 1;
-    if (resync) {
-      closeSum += x;
-    } else {
+  // Each pass of the outer loop recomputes the sums at index i; the inner loop slides until the
+  // budget runs out (one straight loop per block keeps the hot path simple for the JIT).
+  let i = p - 1;
+  while (i < n) {
+    sv = 0;
+    spv = 0;
+    for (let j = i - p + 1; j <= i; j++) {
+      sv += volume[j];
+      spv += close[j] * volume[j];
+    }
+    budget = 0;
+    out[i] = sv === 0 ? closeSum / p : spv / sv;
+    for (i++; i < n; i++) {
+      const v = volume[i];
+      if (v < 0) throw negativeVolume(v, i);
+      const x = close[i];
       const vOld = volume[i - p];
       const xOld = close[i - p];
       closeSum += x - xOld;
       sv += v - vOld;
       spv += x * v - xOld * vOld;
       budget += sv + vOld;
-      resync = !(budget <= sv * BUDGET);
+      if (!(budget <= sv * BUDGET)) break;
+      out[i] = sv === 0 ? closeSum / p : spv / sv;
     }
-    if (resync) {
-      sv = 0;
-      spv = 0;
-      for (let j = i - p + 1; j <= i; j++) {
-        sv += volume[j];
-        spv += close[j] * volume[j];
-      }
-      budget = 0;
-    }
-    out[i] = sv === 0 ? closeSum / p : spv / sv;
   }
 }
 
