@@ -19,7 +19,14 @@ function readCsv(path) {
   const names = header.split(',').map((h) => h.trim().toLowerCase());
   const at = (k) => names.indexOf(k);
   const n = rows.length;
-  const c = { time: new Float64Array(n), open: new Float64Array(n), high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n), volume: new Float64Array(n) };
+  const c = {
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
   rows.forEach((line, i) => {
     const f = line.split(',');
     c.time[i] = Date.parse(f[at('date')]);
@@ -41,23 +48,37 @@ const ind = a.indicators;
 console.log(`marketlens analysis: ${source}`);
 console.log(`as of ${new Date(a.as_of).toISOString().slice(0, 10)}, ${candles.close.length} candles`);
 console.log('');
-console.log(`close ${fmt(ind.close)}  RSI(14) ${fmt(ind.rsi_14, 1)}  MACD hist ${fmt(ind.macd_histogram, 3)}  ADX(14) ${fmt(ind.adx_14, 1)}  ATR(14) ${fmt(ind.atr_14)}`);
+console.log(
+  `close ${fmt(ind.close)}  RSI(14) ${fmt(ind.rsi_14, 1)}  MACD hist ${fmt(ind.macd_histogram, 3)}  ADX(14) ${fmt(ind.adx_14, 1)}  ATR(14) ${fmt(ind.atr_14)}`,
+);
 const s = a.levels.nearest_support;
 const r = a.levels.nearest_resistance;
-console.log(`support    ${s ? `${fmt(s.low)}-${fmt(s.high)} (${fmt(s.distance_pct)}%, ${fmt(s.distance_atr)} ATR)` : 'none'}`);
-console.log(`resistance ${r ? `${fmt(r.low)}-${fmt(r.high)} (+${fmt(r.distance_pct)}%, ${fmt(r.distance_atr)} ATR)` : 'none'}`);
-console.log(`volume POC ${fmt(a.volume_profile.poc)}  value area ${fmt(a.volume_profile.value_area_low)}-${fmt(a.volume_profile.value_area_high)}`);
+console.log(
+  `support    ${s ? `${fmt(s.low)}-${fmt(s.high)} (${fmt(s.distance_pct)}%, ${fmt(s.distance_atr)} ATR)` : 'none'}`,
+);
+console.log(
+  `resistance ${r ? `${fmt(r.low)}-${fmt(r.high)} (+${fmt(r.distance_pct)}%, ${fmt(r.distance_atr)} ATR)` : 'none'}`,
+);
+console.log(
+  `volume POC ${fmt(a.volume_profile.poc)}  value area ${fmt(a.volume_profile.value_area_low)}-${fmt(a.volume_profile.value_area_high)}`,
+);
 console.log('');
-console.log(`signal     ${a.signal.action.toUpperCase()}  confidence ${fmt(a.signal.confidence)}  score ${fmt(a.signal.score, 3)}`);
+console.log(
+  `signal     ${a.signal.action.toUpperCase()}  confidence ${fmt(a.signal.confidence)}  score ${fmt(a.signal.score, 3)}`,
+);
 for (const f of a.signal.factors) {
   console.log(`  ${f.name.padEnd(12)} score ${fmt(f.score, 2).padStart(6)}  weight ${fmt(f.weight, 3)}`);
 }
 console.log(`rating     ${a.technical_rating.rating} (${fmt(a.technical_rating.value, 3)})`);
 console.log(`fear&greed ${a.fear_greed.score ?? 'n/a'} ${a.fear_greed.zone ?? ''}`);
-console.log(`regime     ${a.regime.phase}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}`);
+console.log(
+  `regime     ${a.regime.phase}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}`,
+);
 const z = a.zone;
 if (z.direction) {
-  console.log(`zone       ${z.direction} entry ${fmt(z.entry_zone.low)}-${fmt(z.entry_zone.high)} stop ${fmt(z.stop_loss)}`);
+  console.log(
+    `zone       ${z.direction} entry ${fmt(z.entry_zone.low)}-${fmt(z.entry_zone.high)} stop ${fmt(z.stop_loss)}`,
+  );
   for (const t of z.take_profits) console.log(`  target ${fmt(t.price)}  ${t.size_pct}%  R:R ${fmt(t.risk_reward)}`);
   console.log(`  horizon ${z.horizon_bars} bars`);
 } else {
