@@ -4,6 +4,7 @@
  */
 
 export { type Analysis, type AnalysisLevels, type AnalyzeOptions, analyze } from './analyze.js';
+export { AssessmentError, type AssessmentErrorReason } from './assessment-error.js';
 export { InputError, type InputErrorCode } from './errors.js';
 export {
   FEAR_GREED_WEIGHTS,
@@ -112,6 +113,46 @@ export {
   type TakeProfit,
   type TradePlan,
 } from './plan/plan.js';
+export type { AssetClass, AssetRef } from './portfolio/asset.js';
+export { type Balance, type BalanceInput, type BalanceSheet, normalizeBalances } from './portfolio/balances.js';
+export {
+  type FillInput,
+  type OrderExtended,
+  type OrderSide,
+  ordersFromFills,
+  type Trade,
+  tradesFromFills,
+} from './portfolio/orders.js';
+export {
+  type ContractType,
+  normalizePosition,
+  normalizePositions,
+  type PositionExtended,
+  type PositionInput,
+} from './portfolio/positions.js';
+export { type PortfolioTotals, portfolioTotals } from './portfolio/totals.js';
+export {
+  type AssessedPosition,
+  type AssessmentInput,
+  type AssessmentOptions,
+  assessPosition,
+  type Excursion,
+  type InvalidationDistance,
+  type LevelDistance,
+  type LiquidationRisk,
+  type NearestLevels,
+  type PlanGeometry,
+  POSITION_WARNINGS,
+  type PositionAssessment,
+  type PositionTiming,
+  type PositionWarning,
+  type PublishedAtEntry,
+  type PublishedPlanRecord,
+  type ReferencePlan,
+  type ReferencePlanSource,
+  type StopPlacement,
+  type ThesisStatus,
+} from './position/assessment.js';
 export {
   REGIME_PHASES,
   type Regime,

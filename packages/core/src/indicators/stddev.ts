@@ -27,19 +27,19 @@ const BUDGET = 1024;
  *
  * The variance is kept accurate to about 1e-13 relative at every position, where TA-Lib's
  * running `E[x^2] - E[x]^2` cancels (about 1e-9 relative near price 100, far worse when the
- * spread is small against the price):
- * - a window of `period` identical values reads exactly 0; a window of 2 reads `|x1 - x0| / 2`;
- * - otherwise the sum of squared deviations M2 is kept around a shift `K` (a recent window
- *   mean), so deviations `x - K` are exact for prices within a factor 2 of it. At index
- *   `period - 1`, and whenever the rounding budget below runs out, it is recomputed by the
- *   corrected two-pass formula over the window: `K = sum(x) / period`, `d = x - K`,
- *   `mu = sum(d) / period` (the mean is `K + mu`), `M2 = sum(d^2) - sum(d) * mu`, clamped at 0;
+ * spread is small against the price), and a window of identical values reads exactly 0:
+ * - the sum of squared deviations M2 is kept around a shift `K`, the newest value at the last
+ *   recompute, so deviations `x - K` are exact for prices within a factor 2 of it. At index
+ *   `period - 1`, and whenever the rounding budget runs out, it is recomputed over the window by
+ *   the corrected two-pass formula: `d = x - K`, `mu = sum(d) / period` (the mean is `K + mu`),
+ *   `M2 = sum(d^2) - sum(d) * mu`, clamped at 0 (exactly 0 on a flat window);
  * - in between it slides by Welford's update for one value in and one out:
  *   `mu' = mu + (x - old) / period`, `M2 += (x - old) * ((x - K) - mu' + ((old - K) - mu))`.
- *   The budget adds `|increment| + M2 + |(x - old) * mu'|` per step (what rounding and the
- *   drift of `mu` can cost) and a resync happens once it exceeds `1024 * M2` (or M2 < 0), so a
- *   window whose variance collapses is recomputed instead of inheriting the error of a wider
- *   one. On a price random walk that is about one resync per 200 values for period 20.
+ *   The budget starts at M2 and adds M2 after each step (what rounding can have cost); once it
+ *   exceeds `1024 * M2` (or M2 < 0) the window is recomputed, so a window whose variance collapses
+ *   does not inherit the rounding of a wider one. On a price random walk that is about one
+ *   recompute per 100 to 1000 values.
+ * - a window of 2 reads `|x1 - x0| / 2` directly.
  *
  * Output: `sqrt(M2 / period)`. O(n) amortised.
  * @internal
@@ -52,62 +52,31 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
     return;
   }
   const inv = 1 / p;
-  let run = 0;
-  let prev = Number.NaN;
-  for (let i = 0; i < p; i++) {
-    const x = values[i];
-    run = x === prev ? run + 1 : 1;
-    prev = x;
-  }
-  let shift = 0;
-  let mu = 0;
-  let m2 = 0;
-  let budget = 0;
   // Each pass of the outer loop recomputes at index i; the inner loop slides until the budget
   // runs out (one straight loop per block keeps the hot path simple for the JIT).
   let i = p - 1;
   while (i < n) {
-    if (run >= p) {
-      shift = values[i];
-      mu = 0;
-      m2 = 0;
-    } else {
-      const start = i - p + 1;
-      let sum = 0;
-      for (let j = start; j <= i; j++) sum += values[j];
-      shift = sum / p;
-      let sd = 0;
-      let ss = 0;
-      for (let j = start; j <= i; j++) {
-        const d = values[j] - shift;
-        sd += d;
-        ss += d * d;
-      }
-      mu = sd / p;
-      m2 = ss - sd * mu;
-      if (m2 < 0) m2 = 0;
+    const shift = values[i];
+    let sd = 0;
+    let ss = 0;
+    for (let j = i - p + 1; j <= i; j++) {
+      const d = values[j] - shift;
+      sd += d;
+      ss += d * d;
     }
-    budget = 0;
+    let mu = sd / p;
+    let m2 = ss - sd * mu;
+    if (m2 < 0) m2 = 0;
+    let budget = m2;
     out[i] = Math.sqrt(m2 * inv);
     for (i++; i < n; i++) {
       const x = values[i];
-      run = x === prev ? run + 1 : 1;
-      prev = x;
-      if (run >= p) {
-        shift = x;
-        mu = 0;
-        m2 = 0;
-        budget = 0;
-        out[i] = 0;
-        continue;
-      }
       const old = values[i - p];
       const delta = x - old;
       const next = mu + delta * inv;
-      const t = delta * (x - shift - next + (old - shift - mu));
-      m2 += t;
+      m2 += delta * (x - shift - next + (old - shift - mu));
       mu = next;
-      budget += Math.abs(t) + m2 + Math.abs(delta * next);
+      budget += m2;
       if (!(budget <= m2 * BUDGET)) break;
       out[i] = Math.sqrt(m2 * inv);
     }
@@ -143,13 +112,11 @@ export class StdDev implements Stream<number, number> {
   private readonly window: Window;
   private readonly inv: number;
   private n = 0;
-  private run = 0;
-  private prev = Number.NaN;
   private shift = 0;
   private mu = 0;
   private m2 = 0;
   private budget = 0;
-  private saved = new Float64Array(6);
+  private saved = new Float64Array(4);
   private out = Number.NaN;
 
   constructor(options?: StdDevOptions) {
@@ -175,12 +142,10 @@ export class StdDev implements Stream<number, number> {
   update(value: number): number {
     if (!Number.isFinite(value)) checkValue(value);
     const s = this.saved;
-    s[0] = this.run;
-    s[1] = this.prev;
-    s[2] = this.shift;
-    s[3] = this.mu;
-    s[4] = this.m2;
-    s[5] = this.budget;
+    s[0] = this.shift;
+    s[1] = this.mu;
+    s[2] = this.m2;
+    s[3] = this.budget;
     this.n++;
     this.out = this.step(value);
     return this.out;
@@ -191,12 +156,10 @@ export class StdDev implements Stream<number, number> {
     checkReplace(this.n);
     this.window.undo();
     const s = this.saved;
-    this.run = s[0];
-    this.prev = s[1];
-    this.shift = s[2];
-    this.mu = s[3];
-    this.m2 = s[4];
-    this.budget = s[5];
+    this.shift = s[0];
+    this.mu = s[1];
+    this.m2 = s[2];
+    this.budget = s[3];
     this.out = this.step(value);
     return this.out;
   }
@@ -204,41 +167,28 @@ export class StdDev implements Stream<number, number> {
   private step(x: number): number {
     const p = this.period;
     const old = this.window.push(x);
-    this.run = x === this.prev ? this.run + 1 : 1;
-    this.prev = x;
     if (this.n < p) return Number.NaN;
     if (p === 2) return (Math.abs(x - this.window.at(0)) / 2) * this.nbDev;
-    if (this.run >= p) {
-      this.shift = x;
-      this.mu = 0;
-      this.m2 = 0;
-      this.budget = 0;
-    } else {
-      let resync = this.n === p;
-      if (!resync) {
-        const shift = this.shift;
-        const mu = this.mu;
-        const delta = x - old;
-        const next = mu + delta * this.inv;
-        const t = delta * (x - shift - next + (old - shift - mu));
-        const m2 = this.m2 + t;
-        this.m2 = m2;
-        this.mu = next;
-        this.budget += Math.abs(t) + m2 + Math.abs(delta * next);
-        resync = !(this.budget <= m2 * BUDGET);
-      }
-      if (resync) this.resync();
+    let resync = this.n === p;
+    if (!resync) {
+      const shift = this.shift;
+      const mu = this.mu;
+      const delta = x - old;
+      const next = mu + delta * this.inv;
+      const m2 = this.m2 + delta * (x - shift - next + (old - shift - mu));
+      this.m2 = m2;
+      this.mu = next;
+      this.budget += m2;
+      resync = !(this.budget <= m2 * BUDGET);
     }
+    if (resync) this.resync(x);
     return Math.sqrt(this.m2 * this.inv) * this.nbDev;
   }
 
-  /** The corrected two-pass over the window, as in {@link windowStdDevInto}. */
-  private resync(): void {
+  /** The corrected two-pass over the window around its newest value, as in {@link windowStdDevInto}. */
+  private resync(shift: number): void {
     const p = this.period;
     const w = this.window;
-    let sum = 0;
-    for (let j = 0; j < p; j++) sum += w.at(j);
-    const shift = sum / p;
     let sd = 0;
     let ss = 0;
     for (let j = 0; j < p; j++) {
@@ -252,6 +202,6 @@ export class StdDev implements Stream<number, number> {
     this.shift = shift;
     this.mu = mu;
     this.m2 = m2;
-    this.budget = 0;
+    this.budget = m2;
   }
 }

@@ -33,9 +33,9 @@ function negativeVolume(v: number, index?: number): InputError {
  * `sum(close * volume) / sum(volume)` over the window. A window whose volumes are all zero
  * (an index, a halted market) reads the simple average of the closes, exactly `sma(close)`,
  * where the formula has no value. The two sums slide in O(1) and are recomputed from the window
- * whenever the rounding budget of the volume sum (its magnitudes plus the volumes dropped since
- * the last recompute) exceeds 1024 times its value, so a quiet window after a volume spike keeps
- * full precision and an all-zero window has an exactly zero sum. Volumes must be `>= 0` (an
+ * whenever the rounding budget of the volume sum (the sum of its values since the last recompute)
+ * exceeds 1024 times its value, so a quiet window after a volume spike keeps full precision and
+ * an all-zero window has an exactly zero sum. Volumes must be `>= 0` (an
  * `InputError` otherwise).
  * Default period 20. Lookback: `period - 1`.
  */
@@ -77,7 +77,7 @@ function vwmaInto(
       sv += volume[j];
       spv += close[j] * volume[j];
     }
-    budget = 0;
+    budget = sv;
     out[i] = sv === 0 ? closeSum / p : spv / sv;
     for (i++; i < n; i++) {
       const v = volume[i];
@@ -88,7 +88,7 @@ function vwmaInto(
       closeSum += x - xOld;
       sv += v - vOld;
       spv += x * v - xOld * vOld;
-      budget += sv + vOld;
+      budget += sv;
       if (!(budget <= sv * BUDGET)) break;
       out[i] = sv === 0 ? closeSum / p : spv / sv;
     }
@@ -170,7 +170,7 @@ export class VWMA implements Stream<CandleLike, number> {
       const sv = this.sv + (v - vOld);
       this.sv = sv;
       this.spv += x * v - xOld * vOld;
-      this.budget += sv + vOld;
+      this.budget += sv;
       resync = !(this.budget <= sv * BUDGET);
     }
     if (resync) {
@@ -183,7 +183,7 @@ export class VWMA implements Stream<CandleLike, number> {
       }
       this.sv = sv;
       this.spv = spv;
-      this.budget = 0;
+      this.budget = sv;
     }
     return this.sv === 0 ? this.closeSum / p : this.spv / this.sv;
   }
