@@ -28,10 +28,10 @@ function lookbackOf(p: HmaParams): number {
  * Hull moving average (Alan Hull, 2005).
  *
  * Formula: `WMA(2 * WMA(x, floor(n / 2)) - WMA(x, n), floor(sqrt(n)))`, with Hull's integer
- * periods (as in Tulip Indicators, @ixjb94/indicators, trading-signals and the `math.floor`
- * form of TradingView's `ta.hma`); every WMA is the TA-Lib `WMA` arithmetic (see `wma`).
- * For `n` whose square root has a fractional part of 0.5 or more (7, 13-15, 21-24, ...) a
- * platform that rounds the square root instead uses a final WMA one longer.
+ * periods rounded down, as Tulip Indicators, @ixjb94/indicators and trading-signals compute it;
+ * every WMA is the TA-Lib `WMA` arithmetic (see `wma`). A platform that rounds `sqrt(n)` to the
+ * nearest integer instead uses a final WMA one longer for n = 7-8, 13-15, 21-24, 31-35, ...
+ * (identical for the common 9, 16, 20, 25, 49, 55).
  * Default period 20. Lookback: `n - 1 + floor(sqrt(n)) - 1`.
  */
 export const hma = withLookback(

@@ -37,8 +37,8 @@ const BUDGET = 1024;
  *   `mu' = mu + (x - old) / period`, `M2 += (x - old) * ((x - K) - mu' + ((old - K) - mu))`.
  *   The budget starts at M2 and adds M2 after each step (what rounding can have cost); once it
  *   exceeds `1024 * M2` (or M2 < 0) the window is recomputed, so a window whose variance collapses
- *   does not inherit the rounding of a wider one. On a price random walk that is about one
- *   recompute per 100 to 1000 values.
+ *   does not inherit the rounding of a wider one. On real prices that is one recompute per about
+ *   10 (period 3) to 250 (period 20) values.
  * - a window of 2 reads `|x1 - x0| / 2` directly.
  *
  * Output: `sqrt(M2 / period)`. O(n) amortised.

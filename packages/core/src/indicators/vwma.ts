@@ -51,13 +51,7 @@ export const vwma = withLookback(
 );
 
 /** The batch kernel of {@link vwma}, writing from index `period - 1`. */
-function vwmaInto(
-  close: ArrayLike<number>,
-  volume: ArrayLike<number>,
-  n: number,
-  p: number,
-  out: Float64Array,
-): void {
+function vwmaInto(close: ArrayLike<number>, volume: ArrayLike<number>, n: number, p: number, out: Float64Array): void {
   let closeSum = 0;
   const warm = Math.min(p, n);
   for (let i = 0; i < warm; i++) {
