@@ -114,7 +114,7 @@ export interface CandleRequest {
   market_type?: MarketType;
   /** A venue-native instrument to read instead of the default market of the asset. */
   pair?: string;
-  /** Number of candles wanted (the most recent ones up to `end`). */
+  /** Number of candles wanted (the most recent ones up to `end`; fewer when the history is shorter). */
   limit: number;
   /** Serve candles opened before this time (ms UTC, exclusive); default: now, the last candle being live. */
   end?: number;
@@ -182,6 +182,10 @@ export interface VenuePosition {
   unrealized_pnl: number | null;
   /** Settlement currency, uppercased. */
   settle: string | null;
+  /** `linear` (size in base units, money in the quote) or `inverse` (size in quote units, money in the base); default linear. */
+  contract_type?: 'linear' | 'inverse';
+  /** Maintenance margin the venue requires, settlement currency; null or absent when not reported. */
+  maintenance_margin?: number | null;
   /** When the position was opened (ms UTC), null when the venue does not say. */
   opened_at: number | null;
   /** When the venue last updated the position (ms UTC). */

@@ -40,7 +40,8 @@ const coin = (id: string, symbol: string, name: string, extra: Partial<AssetDefi
   asset_class: 'coins',
   ...extra,
 });
-const stable = (id: string, symbol: string, name: string): AssetDefinition => coin(id, symbol, name, { is_stablecoin: true });
+const stable = (id: string, symbol: string, name: string): AssetDefinition =>
+  coin(id, symbol, name, { is_stablecoin: true });
 const stock = (ticker: string, name: string): AssetDefinition => ({
   id: `stock-${ticker.toLowerCase()}`,
   symbol: ticker,

@@ -1,0 +1,38 @@
+import { VenueError } from '../errors.js';
+import type { CredentialField, VenueCredentials, VenueProfile } from './venues.js';
+
+/** An EVM account address: `0x` and 40 hex digits (checksummed or not). */
+const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** True when `value` looks like an EVM wallet address (`0x` + 40 hex digits). */
+export function isWalletAddress(value: string): boolean {
+  return WALLET_ADDRESS.test(value);
+}
+
+/**
+ * Checks a connection's credentials before anything is sent to the venue: every field the venue
+ * requires must be a non-blank string, and a wallet address must be `0x` + 40 hex digits.
+ * Returns the trimmed fields the venue uses; throws `VenueError('invalid_credentials')` with
+ * `Invalid credentials: <missing fields>` otherwise.
+ */
+export function checkCredentials(profile: VenueProfile, credentials: VenueCredentials): VenueCredentials {
+  const missing: CredentialField[] = [];
+  const out: VenueCredentials = {};
+  for (const field of profile.credentials) {
+    const value = credentials[field];
+    if (typeof value !== 'string' || value.trim() === '') missing.push(field);
+    else out[field] = value.trim();
+  }
+  if (missing.length > 0) {
+    throw new VenueError('invalid_credentials', `Invalid credentials: ${missing.join(', ')}`, { venue: profile.id });
+  }
+  const wallet = out.walletAddress;
+  if (wallet !== undefined && !isWalletAddress(wallet)) {
+    throw new VenueError(
+      'invalid_credentials',
+      'Invalid credentials: walletAddress (expected 0x followed by 40 hexadecimal digits)',
+      { venue: profile.id },
+    );
+  }
+  return out;
+}

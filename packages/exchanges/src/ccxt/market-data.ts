@@ -1,0 +1,173 @@
+import type { FundingRate as CcxtFundingRate, Ticker as CcxtTicker } from 'ccxt';
+import { VenueError } from '../errors.js';
+import type { CandleRequest, CandleSeries, FundingRate, Market, MarketData, MarketRequest, Ticker } from '../ports.js';
+import { readCandles } from './candles.js';
+import { available } from './capability.js';
+import type { IndexedMarket } from './market-index.js';
+import { type CcxtAdapterOptions, CcxtSession } from './session.js';
+import { venueProfile } from './venues.js';
+
+/** Quote currencies whose amounts are US dollars. */
+const USD_QUOTES: ReadonlySet<string> = new Set([
+  'USD',
+  'USDT',
+  'USDC',
+  'FDUSD',
+  'DAI',
+  'USDE',
+  'BUSD',
+  'TUSD',
+  'ZUSD',
+]);
+
+/** Options of {@link createCcxtMarketData}. */
+export interface CcxtMarketDataOptions extends CcxtAdapterOptions {
+  /** Venue id: one of `CCXT_VENUES`. */
+  venue: string;
+}
+
+function positive(value: number | undefined | null): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : null;
+}
+
+function finite(value: number | undefined | null): number | null {
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+/** Hours in a ccxt funding interval string (`8h`, `1h`, `4h`), null when absent or unreadable. */
+export function intervalHours(interval: string | undefined): number | null {
+  if (interval === undefined) return null;
+  const m = /^(\d+(?:\.\d+)?)\s*([mhd])$/i.exec(interval.trim());
+  if (m === null) return null;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  const hours = unit === 'm' ? n / 60 : unit === 'd' ? n * 24 : n;
+  return hours > 0 ? hours : null;
+}
+
+class CcxtMarketData implements MarketData {
+  readonly venue: string;
+
+  constructor(private readonly session: CcxtSession) {
+    this.venue = session.profile.id;
+  }
+
+  async candles(request: CandleRequest): Promise<CandleSeries> {
+    const { session } = this;
+    if (!Number.isInteger(request.limit) || request.limit < 1) {
+      throw new VenueError('bad_request', `candle limit must be a positive integer, got ${request.limit}`, {
+        venue: this.venue,
+      });
+    }
+    const market = (await session.index()).resolve(request, request.market_type ?? 'spot');
+    const symbol = market.ccxt.symbol;
+    const { ohlcv } = session.profile;
+    const candles = await readCandles(
+      (tf, since, limit, until) =>
+        session.call((c) => c.fetchOHLCV(symbol, tf, since, limit, ohlcv.until ? { until } : {})),
+      {
+        timeframe: request.timeframe,
+        limit: request.limit,
+        end: request.end,
+        now: session.now(),
+        supported: session.client.timeframes,
+        pageSize: ohlcv.pageSize,
+      },
+    );
+    return {
+      asset_id: request.asset_id,
+      venue: this.venue,
+      pair: market.pair,
+      market_type: market.market_type,
+      timeframe: request.timeframe,
+      candles,
+    };
+  }
+
+  async ticker(request: MarketRequest): Promise<Ticker> {
+    const { session } = this;
+    const market = (await session.index()).resolve(request, request.market_type ?? 'spot');
+    if (!available(session.client.has.fetchTicker)) {
+      throw new VenueError('not_supported', `${session.profile.name} serves no tickers`, { venue: this.venue });
+    }
+    const params = { ...(session.profile.tickerParams?.[market.market_type] ?? {}) };
+    const t: CcxtTicker = await session.call((c) => c.fetchTicker(market.ccxt.symbol, params));
+    return this.toTicker(market, t);
+  }
+
+  private toTicker(market: IndexedMarket, t: CcxtTicker): Ticker {
+    const last = positive(t.last) ?? positive(t.close);
+    if (last === null) {
+      throw new VenueError('unknown_market', `${this.session.profile.name} reports no price for ${market.pair}`, {
+        venue: this.venue,
+      });
+    }
+    const quote = market.ccxt.quote.toUpperCase();
+    return {
+      venue: this.venue,
+      pair: market.pair,
+      asset_id: market.asset_id,
+      market_type: market.market_type,
+      last,
+      bid: positive(t.bid),
+      ask: positive(t.ask),
+      change_1h_pct: null,
+      change_24h_pct: finite(t.percentage),
+      change_7d_pct: null,
+      volume_24h: finite(t.baseVolume),
+      quote_volume_usd: USD_QUOTES.has(quote) ? finite(t.quoteVolume) : null,
+      time: t.timestamp ?? this.session.now(),
+    };
+  }
+
+  async fundingRate(request: MarketRequest): Promise<FundingRate | null> {
+    const { session } = this;
+    const index = await session.index();
+    let market: IndexedMarket | undefined;
+    if (request.pair !== undefined) {
+      market = index.resolve({ ...request, market_type: 'derivatives' }, 'derivatives');
+    } else {
+      market = index.marketsOf(request.asset_id).find((m) => m.ccxt.swap === true);
+    }
+    if (market === undefined || market.ccxt.swap !== true) return null;
+    if (!available(session.client.has.fetchFundingRate)) {
+      throw new VenueError('not_supported', `${session.profile.name} publishes no funding rates`, {
+        venue: this.venue,
+      });
+    }
+    const symbol = market.ccxt.symbol;
+    const f: CcxtFundingRate = await session.call((c) => c.fetchFundingRate(symbol));
+    const rate = finite(f.fundingRate);
+    if (rate === null) {
+      throw new VenueError('not_supported', `${session.profile.name} reports no funding rate for ${market.pair}`, {
+        venue: this.venue,
+      });
+    }
+    return {
+      venue: this.venue,
+      pair: market.pair,
+      asset_id: market.asset_id,
+      rate,
+      interval_hours: intervalHours(f.interval) ?? session.profile.defaultFundingHours,
+      next_funding_time: positive(f.fundingTimestamp) ?? positive(f.nextFundingTimestamp),
+      mark_price: positive(f.markPrice),
+      index_price: positive(f.indexPrice),
+      time: f.timestamp ?? session.now(),
+    };
+  }
+
+  async markets(asset_id: string): Promise<Market[]> {
+    return (await this.session.index()).portMarkets(asset_id);
+  }
+}
+
+/**
+ * Public market data of a real venue through ccxt: candles (paged, with `4h`/`1w` built from
+ * shorter candles where a venue lacks them), tickers, funding rates, an asset's markets.
+ * Loads ccxt on first use (never at import), then the venue's markets unless `markets` are given.
+ * Failures are `VenueError`s.
+ */
+export async function createCcxtMarketData(options: CcxtMarketDataOptions): Promise<MarketData> {
+  const profile = venueProfile(options.venue);
+  return new CcxtMarketData(await CcxtSession.open(profile, {}, options));
+}
