@@ -1,9 +1,9 @@
-// The main job until the server lands: a full analysis with @marketlens/core.
-//   node analyze-demo.mjs [file.csv] [--locale es] [--json]
-// Without a file it analyses a deterministic SYNTHETIC daily series (not market data).
-import { readFileSync } from 'node:fs';
+// The main job until the server lands: a full analysis with @marketlens/core on the embedded
+// default, the simulated venue of @marketlens/exchanges (offline, deterministic, live clock).
+//   node analyze-demo.mjs [asset-id] [--tf d1] [--locale es] [--json]
+//   node analyze-demo.mjs --file prices.csv      (any Yahoo / Binance / generic CSV or ccxt JSON)
 import { analyze, overviewFacts, renderOverview } from '@marketlens/core';
-import { demoCandles } from './demo-series.mjs';
+import { createSimulatedVenue, importCandleFile } from '@marketlens/exchanges';
 
 const args = process.argv.slice(2);
 const flag = (name) => {
@@ -11,32 +11,22 @@ const flag = (name) => {
   return i >= 0 ? args.splice(i, 2)[1] : undefined;
 };
 const locale = flag('locale') ?? 'en';
+const timeframe = flag('tf') ?? 'd1';
+const file = flag('file');
 const json = args.includes('--json');
-const file = args.find((a) => !a.startsWith('--'));
+const assetId = args.find((a) => !a.startsWith('--')) ?? 'bitcoin';
 
-function readCsv(path) {
-  const [header, ...rows] = readFileSync(path, 'utf8').trim().split(/\r?\n/);
-  const names = header.split(',').map((h) => h.trim().toLowerCase());
-  const at = (k) => names.indexOf(k);
-  const n = rows.length;
-  const c = {
-    time: new Float64Array(n),
-    open: new Float64Array(n),
-    high: new Float64Array(n),
-    low: new Float64Array(n),
-    close: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
-  rows.forEach((line, i) => {
-    const f = line.split(',');
-    c.time[i] = Date.parse(f[at('date')]);
-    for (const k of ['open', 'high', 'low', 'close', 'volume']) c[k][i] = Number(f[at(k)]);
-  });
-  return c;
+let candles;
+let source;
+if (file) {
+  ({ candles } = await importCandleFile(file));
+  source = file;
+} else {
+  const venue = createSimulatedVenue();
+  const series = await venue.candles({ asset_id: assetId, timeframe, limit: 1000 });
+  candles = series.candles;
+  source = `${assetId} ${timeframe} ${series.market_type} ${series.pair} on the simulated venue (offline, deterministic)`;
 }
-
-const candles = file ? readCsv(file) : demoCandles(1000);
-const source = file ?? 'synthetic demo series (deterministic, not market data)';
 const a = analyze(candles);
 if (json) {
   console.log(JSON.stringify(a, null, 2));
@@ -46,7 +36,9 @@ if (json) {
 const fmt = (x, d = 2) => (x == null ? 'n/a' : Number(x).toFixed(d));
 const ind = a.indicators;
 console.log(`marketlens analysis: ${source}`);
-console.log(`as of ${new Date(a.as_of).toISOString().slice(0, 10)}, ${candles.close.length} candles`);
+console.log(
+  `as of ${new Date(a.as_of).toISOString().slice(0, 16).replace('T', ' ')} UTC, ${candles.close.length} candles`,
+);
 console.log('');
 console.log(
   `close ${fmt(ind.close)}  RSI(14) ${fmt(ind.rsi_14, 1)}  MACD hist ${fmt(ind.macd_histogram, 3)}  ADX(14) ${fmt(ind.adx_14, 1)}  ATR(14) ${fmt(ind.atr_14)}`,
