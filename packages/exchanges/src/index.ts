@@ -3,6 +3,34 @@
  * `AccountData`), the deterministic simulated venue (the embedded default), real venues through
  * ccxt (loaded lazily), candle files, and the asset universe with instrument mapping.
  */
+
+export {
+  CATALOG_SOURCE_VERSION,
+  type CatalogMethod,
+  EXCHANGE_CATALOG,
+  type ExchangeCatalogEntry,
+  exchangeCatalogEntry,
+  type GuideSource,
+} from './catalog/catalog.js';
+export {
+  type CcxtAccountDataOptions,
+  createCcxtAccountData,
+  type ProtectiveLeg,
+  protectiveLegs,
+  verifyCcxtCredentials,
+} from './ccxt/account-data.js';
+export { type Capability, capability } from './ccxt/capability.js';
+export type { CcxtClientOptions, CcxtMarket } from './ccxt/client.js';
+export { checkVenueCredentials, isWalletAddress } from './ccxt/credentials.js';
+export { type CcxtMarketDataOptions, createCcxtMarketData } from './ccxt/market-data.js';
+export type { CcxtAdapterOptions } from './ccxt/session.js';
+export {
+  CCXT_VENUES,
+  type CcxtVenueId,
+  type CredentialField,
+  isCcxtVenue,
+  type VenueCredentials,
+} from './ccxt/venues.js';
 export { VenueError, type VenueErrorCode, type VenueErrorOptions } from './errors.js';
 export type { TimeUnit } from './files/builder.js';
 export type { CsvMapping } from './files/csv.js';
@@ -51,6 +79,7 @@ export { GENESIS as SIMULATED_GENESIS } from './simulated/model.js';
 export {
   createSimulatedVenue,
   MAX_CANDLES,
+  SIMULATED_VENUE_ID,
   type SimulatedVenue,
   type SimulatedVenueOptions,
 } from './simulated/venue.js';

@@ -1,5 +1,5 @@
 import { VenueError } from '../errors.js';
-import type { CredentialField, VenueCredentials, VenueProfile } from './venues.js';
+import { type CredentialField, type VenueCredentials, type VenueProfile, venueProfile } from './venues.js';
 
 /** An EVM account address: `0x` and 40 hex digits (checksummed or not). */
 const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -35,4 +35,12 @@ export function checkCredentials(profile: VenueProfile, credentials: VenueCreden
     );
   }
   return out;
+}
+
+/**
+ * {@link checkCredentials} by venue id: for a connection form, before anything is sent. Throws
+ * `VenueError('not_supported')` for a venue not served through ccxt.
+ */
+export function checkVenueCredentials(venue: string, credentials: VenueCredentials): VenueCredentials {
+  return checkCredentials(venueProfile(venue), credentials);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VenueError } from '../errors.js';
+import { checkVenueCredentials } from './credentials.js';
 import { retryAfterMs, toVenueError, venueMessage } from './errors.js';
 import { VENUE_PROFILES } from './venues.js';
 
@@ -107,5 +108,20 @@ describe('toVenueError maps ccxt classes (subclasses included) to stable codes',
     expect(toVenueError(own, binance)).toBe(own);
     const bug = new TypeError('undefined is not a function');
     expect(() => toVenueError(bug, binance)).toThrow(bug);
+  });
+});
+
+describe('checkVenueCredentials', () => {
+  it('lists missing fields per venue and checks wallet addresses', () => {
+    expect(() => checkVenueCredentials('okx', { apiKey: 'a' })).toThrow('Invalid credentials: secret, password');
+    expect(() => checkVenueCredentials('hyperliquid', { walletAddress: '0xabc' })).toThrow(
+      /^Invalid credentials: walletAddress/,
+    );
+    expect(
+      checkVenueCredentials('hyperliquid', { walletAddress: ` 0x${'Ab'.repeat(20)} `, apiKey: 'ignored' }),
+    ).toEqual({
+      walletAddress: `0x${'Ab'.repeat(20)}`,
+    });
+    expect(() => checkVenueCredentials('ftx', {})).toThrow(VenueError);
   });
 });

@@ -26,7 +26,7 @@ describe('simulated venue: market data', () => {
 
   it('serves 1,000 d1 candles ending with the live one', async () => {
     const s = await venue.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 1000 });
-    expect(s).toMatchObject({ asset_id: 'bitcoin', venue: 'simulated', pair: 'BTC/USDT', market_type: 'spot' });
+    expect(s).toMatchObject({ asset_id: 'bitcoin', venue: 'marketlens-sim', pair: 'BTC/USDT', market_type: 'spot' });
     expect(s.candles.time.length).toBe(1000);
     expect(s.candles.time[999]).toBe(Date.UTC(2025, 10, 21));
     expect(s.candles.close[999]).toBeGreaterThan(10_000);

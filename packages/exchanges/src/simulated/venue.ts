@@ -17,10 +17,13 @@ import { type SimParams, simParams } from './params.js';
 import { normal, seedOf } from './prng.js';
 
 /** Options of {@link createSimulatedVenue}. */
+/** The simulated venue's id, as listed in the exchange catalog. */
+export const SIMULATED_VENUE_ID = 'marketlens-sim';
+
 export interface SimulatedVenueOptions {
   /** The clock, ms UTC; the last candle and every ticker move with it. Default `Date.now`. */
   now?: () => number;
-  /** Venue id reported on markets and tickers. Default `simulated`. */
+  /** Venue id reported on markets and tickers. Default `marketlens-sim` (its id in the exchange catalog). */
   venue?: string;
   /** The assets to simulate. Default: the built-in universe. */
   universe?: Universe;
@@ -86,7 +89,7 @@ function splitPair(pair: string): { base: string; quote: string; settle: string 
  */
 export function createSimulatedVenue(options: SimulatedVenueOptions = {}): SimulatedVenue {
   const now = options.now ?? Date.now;
-  const venue = options.venue ?? 'simulated';
+  const venue = options.venue ?? SIMULATED_VENUE_ID;
   const universe = options.universe ?? defaultUniverse;
   const { model, params } = modelFor(universe);
 

@@ -1,0 +1,59 @@
+import { AppError } from './errors/app-error.js';
+import { normalizeEmail, openSession, type SessionGrant, signup } from './services/accounts.js';
+import { createApiKey } from './services/api-keys.js';
+import { grantTier } from './services/tiers.js';
+import type { GrantSource, Storage, Tier, TierGrantRecord, UserRecord } from './storage/types.js';
+
+/** Admin: sets a user's base tier by email or id. Throws when no such user exists. */
+export async function setUserTier(storage: Storage, emailOrId: string, tier: Tier): Promise<UserRecord> {
+  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
+  if (!user) throw new Error(`No user ${emailOrId}`);
+  await storage.users.setTier(user.id, tier);
+  return { ...user, tier };
+}
+
+/** Admin: grants `tier` for `days` days (a promotion's 30 days of Pro, affiliate Elite, a courtesy grant). */
+export async function grantUserTier(
+  storage: Storage,
+  emailOrId: string,
+  tier: Tier,
+  days: number,
+  source: GrantSource = 'admin',
+  now: number = Date.now(),
+): Promise<TierGrantRecord> {
+  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
+  if (!user) throw new Error(`No user ${emailOrId}`);
+  return grantTier(storage, user.id, tier, source, days, now);
+}
+
+export const DEMO_EMAIL = 'demo@marketlens.local';
+
+export interface DemoCredentials {
+  email: string;
+  password: string;
+  session_token: string;
+  api_key: string;
+}
+
+/**
+ * Ensures the demo user exists and returns a fresh session token and API key for it.
+ * The password is random per data folder run; the printed token is how one signs in.
+ */
+export async function seedDemo(storage: Storage, now: number = Date.now()): Promise<DemoCredentials> {
+  const password = `demo-${Math.random().toString(36).slice(2)}-${now.toString(36)}`;
+  let grant: SessionGrant;
+  try {
+    grant = await signup(storage, DEMO_EMAIL, password, now);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'EmailAlreadyRegistered') throw err;
+    // Existing demo user: open a session directly (its password is not kept).
+    const user = await storage.users.byEmail(DEMO_EMAIL);
+    if (!user) throw err;
+    grant = await openSession(storage, user, now);
+  }
+  const keys = await storage.apiKeys.listByUser(grant.user.id);
+  for (const k of keys)
+    if (k.name === 'demo' && k.revoked_at === null) await storage.apiKeys.revoke(grant.user.id, k.id, now);
+  const { key } = await createApiKey(storage, grant.user.id, { name: 'demo' }, now);
+  return { email: DEMO_EMAIL, password, session_token: grant.token, api_key: key };
+}

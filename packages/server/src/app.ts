@@ -1,0 +1,100 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { registerDocsUi } from './docs/swagger.js';
+import type { AppDeps, AppEnv } from './env.js';
+import { AppError } from './errors/app-error.js';
+import { type ErrorLogger, errorHandler, notFoundHandler } from './errors/handler.js';
+import { RELEASE_FEED_PATH, registerReleaseFeed } from './feed/route.js';
+import { clientIp } from './middleware/client-ip/index.js';
+import { clientVersion } from './middleware/client-version/index.js';
+import { rateLimit } from './middleware/rate-limit/index.js';
+import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
+import { registerAuthRoutes } from './routes/v1/auth.js';
+import { registerConfigRoutes } from './routes/v2/config.js';
+
+/** The version of the service the OpenAPI document reports (section 9). */
+export const SERVICE_VERSION = '2.10.55';
+export const OPENAPI_PATH = '/docs/openapi.json';
+
+const QUERY_KEY_NAMES = ['api_key', 'apikey', 'apiKey', 'x-api-key', 'x_api_key'];
+
+/** Keys travel only in the `x-api-key` header; the query-string form was removed (section 9). */
+const refuseQueryKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.url.includes('?')) {
+    for (const name of QUERY_KEY_NAMES) {
+      if (c.req.query(name) !== undefined) {
+        throw new AppError(
+          'ApiKeyInQuery',
+          'API keys are accepted only in the x-api-key header, never in the query string',
+        );
+      }
+    }
+  }
+  await next();
+};
+
+export interface CreateAppOptions {
+  logError?: ErrorLogger;
+}
+
+export type App = OpenAPIHono<AppEnv>;
+
+/** The REST app: platform middleware, the /v1 and /v2 routes, OpenAPI and /docs. */
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const issues = result.error.issues
+          .slice(0, 5)
+          .map((i) => `${i.path.length > 0 ? i.path.join('.') : result.target}: ${i.message}`)
+          .join('; ');
+        throw new AppError('InvalidRequest', `Invalid ${result.target}: ${issues}`);
+      }
+    },
+  });
+  app.onError(errorHandler(options.logError));
+  app.notFound(notFoundHandler);
+
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    await next();
+  });
+  app.use('*', clientIp(), rateLimit(), refuseQueryKey, clientVersion());
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-session-token',
+    description: 'Session token from POST /v1/auth/signup or /v1/auth/login.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'api_key', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'API key (read-only market-data routes only). Never in the query string.',
+  });
+
+  registerAuthRoutes(app);
+  registerApiKeyRoutes(app);
+  registerConfigRoutes(app);
+
+  app.doc31(OPENAPI_PATH, (c) => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'marketlens',
+      version: SERVICE_VERSION,
+      description: `Technical-analysis and market-data service. Every success is an envelope \`{ code, success, data, message }\`; every failure an \`ErrorResponse\` with a stable \`code\`. Release feed: ${new URL(RELEASE_FEED_PATH, c.req.url).href}`,
+      license: { name: 'MIT', identifier: 'MIT' },
+      'x-release-feed': RELEASE_FEED_PATH,
+    },
+    servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],
+    tags: [
+      { name: 'Auth', description: 'Accounts and sessions' },
+      { name: 'API keys', description: 'Keys for the read-only market-data routes' },
+      { name: 'Config', description: 'Client configuration' },
+    ],
+  }));
+  registerDocsUi(app);
+  registerReleaseFeed(app);
+  return app;
+}

@@ -1,0 +1,55 @@
+import type { Storage, Tier, UserRecord } from './storage/types.js';
+
+export interface ServerConfig {
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket decides. */
+  trustedProxies: readonly string[];
+  /** Mobile builds below this version fail the supported-client check (unless a valid API key). */
+  minClientVersion: string;
+  rateLimit: { limit: number; windowMs: number };
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  trustedProxies: [],
+  minClientVersion: '3.0.0',
+  rateLimit: { limit: 2000, windowMs: 60_000 },
+};
+
+export interface AppDeps {
+  storage: Storage;
+  config: ServerConfig;
+  /** The clock, injectable for tests (epoch ms). */
+  now: () => number;
+}
+
+export interface ClientInfo {
+  platform: string | null;
+  /** Parsed `x-app-version`, or null when absent or unreadable. */
+  version: readonly [number, number, number] | null;
+  /** An `ios` or `android` build. */
+  mobile: boolean;
+  /** Temporary gate: mobile builds below 3.9.30 (or of unknown version) get h1 free. */
+  h1Free: boolean;
+  /** Mobile builds below 3.9.26 receive the split positions/balances shape and tracked fills only. */
+  legacyShapes: boolean;
+}
+
+/** Who is calling: resolved per operation by the `authorize` middleware. */
+export type Caller =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'session' | 'api_key';
+      user: UserRecord;
+      /** Effective tier, or null when the subscription could not be read. */
+      tier: Tier | null;
+      tier_expires_at: number | null;
+      api_key_id: string | null;
+    };
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    clientIp: string;
+    client: ClientInfo;
+    caller: Caller;
+  };
+}

@@ -1,0 +1,93 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, Caller } from '../../env.js';
+import { AppError } from '../../errors/app-error.js';
+import { authenticated, sessionUser } from '../../services/accounts.js';
+import { apiKeyRecord, consumeAllowance } from '../../services/api-keys.js';
+import type { Storage, UserRecord } from '../../storage/types.js';
+
+/** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
+export interface AuthSpec {
+  session: boolean;
+  apiKey: boolean;
+  /** Readable without any credential (only `/v2/config`). */
+  anonymous?: boolean;
+}
+
+export const SESSION_ONLY: AuthSpec = { session: true, apiKey: false };
+export const SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true };
+export const PUBLIC: AuthSpec = { session: false, apiKey: false, anonymous: true };
+export const OPTIONAL_SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true, anonymous: true };
+
+/** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
+export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
+  const s: Record<string, string[]>[] = [];
+  if (spec.session) s.push({ session: [] });
+  if (spec.apiKey) s.push({ api_key: [] });
+  if (spec.anonymous && s.length > 0) s.push({});
+  return s;
+}
+
+async function withTier(
+  storage: Storage,
+  user: UserRecord,
+  now: number,
+  kind: 'session' | 'api_key',
+  keyId: string | null,
+) {
+  try {
+    const a = await authenticated(storage, user, now);
+    return { kind, user, tier: a.tier, tier_expires_at: a.tier_expires_at, api_key_id: keyId } satisfies Caller;
+  } catch {
+    // The subscription could not be read: callers see `unavailable`, and are served as free.
+    return { kind, user, tier: null, tier_expires_at: null, api_key_id: keyId } satisfies Caller;
+  }
+}
+
+/**
+ * Resolves the caller for one operation and refuses what the operation does not accept.
+ * A credential that is sent but invalid is refused even where anonymous access is allowed,
+ * so a client learns its token has expired. API-key calls are metered against the daily allowance.
+ */
+export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { storage, now: clock } = c.var.deps;
+    const now = clock();
+    if (c.req.header('authorization')) {
+      throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
+    }
+    if (!spec.session && !spec.apiKey) {
+      // Public operations (signup, login) ignore credentials.
+      c.set('caller', { kind: 'anonymous' });
+      return next();
+    }
+    const token = c.req.header('x-session-token');
+    const key = c.req.header('x-api-key');
+    if (token !== undefined && spec.session) {
+      const user = await sessionUser(storage, token, now);
+      if (!user) throw new AppError('InvalidSession', 'Session token is invalid or expired');
+      c.set('caller', await withTier(storage, user, now, 'session', null));
+    } else if (key !== undefined) {
+      if (!spec.apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
+      const record = await apiKeyRecord(storage, key, now);
+      const user = record ? await storage.users.byId(record.user_id) : null;
+      if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
+      const caller = await withTier(storage, user, now, 'api_key', record.id);
+      await consumeAllowance(storage, user.id, caller.tier ?? 'free', now);
+      await storage.apiKeys.touch(record.id, now);
+      c.set('caller', caller);
+    } else if (token !== undefined) {
+      throw new AppError('Unauthorized', 'This operation does not accept a session');
+    } else if (spec.anonymous) {
+      c.set('caller', { kind: 'anonymous' });
+    } else {
+      throw new AppError('Unauthorized', 'A valid credential is required');
+    }
+    await next();
+  };
+}
+
+/** The signed-in user of an operation that requires one (narrowing helper for handlers). */
+export function requireUser(caller: Caller): Extract<Caller, { kind: 'session' | 'api_key' }> {
+  if (caller.kind === 'anonymous') throw new AppError('Unauthorized', 'A valid credential is required');
+  return caller;
+}

@@ -1,0 +1,61 @@
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, ClientInfo } from '../../env.js';
+import { AppError } from '../../errors/app-error.js';
+import { apiKeyRecord } from '../../services/api-keys.js';
+
+type Version = readonly [number, number, number];
+
+/** Mobile builds below this get `h1` free (temporary gate, section 4.4). */
+export const H1_FREE_BELOW: Version = [3, 9, 30];
+/** Mobile builds below this get the earlier split positions/balances shape (section 9). */
+export const LEGACY_SHAPES_BELOW: Version = [3, 9, 26];
+
+const MOBILE = new Set(['ios', 'android']);
+
+export function parseVersion(text: string | undefined | null): Version | null {
+  const m = /^v?(\d{1,6})\.(\d{1,6})(?:\.(\d{1,6}))?(?:[-+].*)?$/.exec(text?.trim() ?? '');
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : null;
+}
+
+export function compareVersions(a: Version, b: Version): number {
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+}
+
+export function clientInfo(platformHeader: string | undefined, versionHeader: string | undefined): ClientInfo {
+  const platform = platformHeader?.trim().toLowerCase() || null;
+  const version = parseVersion(versionHeader);
+  const mobile = platform !== null && MOBILE.has(platform);
+  return {
+    platform,
+    version,
+    mobile,
+    // An unknown version is treated as eligible (the contract says so).
+    h1Free: mobile && (version === null || compareVersions(version, H1_FREE_BELOW) < 0),
+    legacyShapes: mobile && version !== null && compareVersions(version, LEGACY_SHAPES_BELOW) < 0,
+  };
+}
+
+/**
+ * Reads x-platform / x-app-version into `client`, and refuses mobile builds below the minimum
+ * supported version, unless the request carries a valid `x-api-key` (the only exemption).
+ */
+export function clientVersion(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const info = clientInfo(c.req.header('x-platform'), c.req.header('x-app-version'));
+    c.set('client', info);
+    if (info.mobile && info.version) {
+      const min = parseVersion(c.var.deps.config.minClientVersion);
+      if (min && compareVersions(info.version, min) < 0) {
+        const key = c.req.header('x-api-key');
+        const valid = key ? await apiKeyRecord(c.var.deps.storage, key, c.var.deps.now()) : null;
+        if (!valid) {
+          throw new AppError(
+            'UnsupportedClientVersion',
+            `App version ${info.version.join('.')} is no longer supported; update to ${c.var.deps.config.minClientVersion} or later`,
+          );
+        }
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { harness } from '../../testing/harness.js';
+import { WeightedBudget } from './index.js';
+import { weightOf } from './weights.js';
+
+describe('rate limit', () => {
+  it('spends weights within a fixed window', () => {
+    const b = new WeightedBudget(10, 1000);
+    expect(b.spend('a', 6, 0).allowed).toBe(true);
+    expect(b.spend('a', 6, 10)).toMatchObject({ allowed: false, used: 6 });
+    expect(b.spend('b', 6, 10).allowed).toBe(true);
+    expect(b.spend('a', 6, 1000)).toMatchObject({ allowed: true, used: 6 });
+  });
+
+  it('weighs routes from the one table', () => {
+    expect(weightOf('POST', '/v1/auth/login')).toBe(20);
+    expect(weightOf('GET', '/somewhere')).toBe(1);
+  });
+
+  it('puts the headers on every response and answers 429 with retry-after per IP', async () => {
+    const h = harness({ rateLimit: { limit: 3, windowMs: 60_000 } });
+    const r404 = await h.request('/nowhere');
+    expect(r404.status).toBe(404);
+    expect(r404.headers.get('x-ratelimit-used')).toBe('1');
+    expect(r404.headers.get('x-ratelimit-window')).toBe('60');
+    await h.request('/v2/config');
+    const r3 = await h.request('/v2/config');
+    expect(r3.headers.get('x-ratelimit-remaining')).toBe('0');
+    const r4 = await h.request('/v2/config');
+    expect(r4.status).toBe(429);
+    expect(r4.headers.get('retry-after')).toBe('60');
+    expect(r4.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(((await r4.json()) as { code: string }).code).toBe('RateLimited');
+    expect((await h.request('/v2/config', {}, '198.51.100.9')).status).toBe(200);
+    h.clock.now += 60_000;
+    expect((await h.request('/v2/config')).status).toBe(200);
+  });
+
+  it('believes X-Forwarded-For only from a trusted proxy', async () => {
+    const h = harness({ rateLimit: { limit: 1, windowMs: 60_000 }, trustedProxies: ['10.0.0.1'] });
+    const xff = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    expect((await h.request('/v2/config', xff('1.1.1.1'), '10.0.0.1')).status).toBe(200);
+    expect((await h.request('/v2/config', xff('2.2.2.2'), '10.0.0.1')).status).toBe(200);
+    expect((await h.request('/v2/config', xff('3.3.3.3'), '198.51.100.1')).status).toBe(200);
+    expect((await h.request('/v2/config', xff('4.4.4.4'), '198.51.100.1')).status).toBe(429);
+  });
+});

@@ -1,0 +1,127 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env.js';
+import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
+import { createApiKey, credits, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
+import { TIERS } from '../../storage/types.js';
+import { operation } from '../operation.js';
+
+const ApiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string().nullable(),
+    prefix: z.string().openapi({ description: 'First characters of the key, to tell keys apart' }),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime().nullable(),
+    revoked_at: z.iso.datetime().nullable(),
+    last_used_at: z.iso.datetime().nullable(),
+    is_active: z.boolean().openapi({ description: 'false once expired or revoked' }),
+  })
+  .openapi('ApiKey');
+
+const CreatedApiKeySchema = z
+  .object({
+    key: z.string().openapi({ description: 'Send as `x-api-key`. Shown only once; stored hashed.' }),
+    api_key: ApiKeySchema,
+  })
+  .openapi('CreatedApiKey');
+
+const CreateApiKeyBody = z
+  .object({
+    name: z.string().min(1).max(64).optional(),
+    expires_in_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .optional()
+      .openapi({ description: 'Omit for a key that does not expire' }),
+  })
+  .openapi('CreateApiKey');
+
+const CreditsSchema = z
+  .object({
+    tier: z.enum(TIERS),
+    daily_limit: z.number().int(),
+    used_today: z.number().int(),
+    remaining_today: z.number().int(),
+    resets_at: z.iso.datetime().openapi({ description: 'Next 00:00 UTC' }),
+  })
+  .openapi('ApiKeyCredits');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const createApiKeyRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/users/api_keys',
+    operationId: 'createApiKey',
+    tags: ['API keys'],
+    summary: 'Create an API key',
+    description: 'At most 10 active keys per account.',
+    request: { body: { content: { 'application/json': { schema: CreateApiKeyBody } }, required: false } },
+    responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
+  },
+  [422],
+);
+
+const listApiKeysRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/users/api_keys',
+  operationId: 'listApiKeys',
+  tags: ['API keys'],
+  summary: 'List API keys, revoked and expired included',
+  responses: { 200: json(envelopeOf(z.array(ApiKeySchema)), 'Keys, newest first') },
+});
+
+const deleteApiKeyRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/users/api_keys/{key_id}',
+    operationId: 'deleteApiKey',
+    tags: ['API keys'],
+    summary: 'Revoke an API key at once',
+    description: 'The key stops working immediately; its record is kept for audit.',
+    request: { params: z.object({ key_id: z.uuid().openapi({ param: { name: 'key_id', in: 'path' } }) }) },
+    responses: { 200: json(envelopeOf(z.null()), 'Key revoked') },
+  },
+  [404],
+);
+
+const creditsRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/users/api_keys/credits',
+  operationId: 'getApiKeyCredits',
+  tags: ['API keys'],
+  summary: 'Live daily API-key allowance',
+  responses: { 200: json(envelopeOf(CreditsSchema), 'Allowance figures') },
+});
+
+export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
+  // Registered before `{key_id}` routes so `credits` is never read as an id.
+  app.openapi(creditsRoute, async (c) => {
+    const caller = requireUser(c.var.caller);
+    return c.json(ok(await credits(c.var.deps.storage, caller.user.id, caller.tier ?? 'free', c.var.deps.now())), 200);
+  });
+  app.openapi(createApiKeyRoute, async (c) => {
+    const caller = requireUser(c.var.caller);
+    const body = c.req.valid('json') ?? {};
+    const { key, view } = await createApiKey(c.var.deps.storage, caller.user.id, body, c.var.deps.now());
+    c.header('cache-control', 'no-store');
+    return c.json(ok({ key, api_key: view }), 200);
+  });
+  app.openapi(listApiKeysRoute, async (c) => {
+    const caller = requireUser(c.var.caller);
+    return c.json(ok(await listApiKeys(c.var.deps.storage, caller.user.id, c.var.deps.now())), 200);
+  });
+  app.openapi(deleteApiKeyRoute, async (c) => {
+    const caller = requireUser(c.var.caller);
+    await revokeApiKey(c.var.deps.storage, caller.user.id, c.req.valid('param').key_id, c.var.deps.now());
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,72 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { serve } from '@hono/node-server';
+import { type App, createApp } from './app.js';
+import { DEFAULT_CONFIG, type ServerConfig } from './env.js';
+import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
+import type { Storage } from './storage/types.js';
+
+export interface ServerOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  config: ServerConfig;
+}
+
+/** Reads PORT (8080), HOST (127.0.0.1), MARKETLENS_DATA_DIR (./data), MARKETLENS_TRUSTED_PROXIES, MARKETLENS_MIN_CLIENT_VERSION. */
+export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
+  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.MARKETLENS_DATA_DIR || './data'),
+    config: {
+      ...DEFAULT_CONFIG,
+      trustedProxies: (env.MARKETLENS_TRUSTED_PROXIES ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0),
+      minClientVersion: env.MARKETLENS_MIN_CLIENT_VERSION || DEFAULT_CONFIG.minClientVersion,
+    },
+  };
+}
+
+/** Opens the embedded SQLite storage in `dataDir` (created if missing). */
+export function openDataDir(dataDir: string): Storage {
+  mkdirSync(dataDir, { recursive: true });
+  return createSqliteStorage(join(dataDir, 'marketlens.sqlite'));
+}
+
+export interface RunningServer {
+  app: App;
+  storage: Storage;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the HTTP server; resolves once it listens (port 0 picks a free port). */
+export function startServer(
+  options: ServerOptions,
+  storage: Storage = openDataDir(options.dataDir),
+): Promise<RunningServer> {
+  const app = createApp({ storage, config: options.config, now: Date.now });
+  return new Promise((resolvePromise, reject) => {
+    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
+      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      resolvePromise({
+        app,
+        storage,
+        url: `http://${host}:${info.port}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => {
+              void storage.close().then(done);
+            });
+          }),
+      });
+    });
+    server.on('error', reject);
+  });
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors/app-error.js';
+import type { Storage, Tier, UserRecord } from '../storage/types.js';
+import { hashPassword, newSecret, secretHash, verifyPassword } from './secrets.js';
+import { tierStanding } from './tiers.js';
+
+/** Favorites every new account starts with (section 4.5). */
+export const DEFAULT_FAVORITES = ['bitcoin', 'ethereum', 'solana'] as const;
+
+/** How long a session token stays valid. */
+export const SESSION_TTL_MS = 30 * 86_400_000;
+
+export interface SessionGrant {
+  user: UserRecord;
+  token: string;
+  expires_at: number;
+}
+
+export interface AuthenticatedUser {
+  user: UserRecord;
+  tier: Tier;
+  tier_expires_at: number | null;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function openSession(storage: Storage, user: UserRecord, now: number): Promise<SessionGrant> {
+  const token = newSecret('mls_');
+  const expires_at = now + SESSION_TTL_MS;
+  await storage.sessions.create({
+    id: randomUUID(),
+    user_id: user.id,
+    token_hash: secretHash(token),
+    created_at: now,
+    expires_at,
+  });
+  return { user, token, expires_at };
+}
+
+export async function signup(storage: Storage, email: string, password: string, now: number): Promise<SessionGrant> {
+  const user: UserRecord = {
+    id: randomUUID(),
+    email: normalizeEmail(email),
+    password_hash: await hashPassword(password),
+    tier: 'free',
+    created_at: now,
+  };
+  const created = await storage.users.create(user, DEFAULT_FAVORITES);
+  if (!created) throw new AppError('EmailAlreadyRegistered', 'An account with this email already exists');
+  return openSession(storage, created, now);
+}
+
+export async function login(storage: Storage, email: string, password: string, now: number): Promise<SessionGrant> {
+  const user = await storage.users.byEmail(normalizeEmail(email));
+  // Verify against a dummy hash when the user is unknown so timing does not reveal accounts.
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !ok) throw new AppError('InvalidCredentials', 'Email or password is wrong');
+  return openSession(storage, user, now);
+}
+
+export async function logout(storage: Storage, token: string): Promise<void> {
+  await storage.sessions.deleteByTokenHash(secretHash(token));
+}
+
+/** The user of a live session token, or null. */
+export async function sessionUser(storage: Storage, token: string, now: number): Promise<UserRecord | null> {
+  const s = await storage.sessions.byTokenHash(secretHash(token));
+  if (!s || s.expires_at <= now) return null;
+  return storage.users.byId(s.user_id);
+}
+
+export async function authenticated(storage: Storage, user: UserRecord, now: number): Promise<AuthenticatedUser> {
+  const standing = await tierStanding(storage, user.id, user.tier, now);
+  return { user, tier: standing.tier, tier_expires_at: standing.grant?.expires_at ?? null };
+}
+
+const DUMMY_HASH =
+  'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

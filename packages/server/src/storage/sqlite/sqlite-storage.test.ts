@@ -1,0 +1,75 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import type { ApiKeyRecord } from '../types.js';
+import { MIGRATIONS } from './migrations.js';
+import { createSqliteStorage, migrate } from './sqlite-storage.js';
+
+const user = (id: string, email: string) => ({ id, email, password_hash: 'x', tier: 'free' as const, created_at: 1 });
+const key = (id: string, userId: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
+  id,
+  user_id: userId,
+  name: null,
+  prefix: 'mlk_',
+  key_hash: `h-${id}`,
+  created_at: 1,
+  expires_at: null,
+  revoked_at: null,
+  last_used_at: null,
+  ...extra,
+});
+
+describe('sqlite storage', () => {
+  it('runs in WAL mode on a file and migrates once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ml-sqlite-'));
+    const s = createSqliteStorage(join(dir, 'db.sqlite'));
+    expect(s.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(await s.schemaVersion()).toBe(MIGRATIONS.at(-1)?.version);
+    expect(migrate(s.db)).toBe(MIGRATIONS.at(-1)?.version);
+    const n = s.db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
+    expect(n.n).toBe(MIGRATIONS.length);
+    await s.close();
+  });
+
+  it('applies only migrations newer than the database', () => {
+    const db = new Database(':memory:');
+    expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
+    expect(migrate(db)).toBe(2);
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'api_keys'").get()).toBeTruthy();
+  });
+
+  it('creates users with favorites atomically and refuses a taken email', async () => {
+    const s = createSqliteStorage(':memory:');
+    expect(await s.users.create(user('u1', 'a@x.io'), ['bitcoin', 'ethereum'])).toBeTruthy();
+    expect(await s.users.create(user('u2', 'a@x.io'), ['solana'])).toBeNull();
+    expect(await s.favorites.list('u1')).toEqual(['bitcoin', 'ethereum']);
+    expect(await s.users.byId('u2')).toBeNull();
+    expect(await s.users.setTier('u1', 'pro')).toBe(true);
+    expect((await s.users.byEmail('a@x.io'))?.tier).toBe('pro');
+  });
+
+  it('caps active keys and keeps revoked keys as audit records', async () => {
+    const s = createSqliteStorage(':memory:');
+    await s.users.create(user('u1', 'a@x.io'), []);
+    for (let i = 0; i < 3; i++) expect(await s.apiKeys.createIfBelow(key(`k${i}`, 'u1'), 3, 10)).toBe(true);
+    expect(await s.apiKeys.createIfBelow(key('k3', 'u1'), 3, 10)).toBe(false);
+    expect(await s.apiKeys.revoke('u1', 'k0', 20)).toBe(true);
+    expect(await s.apiKeys.revoke('u1', 'k0', 21)).toBe(false);
+    expect(await s.apiKeys.createIfBelow(key('k3', 'u1'), 3, 30)).toBe(true);
+    const listed = await s.apiKeys.listByUser('u1');
+    expect(listed).toHaveLength(4);
+    expect(listed.find((k) => k.id === 'k0')?.revoked_at).toBe(20);
+  });
+
+  it('meters usage up to the limit per day', async () => {
+    const s = createSqliteStorage(':memory:');
+    await s.users.create(user('u1', 'a@x.io'), []);
+    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBe(1);
+    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBe(2);
+    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBeNull();
+    expect(await s.apiUsage.consume('u1', '2026-01-02', 2)).toBe(1);
+    expect(await s.apiUsage.used('u1', '2026-01-01')).toBe(2);
+  });
+});

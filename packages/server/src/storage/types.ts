@@ -1,0 +1,106 @@
+/**
+ * The storage port. Every repository method is async so a PostgreSQL implementation can follow
+ * the SQLite one without touching services. Times are epoch milliseconds; ids are UUIDs.
+ */
+
+export const TIERS = ['free', 'pro', 'elite'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  password_hash: string;
+  /** The base tier an admin set; grants may raise the effective tier. */
+  tier: Tier;
+  created_at: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export type GrantSource = 'promotion' | 'affiliate' | 'admin';
+
+export interface TierGrantRecord {
+  id: string;
+  user_id: string;
+  tier: Tier;
+  source: GrantSource;
+  granted_at: number;
+  expires_at: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  user_id: string;
+  name: string | null;
+  /** The first characters of the key, shown in lists so a user can tell keys apart. */
+  prefix: string;
+  key_hash: string;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
+  last_used_at: number | null;
+}
+
+export interface UserRepository {
+  /** Creates the user and its initial favorites atomically; null when the email is taken. */
+  create(user: UserRecord, favorites: readonly string[]): Promise<UserRecord | null>;
+  byId(id: string): Promise<UserRecord | null>;
+  byEmail(email: string): Promise<UserRecord | null>;
+  setTier(id: string, tier: Tier): Promise<boolean>;
+}
+
+export interface SessionRepository {
+  create(session: SessionRecord): Promise<void>;
+  byTokenHash(tokenHash: string): Promise<SessionRecord | null>;
+  deleteByTokenHash(tokenHash: string): Promise<boolean>;
+  deleteExpired(now: number): Promise<number>;
+}
+
+export interface TierGrantRepository {
+  create(grant: TierGrantRecord): Promise<void>;
+  /** Grants of the user that are still valid at `now`. */
+  active(userId: string, now: number): Promise<TierGrantRecord[]>;
+}
+
+export interface ApiKeyRepository {
+  /** Inserts the key unless the user already holds `maxActive` active keys; false then. */
+  createIfBelow(key: ApiKeyRecord, maxActive: number, now: number): Promise<boolean>;
+  byHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  listByUser(userId: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked (the row stays as the audit record); false when absent or revoked. */
+  revoke(userId: string, id: string, now: number): Promise<boolean>;
+  touch(id: string, now: number): Promise<void>;
+}
+
+export interface ApiUsageRepository {
+  /**
+   * Counts one call of the user's day unless `limit` is reached. Returns the count after the
+   * call, or null when the allowance was already used up.
+   */
+  consume(userId: string, day: string, limit: number): Promise<number | null>;
+  used(userId: string, day: string): Promise<number>;
+}
+
+export interface FavoriteRepository {
+  add(userId: string, assetId: string, now: number): Promise<void>;
+  remove(userId: string, assetId: string): Promise<void>;
+  list(userId: string): Promise<string[]>;
+}
+
+export interface Storage {
+  readonly users: UserRepository;
+  readonly sessions: SessionRepository;
+  readonly grants: TierGrantRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly apiUsage: ApiUsageRepository;
+  readonly favorites: FavoriteRepository;
+  /** Schema version after migrations. */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}

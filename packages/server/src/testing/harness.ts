@@ -1,0 +1,53 @@
+import { type App, createApp } from '../app.js';
+import { DEFAULT_CONFIG, type ServerConfig } from '../env.js';
+import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../storage/types.js';
+
+export interface Harness {
+  app: App;
+  storage: ReturnType<typeof createSqliteStorage>;
+  clock: { now: number };
+  /** A request from `ip` (the socket peer). */
+  request(path: string, init?: RequestInit, ip?: string): Promise<Response>;
+  json(path: string, body: unknown, init?: RequestInit): Promise<Response>;
+  signup(email?: string): Promise<{ token: string; userId: string }>;
+  apiKey(token: string, body?: Record<string, unknown>): Promise<string>;
+}
+
+let counter = 0;
+
+/** An app over in-memory SQLite with a settable clock; errors are not logged. */
+export function harness(config: Partial<ServerConfig> = {}, wrap?: (s: Storage) => Storage): Harness {
+  const storage = createSqliteStorage(':memory:');
+  const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
+  const app = createApp(
+    { storage: wrap ? wrap(storage) : storage, config: { ...DEFAULT_CONFIG, ...config }, now: () => clock.now },
+    { logError: () => {} },
+  );
+  const request = (path: string, init?: RequestInit, ip = '203.0.113.7') =>
+    Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: ip } } }));
+  const json = (path: string, body: unknown, init: RequestInit = {}) =>
+    request(path, {
+      method: 'POST',
+      ...init,
+      headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+      body: JSON.stringify(body),
+    });
+  return {
+    app,
+    storage,
+    clock,
+    request,
+    json,
+    async signup(email = `user${++counter}@example.com`) {
+      const res = await json('/v1/auth/signup', { email, password: 'password-123' });
+      const b = (await res.json()) as { data: { session_token: string; user: { id: string } } };
+      return { token: b.data.session_token, userId: b.data.user.id };
+    },
+    async apiKey(token, body = {}) {
+      const res = await json('/v1/users/api_keys', body, { headers: { 'x-session-token': token } });
+      const b = (await res.json()) as { data: { key: string } };
+      return b.data.key;
+    },
+  };
+}
