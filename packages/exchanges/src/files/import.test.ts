@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Candles } from '@marketlens/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
+import { sharedDataDir, sharedDataSkipReason } from '../../../core/src/testing/shared-data.js';
 import { CandleFileError } from './errors.js';
 import { type CandleImportOptions, importCandleFile, importCandleStream } from './import.js';
 
