@@ -71,9 +71,12 @@ export function dmiInto(
 ): void {
   const p = params.period;
   if (n <= p) return;
-  const { high, low, close } = candles;
+  const tradingview = params.tradingview;
+  const high = candles.high;
+  const low = candles.low;
+  const close = candles.close;
   // The seed: TA-Lib sums bars 1..p-1 then takes a Wilder step at bar p; TradingView averages bars 1..p.
-  const seedEnd = params.tradingview ? p : p - 1;
+  const seedEnd = tradingview ? p : p - 1;
   let pdm = 0;
   let mdm = 0;
   let tr = 0;
@@ -91,13 +94,16 @@ export function dmiInto(
     tr += trueRangeOf(h, l, close[i - 1]);
   }
   const m = p - 1;
-  if (params.tradingview) {
+  if (tradingview) {
     pdm /= p;
     mdm /= p;
     tr /= p;
   }
+  const wantDx = dxOut !== null || adxOut !== null;
   let adx = 0;
-  for (let i = p; i < n; i++) {
+  // Warm-up (ADX seeding) in a general loop; the steady state below is straight-line code.
+  const steadyFrom = Math.min(n, 2 * p);
+  for (let i = p; i < steadyFrom; i++) {
     if (i > seedEnd) {
       const h = high[i];
       const l = low[i];
@@ -108,7 +114,7 @@ export function dmiInto(
       const plus = up > 0 && up > down ? up : 0;
       const minus = down > 0 && up < down ? down : 0;
       const t = trueRangeOf(h, l, close[i - 1]);
-      if (params.tradingview) {
+      if (tradingview) {
         pdm = (pdm * m + plus) / p;
         mdm = (mdm * m + minus) / p;
         tr = (tr * m + t) / p;
@@ -122,7 +128,7 @@ export function dmiInto(
     const mdi = di(mdm, tr);
     if (plusDI !== null) plusDI[i] = pdi;
     if (minusDI !== null) minusDI[i] = mdi;
-    if (dxOut === null && adxOut === null) continue;
+    if (!wantDx) continue;
     const dx = dxOf(pdi, mdi);
     if (dxOut !== null) dxOut[i] = dx;
     if (adxOut === null) continue;
@@ -132,6 +138,37 @@ export function dmiInto(
       adx = (adx + dx) / p;
       adxOut[i] = adx;
     } else {
+      adx = (adx * m + dx) / p;
+      adxOut[i] = adx;
+    }
+  }
+  for (let i = steadyFrom; i < n; i++) {
+    const h = high[i];
+    const l = low[i];
+    const up = h - prevHigh;
+    const down = prevLow - l;
+    prevHigh = h;
+    prevLow = l;
+    const plus = up > 0 && up > down ? up : 0;
+    const minus = down > 0 && up < down ? down : 0;
+    const t = trueRangeOf(h, l, close[i - 1]);
+    if (tradingview) {
+      pdm = (pdm * m + plus) / p;
+      mdm = (mdm * m + minus) / p;
+      tr = (tr * m + t) / p;
+    } else {
+      pdm = pdm - pdm / p + plus;
+      mdm = mdm - mdm / p + minus;
+      tr = tr - tr / p + t;
+    }
+    const pdi = di(pdm, tr);
+    const mdi = di(mdm, tr);
+    if (plusDI !== null) plusDI[i] = pdi;
+    if (minusDI !== null) minusDI[i] = mdi;
+    if (!wantDx) continue;
+    const dx = dxOf(pdi, mdi);
+    if (dxOut !== null) dxOut[i] = dx;
+    if (adxOut !== null) {
       adx = (adx * m + dx) / p;
       adxOut[i] = adx;
     }

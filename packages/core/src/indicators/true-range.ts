@@ -26,12 +26,9 @@ function firstOf(options?: TrueRangeOptions): number {
  * @internal
  */
 export function trueRangeOf(high: number, low: number, prevClose: number): number {
-  let tr = high - low;
-  const up = Math.abs(prevClose - high);
-  if (up > tr) tr = up;
-  const down = Math.abs(prevClose - low);
-  if (down > tr) tr = down;
-  return tr;
+  // max(h, pc) - min(l, pc) is exactly TA-Lib's max(h - l, |pc - h|, |pc - l|): the result is the
+  // same single subtraction in every case, and Math.max/min compile without unpredictable branches.
+  return Math.max(high, prevClose) - Math.min(low, prevClose);
 }
 
 /**
