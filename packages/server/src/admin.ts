@@ -1,6 +1,7 @@
 import { AppError } from './errors/app-error.js';
 import { normalizeEmail, openSession, type SessionGrant, signup } from './services/accounts.js';
 import { createApiKey } from './services/api-keys.js';
+import { forgetUser } from './services/session-cache.js';
 import { grantTier } from './services/tiers.js';
 import type { GrantSource, Storage, Tier, TierGrantRecord, UserRecord } from './storage/types.js';
 
@@ -9,6 +10,7 @@ export async function setUserTier(storage: Storage, emailOrId: string, tier: Tie
   const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
   if (!user) throw new Error(`No user ${emailOrId}`);
   await storage.users.setTier(user.id, tier);
+  forgetUser(user.id);
   return { ...user, tier };
 }
 

@@ -9,8 +9,13 @@ import { clientIp } from './middleware/client-ip/index.js';
 import { clientVersion } from './middleware/client-version/index.js';
 import { rateLimit } from './middleware/rate-limit/index.js';
 import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
+import { registerLegacyAssetRoutes } from './routes/v1/assets.js';
 import { registerAuthRoutes } from './routes/v1/auth.js';
+import { registerExchangeRoutes } from './routes/v1/exchanges.js';
+import { registerAnalysisRoutes } from './routes/v2/analysis.js';
+import { registerAssetRoutes } from './routes/v2/assets.js';
 import { registerConfigRoutes } from './routes/v2/config.js';
+import { SessionCache } from './services/session-cache.js';
 
 /** The version of the service the OpenAPI document reports (section 9). */
 export const SERVICE_VERSION = '2.10.55';
@@ -19,7 +24,7 @@ export const OPENAPI_PATH = '/docs/openapi.json';
 const QUERY_KEY_NAMES = ['api_key', 'apikey', 'apiKey', 'x-api-key', 'x_api_key'];
 
 /** Keys travel only in the `x-api-key` header; the query-string form was removed (section 9). */
-const refuseQueryKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+const refuseQueryKey: MiddlewareHandler<AppEnv> = (c, next) => {
   if (c.req.url.includes('?')) {
     for (const name of QUERY_KEY_NAMES) {
       if (c.req.query(name) !== undefined) {
@@ -30,7 +35,7 @@ const refuseQueryKey: MiddlewareHandler<AppEnv> = async (c, next) => {
       }
     }
   }
-  await next();
+  return next();
 };
 
 export interface CreateAppOptions {
@@ -40,7 +45,8 @@ export interface CreateAppOptions {
 export type App = OpenAPIHono<AppEnv>;
 
 /** The REST app: platform middleware, the /v1 and /v2 routes, OpenAPI and /docs. */
-export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
+export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App {
+  const deps: AppDeps = { ...appDeps, sessionCache: appDeps.sessionCache ?? new SessionCache() };
   const app = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
@@ -55,9 +61,9 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   app.onError(errorHandler(options.logError));
   app.notFound(notFoundHandler);
 
-  app.use('*', async (c, next) => {
+  app.use('*', (c, next) => {
     c.set('deps', deps);
-    await next();
+    return next();
   });
   app.use('*', clientIp(), rateLimit(), refuseQueryKey, clientVersion());
 
@@ -77,6 +83,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerAuthRoutes(app);
   registerApiKeyRoutes(app);
   registerConfigRoutes(app);
+  registerAnalysisRoutes(app);
+  registerAssetRoutes(app);
+  registerLegacyAssetRoutes(app);
+  registerExchangeRoutes(app);
 
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',

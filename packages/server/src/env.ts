@@ -1,3 +1,5 @@
+import type { MarketData } from '@marketlens/exchanges';
+import type { SessionCache } from './services/session-cache.js';
 import type { Storage, Tier, UserRecord } from './storage/types.js';
 
 export interface ServerConfig {
@@ -19,6 +21,10 @@ export interface AppDeps {
   config: ServerConfig;
   /** The clock, injectable for tests (epoch ms). */
   now: () => number;
+  /** Resolved sessions, briefly (createApp gives each app its own when absent; none: always storage). */
+  sessionCache?: SessionCache;
+  /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
+  market?: MarketData;
 }
 
 export interface ClientInfo {

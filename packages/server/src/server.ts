@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
+import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
 import { type App, createApp } from './app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from './env.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
@@ -46,12 +47,13 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Starts the HTTP server; resolves once it listens (port 0 picks a free port). */
+/** Starts the HTTP server; resolves once it listens (port 0 picks a free port). Market data: the simulated venue unless given. */
 export function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
+  market: MarketData = createSimulatedVenue(),
 ): Promise<RunningServer> {
-  const app = createApp({ storage, config: options.config, now: Date.now });
+  const app = createApp({ storage, config: options.config, now: Date.now, market });
   return new Promise((resolvePromise, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;

@@ -55,12 +55,14 @@ export function registerDocsUi(app: Hono<AppEnv>): void {
     return c.html(PAGE);
   });
   app.get('/docs/', (c) => c.redirect('/docs', 301));
-  app.get('/docs/assets/init.js', (c) => {
-    c.header('content-type', 'text/javascript; charset=utf-8');
-    return c.body(INIT);
-  });
+  // One route for every asset (init.js included): a static path beside `:file` would keep
+  // hono's RegExpRouter from taking the app, and every request would go through the slower trie.
   app.get('/docs/assets/:file', async (c) => {
     const file = c.req.param('file');
+    if (file === 'init.js') {
+      c.header('content-type', 'text/javascript; charset=utf-8');
+      return c.body(INIT);
+    }
     const type = ASSETS[file];
     if (!type) return c.notFound();
     let data = cache.get(file);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors/app-error.js';
-import type { Storage, Tier, UserRecord } from '../storage/types.js';
+import type { SessionRecord, Storage, Tier, UserRecord } from '../storage/types.js';
 import { hashPassword, newSecret, secretHash, verifyPassword } from './secrets.js';
+import { forgetSession } from './session-cache.js';
 import { tierStanding } from './tiers.js';
 
 /** Favorites every new account starts with (section 4.5). */
@@ -60,15 +61,27 @@ export async function login(storage: Storage, email: string, password: string, n
   return openSession(storage, user, now);
 }
 
+/** Ends the session; the session caches of this process drop the token at once. */
 export async function logout(storage: Storage, token: string): Promise<void> {
   await storage.sessions.deleteByTokenHash(secretHash(token));
+  forgetSession(token);
+}
+
+/** The live session of a token and its user, or null. */
+export async function liveSession(
+  storage: Storage,
+  token: string,
+  now: number,
+): Promise<{ session: SessionRecord; user: UserRecord } | null> {
+  const session = await storage.sessions.byTokenHash(secretHash(token));
+  if (!session || session.expires_at <= now) return null;
+  const user = await storage.users.byId(session.user_id);
+  return user ? { session, user } : null;
 }
 
 /** The user of a live session token, or null. */
 export async function sessionUser(storage: Storage, token: string, now: number): Promise<UserRecord | null> {
-  const s = await storage.sessions.byTokenHash(secretHash(token));
-  if (!s || s.expires_at <= now) return null;
-  return storage.users.byId(s.user_id);
+  return (await liveSession(storage, token, now))?.user ?? null;
 }
 
 export async function authenticated(storage: Storage, user: UserRecord, now: number): Promise<AuthenticatedUser> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { GrantSource, Storage, Tier, TierGrantRecord } from '../storage/types.js';
+import { forgetUser } from './session-cache.js';
 
 const RANK: Record<Tier, number> = { free: 0, pro: 1, elite: 2 };
 const DAY_MS = 86_400_000;
@@ -60,5 +61,6 @@ export async function grantTier(
     expires_at: now + days * DAY_MS,
   };
   await storage.grants.create(grant);
+  forgetUser(userId);
   return grant;
 }

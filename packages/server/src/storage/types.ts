@@ -91,6 +91,8 @@ export interface FavoriteRepository {
   add(userId: string, assetId: string, now: number): Promise<void>;
   remove(userId: string, assetId: string): Promise<void>;
   list(userId: string): Promise<string[]>;
+  /** Assets by how many users favorite them, most first (ties by asset id); at most `limit`. */
+  popular(limit: number): Promise<{ asset_id: string; count: number }[]>;
 }
 
 export interface Storage {

@@ -1,3 +1,4 @@
+import { createSimulatedVenue, type SimulatedVenue } from '@marketlens/exchanges';
 import { type App, createApp } from '../app.js';
 import { DEFAULT_CONFIG, type ServerConfig } from '../env.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
@@ -7,6 +8,8 @@ export interface Harness {
   app: App;
   storage: ReturnType<typeof createSqliteStorage>;
   clock: { now: number };
+  /** The simulated venue the app reads, on the same clock. */
+  market: SimulatedVenue;
   /** A request from `ip` (the socket peer). */
   request(path: string, init?: RequestInit, ip?: string): Promise<Response>;
   json(path: string, body: unknown, init?: RequestInit): Promise<Response>;
@@ -20,8 +23,10 @@ let counter = 0;
 export function harness(config: Partial<ServerConfig> = {}, wrap?: (s: Storage) => Storage): Harness {
   const storage = createSqliteStorage(':memory:');
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
+  const now = () => clock.now;
+  const market = createSimulatedVenue({ now });
   const app = createApp(
-    { storage: wrap ? wrap(storage) : storage, config: { ...DEFAULT_CONFIG, ...config }, now: () => clock.now },
+    { storage: wrap ? wrap(storage) : storage, config: { ...DEFAULT_CONFIG, ...config }, now, market },
     { logError: () => {} },
   );
   const request = (path: string, init?: RequestInit, ip = '203.0.113.7') =>
@@ -37,6 +42,7 @@ export function harness(config: Partial<ServerConfig> = {}, wrap?: (s: Storage) 
     app,
     storage,
     clock,
+    market,
     request,
     json,
     async signup(email = `user${++counter}@example.com`) {

@@ -1,8 +1,9 @@
 import type { MiddlewareHandler } from 'hono';
-import type { AppEnv, Caller } from '../../env.js';
+import type { AppDeps, AppEnv, Caller } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
-import { authenticated, sessionUser } from '../../services/accounts.js';
+import { authenticated, liveSession } from '../../services/accounts.js';
 import { apiKeyRecord, consumeAllowance } from '../../services/api-keys.js';
+import type { SessionCaller } from '../../services/session-cache.js';
 import type { Storage, UserRecord } from '../../storage/types.js';
 
 /** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
@@ -43,31 +44,47 @@ async function withTier(
   }
 }
 
+const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+/** The caller of a session token: from the session cache while fresh, else from storage. */
+async function sessionCaller(deps: AppDeps, token: string, now: number): Promise<SessionCaller> {
+  const cache = deps.sessionCache;
+  const hit = cache?.get(token, now);
+  if (hit) return hit;
+  const epoch = cache?.epoch ?? 0;
+  const live = await liveSession(deps.storage, token, now);
+  if (!live) throw new AppError('InvalidSession', 'Session token is invalid or expired');
+  const caller = await withTier(deps.storage, live.user, now, 'session', null);
+  // An unreadable subscription (tier null) is not remembered, so it heals on the next request.
+  if (cache && caller.tier !== null) cache.set(token, caller, live.session.expires_at, now, epoch);
+  return caller;
+}
+
 /**
  * Resolves the caller for one operation and refuses what the operation does not accept.
  * A credential that is sent but invalid is refused even where anonymous access is allowed,
  * so a client learns its token has expired. API-key calls are metered against the daily allowance.
  */
 export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
+  const { session, apiKey, anonymous } = spec;
   return async (c, next) => {
-    const { storage, now: clock } = c.var.deps;
-    const now = clock();
     if (c.req.header('authorization')) {
       throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
     }
-    if (!spec.session && !spec.apiKey) {
+    if (!session && !apiKey) {
       // Public operations (signup, login) ignore credentials.
-      c.set('caller', { kind: 'anonymous' });
+      c.set('caller', ANONYMOUS);
       return next();
     }
     const token = c.req.header('x-session-token');
-    const key = c.req.header('x-api-key');
-    if (token !== undefined && spec.session) {
-      const user = await sessionUser(storage, token, now);
-      if (!user) throw new AppError('InvalidSession', 'Session token is invalid or expired');
-      c.set('caller', await withTier(storage, user, now, 'session', null));
+    const key = token !== undefined && session ? undefined : c.req.header('x-api-key');
+    if (token !== undefined && session) {
+      const deps = c.get('deps');
+      c.set('caller', await sessionCaller(deps, token, deps.now()));
     } else if (key !== undefined) {
-      if (!spec.apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
+      const { storage, now: clock } = c.get('deps');
+      const now = clock();
+      if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
       const record = await apiKeyRecord(storage, key, now);
       const user = record ? await storage.users.byId(record.user_id) : null;
       if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
@@ -77,8 +94,8 @@ export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
       c.set('caller', caller);
     } else if (token !== undefined) {
       throw new AppError('Unauthorized', 'This operation does not accept a session');
-    } else if (spec.anonymous) {
-      c.set('caller', { kind: 'anonymous' });
+    } else if (anonymous) {
+      c.set('caller', ANONYMOUS);
     } else {
       throw new AppError('Unauthorized', 'A valid credential is required');
     }

@@ -31,10 +31,15 @@ export function resolveClientIp(
 }
 
 export function clientIp(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return (c, next) => {
     const env = c.env as NodeBindings | undefined;
     const socketIp = normalize(env?.incoming?.socket?.remoteAddress ?? 'unknown');
-    c.set('clientIp', resolveClientIp(socketIp, c.req.header('x-forwarded-for'), c.var.deps.config.trustedProxies));
-    await next();
+    const trusted = c.get('deps').config.trustedProxies;
+    // Without trusted proxies X-Forwarded-For is never read.
+    c.set(
+      'clientIp',
+      trusted.length === 0 ? socketIp : resolveClientIp(socketIp, c.req.header('x-forwarded-for'), trusted),
+    );
+    return next();
   };
 }

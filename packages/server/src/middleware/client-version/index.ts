@@ -21,7 +21,17 @@ export function compareVersions(a: Version, b: Version): number {
   return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 }
 
+/** What a request without x-platform and x-app-version is (shared, never mutated). */
+const NO_CLIENT_INFO: ClientInfo = Object.freeze({
+  platform: null,
+  version: null,
+  mobile: false,
+  h1Free: false,
+  legacyShapes: false,
+});
+
 export function clientInfo(platformHeader: string | undefined, versionHeader: string | undefined): ClientInfo {
+  if (platformHeader === undefined && versionHeader === undefined) return NO_CLIENT_INFO;
   const platform = platformHeader?.trim().toLowerCase() || null;
   const version = parseVersion(versionHeader);
   const mobile = platform !== null && MOBILE.has(platform);
@@ -40,22 +50,30 @@ export function clientInfo(platformHeader: string | undefined, versionHeader: st
  * supported version, unless the request carries a valid `x-api-key` (the only exemption).
  */
 export function clientVersion(): MiddlewareHandler<AppEnv> {
+  // The configured minimum, parsed once per distinct value.
+  let minText: string | undefined;
+  let min: Version | null = null;
   return async (c, next) => {
     const info = clientInfo(c.req.header('x-platform'), c.req.header('x-app-version'));
     c.set('client', info);
     if (info.mobile && info.version) {
-      const min = parseVersion(c.var.deps.config.minClientVersion);
+      const deps = c.get('deps');
+      const { minClientVersion } = deps.config;
+      if (minText !== minClientVersion) {
+        minText = minClientVersion;
+        min = parseVersion(minClientVersion);
+      }
       if (min && compareVersions(info.version, min) < 0) {
         const key = c.req.header('x-api-key');
-        const valid = key ? await apiKeyRecord(c.var.deps.storage, key, c.var.deps.now()) : null;
+        const valid = key ? await apiKeyRecord(deps.storage, key, deps.now()) : null;
         if (!valid) {
           throw new AppError(
             'UnsupportedClientVersion',
-            `App version ${info.version.join('.')} is no longer supported; update to ${c.var.deps.config.minClientVersion} or later`,
+            `App version ${info.version.join('.')} is no longer supported; update to ${minClientVersion} or later`,
           );
         }
       }
     }
-    await next();
+    return next();
   };
 }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../env.js';
+import { startServer } from '../../server.js';
+import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
 import { harness } from '../../testing/harness.js';
 import { WeightedBudget } from './index.js';
 import { weightOf } from './weights.js';
@@ -43,5 +46,30 @@ describe('rate limit', () => {
     expect((await h.request('/v2/config', xff('2.2.2.2'), '10.0.0.1')).status).toBe(200);
     expect((await h.request('/v2/config', xff('3.3.3.3'), '198.51.100.1')).status).toBe(200);
     expect((await h.request('/v2/config', xff('4.4.4.4'), '198.51.100.1')).status).toBe(429);
+  });
+
+  it('puts the headers on real HTTP responses too (set on the Node response)', async () => {
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 2, windowMs: 60_000 } };
+    const srv = await startServer({ port: 0, host: '127.0.0.1', dataDir: '', config }, createSqliteStorage(':memory:'));
+    try {
+      const ok = await fetch(`${srv.url}/v2/config`);
+      expect([ok.status, ok.headers.get('x-ratelimit-used'), ok.headers.get('x-ratelimit-remaining')]).toEqual([
+        200,
+        '1',
+        '1',
+      ]);
+      expect(ok.headers.get('content-type')).toMatch(/application\/json/);
+      const missing = await fetch(`${srv.url}/nowhere`);
+      expect([missing.status, missing.headers.get('x-ratelimit-used')]).toEqual([404, '2']);
+      const over = await fetch(`${srv.url}/v2/config`);
+      expect([over.status, over.headers.get('retry-after'), over.headers.get('x-ratelimit-limit')]).toEqual([
+        429,
+        '60',
+        '2',
+      ]);
+      expect(over.headers.get('x-ratelimit-window')).toBe('60');
+    } finally {
+      await srv.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
@@ -38,33 +38,71 @@ export class WeightedBudget {
   }
 }
 
-function routeKey(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+/** The Node response @hono/node-server passes as `c.env.outgoing` (absent under app.request). */
+interface NodeBindings {
+  outgoing?: { headersSent: boolean; setHeader(name: string, value: string): unknown };
+}
+
+type RouterRoute = ReturnType<typeof matchedRoutes>[number];
+
+/**
+ * Weight of the request's operation: the last matched route that is not `ALL` (middleware),
+ * resolved against the weight table once per route and remembered; unmatched requests (404)
+ * are weighed by their path.
+ */
+function routeWeight(c: Context<AppEnv>, memo: WeakMap<RouterRoute, number>): number {
   const routes = matchedRoutes(c);
   for (let i = routes.length - 1; i >= 0; i--) {
     const r = routes[i];
-    if (r.method !== 'ALL') return r.path;
+    if (r.method === 'ALL') continue;
+    let w = memo.get(r);
+    if (w === undefined) {
+      w = weightOf(r.method, r.path);
+      memo.set(r, w);
+    }
+    return w;
   }
-  return c.req.path;
+  return weightOf(c.req.method, c.req.path);
 }
 
 /** x-ratelimit-* on every response; 429 `RateLimited` with retry-after once the budget is spent. */
 export function rateLimit(): MiddlewareHandler<AppEnv> {
   let budget: WeightedBudget | null = null;
-  return async (c, next) => {
-    const { limit, windowMs } = c.var.deps.config.rateLimit;
-    if (!budget || budget.limit !== limit || budget.windowMs !== windowMs) budget = new WeightedBudget(limit, windowMs);
-    const now = c.var.deps.now();
-    const weight = weightOf(c.req.method, routeKey(c));
-    const r = budget.spend(c.var.clientIp, weight, now);
-    c.header('x-ratelimit-limit', String(limit));
-    c.header('x-ratelimit-remaining', String(Math.max(0, limit - r.used)));
-    c.header('x-ratelimit-used', String(r.used));
-    c.header('x-ratelimit-window', String(Math.round(windowMs / 1000)));
+  let limitText = '';
+  let windowText = '';
+  const weights = new WeakMap<RouterRoute, number>();
+  return (c, next) => {
+    const deps = c.get('deps');
+    const { limit, windowMs } = deps.config.rateLimit;
+    if (!budget || budget.limit !== limit || budget.windowMs !== windowMs) {
+      budget = new WeightedBudget(limit, windowMs);
+      limitText = String(limit);
+      windowText = String(Math.round(windowMs / 1000));
+    }
+    const now = deps.now();
+    const r = budget.spend(c.get('clientIp'), routeWeight(c, weights), now);
+    const remaining = String(Math.max(0, limit - r.used));
+    const used = String(r.used);
+    const out = (c.env as NodeBindings | undefined)?.outgoing;
+    if (out && !out.headersSent) {
+      // On @hono/node-server the headers go straight onto the Node response, which merges them
+      // into whatever the app answers. Through hono's c.header every response would carry a
+      // WHATWG Headers object instead, which on a trivial route costs as much as the route.
+      out.setHeader('x-ratelimit-limit', limitText);
+      out.setHeader('x-ratelimit-remaining', remaining);
+      out.setHeader('x-ratelimit-used', used);
+      out.setHeader('x-ratelimit-window', windowText);
+    } else {
+      c.header('x-ratelimit-limit', limitText);
+      c.header('x-ratelimit-remaining', remaining);
+      c.header('x-ratelimit-used', used);
+      c.header('x-ratelimit-window', windowText);
+    }
     if (!r.allowed) {
       throw new AppError('RateLimited', `Request budget of ${limit} units per ${windowMs / 1000} s is spent`, {
         'retry-after': String(Math.max(1, Math.ceil((r.resetAt - now) / 1000))),
       });
     }
-    await next();
+    return next();
   };
 }

@@ -105,23 +105,26 @@ const creditsRoute = operation(SESSION_ONLY, {
 export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
   app.openapi(creditsRoute, async (c) => {
-    const caller = requireUser(c.var.caller);
-    return c.json(ok(await credits(c.var.deps.storage, caller.user.id, caller.tier ?? 'free', c.var.deps.now())), 200);
+    const caller = requireUser(c.get('caller'));
+    return c.json(
+      ok(await credits(c.get('deps').storage, caller.user.id, caller.tier ?? 'free', c.get('deps').now())),
+      200,
+    );
   });
   app.openapi(createApiKeyRoute, async (c) => {
-    const caller = requireUser(c.var.caller);
+    const caller = requireUser(c.get('caller'));
     const body = c.req.valid('json') ?? {};
-    const { key, view } = await createApiKey(c.var.deps.storage, caller.user.id, body, c.var.deps.now());
+    const { key, view } = await createApiKey(c.get('deps').storage, caller.user.id, body, c.get('deps').now());
     c.header('cache-control', 'no-store');
     return c.json(ok({ key, api_key: view }), 200);
   });
   app.openapi(listApiKeysRoute, async (c) => {
-    const caller = requireUser(c.var.caller);
-    return c.json(ok(await listApiKeys(c.var.deps.storage, caller.user.id, c.var.deps.now())), 200);
+    const caller = requireUser(c.get('caller'));
+    return c.json(ok(await listApiKeys(c.get('deps').storage, caller.user.id, c.get('deps').now())), 200);
   });
   app.openapi(deleteApiKeyRoute, async (c) => {
-    const caller = requireUser(c.var.caller);
-    await revokeApiKey(c.var.deps.storage, caller.user.id, c.req.valid('param').key_id, c.var.deps.now());
+    const caller = requireUser(c.get('caller'));
+    await revokeApiKey(c.get('deps').storage, caller.user.id, c.req.valid('param').key_id, c.get('deps').now());
     return c.json(ok(null), 200);
   });
 }

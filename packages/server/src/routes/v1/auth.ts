@@ -74,18 +74,18 @@ const logoutRoute = operation(SESSION_ONLY, {
 export function registerAuthRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(signupRoute, async (c) => {
     const { email, password } = c.req.valid('json');
-    const g = await signup(c.var.deps.storage, email, password, c.var.deps.now());
+    const g = await signup(c.get('deps').storage, email, password, c.get('deps').now());
     c.header('cache-control', 'no-store');
     return c.json(ok(sessionView(g)), 200);
   });
   app.openapi(loginRoute, async (c) => {
     const { email, password } = c.req.valid('json');
-    const g = await login(c.var.deps.storage, email, password, c.var.deps.now());
+    const g = await login(c.get('deps').storage, email, password, c.get('deps').now());
     c.header('cache-control', 'no-store');
     return c.json(ok(sessionView(g)), 200);
   });
   app.openapi(logoutRoute, async (c) => {
-    await logout(c.var.deps.storage, c.req.header('x-session-token') ?? '');
+    await logout(c.get('deps').storage, c.req.header('x-session-token') ?? '');
     return c.json(ok(null), 200);
   });
 }

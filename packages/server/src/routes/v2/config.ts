@@ -77,6 +77,6 @@ export function registerConfigRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(configRoute, (c) => {
     c.header('cache-control', 'private, max-age=60');
     c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');
-    return c.json(ok(configDocument(c.var.caller, c.var.client)), 200);
+    return c.json(ok(configDocument(c.get('caller'), c.get('client'))), 200);
   });
 }

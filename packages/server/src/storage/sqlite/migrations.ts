@@ -67,4 +67,19 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'favorites_popularity',
+    // The favorites table shipped with version 1; this only makes sure it exists (a no-op then)
+    // and indexes it by asset for the popularity count of GET /v2/assets/popular.
+    sql: `
+      CREATE TABLE IF NOT EXISTS favorites (
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        asset_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, asset_id)
+      );
+      CREATE INDEX IF NOT EXISTS favorites_asset ON favorites(asset_id);
+    `,
+  },
 ];

@@ -36,8 +36,20 @@ describe('sqlite storage', () => {
   it('applies only migrations newer than the database', () => {
     const db = new Database(':memory:');
     expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
-    expect(migrate(db)).toBe(2);
+    expect(migrate(db)).toBe(MIGRATIONS.at(-1)?.version);
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'api_keys'").get()).toBeTruthy();
+  });
+
+  it('counts favorites per asset for popularity, most first, ties by id', async () => {
+    const s = createSqliteStorage(':memory:');
+    await s.users.create(user('u1', 'a@x.io'), ['bitcoin', 'ethereum']);
+    await s.users.create(user('u2', 'b@x.io'), ['ethereum', 'solana']);
+    await s.favorites.add('u2', 'ethereum', 1);
+    expect(await s.favorites.popular(2)).toEqual([
+      { asset_id: 'ethereum', count: 2 },
+      { asset_id: 'bitcoin', count: 1 },
+    ]);
+    await s.close();
   });
 
   it('creates users with favorites atomically and refuses a taken email', async () => {

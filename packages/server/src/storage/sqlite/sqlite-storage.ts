@@ -148,6 +148,9 @@ function favorites(db: DB): FavoriteRepository {
   const add = db.prepare('INSERT OR IGNORE INTO favorites (user_id, asset_id, created_at) VALUES (?, ?, ?)');
   const remove = db.prepare('DELETE FROM favorites WHERE user_id = ? AND asset_id = ?');
   const list = db.prepare('SELECT asset_id FROM favorites WHERE user_id = ? ORDER BY created_at, asset_id');
+  const popular = db.prepare(
+    'SELECT asset_id, COUNT(*) AS count FROM favorites GROUP BY asset_id ORDER BY count DESC, asset_id LIMIT ?',
+  );
   return {
     add: async (u, a, now) => {
       add.run(u, a, now);
@@ -156,6 +159,7 @@ function favorites(db: DB): FavoriteRepository {
       remove.run(u, a);
     },
     list: async (u) => (list.all(u) as { asset_id: string }[]).map((r) => r.asset_id),
+    popular: async (limit) => popular.all(limit) as { asset_id: string; count: number }[],
   };
 }
 

@@ -1,0 +1,249 @@
+import {
+  type Analysis,
+  analyze,
+  type FearGreed,
+  OVERVIEW_LOCALES,
+  overviewFacts,
+  renderOverview,
+  type Signal,
+  type TradePlan,
+  type Zone,
+} from '@marketlens/core';
+import { type Command, type CommandSpec, JSON_OPTION, type Parsed } from '../args.js';
+import { DATA_OPTIONS, describeSource, type Loaded, loadCandles } from '../data/source.js';
+import type { Io } from '../io.js';
+import { num, pct, price, table, utc } from '../output/format.js';
+import { printJson } from '../output/json.js';
+import { type Style, styleFor } from '../output/style.js';
+import { type TermLevel, termChart } from '../output/term-chart.js';
+
+const EXAMPLES_ASSET = 'bitcoin';
+
+function spec(name: string, summary: string, extra: CommandSpec['options'] = {}): CommandSpec {
+  return {
+    name,
+    summary,
+    args: '[asset]',
+    minArgs: 0,
+    maxArgs: 1,
+    options: { ...DATA_OPTIONS, ...extra, json: JSON_OPTION },
+    examples: [
+      `marketlens ${name} ${EXAMPLES_ASSET}`,
+      `marketlens ${name} ethereum --tf h4 --json`,
+      `marketlens ${name} --file prices.csv`,
+    ],
+    notes: [
+      'The asset is an id (bitcoin, ethereum, stock-aapl, fx-eurusd) or a ticker (BTC). Data comes from the',
+      'offline simulated venue unless --venue or --file says otherwise.',
+    ],
+  };
+}
+
+async function load(args: Parsed, io: Io): Promise<{ loaded: Loaded; analysis: Analysis }> {
+  const loaded = await loadCandles(args, io, args.positionals[0]);
+  return { loaded, analysis: analyze(loaded.candles) };
+}
+
+function header(style: Style, title: string, loaded: Loaded, a: Analysis): string {
+  return `${style.bold(title)}: ${describeSource(loaded.source)}\nas of ${utc(a.as_of)} UTC, ${loaded.source.candles} candles\n`;
+}
+
+export function actionText(style: Style, s: Signal): string {
+  const label = s.action.toUpperCase();
+  return s.action === 'buy' ? style.green(label) : s.action === 'sell' ? style.red(label) : style.yellow(label);
+}
+
+function signalText(style: Style, s: Signal): string {
+  const head = `signal ${actionText(style, s)}  confidence ${num(s.confidence)}  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}${s.reason ? `  (${s.reason})` : ''}\n`;
+  const rows = [['factor', 'score', 'weight', 'contribution']];
+  for (const f of s.factors)
+    rows.push([f.name, f.score === null ? 'n/a' : num(f.score, 3), num(f.weight, 3), num(f.contribution, 3)]);
+  return head + table(rows, ['left', 'right', 'right', 'right']);
+}
+
+function zoneRows(zones: readonly Zone[], mark: number): string {
+  const rows = [['kind', 'low', 'high', 'distance', 'strength', 'touches', 'last touch']];
+  const sorted = [...zones].sort((x, y) => y.mid - x.mid);
+  for (const z of sorted) {
+    rows.push([
+      z.kind,
+      price(z.low),
+      price(z.high),
+      pct(((z.mid - mark) / mark) * 100),
+      num(z.strength, 2),
+      String(z.touches),
+      utc(z.last_touch_time),
+    ]);
+  }
+  return table(rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
+}
+
+function planText(style: Style, z: TradePlan): string {
+  if (z.direction === null) return `plan   no trade (${z.reason ?? 'none'})\n`;
+  const side = z.direction === 'long' ? style.green('LONG') : style.red('SHORT');
+  const lines = [
+    `plan   ${side}  risk ${num(z.risk_pct)}%  horizon ${z.horizon_bars ?? 'n/a'} bars  entry window ${z.entry_window_bars ?? 'n/a'} bars`,
+  ];
+  const rows = [['', 'price', 'R:R', 'size']];
+  if (z.entry_zone !== null) rows.push(['entry', `${price(z.entry_zone.low)}-${price(z.entry_zone.high)}`, '', '']);
+  rows.push(['stop', price(z.stop_loss), '', '']);
+  z.take_profits.forEach((t, k) => {
+    rows.push([`target ${k + 1}`, price(t.price), num(t.risk_reward), `${t.size_pct}%`]);
+  });
+  return `${lines.join('\n')}\n${table(rows, ['left', 'right', 'right', 'right'])
+    .split('\n')
+    .map((l) => (l === '' ? l : `  ${l}`))
+    .join('\n')}`;
+}
+
+function fearGreedText(style: Style, fg: FearGreed): string {
+  const score = fg.score === null ? 'n/a' : String(Math.round(fg.score));
+  const zone = fg.zone ?? fg.reason ?? '';
+  const paint =
+    fg.zone === null
+      ? style.dim
+      : fg.zone.includes('fear')
+        ? style.red
+        : fg.zone.includes('greed')
+          ? style.green
+          : style.yellow;
+  const rows = [['component', 'value', 'weight']];
+  for (const c of fg.components) rows.push([c.name, num(c.value, 1), num(c.weight, 3)]);
+  for (const u of fg.unavailable) rows.push([u.name, style.dim(u.reason), '']);
+  return `fear & greed ${style.bold(score)} ${paint(zone)}\n${table(rows, ['left', 'right', 'right'])}`;
+}
+
+/** Levels of the terminal and SVG charts: nearest zones, entry, stop, targets. */
+export function chartLevels(a: Analysis): TermLevel[] {
+  const levels: TermLevel[] = [];
+  const s = a.levels.nearest_support;
+  const r = a.levels.nearest_resistance;
+  if (s !== null) levels.push({ price: s.mid, label: `support ${price(s.low)}-${price(s.high)}`, kind: 'support' });
+  if (r !== null)
+    levels.push({ price: r.mid, label: `resistance ${price(r.low)}-${price(r.high)}`, kind: 'resistance' });
+  const z = a.zone;
+  if (z.entry_price !== null)
+    levels.push({ price: z.entry_price, label: `entry ${price(z.entry_price)}`, kind: 'entry' });
+  if (z.stop_loss !== null) levels.push({ price: z.stop_loss, label: `stop ${price(z.stop_loss)}`, kind: 'stop' });
+  z.take_profits.forEach((t, k) => {
+    levels.push({ price: t.price, label: `target ${k + 1} ${price(t.price)}`, kind: 'target' });
+  });
+  return levels;
+}
+
+export const analyzeCommand: Command = {
+  spec: spec('analyze', 'full analysis: indicators, levels, signal, plan, Fear & Greed, regime, overview', {
+    locale: {
+      type: 'string',
+      value: '<locale>',
+      description: 'language of the overview, default en',
+      choices: OVERVIEW_LOCALES,
+    },
+  }),
+  async run(args, io) {
+    const { loaded, analysis: a } = await load(args, io);
+    const locale = args.string('locale') ?? 'en';
+    const overview = renderOverview(overviewFacts(a), locale);
+    if (args.flag('json')) {
+      printJson(io, 'analyze', { source: loaded.source, analysis: a, overview });
+      return;
+    }
+    const style = styleFor(io);
+    const ind = a.indicators;
+    const out: string[] = [header(style, 'marketlens analysis', loaded, a), ''];
+    out.push(
+      termChart(loaded.candles, style, { width: Math.min(80, io.columns - 40), height: 14, levels: chartLevels(a) }),
+      '',
+    );
+    out.push(
+      table(
+        [
+          ['close', 'change', 'RSI 14', 'MACD hist', 'ADX 14', 'ATR 14', 'volume z'],
+          [
+            price(ind.close),
+            pct(ind.change_pct),
+            num(ind.rsi_14, 1),
+            num(ind.macd_histogram, 3),
+            num(ind.adx_14, 1),
+            price(ind.atr_14),
+            num(ind.volume_z, 2),
+          ],
+        ],
+        ['right', 'right', 'right', 'right', 'right', 'right', 'right'],
+      ),
+      '',
+    );
+    const s = a.levels.nearest_support;
+    const r = a.levels.nearest_resistance;
+    out.push(
+      `support     ${s ? `${price(s.low)}-${price(s.high)}  ${pct(s.distance_pct)}  ${num(s.distance_atr)} ATR` : 'none'}\n`,
+      `resistance  ${r ? `${price(r.low)}-${price(r.high)}  ${pct(r.distance_pct)}  ${num(r.distance_atr)} ATR` : 'none'}\n`,
+      `volume POC  ${price(a.volume_profile.poc)}  value area ${price(a.volume_profile.value_area_low)}-${price(a.volume_profile.value_area_high)}\n`,
+      '\n',
+      signalText(style, a.signal),
+      '\n',
+      planText(style, a.zone),
+      '\n',
+      `rating ${a.technical_rating.rating ?? 'n/a'} (${num(a.technical_rating.value, 3)})   regime ${a.regime.phase ?? 'n/a'}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}   fear & greed ${a.fear_greed.score === null ? 'n/a' : Math.round(a.fear_greed.score)} ${a.fear_greed.zone ?? ''}\n`,
+      a.patterns.length > 0 ? `patterns ${a.patterns.join(', ')}\n` : '',
+      '\n',
+      `${overview}\n`,
+    );
+    io.stdout(out.join(''));
+  },
+};
+
+export const signalCommand: Command = {
+  spec: spec('signal', 'the Buy/Hold/Sell signal with its factor breakdown'),
+  async run(args, io) {
+    const { loaded, analysis: a } = await load(args, io);
+    if (args.flag('json')) {
+      printJson(io, 'signal', { source: loaded.source, as_of: a.as_of, signal: a.signal });
+      return;
+    }
+    const style = styleFor(io);
+    io.stdout(`${header(style, 'marketlens signal', loaded, a)}\n${signalText(style, a.signal)}`);
+  },
+};
+
+export const zonesCommand: Command = {
+  spec: spec('zones', 'support and resistance zones, the volume profile and the trade plan'),
+  async run(args, io) {
+    const { loaded, analysis: a } = await load(args, io);
+    if (args.flag('json')) {
+      printJson(io, 'zones', {
+        source: loaded.source,
+        as_of: a.as_of,
+        levels: a.levels,
+        volume_profile: a.volume_profile,
+        zone: a.zone,
+      });
+      return;
+    }
+    const style = styleFor(io);
+    const vp = a.volume_profile;
+    io.stdout(
+      [
+        header(style, 'marketlens zones', loaded, a),
+        `mark ${price(a.levels.mark)}  ATR ${price(a.levels.atr)}  volume POC ${price(vp.poc)}  value area ${price(vp.value_area_low)}-${price(vp.value_area_high)}\n`,
+        '\n',
+        a.levels.zones.length > 0 ? zoneRows(a.levels.zones, a.levels.mark) : 'no zones\n',
+        '\n',
+        planText(style, a.zone),
+      ].join(''),
+    );
+  },
+};
+
+export const fearGreedCommand: Command = {
+  spec: spec('feargreed', 'the Fear & Greed score of an asset and its components'),
+  async run(args, io) {
+    const { loaded, analysis: a } = await load(args, io);
+    if (args.flag('json')) {
+      printJson(io, 'feargreed', { source: loaded.source, as_of: a.as_of, fear_greed: a.fear_greed });
+      return;
+    }
+    const style = styleFor(io);
+    io.stdout(`${header(style, 'marketlens fear & greed', loaded, a)}\n${fearGreedText(style, a.fear_greed)}`);
+  },
+};

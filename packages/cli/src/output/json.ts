@@ -1,0 +1,15 @@
+import type { Io } from '../io.js';
+
+/** Version of the `--json` shapes; bumped only on a breaking change (README: JSON output). */
+export const JSON_SCHEMA_VERSION = 1;
+
+/**
+ * Prints one JSON object on stdout: `{"schema": "marketlens.<kind>/1", ...payload}`. Non-finite
+ * numbers become null (JSON has no NaN), so "unknown" is always null.
+ */
+export function printJson(io: Io, kind: string, payload: Record<string, unknown>): void {
+  const body = { schema: `marketlens.${kind}/${JSON_SCHEMA_VERSION}`, ...payload };
+  io.stdout(
+    `${JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`,
+  );
+}

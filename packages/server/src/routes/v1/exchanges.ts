@@ -1,0 +1,53 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { AppEnv } from '../../env.js';
+import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
+import { exchangeDetail, listExchanges } from '../../services/exchanges.js';
+import { operation } from '../operation.js';
+import { ExchangeDetailSchema, ExchangeSchema } from '../v2/market-schemas.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const listRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v1/exchanges',
+  operationId: 'listExchanges',
+  tags: ['Exchanges'],
+  summary: 'Exchange catalog',
+  description: 'Every venue marketlens can read. Volumes are live for the venue the server reads market data from.',
+  responses: { 200: json(envelopeOf(z.array(ExchangeSchema), 'ExchangeListEnvelope'), 'Exchanges') },
+});
+
+const detailRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v1/exchanges/{exchange_id}',
+    operationId: 'getExchange',
+    tags: ['Exchanges'],
+    summary: 'One exchange with pair counts and tickers',
+    description:
+      'Unknown exchange: 404 `UnknownExchange`. Pair counts and tickers are filled for the venue the server reads market data from; other venues report 0 and empty lists.',
+    request: {
+      params: z.object({
+        exchange_id: z
+          .string()
+          .min(1)
+          .max(64)
+          .openapi({ param: { name: 'exchange_id', in: 'path' }, example: 'marketlens-sim' }),
+      }),
+    },
+    responses: { 200: json(envelopeOf(ExchangeDetailSchema, 'ExchangeDetailEnvelope'), 'The exchange') },
+  },
+  [404],
+);
+
+export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => c.json(ok(await listExchanges(c.get('deps'))), 200));
+  app.openapi(detailRoute, async (c) =>
+    c.json(ok(await exchangeDetail(c.get('deps'), c.req.valid('param').exchange_id)), 200),
+  );
+}

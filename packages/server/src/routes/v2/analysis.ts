@@ -1,0 +1,178 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env.js';
+import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
+import {
+  type AnalysisRequest,
+  analysisOf,
+  analysisWire,
+  checkAnalysisAccess,
+  marketsOf,
+  overviewOf,
+  requireAsset,
+  signalOf,
+} from '../../services/analysis.js';
+import { operation } from '../operation.js';
+import {
+  AnalysisQueryFields,
+  AnalysisSchema,
+  MarketsSchema,
+  MarketTypeSchema,
+  OverviewSchema,
+  SignalResponseSchema,
+} from './market-schemas.js';
+
+const AssetParam = z.object({
+  asset_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'asset_id', in: 'path' }, example: 'bitcoin' }),
+});
+const AnalysisQuery = z.object(AnalysisQueryFields);
+const AnalysisByQuery = z.object({
+  asset_id: z.string().min(1).max(128).openapi({ example: 'bitcoin' }),
+  ...AnalysisQueryFields,
+});
+const LocaleHeader = z.object({
+  'x-locale': z.string().max(64).optional().openapi({
+    description: 'Language of the overview (en, es, de, fr, pt, ja, zh; a regional tag uses its language; else en)',
+  }),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const GATES =
+  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 404 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`.';
+
+const analysisDoc = {
+  tags: ['Analysis'],
+  summary: 'Full technical analysis of an asset: indicators, zones, trade plan, signal, Fear & Greed, regime',
+  description: `The analysis of the newest \`limit\` candles, as of the last (possibly still open) candle. \`market_type\` in the response is the market actually served. ${GATES}`,
+  responses: { 200: json(envelopeOf(AnalysisSchema, 'AnalysisEnvelope'), 'The analysis') },
+};
+
+const analysisByQueryRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis',
+    operationId: 'getAnalysis',
+    request: { query: AnalysisByQuery },
+    ...analysisDoc,
+  },
+  [402, 404],
+);
+
+const analysisRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}',
+    operationId: 'getAssetAnalysis',
+    request: { params: AssetParam, query: AnalysisQuery },
+    ...analysisDoc,
+  },
+  [402, 404],
+);
+
+const signalRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/signal',
+    operationId: 'getAssetSignal',
+    tags: ['Analysis'],
+    summary: 'Buy/Hold/Sell signal with confidence and factor breakdown (cached 1 hour)',
+    description: `One computation is served for an hour per asset, timeframe, market and depth: \`cached_at\` says when, \`age\` how long ago, and \`cache-control: max-age\` how long it stays. ${GATES}`,
+    request: { params: AssetParam, query: AnalysisQuery },
+    responses: {
+      200: {
+        ...json(envelopeOf(SignalResponseSchema, 'AnalysisSignalEnvelope'), 'The signal'),
+        headers: {
+          'cache-control': { description: 'private, max-age=<seconds left of the hour>', schema: { type: 'string' } },
+          age: { description: 'Seconds since the signal was computed', schema: { type: 'integer' } },
+        },
+      },
+    },
+  },
+  [402, 404],
+);
+
+const overviewRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/overview',
+    operationId: 'getAssetOverview',
+    tags: ['Analysis'],
+    summary: 'Market overview narrative, localized by x-locale',
+    description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
+    request: { params: AssetParam, query: AnalysisQuery, headers: LocaleHeader },
+    responses: { 200: json(envelopeOf(OverviewSchema, 'AnalysisOverviewEnvelope'), 'The overview') },
+  },
+  [402, 404],
+);
+
+const marketsRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/markets',
+    operationId: 'getAssetMarkets',
+    tags: ['Analysis'],
+    summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
+    request: { params: AssetParam, query: z.object({ market_type: MarketTypeSchema.optional() }) },
+    responses: { 200: json(envelopeOf(MarketsSchema, 'AssetMarketsEnvelope'), 'Markets, spot first') },
+  },
+  [404],
+);
+
+/** Resolves the asset and applies the gates of section 4.4. */
+function gated(c: Context<AppEnv>, request: AnalysisRequest) {
+  const deps = c.get('deps');
+  const asset = requireAsset(deps, request.asset_id);
+  checkAnalysisAccess(asset, request, c.get('caller'), c.get('client'));
+  return { deps, asset };
+}
+
+const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
+
+export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(analysisByQueryRoute, async (c) => {
+    const request = c.req.valid('query');
+    const { deps, asset } = gated(c, request);
+    return c.json(ok(analysisWire(await analysisOf(deps, asset, request))), 200);
+  });
+  app.openapi(analysisRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, asset } = gated(c, request);
+    return c.json(ok(analysisWire(await analysisOf(deps, asset, request))), 200);
+  });
+  app.openapi(signalRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, asset } = gated(c, request);
+    const result = await signalOf(deps, asset, request);
+    c.header('cache-control', `private, max-age=${result.max_age}`);
+    c.header('age', String(result.age));
+    c.header('vary', VARY);
+    return c.json(ok(result), 200);
+  });
+  app.openapi(overviewRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, asset } = gated(c, request);
+    const result = await overviewOf(deps, asset, request, c.req.valid('header')['x-locale']);
+    c.header('content-language', result.locale);
+    c.header('vary', `x-locale, ${VARY}`);
+    return c.json(ok(result), 200);
+  });
+  app.openapi(marketsRoute, async (c) => {
+    const deps = c.get('deps');
+    const asset = requireAsset(deps, c.req.valid('param').asset_id);
+    return c.json(ok(await marketsOf(deps, asset, c.req.valid('query').market_type)), 200);
+  });
+}

@@ -1,0 +1,370 @@
+import { z } from '@hono/zod-openapi';
+import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
+import { ASSET_CLASS_FILTERS, ASSET_SORTS } from '../../services/assets.js';
+import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../services/catalog.js';
+
+/** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */
+
+const n = z.number();
+const nn = z.number().nullable();
+const time = z.iso.datetime();
+
+export const MarketTypeSchema = z.enum(['spot', 'derivatives']);
+export const AssetClassSchema = z.enum(['coins', 'stocks', 'fx', 'external']);
+
+export const AssetRefSchema = z
+  .object({
+    id: z.string().openapi({ example: 'bitcoin' }),
+    symbol: z.string(),
+    name: z.string(),
+    icon: z.string().openapi({ description: 'A data: URI (never a remote URL)' }),
+    asset_class: AssetClassSchema,
+  })
+  .openapi('AssetRef');
+
+const ServedFields = {
+  asset: AssetRefSchema,
+  timeframe: z.enum(TIMEFRAMES),
+  market_type: MarketTypeSchema.openapi({ description: 'The market actually served' }),
+  pair: z.string().openapi({ description: 'Venue-native instrument name', example: 'BTC/USDT' }),
+  venue: z.string(),
+};
+
+// ---- analysis parts (core's wire objects) ----
+
+const IndicatorsSchema = z
+  .object({
+    close: n,
+    change_pct: nn,
+    volume: n,
+    volume_z: nn,
+    volume_ratio: nn,
+    sma_20: nn,
+    sma_50: nn,
+    sma_200: nn,
+    ema_20: nn,
+    ema_50: nn,
+    ema_200: nn,
+    rsi_14: nn,
+    macd: nn,
+    macd_signal: nn,
+    macd_histogram: nn,
+    stoch_k: nn,
+    stoch_d: nn,
+    adx_14: nn,
+    plus_di_14: nn,
+    minus_di_14: nn,
+    atr_14: nn,
+    atr_pct: nn,
+    cci_20: nn,
+    williams_r_14: nn,
+  })
+  .openapi('IndicatorSnapshot');
+
+const zoneFields = {
+  kind: z.enum(['support', 'resistance']),
+  low: n,
+  high: n,
+  mid: n,
+  strength: n,
+  touches: z.number().int(),
+  last_touch_index: z.number().int(),
+  last_touch_time: time,
+  volume: n,
+};
+const ZoneSchema = z.object(zoneFields).openapi('PriceZone');
+const NearestLevelSchema = z.object({ ...zoneFields, distance_pct: n, distance_atr: nn }).openapi('NearestLevel');
+
+const LevelsSchema = z
+  .object({
+    as_of_index: z.number().int(),
+    as_of_time: time,
+    mark: n,
+    atr: nn,
+    zones: z.array(ZoneSchema),
+    nearest_support: NearestLevelSchema.nullable(),
+    nearest_resistance: NearestLevelSchema.nullable(),
+  })
+  .openapi('AnalysisLevels');
+
+const VolumeProfileSchema = z
+  .object({
+    poc: n,
+    value_area_low: n,
+    value_area_high: n,
+    total_volume: n,
+    basis: z.enum(['volume', 'time']),
+    bins: z.array(z.object({ low: n, high: n, volume: n })),
+  })
+  .openapi('VolumeProfile');
+
+const Direction = z.enum(['long', 'short']);
+const TradePlanSchema = z
+  .object({
+    direction: Direction.nullable(),
+    bias: Direction.nullable(),
+    reason: z
+      .enum(['no_direction', 'no_trend', 'insufficient_data', 'atr_warmup', 'risk_below_cost', 'degenerate_geometry'])
+      .nullable(),
+    published_index: z.number().int(),
+    published_time: time,
+    mark: n,
+    atr: nn,
+    entry_zone: z.object({ low: n, high: n }).nullable(),
+    entry_price: nn,
+    invalidation: nn,
+    stop_loss: nn,
+    take_profits: z
+      .array(z.object({ price: n, size_pct: n, risk_reward: n }))
+      .max(2)
+      .openapi({ description: 'At most two targets: 70% / 30% of the position, or 100% for one' }),
+    risk_pct: nn,
+    horizon_bars: nn,
+    entry_window_bars: nn,
+  })
+  .openapi('TradePlan');
+
+const FactorName = z.enum(SIGNAL_FACTORS as unknown as [string, ...string[]]);
+export const SignalSchema = z
+  .object({
+    action: z.enum(['buy', 'hold', 'sell']),
+    score: n.openapi({ description: 'Composite score in -1..1' }),
+    confidence: n.openapi({ description: '0..1' }),
+    factors: z.array(
+      z.object({
+        name: FactorName,
+        score: nn,
+        weight: n,
+        base_weight: n,
+        contribution: n,
+        inputs: z.record(z.string(), z.union([z.number(), z.string()]).nullable()),
+        reason: z.literal('insufficient_data').optional(),
+      }),
+    ),
+    weights: z.record(z.string(), n),
+    threshold: n,
+    reason: z.literal('insufficient_data').optional(),
+  })
+  .openapi('Signal');
+
+const RatingLabel = z.enum(['strong_sell', 'sell', 'neutral', 'buy', 'strong_buy']);
+const RatingGroupSchema = z.object({
+  value: nn,
+  rating: RatingLabel.nullable(),
+  buy: n,
+  neutral: n,
+  sell: n,
+  votes: z.array(
+    z.object({ name: z.string(), value: nn, vote: z.union([z.literal(-1), z.literal(0), z.literal(1)]).nullable() }),
+  ),
+});
+const TechnicalRatingSchema = z
+  .object({
+    value: nn,
+    rating: RatingLabel.nullable(),
+    moving_averages: RatingGroupSchema,
+    oscillators: RatingGroupSchema,
+    reason: z.literal('insufficient_data').optional(),
+  })
+  .openapi('TechnicalRating');
+
+const FgComponent = z.enum(['volatility', 'momentum', 'volume', 'overextension', 'funding', 'breadth', 'dominance']);
+export const FearGreedSchema = z
+  .object({
+    score: z.number().int().min(0).max(100).nullable(),
+    zone: z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]).nullable(),
+    components: z.array(
+      z.object({ name: FgComponent, value: n, weight: n, base_weight: n, inputs: z.record(z.string(), nn) }),
+    ),
+    unavailable: z.array(
+      z.object({ name: FgComponent, reason: z.enum(['not_supplied', 'insufficient_data', 'no_volume']) }),
+    ),
+    reason: z.literal('insufficient_data').optional(),
+  })
+  .openapi('FearGreed');
+
+const Phase = z.enum(REGIME_PHASES as unknown as [string, ...string[]]);
+const RegimeSchema = z
+  .object({
+    phase: Phase.nullable(),
+    previous_phase: Phase.nullable(),
+    since: time.nullable(),
+    bars_in_phase: nn,
+    strength: nn,
+    transition: z.object({ from: Phase, to: Phase, time, bars_ago: z.number().int() }).nullable(),
+    changed: z.boolean(),
+    inputs: z.object({ ema_50: nn, atr_14: nn, efficiency_ratio: nn, move_atr: nn, channel_position: nn }),
+    reason: z.literal('insufficient_data').optional(),
+  })
+  .openapi('Regime');
+
+export const AnalysisSchema = z
+  .object({
+    ...ServedFields,
+    as_of: time.openapi({ description: 'Open time of the candle analysed (the last one, possibly still open)' }),
+    as_of_index: z.number().int(),
+    indicators: IndicatorsSchema,
+    levels: LevelsSchema,
+    volume_profile: VolumeProfileSchema,
+    zone: TradePlanSchema,
+    signal: SignalSchema,
+    technical_rating: TechnicalRatingSchema,
+    fear_greed: FearGreedSchema,
+    regime: RegimeSchema,
+    patterns: z.array(z.enum(CANDLE_PATTERNS as unknown as [string, ...string[]])),
+  })
+  .openapi('Analysis');
+
+export const SignalResponseSchema = z
+  .object({
+    ...ServedFields,
+    as_of: time,
+    signal: SignalSchema,
+    cached_at: time.openapi({ description: 'When this signal was computed' }),
+    age: z.number().int().openapi({ description: 'Seconds since cached_at' }),
+    max_age: z.number().int().openapi({ description: 'Seconds it is still served from the cache (of 3600)' }),
+  })
+  .openapi('AnalysisSignal');
+
+export const OverviewSchema = z
+  .object({
+    ...ServedFields,
+    as_of: time,
+    locale: z.string().openapi({ description: 'The language served: the x-locale language when supported, else en' }),
+    text: z.string(),
+    facts: z.array(
+      z.object({
+        id: z.string(),
+        values: z.record(
+          z.string(),
+          z.object({ value: z.union([z.number(), z.string(), z.array(z.string()).readonly()]), text: z.string() }),
+        ),
+      }),
+    ),
+  })
+  .openapi('AnalysisOverview');
+
+// ---- tickers ----
+
+const tickerFields = {
+  venue: z.string(),
+  pair: z.string(),
+  asset_id: z.string().nullable(),
+  market_type: MarketTypeSchema,
+  base: z.string(),
+  quote: z.string(),
+  last: n,
+  bid: nn,
+  ask: nn,
+  change_1h_pct: nn,
+  change_24h_pct: nn,
+  change_7d_pct: nn,
+  volume_24h: nn.openapi({ description: 'Base amount traded over 24h' }),
+  quote_volume_usd: nn,
+  time,
+};
+const fundingFields = {
+  settle: z.string().nullable(),
+  funding_rate: nn.openapi({ description: 'Per funding interval, as a fraction (0.0001 = 0.01%)' }),
+  funding_interval_hours: nn,
+  next_funding_time: time.nullable(),
+  mark_price: nn,
+  index_price: nn,
+};
+export const CoinTickerSchema = z.object(tickerFields).openapi('CoinTicker');
+export const CoinFuturesTickerSchema = z.object({ ...tickerFields, ...fundingFields }).openapi('CoinFuturesTicker');
+export const MarketsSchema = z
+  .object({
+    asset: AssetRefSchema,
+    venue: z.string(),
+    markets: z.array(CoinFuturesTickerSchema).openapi({ description: 'Spot rows carry null funding columns' }),
+  })
+  .openapi('AssetMarkets');
+
+// ---- assets ----
+
+export const AssetRowSchema = z
+  .object({
+    id: z.string(),
+    symbol: z.string(),
+    name: z.string(),
+    icon: z.string(),
+    asset_class: AssetClassSchema,
+    is_stablecoin: z.boolean(),
+    price: nn,
+    change_1h_pct: nn,
+    change_24h_pct: nn,
+    change_7d_pct: nn,
+    volume_24h_usd: nn,
+    market_type: MarketTypeSchema.nullable().openapi({
+      description: 'Market the row is priced from: spot, else derivatives',
+    }),
+    pair: z.string().nullable(),
+    venue: z.string().nullable(),
+  })
+  .openapi('AssetRow');
+
+export const PopularAssetSchema = AssetRowSchema.extend({
+  favorites: z.number().int().openapi({ description: 'Users who favorite it' }),
+}).openapi('PopularAsset');
+
+export const FavoriteStateSchema = z
+  .object({ asset_id: z.string(), is_favorite: z.boolean() })
+  .openapi('FavoriteState');
+
+export const AssetListQuery = z.object({
+  asset_class: z.enum(ASSET_CLASS_FILTERS).default('coins').openapi({
+    description: '`coins` (default), `stocks`, `fx`, or `all` (every class, fx and on-chain included)',
+  }),
+  sort: z.enum(ASSET_SORTS).default('volume').openapi({ description: 'Rows missing the value come last' }),
+  sort_dir: z.enum(['asc', 'desc']).default('desc'),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+// ---- exchanges ----
+
+const ExchangeVolumeSchema = z
+  .object({ spot_24h_usd: nn, derivatives_24h_usd: nn, total_24h_usd: nn })
+  .openapi('ExchangeVolume', { description: 'null where marketlens does not read the venue' });
+
+const exchangeFields = {
+  id: z.string(),
+  name: z.string(),
+  icon: z.string(),
+  connected: z.boolean().openapi({ description: 'The caller has a connection to it' }),
+  volume: ExchangeVolumeSchema,
+  affiliate_url: z.string().nullable().optional(),
+  api_connection_exists: z.boolean().nullable().optional(),
+  api_key_guide_url: z.string().nullable().optional(),
+  promotion: z.null().optional().openapi({ description: 'AffiliatePromotion; none yet' }),
+  website_url: z.string().nullable().optional(),
+  spot: z.boolean(),
+  futures: z.boolean(),
+  simulated: z.boolean(),
+};
+export const ExchangeSchema = z.object(exchangeFields).openapi('Exchange');
+export const ExchangeDetailSchema = z
+  .object({
+    ...exchangeFields,
+    spot_pairs: z.number().int().min(0),
+    futures_pairs: z.number().int().min(0),
+    futures_open_interest_usd: n,
+    spot_tickers: z.array(CoinTickerSchema),
+    futures_tickers: z.array(CoinFuturesTickerSchema),
+  })
+  .openapi('ExchangeDetail');
+
+// ---- analysis request ----
+
+export const AnalysisQueryFields = {
+  timeframe: z.enum(TIMEFRAMES).default(DEFAULT_TIMEFRAME).openapi({ description: 'Default d1 (free)' }),
+  market_type: MarketTypeSchema.optional().openapi({ description: 'A preference, not a filter' }),
+  pair: z.string().min(1).max(64).optional().openapi({ description: 'Venue-native instrument of the asset' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(50)
+    .max(CHART_DEPTH.pro)
+    .default(CHART_DEPTH.free)
+    .openapi({ description: `Candles analysed; deeper than ${CHART_DEPTH.free} needs Pro (402, code 1005)` }),
+};

@@ -1,0 +1,325 @@
+import {
+  type Analysis,
+  analyze,
+  type Fact,
+  InputError,
+  type NearestLevel,
+  type OverviewLocale,
+  overviewFacts,
+  renderOverview,
+  resolveLocale,
+  type Signal,
+  type Zone,
+} from '@marketlens/core';
+import {
+  type Asset,
+  candleOpenTime,
+  type FundingRate,
+  type MarketData,
+  type MarketType,
+  type Ticker,
+} from '@marketlens/exchanges';
+import type { AppDeps, Caller, ClientInfo } from '../env.js';
+import { AppError } from '../errors/app-error.js';
+import { venueCall } from '../errors/venue-error.js';
+import { CHART_DEPTH, type Timeframe } from './catalog.js';
+import { timeframeNeedsPro } from './config-document.js';
+import { Lru } from './lru.js';
+import { iso, isoOrNull, marketOf, perMarket, universeOf } from './market.js';
+import { isAtLeast } from './tiers.js';
+
+/** What an analysis is asked for (query of `/v2/analysis*`). */
+export interface AnalysisRequest {
+  asset_id: string;
+  timeframe: Timeframe;
+  /** Preferred market; the asset is served from the market it trades on when it has none of this type. */
+  market_type?: MarketType;
+  /** A venue-native instrument of the asset to read instead of its default market. */
+  pair?: string;
+  /** Candles analysed (the window depth). */
+  limit: number;
+}
+
+/** The asset block of analysis responses. */
+export interface AssetRef {
+  id: string;
+  symbol: string;
+  name: string;
+  icon: string;
+  asset_class: Asset['asset_class'];
+}
+
+/** Which market served an analysis. */
+export interface Served {
+  asset: AssetRef;
+  timeframe: Timeframe;
+  market_type: MarketType;
+  pair: string;
+  venue: string;
+}
+
+export interface AnalysisResult extends Served {
+  analysis: Analysis;
+  /** When it was computed (clock ms). */
+  computed_at: number;
+}
+
+interface AnalysisCaches {
+  analyses: Lru<AnalysisResult>;
+  signals: Lru<AnalysisResult>;
+}
+
+/** Analyses are kept per (asset, timeframe, market, pair, depth, last candle open time), at most this many. */
+export const ANALYSIS_CACHE_SIZE = 256;
+/** ... and at most this long, so the live candle shows through within a minute. */
+export const ANALYSIS_CACHE_MS = 60_000;
+/** The signal route serves one computation for an hour (section 8). */
+export const SIGNAL_CACHE_MS = 3_600_000;
+
+const caches = new WeakMap<MarketData, AnalysisCaches>();
+const cachesOf = (market: MarketData) =>
+  perMarket(caches, market, () => ({
+    analyses: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, ANALYSIS_CACHE_MS),
+    signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
+  }));
+
+/** The asset with this id, or 404 `UnknownAsset`. */
+export function requireAsset(deps: AppDeps, assetId: string): Asset {
+  const asset = universeOf(marketOf(deps)).get(assetId);
+  if (!asset) throw new AppError('UnknownAsset', `Unknown asset '${assetId}'`);
+  return asset;
+}
+
+export function assetRef(a: Asset): AssetRef {
+  return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
+}
+
+function tierOf(caller: Caller) {
+  return caller.kind === 'anonymous' ? 'free' : (caller.tier ?? 'free');
+}
+
+/**
+ * The gates of section 4.4: a paid timeframe without Pro is 402 (1004) unless the client gets h1
+ * free or the asset is on-chain (`external`: every timeframe free); a window deeper than the free
+ * candle ceiling without Pro is 402 (1005). A caller whose subscription could not be read is free.
+ */
+export function checkAnalysisAccess(
+  asset: Asset,
+  request: Pick<AnalysisRequest, 'timeframe' | 'limit'>,
+  caller: Caller,
+  client: ClientInfo,
+): void {
+  if (isAtLeast(tierOf(caller), 'pro')) return;
+  if (asset.asset_class !== 'external' && timeframeNeedsPro(request.timeframe, client)) {
+    throw new AppError('AnalysisTimeframeRestricted', `Timeframe ${request.timeframe} requires Pro`);
+  }
+  if (request.limit > CHART_DEPTH.free) {
+    throw new AppError(
+      'AnalysisHistoryDepthRestricted',
+      `Windows deeper than ${CHART_DEPTH.free} candles require Pro (asked ${request.limit})`,
+    );
+  }
+}
+
+function cacheKey(r: AnalysisRequest, lastOpen: number): string {
+  return [r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
+}
+
+async function compute(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
+  const market = marketOf(deps);
+  const series = await venueCall(() =>
+    market.candles({
+      asset_id: r.asset_id,
+      timeframe: r.timeframe,
+      limit: r.limit,
+      ...(r.market_type ? { market_type: r.market_type } : {}),
+      ...(r.pair ? { pair: r.pair } : {}),
+    }),
+  );
+  // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
+  const funding: FundingRate | null = await market
+    .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
+    .catch(() => null);
+  let analysis: Analysis;
+  try {
+    analysis = analyze(series.candles, { market: { funding: funding?.rate ?? null } });
+  } catch (err) {
+    if (err instanceof InputError) {
+      throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+    }
+    throw err;
+  }
+  return {
+    asset: assetRef(asset),
+    timeframe: r.timeframe,
+    market_type: series.market_type,
+    pair: series.pair,
+    venue: series.venue,
+    analysis,
+    computed_at: deps.now(),
+  };
+}
+
+/** The analysis of a request, from the cache while its last candle and the minute are the same. */
+export async function analysisOf(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
+  if (asset.is_stablecoin) {
+    throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
+  }
+  const now = deps.now();
+  const { analyses } = cachesOf(marketOf(deps));
+  const key = cacheKey(r, candleOpenTime(r.timeframe, now));
+  const hit = analyses.get(key, now);
+  if (hit) return hit;
+  const result = await compute(deps, asset, r);
+  analyses.set(key, result, now);
+  return result;
+}
+
+/** The analysis as published: times as ISO date-times. */
+export function analysisWire(result: AnalysisResult) {
+  const a = result.analysis;
+  const zone = (z: Zone) => ({ ...z, last_touch_time: iso(z.last_touch_time) });
+  const nearest = (z: NearestLevel | null) => z && { ...z, last_touch_time: iso(z.last_touch_time) };
+  return {
+    asset: result.asset,
+    timeframe: result.timeframe,
+    market_type: result.market_type,
+    pair: result.pair,
+    venue: result.venue,
+    as_of: iso(a.as_of),
+    as_of_index: a.as_of_index,
+    indicators: a.indicators,
+    levels: {
+      ...a.levels,
+      as_of_time: iso(a.levels.as_of_time),
+      zones: a.levels.zones.map(zone),
+      nearest_support: nearest(a.levels.nearest_support),
+      nearest_resistance: nearest(a.levels.nearest_resistance),
+    },
+    volume_profile: a.volume_profile,
+    zone: { ...a.zone, published_time: iso(a.zone.published_time) },
+    signal: a.signal,
+    technical_rating: a.technical_rating,
+    fear_greed: a.fear_greed,
+    regime: {
+      ...a.regime,
+      since: isoOrNull(a.regime.since),
+      transition: a.regime.transition && { ...a.regime.transition, time: iso(a.regime.transition.time) },
+    },
+    patterns: a.patterns,
+  };
+}
+
+export interface SignalResult extends Served {
+  as_of: string;
+  signal: Signal;
+  cached_at: string;
+  /** Seconds since the signal was computed. */
+  age: number;
+  /** Seconds it is still served from the cache. */
+  max_age: number;
+}
+
+/** The signal, computed at most once an hour per (asset, timeframe, market, pair, depth). */
+export async function signalOf(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<SignalResult> {
+  const now = deps.now();
+  const { signals } = cachesOf(marketOf(deps));
+  const key = cacheKey(r, 0);
+  let entry = signals.entry(key, now);
+  if (!entry) {
+    signals.set(key, await analysisOf(deps, asset, r), now);
+    entry = signals.entry(key, now);
+  }
+  if (!entry) throw new Error('signal cache refused a fresh entry');
+  const { value, at } = entry;
+  const age = Math.floor((now - at) / 1000);
+  return {
+    asset: value.asset,
+    timeframe: value.timeframe,
+    market_type: value.market_type,
+    pair: value.pair,
+    venue: value.venue,
+    as_of: iso(value.analysis.as_of),
+    signal: value.analysis.signal,
+    cached_at: iso(at),
+    age,
+    max_age: Math.max(0, SIGNAL_CACHE_MS / 1000 - age),
+  };
+}
+
+export interface OverviewResult extends Served {
+  as_of: string;
+  locale: OverviewLocale;
+  text: string;
+  facts: Fact[];
+}
+
+/** The overview narrative in the requested locale (its language, else English). */
+export async function overviewOf(
+  deps: AppDeps,
+  asset: Asset,
+  r: AnalysisRequest,
+  locale: string | undefined,
+): Promise<OverviewResult> {
+  const result = await analysisOf(deps, asset, r);
+  const facts = overviewFacts(result.analysis);
+  const resolved = resolveLocale(locale);
+  return {
+    asset: result.asset,
+    timeframe: result.timeframe,
+    market_type: result.market_type,
+    pair: result.pair,
+    venue: result.venue,
+    as_of: iso(result.analysis.as_of),
+    locale: resolved,
+    text: renderOverview(facts, resolved),
+    facts,
+  };
+}
+
+/** A ticker as published (`CoinTicker`). */
+export function tickerWire(t: Ticker) {
+  return {
+    venue: t.venue,
+    pair: t.pair,
+    asset_id: t.asset_id,
+    market_type: t.market_type,
+    last: t.last,
+    bid: t.bid,
+    ask: t.ask,
+    change_1h_pct: t.change_1h_pct,
+    change_24h_pct: t.change_24h_pct,
+    change_7d_pct: t.change_7d_pct,
+    volume_24h: t.volume_24h,
+    quote_volume_usd: t.quote_volume_usd,
+    time: iso(t.time),
+  };
+}
+
+/** The funding columns of a perpetual's ticker (null for spot or when the venue reports none). */
+export function fundingWire(funding: FundingRate | null) {
+  return {
+    funding_rate: funding?.rate ?? null,
+    funding_interval_hours: funding?.interval_hours ?? null,
+    next_funding_time: isoOrNull(funding?.next_funding_time ?? null),
+    mark_price: funding?.mark_price ?? null,
+    index_price: funding?.index_price ?? null,
+  };
+}
+
+/** Every market of the asset on the venue with its ticker; both kinds when `marketType` is absent. */
+export async function marketsOf(deps: AppDeps, asset: Asset, marketType: MarketType | undefined) {
+  const market = marketOf(deps);
+  const markets = await venueCall(() => market.markets(asset.id));
+  const rows = await Promise.all(
+    markets
+      .filter((m) => marketType === undefined || m.market_type === marketType)
+      .map(async (m) => {
+        const request = { asset_id: asset.id, pair: m.pair };
+        const ticker = await venueCall(() => market.ticker(request));
+        const funding = m.market_type === 'derivatives' ? await market.fundingRate(request).catch(() => null) : null;
+        return { ...tickerWire(ticker), base: m.base, quote: m.quote, settle: m.settle, ...fundingWire(funding) };
+      }),
+  );
+  return { asset: assetRef(asset), venue: market.venue, markets: rows };
+}

@@ -1,0 +1,77 @@
+import { EXCHANGE_CATALOG, type ExchangeCatalogEntry, exchangeCatalogEntry } from '@marketlens/exchanges';
+import type { AppDeps } from '../env.js';
+import { AppError } from '../errors/app-error.js';
+import { fundingWire, tickerWire } from './analysis.js';
+import { type MarketQuote, marketOf, type VenueSnapshot, venueSnapshot } from './market.js';
+
+/** 24h traded volume of a venue in USD; null where marketlens does not read the venue's markets. */
+export interface ExchangeVolume {
+  spot_24h_usd: number | null;
+  derivatives_24h_usd: number | null;
+  total_24h_usd: number | null;
+}
+
+const NO_VOLUME: ExchangeVolume = Object.freeze({ spot_24h_usd: null, derivatives_24h_usd: null, total_24h_usd: null });
+
+function sumUsd(quotes: readonly MarketQuote[]): number {
+  let s = 0;
+  for (const q of quotes) s += q.ticker.quote_volume_usd ?? 0;
+  return s;
+}
+
+function volumeOf(quotes: readonly MarketQuote[]): ExchangeVolume {
+  const spot = sumUsd(quotes.filter((q) => q.market.market_type === 'spot'));
+  const derivatives = sumUsd(quotes.filter((q) => q.market.market_type === 'derivatives'));
+  return { spot_24h_usd: spot, derivatives_24h_usd: derivatives, total_24h_usd: spot + derivatives };
+}
+
+function listItem(entry: ExchangeCatalogEntry, snapshot: VenueSnapshot | null) {
+  return {
+    id: entry.id,
+    name: entry.name,
+    icon: entry.icon,
+    // Exchange connections arrive with the positions routes; until then nobody is connected.
+    connected: false,
+    volume: snapshot ? volumeOf(snapshot.quotes) : NO_VOLUME,
+    affiliate_url: entry.affiliate_url,
+    api_connection_exists: false,
+    api_key_guide_url: entry.api_key_guide_url,
+    promotion: null,
+    website_url: entry.website_url,
+    spot: entry.spot,
+    futures: entry.futures,
+    simulated: entry.simulated,
+  };
+}
+
+/** `GET /v1/exchanges`: the catalog; the venue the server reads carries live volumes. */
+export async function listExchanges(deps: AppDeps) {
+  const venue = marketOf(deps).venue;
+  const snapshot = EXCHANGE_CATALOG.some((e) => e.id === venue) ? await venueSnapshot(deps) : null;
+  return EXCHANGE_CATALOG.map((e) => listItem(e, e.id === venue ? snapshot : null));
+}
+
+/** `GET /v1/exchanges/{exchange_id}`: the list item plus pair counts and tickers; 404 when unknown. */
+export async function exchangeDetail(deps: AppDeps, exchangeId: string) {
+  const entry = exchangeCatalogEntry(exchangeId);
+  if (!entry) throw new AppError('UnknownExchange', `Unknown exchange '${exchangeId}'`);
+  const snapshot = entry.id === marketOf(deps).venue ? await venueSnapshot(deps) : null;
+  const quotes = snapshot?.quotes ?? [];
+  const spot = quotes.filter((q) => q.market.market_type === 'spot');
+  const futures = quotes.filter((q) => q.market.market_type === 'derivatives');
+  return {
+    ...listItem(entry, snapshot),
+    spot_pairs: spot.length,
+    futures_pairs: futures.length,
+    // No venue marketlens reads reports open interest yet; the contract types it as a number.
+    futures_open_interest_usd: 0,
+    spot_tickers: spot.map((q) => ({ ...tickerWire(q.ticker), base: q.market.base, quote: q.market.quote })),
+    futures_tickers: futures.map((q) => ({
+      ...tickerWire(q.ticker),
+      base: q.market.base,
+      quote: q.market.quote,
+      settle: q.market.settle,
+      ...fundingWire(q.funding),
+    })),
+  };
+}
