@@ -39,7 +39,7 @@ try {
     `nearest support ${a.levels.nearest_support?.mid ?? 'none'}, resistance ${a.levels.nearest_resistance?.mid ?? 'none'}; rate budget left ${remaining}`,
   );
   const { data: overview } = await get('/v2/analysis/solana/overview', { 'x-locale': 'de' });
-  console.log(`overview (de): ${String(overview.text ?? overview.overview ?? '').slice(0, 160)}...`);
+  console.log(`overview (de): ${overview.text.slice(0, 160)}...`);
   try {
     await get('/v2/analysis/bitcoin?timeframe=h1');
   } catch (e) {

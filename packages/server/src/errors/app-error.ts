@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   AnalysisTimeframeRestricted: { code: 1004, status: 402 },
   AnalysisHistoryDepthRestricted: { code: 1005, status: 402 },
   NotificationLimitExceeded: { code: 'NotificationLimitExceeded', status: 402 },
+  /** A caller without Pro used one of the ten signal-list controls (`/v2/assets/signals`). */
+  SignalControlsRestricted: { code: 'SignalControlsRestricted', status: 402 },
   InvalidRequest: { code: 'InvalidRequest', status: 400 },
   MalformedJson: { code: 'MalformedJson', status: 400 },
   ApiKeyInQuery: { code: 'ApiKeyInQuery', status: 400 },

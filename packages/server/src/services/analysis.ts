@@ -94,7 +94,8 @@ export function assetRef(a: Asset): AssetRef {
   return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
 }
 
-function tierOf(caller: Caller) {
+/** The tier a caller is served as: free when anonymous or when the subscription could not be read. */
+export function tierOf(caller: Caller) {
   return caller.kind === 'anonymous' ? 'free' : (caller.tier ?? 'free');
 }
 

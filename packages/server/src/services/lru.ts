@@ -32,6 +32,10 @@ export class Lru<V> {
     return this.entry(key, now)?.value;
   }
 
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   set(key: string, value: V, now: number): void {
     this.#entries.delete(key);
     this.#entries.set(key, { value, at: now });
