@@ -1,3 +1,4 @@
+import { copyFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -9,4 +10,8 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   shims: true,
+  // The demo's example news feed is read from disk beside the bundle (see src/news/news.ts).
+  async onSuccess() {
+    copyFileSync('src/news/example-feed.xml', 'dist/example-feed.xml');
+  },
 });

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { grantUserTier, MAX_ACTIVE_API_KEYS, openDataDir, seedDemo } from '@marketlens/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BINARY, ensureBuilt, marketlens } from './testing/binary.js';
 
@@ -289,5 +291,173 @@ describe('serve and admin', () => {
     expect(list[0]).not.toHaveProperty('key_hash');
     expect(marketlens(['admin', 'tier', 'demo@marketlens.local', 'gold'], env).code).toBe(2);
     expect(marketlens(['admin', 'tier', 'nobody@example.com', 'pro'], env).code).toBe(3);
+  });
+});
+
+describe('admin users and API keys', () => {
+  const DEMO = 'demo@marketlens.local';
+  const OTHER = 'other@example.com';
+  const DAY = 86_400_000;
+
+  /** A data folder as `serve` leaves it: the demo user (one active key) and one more user with a grant. */
+  async function dataDir(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
+    const dir = mkdtempSync(join(tmpdir(), 'marketlens-keys-'));
+    const storage = openDataDir(dir);
+    await seedDemo(storage, Date.UTC(2025, 0, 1));
+    await storage.users.create(
+      { id: 'u-other', email: OTHER, password_hash: 'x', tier: 'free', created_at: Date.UTC(2025, 0, 2) },
+      [],
+    );
+    await grantUserTier(storage, OTHER, 'pro', 30, 'promotion');
+    await storage.close();
+    return { dir, env: { MARKETLENS_DATA_DIR: dir } };
+  }
+
+  function errorOf(stderr: string): Record<string, unknown> {
+    return (JSON.parse(stderr) as { error: Record<string, unknown> }).error;
+  }
+
+  it('help lists the new subcommands', () => {
+    const admin = marketlens(['admin']).stdout;
+    for (const c of ['admin users', 'admin keys create', 'admin keys revoke']) expect(admin).toContain(c);
+    expect(marketlens(['--help']).stdout).toContain('admin keys create');
+    const create = marketlens(['admin', 'keys', 'create', '--help']);
+    expect(create.code).toBe(0);
+    expect(create.stdout).toContain('Usage: marketlens admin keys create <email>');
+    expect(create.stdout).toContain('--expires-in-days <n>');
+    expect(marketlens(['admin', 'keys', 'revoke', '--help']).stdout).toContain(
+      'Usage: marketlens admin keys revoke <email> <key-prefix-or-id>',
+    );
+  });
+
+  it('admin users lists every user with base and effective tier, oldest first', async () => {
+    const { env } = await dataDir();
+    const j = marketlens(['admin', 'users', '--json'], env);
+    expect(j.code).toBe(0);
+    const out = json(j.stdout);
+    expect(out.schema).toBe('marketlens.admin.users/1');
+    const users = out.users as Record<string, unknown>[];
+    expect(users.map((u) => u.email)).toEqual([DEMO, OTHER]);
+    expect(users[1]).toMatchObject({
+      id: 'u-other',
+      tier: 'free',
+      effective_tier: 'pro',
+      grant: { tier: 'pro', source: 'promotion' },
+      created_at: Date.UTC(2025, 0, 2),
+    });
+    expect(users[0]).toMatchObject({ tier: 'free', effective_tier: 'free', grant: null });
+    for (const u of users) expect(u).not.toHaveProperty('password_hash');
+
+    const text = marketlens(['admin', 'users'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^email +id +tier +effective +created$/m);
+    expect(text.stdout).toMatch(/^other@example\.com +u-other +free +pro +2025-01-02/m);
+  });
+
+  it('admin users: a missing data folder is exit 3, an argument exit 2', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'marketlens-none-'));
+    const r = marketlens(['admin', 'users', '--json'], { MARKETLENS_DATA_DIR: empty });
+    expect(r.code).toBe(3);
+    expect(errorOf(r.stderr)).toMatchObject({ code: 'no_data_dir', exit_code: 3 });
+    expect(marketlens(['admin', 'users', 'someone'], { MARKETLENS_DATA_DIR: empty }).code).toBe(2);
+  });
+
+  it('keys create prints the key once; it is stored as its hash with the asked expiry', async () => {
+    const { dir, env } = await dataDir();
+    const r = marketlens(['admin', 'keys', 'create', OTHER, '--expires-in-days', '30', '--json'], env);
+    expect(r.code).toBe(0);
+    const out = json(r.stdout);
+    expect(out).toMatchObject({ schema: 'marketlens.admin.key.created/1', user_id: 'u-other', email: OTHER });
+    const key = out.key as string;
+    const apiKey = out.api_key as Record<string, unknown>;
+    expect(key).toMatch(/^mlk_[\w-]{40,}$/);
+    expect(apiKey).toMatchObject({ prefix: key.slice(0, 12), name: null, revoked_at: null, last_used_at: null });
+    expect(apiKey.expires_at).toBe((apiKey.created_at as number) + 30 * DAY);
+    expect(apiKey).not.toHaveProperty('key_hash');
+
+    const storage = openDataDir(dir);
+    const stored = await storage.apiKeys.byHash(createHash('sha256').update(key).digest('hex'));
+    await storage.close();
+    expect(stored).toMatchObject({ id: apiKey.id, user_id: 'u-other' });
+
+    const text = marketlens(['admin', 'keys', 'create', OTHER], env);
+    expect(text.code).toBe(0);
+    const printed = /^key +(mlk_\S+)$/m.exec(text.stdout)?.[1];
+    expect(printed).toBeDefined();
+    expect(text.stdout.split(printed ?? '?')).toHaveLength(2);
+    expect(text.stdout).toMatch(/^expires +never$/m);
+    expect(text.stdout).toContain('cannot be shown again');
+    const listed = json(marketlens(['admin', 'keys', OTHER, '--json'], env).stdout).keys as unknown[];
+    expect(listed).toHaveLength(2);
+  });
+
+  it('keys create: bad --expires-in-days exits 2, an unknown email 3', async () => {
+    const { env } = await dataDir();
+    for (const bad of ['0', '366', '-1', '1.5', 'x', '']) {
+      const r = marketlens(['admin', 'keys', 'create', OTHER, '--expires-in-days', bad, '--json'], env);
+      expect(r.code, bad).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(errorOf(r.stderr)).toMatchObject({ code: 'usage', exit_code: 2 });
+    }
+    expect(marketlens(['admin', 'keys', 'create', OTHER, '--expires-in-days', '365'], env).code).toBe(0);
+    expect(marketlens(['admin', 'keys', 'create', OTHER, '--expires-in-days', '1'], env).code).toBe(0);
+    expect(marketlens(['admin', 'keys', 'create'], env).code).toBe(2);
+    const r = marketlens(['admin', 'keys', 'create', 'nobody@example.com', '--json'], env);
+    expect(r.code).toBe(3);
+    expect(errorOf(r.stderr)).toMatchObject({ code: 'unknown_user', exit_code: 3 });
+    expect(marketlens(['admin', 'keys', 'create', 'nobody@example.com'], env).stderr).toMatch(/^error: no user/);
+  });
+
+  it(`keys create stops at ${MAX_ACTIVE_API_KEYS} active keys (exit 3); revoking frees a place`, async () => {
+    const { env } = await dataDir();
+    const created: string[] = [];
+    for (let i = 0; i < MAX_ACTIVE_API_KEYS; i++) {
+      const r = marketlens(['admin', 'keys', 'create', OTHER, '--json'], env);
+      expect(r.code).toBe(0);
+      created.push((json(r.stdout).api_key as { prefix: string }).prefix);
+    }
+    const full = marketlens(['admin', 'keys', 'create', OTHER, '--json'], env);
+    expect(full.code).toBe(3);
+    expect(errorOf(full.stderr)).toMatchObject({ code: 'api_key_limit', exit_code: 3 });
+    expect(marketlens(['admin', 'keys', 'revoke', OTHER, created[0]], env).code).toBe(0);
+    expect(marketlens(['admin', 'keys', 'create', OTHER], env).code).toBe(0);
+  });
+
+  it('keys revoke by prefix or id keeps the record; again, unknown key or user exit 3', async () => {
+    const { env } = await dataDir();
+    const made = json(marketlens(['admin', 'keys', 'create', OTHER, '--json'], env).stdout).api_key as {
+      id: string;
+      prefix: string;
+    };
+    const r = marketlens(['admin', 'keys', 'revoke', OTHER, made.prefix, '--json'], env);
+    expect(r.code).toBe(0);
+    const out = json(r.stdout);
+    expect(out).toMatchObject({ schema: 'marketlens.admin.key.revoked/1', user_id: 'u-other', email: OTHER });
+    const revoked = out.api_key as Record<string, unknown>;
+    expect(revoked).toMatchObject({ id: made.id, prefix: made.prefix });
+    expect(typeof revoked.revoked_at).toBe('number');
+    expect(revoked).not.toHaveProperty('key_hash');
+
+    const keys = json(marketlens(['admin', 'keys', OTHER, '--json'], env).stdout).keys as Record<string, unknown>[];
+    expect(keys.find((k) => k.id === made.id)?.revoked_at).toBe(revoked.revoked_at);
+
+    const again = marketlens(['admin', 'keys', 'revoke', OTHER, made.id, '--json'], env);
+    expect(again.code).toBe(3);
+    expect(errorOf(again.stderr)).toMatchObject({ code: 'key_revoked', exit_code: 3 });
+    const unknown = marketlens(['admin', 'keys', 'revoke', OTHER, 'mlk_nothing', '--json'], env);
+    expect(unknown.code).toBe(3);
+    expect(errorOf(unknown.stderr)).toMatchObject({ code: 'unknown_key' });
+    // Another user's key is not this user's to revoke.
+    const demoKey = (json(marketlens(['admin', 'keys', DEMO, '--json'], env).stdout).keys as { id: string }[])[0];
+    expect(marketlens(['admin', 'keys', 'revoke', OTHER, demoKey.id], env).code).toBe(3);
+    const nobody = marketlens(['admin', 'keys', 'revoke', 'nobody@example.com', made.id, '--json'], env);
+    expect(nobody.code).toBe(3);
+    expect(errorOf(nobody.stderr)).toMatchObject({ code: 'unknown_user' });
+
+    const byId = json(marketlens(['admin', 'keys', 'create', DEMO, '--json'], env).stdout).api_key as { id: string };
+    const text = marketlens(['admin', 'keys', 'revoke', DEMO, byId.id], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`${DEMO}: revoked API key`);
+    expect(marketlens(['admin', 'keys', 'revoke', DEMO], env).code).toBe(2);
   });
 });

@@ -49,14 +49,18 @@ export function mainHelp(): string {
   ].join('\n');
 }
 
+/** The command whose name's words start `argv`, the longest one (`admin keys create` before `admin keys`). */
 function find(argv: readonly string[]): { command: Command; rest: readonly string[] } | undefined {
-  const [name, sub] = argv;
-  if (name === 'admin') {
-    const command = adminCommands.find((c) => c.spec.name === `admin ${sub}`);
-    return command === undefined ? undefined : { command, rest: argv.slice(2) };
+  let best: Command | undefined;
+  let bestWords = 0;
+  for (const command of argv[0] === 'admin' ? adminCommands : COMMANDS) {
+    const words = command.spec.name.split(' ');
+    if (words.length > bestWords && words.every((w, i) => argv[i] === w)) {
+      best = command;
+      bestWords = words.length;
+    }
   }
-  const command = COMMANDS.find((c) => c.spec.name === name);
-  return command === undefined ? undefined : { command, rest: argv.slice(1) };
+  return best === undefined ? undefined : { command: best, rest: argv.slice(bestWords) };
 }
 
 function adminHelp(): string {

@@ -12,9 +12,12 @@ import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
 import { registerLegacyAssetRoutes } from './routes/v1/assets.js';
 import { registerAuthRoutes } from './routes/v1/auth.js';
 import { registerExchangeRoutes } from './routes/v1/exchanges.js';
+import { registerNewsRoutes } from './routes/v1/news.js';
 import { registerAnalysisRoutes } from './routes/v2/analysis.js';
 import { registerAssetRoutes } from './routes/v2/assets.js';
 import { registerConfigRoutes } from './routes/v2/config.js';
+import { registerInsightRoutes } from './routes/v2/insights.js';
+import { registerScreenerRoutes } from './routes/v2/screener.js';
 import { SessionCache } from './services/session-cache.js';
 
 /** The version of the service the OpenAPI document reports (section 9). */
@@ -85,8 +88,11 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
   registerConfigRoutes(app);
   registerAnalysisRoutes(app);
   registerAssetRoutes(app);
+  registerScreenerRoutes(app);
+  registerInsightRoutes(app);
   registerLegacyAssetRoutes(app);
   registerExchangeRoutes(app);
+  registerNewsRoutes(app);
 
   app.doc31(OPENAPI_PATH, (c) => ({
     openapi: '3.1.0',

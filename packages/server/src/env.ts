@@ -1,4 +1,5 @@
 import type { MarketData } from '@marketlens/exchanges';
+import type { NewsSource } from './news/news.js';
 import type { SessionCache } from './services/session-cache.js';
 import type { Storage, Tier, UserRecord } from './storage/types.js';
 
@@ -8,12 +9,27 @@ export interface ServerConfig {
   /** Mobile builds below this version fail the supported-client check (unless a valid API key). */
   minClientVersion: string;
   rateLimit: { limit: number; windowMs: number };
+  /** News feeds (`GET /v1/news/`): RSS or Atom, by URL or file path, fetched in the background. */
+  news: { feeds: readonly string[]; refreshMs: number; timeoutMs: number };
+  /** An OpenAI-compatible endpoint that rewrites the overview narrative; null: the facts' text only. */
+  overviewLlm: OverviewLlmConfig | null;
+}
+
+export interface OverviewLlmConfig {
+  /** Base URL; the request goes to `{baseUrl}/chat/completions`. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** A rewrite slower than this is abandoned and the facts' text served. */
+  timeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
   trustedProxies: [],
   minClientVersion: '3.0.0',
   rateLimit: { limit: 2000, windowMs: 60_000 },
+  news: { feeds: [], refreshMs: 5 * 60_000, timeoutMs: 10_000 },
+  overviewLlm: null,
 };
 
 export interface AppDeps {
@@ -25,6 +41,8 @@ export interface AppDeps {
   sessionCache?: SessionCache;
   /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
   market?: MarketData;
+  /** The news cache `GET /v1/news/` reads; absent: no news (an empty list). */
+  news?: NewsSource;
 }
 
 export interface ClientInfo {

@@ -23,7 +23,14 @@ export { clientInfo, compareVersions, parseVersion } from './middleware/client-v
 export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
 export { DEFAULT_FAVORITES } from './services/accounts.js';
-export { MAX_ACTIVE_API_KEYS } from './services/api-keys.js';
+export {
+  API_KEY_MAX_EXPIRES_DAYS,
+  type ApiKeyView,
+  createApiKey,
+  isKeyActive,
+  MAX_ACTIVE_API_KEYS,
+  revokeApiKey,
+} from './services/api-keys.js';
 export {
   ALERT_KINDS,
   CHART_DEPTH,

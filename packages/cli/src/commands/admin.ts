@@ -1,11 +1,17 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  API_KEY_MAX_EXPIRES_DAYS,
   type ApiKeyRecord,
+  AppError,
+  createApiKey,
   grantUserTier,
+  isKeyActive,
+  MAX_ACTIVE_API_KEYS,
   openDataDir,
   optionsFromEnv,
   PROMOTION_PRO_DAYS,
+  revokeApiKey,
   type Storage,
   setUserTier,
   TIERS,
@@ -47,6 +53,7 @@ function adminSpec(
   args: string,
   n: number,
   extra: CommandSpec['options'] = {},
+  notes: readonly string[] = [],
 ): CommandSpec {
   return {
     name: `admin ${name}`,
@@ -56,6 +63,7 @@ function adminSpec(
     maxArgs: n,
     options: { ...extra, 'data-dir': DATA_DIR_OPTION, json: JSON_OPTION },
     notes: [
+      ...notes,
       'Works on the SQLite storage of a data folder that `marketlens serve` created; run it beside the server or while it is stopped.',
     ],
   };
@@ -176,14 +184,53 @@ const userCommand: Command = {
   },
 };
 
+function adminKey({ key_hash: _hash, user_id: _user, ...rest }: ApiKeyRecord): AdminApiKey {
+  return rest;
+}
+
+const when = (t: number | null) => (t === null ? '-' : utc(t));
+
+/** Users are read a page at a time so a large table never sits in one statement's result. */
+const USER_PAGE = 500;
+
+const usersCommand: Command = {
+  spec: adminSpec('users', 'list all users: base and effective tier, oldest first', '', 0),
+  async run(args, io) {
+    const users = await withStorage(args, io, async (storage) => {
+      const now = Date.now();
+      const all: AdminUser[] = [];
+      for (let offset = 0; ; offset += USER_PAGE) {
+        const page = await storage.users.list({ limit: USER_PAGE, offset });
+        for (const u of page) all.push(await adminUser(storage, u, now));
+        if (page.length < USER_PAGE) return all;
+      }
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.users', { users });
+      return;
+    }
+    if (users.length === 0) {
+      io.stdout('no users\n');
+      return;
+    }
+    io.stdout(
+      table([
+        ['email', 'id', 'tier', 'effective', 'created'],
+        ...users.map((u) => [u.email, u.id, u.tier, u.effective_tier, utc(u.created_at)]),
+      ]),
+    );
+  },
+};
+
 const keysCommand: Command = {
-  spec: adminSpec('keys', "list a user's API keys (prefixes only; keys are stored as hashes)", '<email>', 1),
+  spec: adminSpec('keys', "list a user's API keys (prefixes only; keys are stored as hashes)", '<email>', 1, {}, [
+    "New key: 'marketlens admin keys create <email>'; revoke one: 'marketlens admin keys revoke <email> <prefix|id>'.",
+  ]),
   async run(args, io) {
     const { user, keys } = await withStorage(args, io, async (storage) => {
       const found = await findUser(storage, args.positionals[0]);
       const records = await storage.apiKeys.listByUser(found.id);
-      const list: AdminApiKey[] = records.map(({ key_hash: _hash, user_id: _user, ...rest }) => rest);
-      return { user: found, keys: list };
+      return { user: found, keys: records.map(adminKey) };
     });
     if (args.flag('json')) {
       printJson(io, 'admin.keys', { user_id: user.id, email: user.email, keys });
@@ -193,7 +240,6 @@ const keysCommand: Command = {
       io.stdout(`${user.email} has no API keys\n`);
       return;
     }
-    const when = (t: number | null) => (t === null ? '-' : utc(t));
     io.stdout(
       table([
         ['id', 'name', 'prefix', 'created', 'last used', 'expires', 'revoked'],
@@ -211,5 +257,135 @@ const keysCommand: Command = {
   },
 };
 
+function expiresInDays(raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > API_KEY_MAX_EXPIRES_DAYS)
+    throw usageError(
+      `--expires-in-days must be an integer 1..${API_KEY_MAX_EXPIRES_DAYS}; got '${raw}'`,
+      'admin keys create',
+    );
+  return days;
+}
+
+const keyCreateCommand: Command = {
+  spec: adminSpec(
+    'keys create',
+    'create an API key for a user and print it (shown only this once)',
+    '<email>',
+    1,
+    {
+      'expires-in-days': {
+        type: 'string',
+        value: '<n>',
+        description: `days until the key expires, 1..${API_KEY_MAX_EXPIRES_DAYS}; default never`,
+      },
+    },
+    [
+      `A user holds at most ${MAX_ACTIVE_API_KEYS} active keys (exit 3, api_key_limit, beyond). The key is stored only as a hash: keep it now.`,
+    ],
+  ),
+  async run(args, io) {
+    const days = expiresInDays(args.string('expires-in-days'));
+    const created = await withStorage(args, io, async (storage) => {
+      const user = await findUser(storage, args.positionals[0]);
+      try {
+        const { key, record } = await createApiKey(storage, user.id, { expires_in_days: days }, Date.now());
+        return { user, key, apiKey: adminKey(record) };
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'ApiKeyLimitExceeded')
+          throw dataError('api_key_limit', `${user.email} already holds ${MAX_ACTIVE_API_KEYS} active API keys`);
+        throw err;
+      }
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.key.created', {
+        user_id: created.user.id,
+        email: created.user.email,
+        key: created.key,
+        api_key: created.apiKey,
+      });
+      return;
+    }
+    const k = created.apiKey;
+    io.stdout(
+      `${table([
+        ['key', created.key],
+        ['id', k.id],
+        ['prefix', k.prefix],
+        ['user', created.user.email],
+        ['expires', k.expires_at === null ? 'never' : `${utc(k.expires_at)} UTC`],
+      ])}Keep the key now: it is stored only as a hash and cannot be shown again.\n`,
+    );
+  },
+};
+
+/** The user's key named by its id or its prefix; a prefix several keys share names the one still active. */
+function findKey(keys: readonly ApiKeyRecord[], idOrPrefix: string, email: string, now: number): ApiKeyRecord {
+  const byId = keys.find((k) => k.id === idOrPrefix);
+  if (byId !== undefined) return byId;
+  const matches = keys.filter((k) => k.prefix === idOrPrefix);
+  const candidates = matches.length > 1 ? matches.filter((k) => isKeyActive(k, now)) : matches;
+  const [only, ...others] = candidates;
+  if (matches.length === 0 || only === undefined)
+    throw dataError('unknown_key', `${email} has no API key with id or prefix ${idOrPrefix}`);
+  if (others.length > 0)
+    throw dataError('ambiguous_key', `several API keys of ${email} have the prefix ${idOrPrefix}; give the id`);
+  return only;
+}
+
+const keyRevokeCommand: Command = {
+  spec: adminSpec(
+    'keys revoke',
+    'revoke an API key at once (its record stays for audit)',
+    '<email> <key-prefix-or-id>',
+    2,
+    {},
+    ["Name the key by its id or its prefix as 'marketlens admin keys <email>' lists them."],
+  ),
+  async run(args, io) {
+    const [email, idOrPrefix] = args.positionals;
+    const revoked = await withStorage(args, io, async (storage) => {
+      const user = await findUser(storage, email);
+      const now = Date.now();
+      const target = findKey(await storage.apiKeys.listByUser(user.id), idOrPrefix, user.email, now);
+      const gone = () =>
+        dataError('key_revoked', `API key ${target.prefix} (${target.id}) of ${user.email} is already revoked`);
+      if (target.revoked_at !== null) throw gone();
+      try {
+        await revokeApiKey(storage, user.id, target.id, now);
+      } catch (err) {
+        // Revoked by someone else between the list and the update.
+        if (err instanceof AppError && err.code === 'NotFound') throw gone();
+        throw err;
+      }
+      const after = (await storage.apiKeys.listByUser(user.id)).find((k) => k.id === target.id) ?? {
+        ...target,
+        revoked_at: now,
+      };
+      return { user, apiKey: adminKey(after) };
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.key.revoked', {
+        user_id: revoked.user.id,
+        email: revoked.user.email,
+        api_key: revoked.apiKey,
+      });
+      return;
+    }
+    io.stdout(
+      `${revoked.user.email}: revoked API key ${revoked.apiKey.prefix} (${revoked.apiKey.id}) at ${when(revoked.apiKey.revoked_at)} UTC\n`,
+    );
+  },
+};
+
 /** `marketlens admin ...` subcommands. */
-export const adminCommands: readonly Command[] = [tierCommand, grantCommand, userCommand, keysCommand];
+export const adminCommands: readonly Command[] = [
+  tierCommand,
+  grantCommand,
+  userCommand,
+  usersCommand,
+  keysCommand,
+  keyCreateCommand,
+  keyRevokeCommand,
+];

@@ -7,6 +7,7 @@ describe('error table', () => {
     expect(ERROR_CODES.AnalysisTimeframeRestricted).toEqual({ code: 1004, status: 402 });
     expect(ERROR_CODES.AnalysisHistoryDepthRestricted).toEqual({ code: 1005, status: 402 });
     expect(ERROR_CODES.NotificationLimitExceeded).toEqual({ code: 'NotificationLimitExceeded', status: 402 });
+    expect(ERROR_CODES.SignalControlsRestricted).toEqual({ code: 'SignalControlsRestricted', status: 402 });
   });
 
   it('has one code per entry', () => {

@@ -25,6 +25,7 @@ import { venueCall } from '../errors/venue-error.js';
 import { CHART_DEPTH, type Timeframe } from './catalog.js';
 import { timeframeNeedsPro } from './config-document.js';
 import { Lru } from './lru.js';
+import { type OverviewSource, overviewText } from './overview-llm.js';
 import { iso, isoOrNull, marketOf, perMarket, universeOf } from './market.js';
 import { isAtLeast } from './tiers.js';
 
@@ -252,10 +253,16 @@ export interface OverviewResult extends Served {
   as_of: string;
   locale: OverviewLocale;
   text: string;
+  /** `llm` when an OpenAI-compatible endpoint's rewrite passed the number check, else `facts`. */
+  source: OverviewSource;
   facts: Fact[];
 }
 
-/** The overview narrative in the requested locale (its language, else English). */
+/**
+ * The overview narrative in the requested locale (its language, else English): the facts'
+ * deterministic text, or its LLM rewrite when one is configured and every number in it is a
+ * fact's (cached per analysis, locale and facts).
+ */
 export async function overviewOf(
   deps: AppDeps,
   asset: Asset,
@@ -265,6 +272,16 @@ export async function overviewOf(
   const result = await analysisOf(deps, asset, r);
   const facts = overviewFacts(result.analysis);
   const resolved = resolveLocale(locale);
+  const deterministic = renderOverview(facts, resolved);
+  const now = deps.now();
+  const { text, source } = await overviewText(
+    deps.config.overviewLlm,
+    cacheKey(r, candleOpenTime(r.timeframe, now)),
+    facts,
+    deterministic,
+    resolved,
+    now,
+  );
   return {
     asset: result.asset,
     timeframe: result.timeframe,
@@ -273,7 +290,8 @@ export async function overviewOf(
     venue: result.venue,
     as_of: iso(result.analysis.as_of),
     locale: resolved,
-    text: renderOverview(facts, resolved),
+    text,
+    source,
     facts,
   };
 }

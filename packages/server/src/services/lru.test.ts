@@ -38,6 +38,14 @@ describe('Lru', () => {
     );
   });
 
+  it('forgets a deleted key', () => {
+    const lru = new Lru<number>(2);
+    lru.set('a', 1, 0);
+    lru.delete('a');
+    lru.delete('absent');
+    expect([lru.get('a', 0), lru.size]).toEqual([undefined, 0]);
+  });
+
   it('refuses a capacity below 1', () => {
     expect(() => new Lru(0)).toThrow(RangeError);
   });

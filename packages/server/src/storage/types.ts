@@ -47,11 +47,19 @@ export interface ApiKeyRecord {
   last_used_at: number | null;
 }
 
+/** A page of a list: at most `limit` rows (all when absent) after skipping `offset` (default 0). */
+export interface PageOptions {
+  limit?: number;
+  offset?: number;
+}
+
 export interface UserRepository {
   /** Creates the user and its initial favorites atomically; null when the email is taken. */
   create(user: UserRecord, favorites: readonly string[]): Promise<UserRecord | null>;
   byId(id: string): Promise<UserRecord | null>;
   byEmail(email: string): Promise<UserRecord | null>;
+  /** Users oldest first (ties by id), so pages stay stable while people sign up. */
+  list(page?: PageOptions): Promise<UserRecord[]>;
   setTier(id: string, tier: Tier): Promise<boolean>;
 }
 

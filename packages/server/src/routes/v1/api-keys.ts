@@ -2,7 +2,14 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.js';
 import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
-import { createApiKey, credits, listApiKeys, revokeApiKey } from '../../services/api-keys.js';
+import {
+  API_KEY_MAX_EXPIRES_DAYS,
+  createApiKey,
+  credits,
+  listApiKeys,
+  MAX_ACTIVE_API_KEYS,
+  revokeApiKey,
+} from '../../services/api-keys.js';
 import { TIERS } from '../../storage/types.js';
 import { operation } from '../operation.js';
 
@@ -33,7 +40,7 @@ const CreateApiKeyBody = z
       .number()
       .int()
       .min(1)
-      .max(365)
+      .max(API_KEY_MAX_EXPIRES_DAYS)
       .optional()
       .openapi({ description: 'Omit for a key that does not expire' }),
   })
@@ -62,7 +69,7 @@ const createApiKeyRoute = operation(
     operationId: 'createApiKey',
     tags: ['API keys'],
     summary: 'Create an API key',
-    description: 'At most 10 active keys per account.',
+    description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account.`,
     request: { body: { content: { 'application/json': { schema: CreateApiKeyBody } }, required: false } },
     responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
   },

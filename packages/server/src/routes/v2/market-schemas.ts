@@ -232,6 +232,10 @@ export const OverviewSchema = z
     as_of: time,
     locale: z.string().openapi({ description: 'The language served: the x-locale language when supported, else en' }),
     text: z.string(),
+    source: z.enum(['facts', 'llm']).openapi({
+      description:
+        '`facts`: the deterministic narrative; `llm`: a rewrite by the configured OpenAI-compatible endpoint, served only when every number in it is one of `facts`',
+    }),
     facts: z.array(
       z.object({
         id: z.string(),

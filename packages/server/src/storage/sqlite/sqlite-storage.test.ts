@@ -62,6 +62,26 @@ describe('sqlite storage', () => {
     expect((await s.users.byEmail('a@x.io'))?.tier).toBe('pro');
   });
 
+  it('lists users oldest first, ties by id, a page at a time', async () => {
+    const s = createSqliteStorage(':memory:');
+    expect(await s.users.list()).toEqual([]);
+    await s.users.create({ ...user('u3', 'c@x.io'), created_at: 5 }, []);
+    await s.users.create({ ...user('u2', 'b@x.io'), created_at: 2 }, []);
+    await s.users.create({ ...user('u1', 'a@x.io'), created_at: 2 }, []);
+    await s.users.create({ ...user('u0', 'z@x.io'), created_at: 1 }, []);
+    const ids = async (page?: { limit?: number; offset?: number }) => (await s.users.list(page)).map((u) => u.id);
+    expect(await ids()).toEqual(['u0', 'u1', 'u2', 'u3']);
+    expect(await ids({ limit: 2 })).toEqual(['u0', 'u1']);
+    expect(await ids({ limit: 2, offset: 2 })).toEqual(['u2', 'u3']);
+    expect(await ids({ offset: 3 })).toEqual(['u3']);
+    expect(await ids({ limit: 0 })).toEqual([]);
+    expect(await ids({ limit: 5, offset: 4 })).toEqual([]);
+    expect((await s.users.list({ limit: 1 }))[0]).toEqual({ ...user('u0', 'z@x.io'), created_at: 1 });
+    await expect(s.users.list({ limit: -1 })).rejects.toThrow(RangeError);
+    await expect(s.users.list({ offset: 1.5 })).rejects.toThrow(RangeError);
+    await s.close();
+  });
+
   it('caps active keys and keeps revoked keys as audit records', async () => {
     const s = createSqliteStorage(':memory:');
     await s.users.create(user('u1', 'a@x.io'), []);

@@ -47,6 +47,13 @@ export function openSqlite(filename: string): DB {
   return db;
 }
 
+/** A page bound as SQLite binds it: a non-negative integer, else `fallback`. */
+function pageBound(n: number | undefined, fallback: number): number {
+  if (n === undefined) return fallback;
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`page bounds must be non-negative integers; got ${n}`);
+  return n;
+}
+
 function users(db: DB): UserRepository {
   const insert = db.prepare(
     'INSERT INTO users (id, email, password_hash, tier, created_at) VALUES (@id, @email, @password_hash, @tier, @created_at) ON CONFLICT(email) DO NOTHING',
@@ -54,6 +61,7 @@ function users(db: DB): UserRepository {
   const fav = db.prepare('INSERT OR IGNORE INTO favorites (user_id, asset_id, created_at) VALUES (?, ?, ?)');
   const byId = db.prepare('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare('SELECT * FROM users WHERE email = ?');
+  const list = db.prepare('SELECT * FROM users ORDER BY created_at, id LIMIT ? OFFSET ?');
   const setTier = db.prepare('UPDATE users SET tier = ? WHERE id = ?');
   const create = db.transaction((user: UserRecord, favorites: readonly string[]) => {
     if (insert.run(user).changes === 0) return null;
@@ -64,6 +72,8 @@ function users(db: DB): UserRepository {
     create: async (user, favorites) => create(user, favorites),
     byId: async (id) => (byId.get(id) as UserRecord | undefined) ?? null,
     byEmail: async (email) => (byEmail.get(email) as UserRecord | undefined) ?? null,
+    // SQLite reads a negative LIMIT as no limit.
+    list: async (page = {}) => list.all(pageBound(page.limit, -1), pageBound(page.offset, 0)) as UserRecord[],
     setTier: async (id: string, tier: Tier) => setTier.run(tier, id).changes > 0,
   };
 }

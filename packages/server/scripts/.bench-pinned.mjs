@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Platform overhead: the same trivial JSON route on bare hono and on the marketlens app (client
+// IP, rate limit, query-key refusal, client-version gate, auth with tier lookup, envelope), each
+// server in its own child process started the same way, measured with autocannon on loopback in
+// the same run. Both servers use the same hono and @hono/node-server and answer the same JSON
+// body (the envelope), so what differs is only the platform's work. Two marketlens cases:
+//   no credential  GET /bench/public  (anonymous allowed, like /v2/config)
+//   session        GET /bench/ping    (session required, x-session-token: the demo session)
+// Each case gets a warm-up, then `--runs` measured runs interleaved with bare hono; the table
+// reports medians. Exits 1 when a case costs 20% or more of bare throughput. Needs `pnpm build`.
+//   node scripts/bench.mjs [--duration 5] [--warmup 2] [--runs 3] [--connections 50]
+import { execSync, fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+
+const BODY = { pong: true };
+const BUDGET = 0.2;
+
+async function serve(app, headers) {
+  const { serve } = await import('@hono/node-server');
+  const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+    process.send({ url: `http://127.0.0.1:${info.port}`, headers }),
+  );
+  return s;
+}
+
+async function serveBare() {
+  const { Hono } = await import('hono');
+  const app = new Hono();
+  // The same bytes the platform answers (its envelope), built per request like the platform does.
+  app.get('/bench/ping', (c) => c.json({ code: 0, success: true, data: BODY, message: null }));
+  const s = await serve(app, {});
+  process.on('disconnect', () => s.close());
+}
+
+async function servePlatform() {
+  const server = await import(process.env.ML_DIST);
+  const dir = mkdtempSync(join(tmpdir(), 'ml-bench-'));
+  const storage = server.openDataDir(dir);
+  const demo = await server.seedDemo(storage);
+  const config = { ...server.DEFAULT_CONFIG, rateLimit: { limit: 1e12, windowMs: 60_000 } };
+  const app = server.createApp({ storage, config, now: Date.now });
+  app.get('/bench/ping', server.authorize(server.SESSION_ONLY), (c) => c.json(server.ok(BODY)));
+  app.get('/bench/public', server.authorize(server.OPTIONAL_SESSION_OR_API_KEY), (c) => c.json(server.ok(BODY)));
+  const s = await serve(app, { 'x-session-token': demo.session_token });
+  process.on('disconnect', () => {
+    s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+function start(role) {
+  const child = fork(fileURLToPath(import.meta.url), [role], { stdio: 'inherit', execArgv: process.env.ML_PROF && role === 'platform' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/mlb/prof'] : [] }); if (process.env.ML_PIN) execSync('taskset -p -c 1 ' + child.pid);
+  return new Promise((resolve) => child.once('message', (m) => resolve({ child, ...m })));
+}
+
+async function run(autocannon, c, duration, connections) {
+  const r = await autocannon({ url: c.url, headers: c.headers, duration, connections });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${c.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main() {
+  const role = process.argv[2];
+  if (role === 'bare') return serveBare();
+  if (role === 'platform') return servePlatform();
+  const { default: autocannon } = await import('autocannon');
+  const duration = arg('duration', 5);
+  const warmup = arg('warmup', 2);
+  const runs = arg('runs', 3);
+  const connections = arg('connections', 50);
+  const bare = await start('bare');
+  const platform = await start('platform');
+  const cases = [
+    { name: 'bare hono', url: `${bare.url}/bench/ping`, headers: {} },
+    { name: 'marketlens, no credential', url: `${platform.url}/bench/public`, headers: {} },
+    { name: 'marketlens, session', url: `${platform.url}/bench/ping`, headers: platform.headers },
+  ];
+  for (const c of cases) await run(autocannon, c, warmup, connections);
+  const results = new Map(cases.map((c) => [c.name, { rps: [], p99: [] }]));
+  // Interleave the cases so drift (other load, thermal, GC) spreads over all of them.
+  for (let i = 0; i < runs; i++) {
+    for (const c of cases) {
+      const r = await run(autocannon, c, duration, connections);
+      results.get(c.name).rps.push(r.requests.average);
+      results.get(c.name).p99.push(r.latency.p99);
+    }
+  }
+  bare.child.disconnect();
+  platform.child.disconnect();
+  const bareRps = median(results.get('bare hono').rps);
+  let worst = 0;
+  console.log(`${runs} runs of ${duration} s after ${warmup} s warm-up, ${connections} connections; medians\n`);
+  console.log('| server | req/s | p99 ms | runs (req/s) | cost |\n|---|---:|---:|---|---:|');
+  for (const [name, r] of results) {
+    const rps = median(r.rps);
+    const cost = 1 - rps / bareRps;
+    if (name !== 'bare hono') worst = Math.max(worst, cost);
+    const costText = name === 'bare hono' ? '' : `${(cost * 100).toFixed(1)}%`;
+    console.log(
+      `| ${name} | ${rps.toFixed(0)} | ${median(r.p99)} | ${r.rps.map((x) => x.toFixed(0)).join(', ')} | ${costText} |`,
+    );
+  }
+  console.log(`\nplatform cost: worst case ${(worst * 100).toFixed(1)}% of bare throughput (budget ${BUDGET * 100}%)`);
+  process.exitCode = worst < BUDGET ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

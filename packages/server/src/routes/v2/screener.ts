@@ -1,0 +1,208 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  CANDLE_PATTERNS,
+  FEAR_GREED_ZONES,
+  InputError,
+  parseSignalControls,
+  SIGNAL_CONTROLS,
+  SIGNAL_SORTS,
+  type SignalControlSpec,
+} from '@marketlens/core';
+import type { AppEnv } from '../../env.js';
+import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { AppError } from '../../errors/app-error.js';
+import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
+import { ASSET_CLASS_FILTERS } from '../../services/assets.js';
+import { SIGNAL_TIMEFRAMES } from '../../services/catalog.js';
+import {
+  checkSignalControlAccess,
+  controlsUsed,
+  FREE_SIGNAL_ROWS,
+  mayUseSignalControls,
+  screenerOf,
+  signalListOf,
+} from '../../services/screener.js';
+import { operation } from '../operation.js';
+import { AssetRefSchema } from './market-schemas.js';
+
+const n = z.number();
+const nn = z.number().nullable();
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const AssetClassQuery = z.enum(ASSET_CLASS_FILTERS).default('coins').openapi({
+  description: '`coins` (default), `stocks`, `fx`, or `all` (every class, on-chain included)',
+});
+
+// ---- screener ----
+
+const BreakoutSchema = z
+  .object({
+    asset: AssetRefSchema,
+    direction: z.enum(['up', 'down']),
+    kind: z.enum(['zone', 'channel']).openapi({ description: 'A support/resistance zone or the prior 20-day channel' }),
+    level: n.openapi({ description: 'The broken edge' }),
+    close: n,
+    distance_pct: n,
+    distance_atr: nn,
+    volume_z: nn,
+    volume_ratio: nn,
+  })
+  .openapi('ScreenerBreakout');
+
+const OversoldSchema = z
+  .object({
+    asset: AssetRefSchema,
+    rsi_14: n,
+    stoch_k: nn,
+    williams_r: nn,
+    oscillators_low: z.number().int().openapi({ description: 'How many of RSI, Stoch %K, Williams %R are low' }),
+    support: n,
+    support_kind: z.enum(['zone', 'channel']),
+    distance_pct: n,
+    distance_atr: n,
+  })
+  .openapi('ScreenerOversold');
+
+const VolumeSurgeSchema = z
+  .object({ asset: AssetRefSchema, volume: n, volume_z: nn, volume_ratio: n, change_pct: nn })
+  .openapi('ScreenerVolumeSurge');
+
+const ScreenerSchema = z
+  .object({
+    asset_class: z.enum(ASSET_CLASS_FILTERS),
+    timeframe: z.literal('d1'),
+    as_of: z.iso.datetime().openapi({ description: 'Open time of the d1 candle screened (the live one)' }),
+    assets_screened: z.number().int(),
+    breakouts: z.array(BreakoutSchema).openapi({ description: 'Largest |distance_atr| first' }),
+    oversold: z.array(OversoldSchema).openapi({ description: 'Lowest RSI first' }),
+    volume_surges: z.array(VolumeSurgeSchema).openapi({ description: 'Largest z-score first' }),
+  })
+  .openapi('Screener');
+
+const screenerRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v2/assets/screener',
+  operationId: 'getAssetScreener',
+  tags: ['Assets'],
+  summary: 'Breakouts, oversold zones and volume surges over an asset class (d1)',
+  description:
+    'Screens every asset of `asset_class` (stablecoins left out) at its live d1 candle: volume-confirmed breakouts of a zone or the 20-day channel, RSI-led oversold readings near a support, and volume surges (z-score >= 2). Takes `asset_class` only; signal-list controls are ignored. One computation is served per class for up to a minute.',
+  request: { query: z.object({ asset_class: AssetClassQuery }) },
+  responses: { 200: json(envelopeOf(ScreenerSchema, 'ScreenerEnvelope'), 'The three screens') },
+});
+
+// ---- signal list ----
+
+function controlHelp(spec: SignalControlSpec): string {
+  const values = spec.values ? spec.values.join(', ') : '';
+  switch (spec.type) {
+    case 'enum':
+      return `One of: ${values}.`;
+    case 'enum_list':
+      return `Comma-separated (or repeated) values of: ${values}.`;
+    case 'number':
+      return `A number in ${spec.min ?? ''}..${spec.max ?? ''}.`;
+    case 'range':
+      return `\`min,max\` within ${spec.min ?? ''}..${spec.max ?? ''}.`;
+    case 'boolean':
+      return '`true` or `false`.';
+  }
+}
+
+const controlParams: Record<string, z.ZodType> = Object.fromEntries(
+  SIGNAL_CONTROLS.map((spec) => {
+    const base = spec.type === 'enum_list' ? z.union([z.string(), z.array(z.string())]) : z.string().max(512);
+    const description = `${spec.description} ${controlHelp(spec)} Pro only: 402 \`SignalControlsRestricted\` otherwise.`;
+    return [spec.name, base.optional().openapi({ description })];
+  }),
+);
+
+const SignalListQuery = z.object({
+  timeframe: z
+    .enum(SIGNAL_TIMEFRAMES)
+    .default('d1')
+    .openapi({ description: '`h1`, `m15` or `d1` (default); anything else is 400' }),
+  asset_class: AssetClassQuery,
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(100)
+    .openapi({ description: `Rows at most; free callers get at most ${FREE_SIGNAL_ROWS}` }),
+  ...controlParams,
+});
+
+const SignalRowSchema = z
+  .object({
+    asset: AssetRefSchema,
+    action: z.enum(['buy', 'hold', 'sell']),
+    confidence: n,
+    score: n,
+    trend: z.enum(['up', 'down', 'sideways']),
+    rsi: nn,
+    breakout: z.enum(['up', 'down']).nullable(),
+    volume_z: nn,
+    volume_surge: z.boolean(),
+    fear_greed: z.number().int().nullable(),
+    fear_greed_zone: z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]).nullable(),
+    support_distance_atr: nn,
+    resistance_distance_atr: nn,
+    patterns: z.array(z.enum(CANDLE_PATTERNS as unknown as [string, ...string[]])),
+    change_pct: nn,
+  })
+  .openapi('SignalListRow');
+
+const SignalListSchema = z
+  .object({
+    timeframe: z.enum(SIGNAL_TIMEFRAMES),
+    asset_class: z.enum(ASSET_CLASS_FILTERS),
+    as_of: z.iso.datetime().openapi({ description: 'Open time of the (live) candle the rows are computed at' }),
+    sort: z.enum(SIGNAL_SORTS),
+    total: z.number().int().openapi({ description: 'Rows matching the controls, before `limit`' }),
+    limit: z.number().int().openapi({ description: 'Rows served at most (the free ceiling for free callers)' }),
+    restricted: z.boolean().openapi({ description: 'The free list: no controls, the top rows of the default sort' }),
+    rows: z.array(SignalRowSchema),
+  })
+  .openapi('SignalList');
+
+const signalsRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/assets/signals',
+    operationId: 'listAssetSignals',
+    tags: ['Assets'],
+    summary: 'Signal list over an asset class, filtered and sorted by the ten signal controls',
+    description: `One row per asset (stablecoins left out): signal action, confidence and score, trend, RSI, breakout, volume, Fear & Greed, distances to support and resistance, candlestick patterns, computed on the newest 500 candles of \`timeframe\` like \`GET /v2/analysis/{asset_id}\`. The ten controls (published in \`/v2/config\` under \`signals\`) are Pro: a caller without Pro naming any of them, whatever its value, gets 402 \`SignalControlsRestricted\`; without controls it gets the top ${FREE_SIGNAL_ROWS} rows by confidence (\`restricted: true\`). A malformed control value is 400. Rows are served from a per-minute computation.`,
+    request: { query: SignalListQuery },
+    responses: { 200: json(envelopeOf(SignalListSchema, 'SignalListEnvelope'), 'The signal list') },
+  },
+  [402],
+);
+
+export function registerScreenerRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(screenerRoute, async (c) =>
+    c.json(ok(await screenerOf(c.get('deps'), c.req.valid('query').asset_class)), 200),
+  );
+  app.openapi(signalsRoute, async (c) => {
+    const caller = c.get('caller');
+    const query = c.req.valid('query');
+    checkSignalControlAccess(controlsUsed(query), caller);
+    let controls: ReturnType<typeof parseSignalControls>;
+    try {
+      controls = parseSignalControls(c.req.queries());
+    } catch (err) {
+      if (err instanceof InputError) throw new AppError('InvalidRequest', `Invalid query: ${err.message}`);
+      throw err;
+    }
+    const paid = mayUseSignalControls(caller);
+    const { timeframe, asset_class, limit } = query;
+    c.header('vary', 'x-session-token, x-api-key');
+    return c.json(ok(await signalListOf(c.get('deps'), { timeframe, asset_class, limit }, controls, paid)), 200);
+  });
+}

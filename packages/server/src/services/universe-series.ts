@@ -1,0 +1,91 @@
+import { type Asset, type CandleSeries, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
+import type { AppDeps } from '../env.js';
+import type { AssetClassFilter } from './assets.js';
+import { CHART_DEPTH } from './catalog.js';
+import { Lru } from './lru.js';
+import { marketOf, perMarket, universeOf } from './market.js';
+
+/**
+ * Candles of a whole asset class, read once and shared by the screener, the signal list and the
+ * insights routes. Depth is the free analysis depth, so a row of the signal list is computed
+ * from the same window as `GET /v2/analysis/{asset_id}` at its defaults.
+ */
+export const UNIVERSE_DEPTH = CHART_DEPTH.free;
+
+/** How long a class's candles serve before they are read again (the live candle moves). */
+export const UNIVERSE_SERIES_MS = 60_000;
+
+/** One asset of a class with its candles. */
+export interface AssetSeries {
+  asset: Asset;
+  series: CandleSeries;
+}
+
+/** The series of a class at one moment, and the open time of its last (live) candle. */
+export interface ClassSeries {
+  /** Open time of the candle containing the clock time (ms): part of every cache key built on it. */
+  last_open: number;
+  /** Assets whose candles could be read, in universe order; the others are left out. */
+  assets: AssetSeries[];
+}
+
+const caches = new WeakMap<MarketData, Lru<Promise<unknown>>>();
+
+export function inClassFilter(asset: Asset, filter: AssetClassFilter): boolean {
+  return filter === 'all' || asset.asset_class === filter;
+}
+
+async function readClass(
+  market: MarketData,
+  filter: AssetClassFilter,
+  timeframe: Timeframe,
+  lastOpen: number,
+): Promise<ClassSeries> {
+  const assets = universeOf(market).assets.filter((a) => inClassFilter(a, filter));
+  const read = await Promise.all(
+    assets.map(async (asset): Promise<AssetSeries | null> => {
+      try {
+        const series = await market.candles({ asset_id: asset.id, timeframe, limit: UNIVERSE_DEPTH });
+        return series.candles.time.length > 0 ? { asset, series } : null;
+      } catch {
+        // An asset the venue cannot serve right now is left out of lists, never a failure.
+        return null;
+      }
+    }),
+  );
+  return { last_open: lastOpen, assets: read.filter((x): x is AssetSeries => x !== null) };
+}
+
+/**
+ * A result over a class, cached per market and `key` for at most {@link UNIVERSE_SERIES_MS}; the
+ * key must name what the result depends on (class, timeframe, last candle open time). Concurrent
+ * callers share one computation; a failed one is not remembered.
+ */
+export function cachedPerMarket<V>(deps: AppDeps, key: string, compute: () => Promise<V>): Promise<V> {
+  const cache = perMarket(caches, marketOf(deps), () => new Lru<Promise<unknown>>(64, UNIVERSE_SERIES_MS));
+  const now = deps.now();
+  const hit = cache.get(key, now) as Promise<V> | undefined;
+  if (hit) return hit;
+  const value = compute();
+  cache.set(key, value, now);
+  value.catch(() => {
+    if (cache.entry(key, now)?.value === value) cache.delete(key);
+  });
+  return value;
+}
+
+/** The open time of the live `timeframe` candle at the app's clock. */
+export function lastOpenOf(deps: AppDeps, timeframe: Timeframe): number {
+  return candleOpenTime(timeframe, deps.now());
+}
+
+/**
+ * The candles of every asset of `filter` on `timeframe`, cached per (class, timeframe, last
+ * candle open time) for at most {@link UNIVERSE_SERIES_MS}.
+ */
+export function classSeries(deps: AppDeps, filter: AssetClassFilter, timeframe: Timeframe): Promise<ClassSeries> {
+  const lastOpen = lastOpenOf(deps, timeframe);
+  return cachedPerMarket(deps, `series|${filter}|${timeframe}|${lastOpen}`, () =>
+    readClass(marketOf(deps), filter, timeframe, lastOpen),
+  );
+}
