@@ -46,7 +46,7 @@ const DOC_ID = 'https://marketlens.local/openapi.json';
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
 /** A value for a parameter: its example, else its schema's example, enum, default or minimum. */
-function valueOf(p: Parameter): string | undefined {
+function paramValue(p: Parameter): string | undefined {
   const s = p.schema ?? {};
   const candidates = [p.example, s.example, s.examples?.[0], s.enum?.[0], s.default, s.minimum];
   for (const v of candidates) if (v !== undefined) return String(v);
@@ -109,7 +109,7 @@ function callsOf(document: Document): { calls: Call[]; skipped: string[] } {
       continue;
     }
     const params = op.parameters ?? [];
-    const missing = params.filter((p) => p.required && valueOf(p) === undefined).map((p) => p.name);
+    const missing = params.filter((p) => p.required && paramValue(p) === undefined).map((p) => p.name);
     if (missing.length > 0) {
       skipped.push(`GET ${path}: no value for ${missing.join(', ')}`);
       continue;
@@ -117,11 +117,11 @@ function callsOf(document: Document): { calls: Call[]; skipped: string[] } {
     const byName = new Map(params.map((p) => [p.name, p]));
     const filled = fillPath(path, (name) => {
       const p = byName.get(name);
-      return (p && valueOf(p)) ?? name;
+      return (p && paramValue(p)) ?? name;
     });
     const query = new URLSearchParams();
     for (const p of params) {
-      const v = valueOf(p);
+      const v = paramValue(p);
       if (p.in === 'query' && p.required && v !== undefined) query.set(p.name, v);
     }
     const qs = query.toString();
@@ -203,8 +203,12 @@ describe('responses against the OpenAPI document', () => {
     );
     expect(v({ code: 0, success: true, data: [], message: null })).toBe(true);
     expect(v({ code: 0, success: true, data: [{ id: 'x' }], message: null })).toBe(false);
-    expect(v({ code: 0, success: true, data: [{ id: 'x', source: 's', title: 't', description: '', url: 'u', date: 'yesterday' }] })).toBe(
-      false,
-    );
+    expect(
+      v({
+        code: 0,
+        success: true,
+        data: [{ id: 'x', source: 's', title: 't', description: '', url: 'u', date: 'yesterday' }],
+      }),
+    ).toBe(false);
   });
 });

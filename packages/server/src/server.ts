@@ -53,7 +53,8 @@ function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
   if (!baseUrl || !apiKey || !model) {
     throw new Error('MARKETLENS_OPENAI_BASE_URL, MARKETLENS_OPENAI_API_KEY and MARKETLENS_OPENAI_MODEL go together');
   }
-  if (!/^https?:\/\//i.test(baseUrl)) throw new Error(`MARKETLENS_OPENAI_BASE_URL must be an http(s) URL, got ${baseUrl}`);
+  if (!/^https?:\/\//i.test(baseUrl))
+    throw new Error(`MARKETLENS_OPENAI_BASE_URL must be an http(s) URL, got ${baseUrl}`);
   return { baseUrl, apiKey, model, timeoutMs: 8_000 };
 }
 
@@ -78,7 +79,8 @@ export function startServer(
 ): Promise<RunningServer> {
   const news = new NewsFeeds({
     ...options.config.news,
-    onError: (feed, err) => console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
+    onError: (feed, err) =>
+      console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
   });
   const app = createApp({ storage, config: options.config, now: Date.now, market, news });
   news.start();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atom, feedServer, rss } from '../testing/feeds.js';
-import { EXAMPLE_NEWS_FEED, mergeNews, type NewsItem, NewsFeeds, parseNewsItems, plainText } from './news.js';
+import { EXAMPLE_NEWS_FEED, mergeNews, NewsFeeds, type NewsItem, parseNewsItems, plainText } from './news.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);
 

@@ -20,13 +20,14 @@ import {
   type Ticker,
 } from '@marketlens/exchanges';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
+import { ok } from '../envelope/envelope.js';
 import { AppError } from '../errors/app-error.js';
 import { venueCall } from '../errors/venue-error.js';
 import { CHART_DEPTH, type Timeframe } from './catalog.js';
 import { timeframeNeedsPro } from './config-document.js';
 import { Lru } from './lru.js';
-import { type OverviewSource, overviewText } from './overview-llm.js';
 import { iso, isoOrNull, marketOf, perMarket, universeOf } from './market.js';
+import { type OverviewSource, overviewText } from './overview-llm.js';
 import { isAtLeast } from './tiers.js';
 
 /** What an analysis is asked for (query of `/v2/analysis*`). */
@@ -175,6 +176,21 @@ export async function analysisOf(deps: AppDeps, asset: Asset, r: AnalysisRequest
   const result = await compute(deps, asset, r);
   analyses.set(key, result, now);
   return result;
+}
+
+const envelopes = new WeakMap<AnalysisResult, string>();
+
+/**
+ * The success envelope of an analysis as JSON text, serialized once per computation: a cached
+ * analysis is served as the same bytes, so a cache hit costs no wire mapping or stringify.
+ */
+export function analysisEnvelopeJson(result: AnalysisResult): string {
+  let json = envelopes.get(result);
+  if (json === undefined) {
+    json = JSON.stringify(ok(analysisWire(result)));
+    envelopes.set(result, json);
+  }
+  return json;
 }
 
 /** The analysis as published: times as ISO date-times. */

@@ -9,7 +9,10 @@ import { grantTier } from './tiers.js';
 
 const FACTS: Fact[] = [
   { id: 'price', values: { close: { value: 64250.5, text: '64250.50' }, change: { value: -1.2, text: '-1.20%' } } },
-  { id: 'momentum', values: { rsi: { value: 72.04, text: '72.0' }, zone: { value: 'overbought', text: 'overbought' } } },
+  {
+    id: 'momentum',
+    values: { rsi: { value: 72.04, text: '72.0' }, zone: { value: 'overbought', text: 'overbought' } },
+  },
 ];
 
 describe('the number check', () => {

@@ -29,7 +29,8 @@ const MAX_REWRITE_CHARS = 4_000;
 export function allowedNumbers(facts: readonly Fact[]): Set<string> {
   const allowed = new Set<string>();
   for (const f of facts) {
-    for (const v of Object.values(f.values)) for (const m of v.text.normalize('NFKC').match(NUMBER) ?? []) allowed.add(m);
+    for (const v of Object.values(f.values))
+      for (const m of v.text.normalize('NFKC').match(NUMBER) ?? []) allowed.add(m);
   }
   return allowed;
 }
@@ -102,7 +103,10 @@ export interface OverviewText {
 /** Rewrites (accepted or not) kept per analysis key, locale and facts' text, at most this many. */
 export const OVERVIEW_REWRITE_CACHE_SIZE = 1_024;
 
-const caches = new WeakMap<OverviewLlmConfig, { done: Lru<OverviewText>; pending: Map<string, Promise<OverviewText>> }>();
+const caches = new WeakMap<
+  OverviewLlmConfig,
+  { done: Lru<OverviewText>; pending: Map<string, Promise<OverviewText>> }
+>();
 
 /**
  * The overview text to serve: the LLM's rewrite when configured and acceptable, else the facts'

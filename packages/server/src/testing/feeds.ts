@@ -38,4 +38,3 @@ export async function feedServer(routes: Map<string, { status: number; body: str
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
 }
-

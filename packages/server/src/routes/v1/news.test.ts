@@ -28,21 +28,18 @@ const get = async (path: string, headers: Record<string, string> = session) => {
 beforeAll(async () => {
   srv = await feedServer(routes);
   const day = (d: number) => new Date(Date.UTC(2026, 0, d, 9)).toISOString();
-  routes.set(
-    '/rss.xml',
-    {
-      status: 200,
-      body: rss(
-        'RSS Source',
-        Array.from({ length: 60 }, (_, i) => ({
-          title: `rss ${i}`,
-          link: `https://rss.test/${i}`,
-          guid: `rss-${i}`,
-          date: new Date(Date.UTC(2025, 10, 1) + i * 3_600_000).toISOString(),
-        })),
-      ),
-    },
-  );
+  routes.set('/rss.xml', {
+    status: 200,
+    body: rss(
+      'RSS Source',
+      Array.from({ length: 60 }, (_, i) => ({
+        title: `rss ${i}`,
+        link: `https://rss.test/${i}`,
+        guid: `rss-${i}`,
+        date: new Date(Date.UTC(2025, 10, 1) + i * 3_600_000).toISOString(),
+      })),
+    ),
+  });
   routes.set('/atom.xml', {
     status: 200,
     body: atom('Atom Source', [

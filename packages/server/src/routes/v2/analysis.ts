@@ -1,12 +1,12 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from '../../env.js';
 import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import {
   type AnalysisRequest,
+  analysisEnvelopeJson,
   analysisOf,
-  analysisWire,
   checkAnalysisAccess,
   marketsOf,
   overviewOf,
@@ -49,11 +49,13 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 const GATES =
   'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 404 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`.';
 
+const AnalysisEnvelope = envelopeOf(AnalysisSchema, 'AnalysisEnvelope');
+
 const analysisDoc = {
   tags: ['Analysis'],
   summary: 'Full technical analysis of an asset: indicators, zones, trade plan, signal, Fear & Greed, regime',
   description: `The analysis of the newest \`limit\` candles, as of the last (possibly still open) candle. \`market_type\` in the response is the market actually served. ${GATES}`,
-  responses: { 200: json(envelopeOf(AnalysisSchema, 'AnalysisEnvelope'), 'The analysis') },
+  responses: { 200: json(AnalysisEnvelope, 'The analysis') },
 };
 
 const analysisByQueryRoute = operation(
@@ -140,18 +142,28 @@ function gated(c: Context<AppEnv>, request: AnalysisRequest) {
   return { deps, asset };
 }
 
+/**
+ * The pre-serialized envelope, sent as it is. Typed as the documented 200 JSON body, which it is:
+ * `analysisEnvelopeJson` stringifies `ok(analysisWire(...))`, and the contract test validates the
+ * bytes against the schema.
+ */
+function servedJson(c: Context<AppEnv>, json: string) {
+  const res = c.body(json, 200, { 'content-type': 'application/json' });
+  return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
+}
+
 const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
 
 export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(analysisByQueryRoute, async (c) => {
     const request = c.req.valid('query');
     const { deps, asset } = gated(c, request);
-    return c.json(ok(analysisWire(await analysisOf(deps, asset, request))), 200);
+    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, asset, request)));
   });
   app.openapi(analysisRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const { deps, asset } = gated(c, request);
-    return c.json(ok(analysisWire(await analysisOf(deps, asset, request))), 200);
+    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, asset, request)));
   });
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
