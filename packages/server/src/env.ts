@@ -1,4 +1,4 @@
-import type { MarketData } from '@marketlens/exchanges';
+import type { CcxtVenueId, MarketData } from '@marketlens/exchanges';
 import type { NewsSource } from './news/news.js';
 import type { SessionCache } from './services/session-cache.js';
 import type { Storage, Tier, UserRecord } from './storage/types.js';
@@ -41,6 +41,11 @@ export interface AppDeps {
   sessionCache?: SessionCache;
   /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
   market?: MarketData;
+  /**
+   * Opens a real venue named by a `connection` query (section 4.4), once per app and venue;
+   * absent: `createCcxtMarketData({ venue })`. Tests pass a simulated venue (or one that fails).
+   */
+  marketFor?: (venue: CcxtVenueId) => MarketData | Promise<MarketData>;
   /** The news cache `GET /v1/news/` reads; absent: no news (an empty list). */
   news?: NewsSource;
 }

@@ -40,6 +40,8 @@ export interface AnalysisRequest {
   pair?: string;
   /** Candles analysed (the window depth). */
   limit: number;
+  /** The exchange id to read (section 4.4); absent: the configured venue. Resolved by `marketFor`. */
+  connection?: string;
 }
 
 /** The asset block of analysis responses. */
@@ -71,7 +73,7 @@ interface AnalysisCaches {
   signals: Lru<AnalysisResult>;
 }
 
-/** Analyses are kept per (asset, timeframe, market, pair, depth, last candle open time), at most this many. */
+/** Analyses are kept per (venue, asset, timeframe, market, pair, depth, last candle open time), at most this many. */
 export const ANALYSIS_CACHE_SIZE = 256;
 /** ... and at most this long, so the live candle shows through within a minute. */
 export const ANALYSIS_CACHE_MS = 60_000;
@@ -85,9 +87,9 @@ const cachesOf = (market: MarketData) =>
     signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
   }));
 
-/** The asset with this id, or 404 `UnknownAsset`. */
-export function requireAsset(deps: AppDeps, assetId: string): Asset {
-  const asset = universeOf(marketOf(deps)).get(assetId);
+/** The asset with this id on `market` (default: the configured one), or 404 `UnknownAsset`. */
+export function requireAsset(deps: AppDeps, assetId: string, market: MarketData = marketOf(deps)): Asset {
+  const asset = universeOf(market).get(assetId);
   if (!asset) throw new AppError('UnknownAsset', `Unknown asset '${assetId}'`);
   return asset;
 }
@@ -124,12 +126,12 @@ export function checkAnalysisAccess(
   }
 }
 
-function cacheKey(r: AnalysisRequest, lastOpen: number): string {
-  return [r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
+// The venue is in the key though the analysis caches are per market already: the overview rewrites are not.
+function cacheKey(market: MarketData, r: AnalysisRequest, lastOpen: number): string {
+  return [market.venue, r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
 }
 
-async function compute(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
-  const market = marketOf(deps);
+async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
   const series = await venueCall(() =>
     market.candles({
       asset_id: r.asset_id,
@@ -163,17 +165,22 @@ async function compute(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise
   };
 }
 
-/** The analysis of a request, from the cache while its last candle and the minute are the same. */
-export async function analysisOf(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
+/** The analysis of a request on `market`, from the cache while its last candle and the minute are the same. */
+export async function analysisOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+): Promise<AnalysisResult> {
   if (asset.is_stablecoin) {
     throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
   }
   const now = deps.now();
-  const { analyses } = cachesOf(marketOf(deps));
-  const key = cacheKey(r, candleOpenTime(r.timeframe, now));
+  const { analyses } = cachesOf(market);
+  const key = cacheKey(market, r, candleOpenTime(r.timeframe, now));
   const hit = analyses.get(key, now);
   if (hit) return hit;
-  const result = await compute(deps, asset, r);
+  const result = await compute(deps, market, asset, r);
   analyses.set(key, result, now);
   return result;
 }
@@ -238,14 +245,19 @@ export interface SignalResult extends Served {
   max_age: number;
 }
 
-/** The signal, computed at most once an hour per (asset, timeframe, market, pair, depth). */
-export async function signalOf(deps: AppDeps, asset: Asset, r: AnalysisRequest): Promise<SignalResult> {
+/** The signal, computed at most once an hour per (venue, asset, timeframe, market, pair, depth). */
+export async function signalOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+): Promise<SignalResult> {
   const now = deps.now();
-  const { signals } = cachesOf(marketOf(deps));
-  const key = cacheKey(r, 0);
+  const { signals } = cachesOf(market);
+  const key = cacheKey(market, r, 0);
   let entry = signals.entry(key, now);
   if (!entry) {
-    signals.set(key, await analysisOf(deps, asset, r), now);
+    signals.set(key, await analysisOf(deps, market, asset, r), now);
     entry = signals.entry(key, now);
   }
   if (!entry) throw new Error('signal cache refused a fresh entry');
@@ -281,18 +293,19 @@ export interface OverviewResult extends Served {
  */
 export async function overviewOf(
   deps: AppDeps,
+  market: MarketData,
   asset: Asset,
   r: AnalysisRequest,
   locale: string | undefined,
 ): Promise<OverviewResult> {
-  const result = await analysisOf(deps, asset, r);
+  const result = await analysisOf(deps, market, asset, r);
   const facts = overviewFacts(result.analysis);
   const resolved = resolveLocale(locale);
   const deterministic = renderOverview(facts, resolved);
   const now = deps.now();
   const { text, source } = await overviewText(
     deps.config.overviewLlm,
-    cacheKey(r, candleOpenTime(r.timeframe, now)),
+    cacheKey(market, r, candleOpenTime(r.timeframe, now)),
     facts,
     deterministic,
     resolved,
@@ -343,8 +356,7 @@ export function fundingWire(funding: FundingRate | null) {
 }
 
 /** Every market of the asset on the venue with its ticker; both kinds when `marketType` is absent. */
-export async function marketsOf(deps: AppDeps, asset: Asset, marketType: MarketType | undefined) {
-  const market = marketOf(deps);
+export async function marketsOf(market: MarketData, asset: Asset, marketType: MarketType | undefined) {
   const markets = await venueCall(() => market.markets(asset.id));
   const rows = await Promise.all(
     markets

@@ -1,13 +1,19 @@
 import {
+  type CcxtVenueId,
+  createCcxtMarketData,
   createSimulatedVenue,
   defaultUniverse,
   type FundingRate,
+  isCcxtVenue,
   type Market,
   type MarketData,
+  SIMULATED_VENUE_ID,
   type Ticker,
   type Universe,
 } from '@marketlens/exchanges';
 import type { AppDeps } from '../env.js';
+import { AppError } from '../errors/app-error.js';
+import { venueCall } from '../errors/venue-error.js';
 
 let defaultVenue: MarketData | undefined;
 
@@ -16,6 +22,38 @@ export function marketOf(deps: AppDeps): MarketData {
   if (deps.market) return deps.market;
   defaultVenue ??= createSimulatedVenue();
   return defaultVenue;
+}
+
+/** Each app's real-venue market data, opened on first use (keyed on the app's deps, one per `createApp`). */
+const venueMarkets = new WeakMap<AppDeps, Map<CcxtVenueId, Promise<MarketData>>>();
+
+/**
+ * The market data a `connection` (an exchange id, section 4.4) names: absent, the simulated
+ * venue's id or the configured venue's own id read the configured market; a ccxt venue is opened
+ * once per app through `deps.marketFor` (else `createCcxtMarketData`, which loads ccxt only then);
+ * any other id is 404 `UnknownExchange`. A venue that fails to open is not kept, so the next
+ * request tries again; its `VenueError` is translated like any market-data read.
+ */
+export async function marketFor(deps: AppDeps, connection: string | undefined): Promise<MarketData> {
+  const configured = marketOf(deps);
+  if (connection === undefined || connection === SIMULATED_VENUE_ID || connection === configured.venue) {
+    return configured;
+  }
+  if (!isCcxtVenue(connection)) throw new AppError('UnknownExchange', `Unknown exchange '${connection}'`);
+  let opened = venueMarkets.get(deps);
+  if (opened === undefined) {
+    opened = new Map();
+    venueMarkets.set(deps, opened);
+  }
+  const held = opened.get(connection);
+  if (held !== undefined) return held;
+  const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
+  const market = venueCall(async () => open(connection));
+  opened.set(connection, market);
+  market.catch(() => {
+    if (opened.get(connection) === market) opened.delete(connection);
+  });
+  return market;
 }
 
 /** The assets a market serves: a simulated venue's own universe, else the built-in one. */

@@ -1,6 +1,6 @@
 import { createSimulatedVenue, type SimulatedVenue } from '@marketlens/exchanges';
 import { type App, createApp } from '../app.js';
-import { DEFAULT_CONFIG, type ServerConfig } from '../env.js';
+import { type AppDeps, DEFAULT_CONFIG, type ServerConfig } from '../env.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../storage/types.js';
 
@@ -19,14 +19,18 @@ export interface Harness {
 
 let counter = 0;
 
-/** An app over in-memory SQLite with a settable clock; errors are not logged. */
-export function harness(config: Partial<ServerConfig> = {}, wrap?: (s: Storage) => Storage): Harness {
+/** An app over in-memory SQLite with a settable clock; errors are not logged. `deps` adds or overrides app deps. */
+export function harness(
+  config: Partial<ServerConfig> = {},
+  wrap?: (s: Storage) => Storage,
+  deps: Partial<Pick<AppDeps, 'marketFor'>> = {},
+): Harness {
   const storage = createSqliteStorage(':memory:');
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
   const now = () => clock.now;
   const market = createSimulatedVenue({ now });
   const app = createApp(
-    { storage: wrap ? wrap(storage) : storage, config: { ...DEFAULT_CONFIG, ...config }, now, market },
+    { storage: wrap ? wrap(storage) : storage, config: { ...DEFAULT_CONFIG, ...config }, now, market, ...deps },
     { logError: () => {} },
   );
   const request = (path: string, init?: RequestInit, ip = '203.0.113.7') =>

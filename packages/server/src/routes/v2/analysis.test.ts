@@ -1,3 +1,10 @@
+import {
+  type CcxtVenueId,
+  createSimulatedVenue,
+  type MarketData,
+  SIMULATED_VENUE_ID,
+  VenueError,
+} from '@marketlens/exchanges';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantTier } from '../../services/tiers.js';
 import { type Harness, harness } from '../../testing/harness.js';
@@ -171,5 +178,130 @@ describe('GET /v2/analysis/{asset_id}/markets', () => {
     expect(spot.markets.map((m) => m.pair)).toEqual(['BTC/USDT']);
     const stock = (await get('/v2/analysis/stock-coin/markets', free)).body.data as unknown as Markets;
     expect(stock.markets.map((m) => m.market_type)).toEqual(['derivatives']);
+  });
+});
+
+describe('connection (section 4.4)', () => {
+  const ROUTES = [
+    (q: string) => `/v2/analysis/bitcoin?${q}`,
+    (q: string) => `/v2/analysis/bitcoin/signal?${q}`,
+    (q: string) => `/v2/analysis/bitcoin/overview?${q}`,
+    (q: string) => `/v2/analysis/bitcoin/markets?${q}`,
+    (q: string) => `/v2/analysis?asset_id=bitcoin&${q}`,
+  ];
+
+  /** A harness whose real venues are simulated ones under their ccxt id, with the venues opened. */
+  async function withVenues(open?: (venue: CcxtVenueId) => MarketData) {
+    const opened: string[] = [];
+    const clock = { now: 0 };
+    const local = harness({}, undefined, {
+      marketFor: (venue) => {
+        opened.push(venue);
+        return open ? open(venue) : createSimulatedVenue({ now: () => clock.now, venue });
+      },
+    });
+    clock.now = local.clock.now;
+    const { token } = await local.signup();
+    const read = async (path: string) => {
+      const r = await local.request(path, { headers: { 'x-session-token': token } });
+      return { status: r.status, headers: r.headers, body: (await r.json()) as Body };
+    };
+    return { opened, read };
+  }
+
+  it('reads the configured venue when absent or naming the simulated venue', async () => {
+    const { opened, read } = await withVenues();
+    for (const route of ROUTES) {
+      for (const q of ['', `connection=${SIMULATED_VENUE_ID}`]) {
+        const r = await read(route(q));
+        expect([route(q), r.status, r.body.data.venue]).toEqual([route(q), 200, SIMULATED_VENUE_ID]);
+      }
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it('reads a ccxt venue, opened once per app, with caches kept apart per venue', async () => {
+    const { opened, read } = await withVenues();
+    for (const route of ROUTES) {
+      // The configured venue first: a cache keyed without the venue would answer the second read.
+      expect((await read(route(''))).body.data.venue).toBe(SIMULATED_VENUE_ID);
+      const r = await read(route('connection=binance'));
+      expect([route('connection=binance'), r.status, r.body.data.venue]).toEqual([
+        route('connection=binance'),
+        200,
+        'binance',
+      ]);
+    }
+    expect((await read(ROUTES[0]('connection=okx'))).body.data.venue).toBe('okx');
+    expect(opened).toEqual(['binance', 'okx']);
+  });
+
+  it('404s an unknown exchange id on every route without opening anything', async () => {
+    const { opened, read } = await withVenues();
+    for (const route of ROUTES) {
+      const r = await read(route('connection=no-such-exchange'));
+      expect([route(''), r.status, r.body.success, r.body.code]).toEqual([route(''), 404, false, 'UnknownExchange']);
+    }
+    expect(opened).toEqual([]);
+  });
+
+  it('answers 503 when the venue cannot be reached, and tries again on the next request', async () => {
+    const { opened, read } = await withVenues(() => {
+      throw new VenueError('network', 'connection reset', { venue: 'bybit' });
+    });
+    for (const route of ROUTES) {
+      const r = await read(route('connection=bybit'));
+      expect([route(''), r.status]).toEqual([route(''), 503]);
+      expect(r.body).toMatchObject({ success: false, code: 'ServiceUnavailable' });
+      expect(typeof (r.body as unknown as { message: unknown }).message).toBe('string');
+    }
+    expect(opened).toHaveLength(ROUTES.length);
+  });
+
+  it('passes a venue rate limit on as 503 with retry-after', async () => {
+    const { read } = await withVenues(() => {
+      throw new VenueError('rate_limited', 'slow down', { retryAfterMs: 2500 });
+    });
+    const r = await read(ROUTES[0]('connection=kraken'));
+    expect([r.status, r.body.code, r.headers.get('retry-after')]).toEqual([503, 'ServiceUnavailable', '3']);
+  });
+
+  it('translates failures of the opened venue too', async () => {
+    const { read } = await withVenues((venue) => {
+      const sim = createSimulatedVenue({ venue });
+      return {
+        ...sim,
+        venue,
+        candles: () => Promise.reject(new VenueError('timeout', 'timed out')),
+        markets: () => Promise.reject(new VenueError('maintenance', 'down for maintenance')),
+      };
+    });
+    for (const route of ROUTES) {
+      const r = await read(route('connection=coinbase'));
+      expect([route(''), r.status, r.body.code]).toEqual([route(''), 503, 'ServiceUnavailable']);
+    }
+  });
+
+  it('is documented on every analysis operation', async () => {
+    type Param = { name: string; in: string; required: boolean; description?: string; schema: { example?: unknown } };
+    const doc = h.app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '0' } });
+    const paths = [
+      '/v2/analysis',
+      '/v2/analysis/{asset_id}',
+      '/v2/analysis/{asset_id}/signal',
+      '/v2/analysis/{asset_id}/overview',
+      '/v2/analysis/{asset_id}/markets',
+    ];
+    for (const path of paths) {
+      const params = (doc.paths?.[path]?.get?.parameters ?? []) as Param[];
+      const connection = params.find((p) => p.name === 'connection');
+      expect([path, connection?.in, connection?.required, connection?.schema.example]).toEqual([
+        path,
+        'query',
+        false,
+        'binance',
+      ]);
+      expect(connection?.description).toContain('UnknownExchange');
+    }
   });
 });

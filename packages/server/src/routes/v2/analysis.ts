@@ -13,10 +13,12 @@ import {
   requireAsset,
   signalOf,
 } from '../../services/analysis.js';
+import { marketFor } from '../../services/market.js';
 import { operation } from '../operation.js';
 import {
   AnalysisQueryFields,
   AnalysisSchema,
+  ConnectionQuerySchema,
   MarketsSchema,
   MarketTypeSchema,
   OverviewSchema,
@@ -47,7 +49,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const GATES =
-  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 404 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`.';
+  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 404 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
 
 const AnalysisEnvelope = envelopeOf(AnalysisSchema, 'AnalysisEnvelope');
 
@@ -67,7 +69,7 @@ const analysisByQueryRoute = operation(
     request: { query: AnalysisByQuery },
     ...analysisDoc,
   },
-  [402, 404],
+  [402, 404, 503],
 );
 
 const analysisRoute = operation(
@@ -79,7 +81,7 @@ const analysisRoute = operation(
     request: { params: AssetParam, query: AnalysisQuery },
     ...analysisDoc,
   },
-  [402, 404],
+  [402, 404, 503],
 );
 
 const signalRoute = operation(
@@ -102,7 +104,7 @@ const signalRoute = operation(
       },
     },
   },
-  [402, 404],
+  [402, 404, 503],
 );
 
 const overviewRoute = operation(
@@ -117,7 +119,7 @@ const overviewRoute = operation(
     request: { params: AssetParam, query: AnalysisQuery, headers: LocaleHeader },
     responses: { 200: json(envelopeOf(OverviewSchema, 'AnalysisOverviewEnvelope'), 'The overview') },
   },
-  [402, 404],
+  [402, 404, 503],
 );
 
 const marketsRoute = operation(
@@ -128,18 +130,23 @@ const marketsRoute = operation(
     operationId: 'getAssetMarkets',
     tags: ['Analysis'],
     summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
-    request: { params: AssetParam, query: z.object({ market_type: MarketTypeSchema.optional() }) },
+    description: 'Unknown asset: 404 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
+    request: {
+      params: AssetParam,
+      query: z.object({ market_type: MarketTypeSchema.optional(), connection: ConnectionQuerySchema }),
+    },
     responses: { 200: json(envelopeOf(MarketsSchema, 'AssetMarketsEnvelope'), 'Markets, spot first') },
   },
-  [404],
+  [404, 503],
 );
 
-/** Resolves the asset and applies the gates of section 4.4. */
-function gated(c: Context<AppEnv>, request: AnalysisRequest) {
+/** Resolves the venue (`connection`) and the asset on it, and applies the gates of section 4.4. */
+async function gated(c: Context<AppEnv>, request: AnalysisRequest) {
   const deps = c.get('deps');
-  const asset = requireAsset(deps, request.asset_id);
+  const market = await marketFor(deps, request.connection);
+  const asset = requireAsset(deps, request.asset_id, market);
   checkAnalysisAccess(asset, request, c.get('caller'), c.get('client'));
-  return { deps, asset };
+  return { deps, market, asset };
 }
 
 /**
@@ -157,18 +164,18 @@ const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
 export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(analysisByQueryRoute, async (c) => {
     const request = c.req.valid('query');
-    const { deps, asset } = gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, asset, request)));
+    const { deps, market, asset } = await gated(c, request);
+    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, market, asset, request)));
   });
   app.openapi(analysisRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, asset } = gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, asset, request)));
+    const { deps, market, asset } = await gated(c, request);
+    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, market, asset, request)));
   });
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, asset } = gated(c, request);
-    const result = await signalOf(deps, asset, request);
+    const { deps, market, asset } = await gated(c, request);
+    const result = await signalOf(deps, market, asset, request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
     c.header('age', String(result.age));
     c.header('vary', VARY);
@@ -176,15 +183,17 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(overviewRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, asset } = gated(c, request);
-    const result = await overviewOf(deps, asset, request, c.req.valid('header')['x-locale']);
+    const { deps, market, asset } = await gated(c, request);
+    const result = await overviewOf(deps, market, asset, request, c.req.valid('header')['x-locale']);
     c.header('content-language', result.locale);
     c.header('vary', `x-locale, ${VARY}`);
     return c.json(ok(result), 200);
   });
   app.openapi(marketsRoute, async (c) => {
     const deps = c.get('deps');
-    const asset = requireAsset(deps, c.req.valid('param').asset_id);
-    return c.json(ok(await marketsOf(deps, asset, c.req.valid('query').market_type)), 200);
+    const { market_type, connection } = c.req.valid('query');
+    const market = await marketFor(deps, connection);
+    const asset = requireAsset(deps, c.req.valid('param').asset_id, market);
+    return c.json(ok(await marketsOf(market, asset, market_type)), 200);
   });
 }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
+import { CCXT_VENUES, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { ASSET_CLASS_FILTERS, ASSET_SORTS } from '../../services/assets.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../services/catalog.js';
 
@@ -360,6 +361,17 @@ export const ExchangeDetailSchema = z
 
 // ---- analysis request ----
 
+/** `connection` of `/v2/analysis*` (section 4.4): which exchange's market data to read. */
+export const ConnectionQuerySchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .optional()
+  .openapi({
+    description: `Exchange id whose market data is read (as in \`/v1/exchanges\`): the simulated venue \`${SIMULATED_VENUE_ID}\` (the default when absent) or a real venue (${CCXT_VENUES.join(', ')}). Any other id: 404 \`UnknownExchange\`; a venue that is unreachable or limiting us: 503 \`ServiceUnavailable\` (with \`retry-after\` when it said).`,
+    example: 'binance',
+  });
+
 export const AnalysisQueryFields = {
   timeframe: z.enum(TIMEFRAMES).default(DEFAULT_TIMEFRAME).openapi({ description: 'Default d1 (free)' }),
   market_type: MarketTypeSchema.optional().openapi({ description: 'A preference, not a filter' }),
@@ -371,4 +383,5 @@ export const AnalysisQueryFields = {
     .max(CHART_DEPTH.pro)
     .default(CHART_DEPTH.free)
     .openapi({ description: `Candles analysed; deeper than ${CHART_DEPTH.free} needs Pro (402, code 1005)` }),
+  connection: ConnectionQuerySchema,
 };
