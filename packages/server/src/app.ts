@@ -1,13 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
 import { registerDocsUi } from './docs/swagger.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { AppError } from './errors/app-error.js';
 import { type ErrorLogger, errorHandler, notFoundHandler } from './errors/handler.js';
 import { RELEASE_FEED_PATH, registerReleaseFeed } from './feed/route.js';
-import { clientIp } from './middleware/client-ip/index.js';
-import { clientVersion } from './middleware/client-version/index.js';
-import { rateLimit } from './middleware/rate-limit/index.js';
+import { platform } from './middleware/platform/index.js';
 import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
 import { registerLegacyAssetRoutes } from './routes/v1/assets.js';
 import { registerAuthRoutes } from './routes/v1/auth.js';
@@ -23,23 +20,6 @@ import { SessionCache } from './services/session-cache.js';
 /** The version of the service the OpenAPI document reports (section 9). */
 export const SERVICE_VERSION = '2.10.55';
 export const OPENAPI_PATH = '/docs/openapi.json';
-
-const QUERY_KEY_NAMES = ['api_key', 'apikey', 'apiKey', 'x-api-key', 'x_api_key'];
-
-/** Keys travel only in the `x-api-key` header; the query-string form was removed (section 9). */
-const refuseQueryKey: MiddlewareHandler<AppEnv> = (c, next) => {
-  if (c.req.url.includes('?')) {
-    for (const name of QUERY_KEY_NAMES) {
-      if (c.req.query(name) !== undefined) {
-        throw new AppError(
-          'ApiKeyInQuery',
-          'API keys are accepted only in the x-api-key header, never in the query string',
-        );
-      }
-    }
-  }
-  return next();
-};
 
 export interface CreateAppOptions {
   logError?: ErrorLogger;
@@ -64,11 +44,8 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
   app.onError(errorHandler(options.logError));
   app.notFound(notFoundHandler);
 
-  app.use('*', (c, next) => {
-    c.set('deps', deps);
-    return next();
-  });
-  app.use('*', clientIp(), rateLimit(), refuseQueryKey, clientVersion());
+  // Deps, client IP, rate limit, query-key refusal, client-version gate: one layer.
+  app.use('*', platform(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey',

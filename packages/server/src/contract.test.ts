@@ -170,7 +170,7 @@ describe('responses against the OpenAPI document', () => {
 
   it('checks 4xx answers against ErrorResponse too (unknown ids, bad parameters)', async () => {
     const cases = [
-      ['/v2/analysis/no-such-asset', 404],
+      ['/v2/analysis/no-such-asset', 400],
       ['/v2/analysis/bitcoin?timeframe=h2', 400],
       ['/v1/news/?limit=0', 400],
       ['/v1/exchanges/nope', 404],

@@ -22,7 +22,7 @@ export const ERROR_CODES = {
   UnsupportedClientVersion: { code: 'UnsupportedClientVersion', status: 403 },
   StablecoinNotAnalyzed: { code: 'StablecoinNotAnalyzed', status: 400 },
   NotFound: { code: 'NotFound', status: 404 },
-  UnknownAsset: { code: 'UnknownAsset', status: 404 },
+  UnknownAsset: { code: 'UnknownAsset', status: 400 },
   UnknownMarket: { code: 'UnknownMarket', status: 404 },
   UnknownExchange: { code: 'UnknownExchange', status: 404 },
   EmailAlreadyRegistered: { code: 'EmailAlreadyRegistered', status: 422 },

@@ -87,7 +87,7 @@ const cachesOf = (market: MarketData) =>
     signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
   }));
 
-/** The asset with this id on `market` (default: the configured one), or 404 `UnknownAsset`. */
+/** The asset with this id on `market` (default: the configured one), or 400 `UnknownAsset` (section 7.5). */
 export function requireAsset(deps: AppDeps, assetId: string, market: MarketData = marketOf(deps)): Asset {
   const asset = universeOf(market).get(assetId);
   if (!asset) throw new AppError('UnknownAsset', `Unknown asset '${assetId}'`);

@@ -67,18 +67,23 @@ const SORT_VALUE: Record<Exclude<AssetSort, 'name'>, (r: AssetRow) => number | n
   change_7d: (r) => r.change_7d_pct,
 };
 
+/** Code-unit order of ids: locale-independent, so ties break the same way everywhere. */
+function byId(a: AssetRow, b: AssetRow): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
 /** Sorts rows in place: by the key in `dir`, missing values last, ties by id (a stable page order). */
 export function sortRows(rows: AssetRow[], sort: AssetSort, dir: 'asc' | 'desc'): AssetRow[] {
   const sign = dir === 'asc' ? 1 : -1;
   if (sort === 'name') {
-    return rows.sort((a, b) => sign * a.name.localeCompare(b.name, 'en') || a.id.localeCompare(b.id));
+    return rows.sort((a, b) => sign * a.name.localeCompare(b.name, 'en') || byId(a, b));
   }
   const value = SORT_VALUE[sort];
   return rows.sort((a, b) => {
     const x = value(a);
     const y = value(b);
-    if (x === null || y === null) return x === y ? a.id.localeCompare(b.id) : x === null ? 1 : -1;
-    return sign * (x - y) || a.id.localeCompare(b.id);
+    if (x === null || y === null) return x === y ? byId(a, b) : x === null ? 1 : -1;
+    return sign * (x - y) || byId(a, b);
   });
 }
 

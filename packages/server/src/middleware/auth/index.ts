@@ -46,11 +46,9 @@ async function withTier(
 
 const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
-/** The caller of a session token: from the session cache while fresh, else from storage. */
-async function sessionCaller(deps: AppDeps, token: string, now: number): Promise<SessionCaller> {
+/** The caller of a session token the session cache does not hold: from storage, then cached. */
+async function storedSessionCaller(deps: AppDeps, token: string, now: number): Promise<SessionCaller> {
   const cache = deps.sessionCache;
-  const hit = cache?.get(token, now);
-  if (hit) return hit;
   const epoch = cache?.epoch ?? 0;
   const live = await liveSession(deps.storage, token, now);
   if (!live) throw new AppError('InvalidSession', 'Session token is invalid or expired');
@@ -60,14 +58,28 @@ async function sessionCaller(deps: AppDeps, token: string, now: number): Promise
   return caller;
 }
 
+/** The caller of an API key (metered against the daily allowance). */
+async function apiKeyCaller(deps: AppDeps, key: string): Promise<Caller> {
+  const { storage } = deps;
+  const now = deps.now();
+  const record = await apiKeyRecord(storage, key, now);
+  const user = record ? await storage.users.byId(record.user_id) : null;
+  if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
+  const caller = await withTier(storage, user, now, 'api_key', record.id);
+  await consumeAllowance(storage, user.id, caller.tier ?? 'free', now);
+  await storage.apiKeys.touch(record.id, now);
+  return caller;
+}
+
 /**
  * Resolves the caller for one operation and refuses what the operation does not accept.
  * A credential that is sent but invalid is refused even where anonymous access is allowed,
  * so a client learns its token has expired. API-key calls are metered against the daily allowance.
+ * Synchronous when nothing has to be read from storage (anonymous, session cache hit).
  */
 export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
   const { session, apiKey, anonymous } = spec;
-  return async (c, next) => {
+  return (c, next) => {
     if (c.req.header('authorization')) {
       throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
     }
@@ -77,29 +89,31 @@ export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
       return next();
     }
     const token = c.req.header('x-session-token');
-    const key = token !== undefined && session ? undefined : c.req.header('x-api-key');
     if (token !== undefined && session) {
       const deps = c.get('deps');
-      c.set('caller', await sessionCaller(deps, token, deps.now()));
-    } else if (key !== undefined) {
-      const { storage, now: clock } = c.get('deps');
-      const now = clock();
-      if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
-      const record = await apiKeyRecord(storage, key, now);
-      const user = record ? await storage.users.byId(record.user_id) : null;
-      if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
-      const caller = await withTier(storage, user, now, 'api_key', record.id);
-      await consumeAllowance(storage, user.id, caller.tier ?? 'free', now);
-      await storage.apiKeys.touch(record.id, now);
-      c.set('caller', caller);
-    } else if (token !== undefined) {
-      throw new AppError('Unauthorized', 'This operation does not accept a session');
-    } else if (anonymous) {
-      c.set('caller', ANONYMOUS);
-    } else {
-      throw new AppError('Unauthorized', 'A valid credential is required');
+      const now = deps.now();
+      const hit = deps.sessionCache?.get(token, now);
+      if (hit) {
+        c.set('caller', hit);
+        return next();
+      }
+      return storedSessionCaller(deps, token, now).then((caller) => {
+        c.set('caller', caller);
+        return next();
+      });
     }
-    await next();
+    const key = c.req.header('x-api-key');
+    if (key !== undefined) {
+      if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
+      return apiKeyCaller(c.get('deps'), key).then((caller) => {
+        c.set('caller', caller);
+        return next();
+      });
+    }
+    if (token !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
+    if (!anonymous) throw new AppError('Unauthorized', 'A valid credential is required');
+    c.set('caller', ANONYMOUS);
+    return next();
   };
 }
 

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from '../../env.js';
 
 interface NodeBindings {
@@ -30,16 +30,10 @@ export function resolveClientIp(
   return socketIp;
 }
 
-export function clientIp(): MiddlewareHandler<AppEnv> {
-  return (c, next) => {
-    const env = c.env as NodeBindings | undefined;
-    const socketIp = normalize(env?.incoming?.socket?.remoteAddress ?? 'unknown');
-    const trusted = c.get('deps').config.trustedProxies;
-    // Without trusted proxies X-Forwarded-For is never read.
-    c.set(
-      'clientIp',
-      trusted.length === 0 ? socketIp : resolveClientIp(socketIp, c.req.header('x-forwarded-for'), trusted),
-    );
-    return next();
-  };
+/** The client address of a request (see {@link resolveClientIp}); run once per request by the platform. */
+export function clientIpOf(c: Context<AppEnv>, trusted: readonly string[]): string {
+  const env = c.env as NodeBindings | undefined;
+  const socketIp = normalize(env?.incoming?.socket?.remoteAddress ?? 'unknown');
+  // Without trusted proxies X-Forwarded-For is never read.
+  return trusted.length === 0 ? socketIp : resolveClientIp(socketIp, c.req.header('x-forwarded-for'), trusted);
 }

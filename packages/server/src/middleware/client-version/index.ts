@@ -1,5 +1,5 @@
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv, ClientInfo } from '../../env.js';
+import type { Context } from 'hono';
+import type { AppDeps, AppEnv, ClientInfo } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { apiKeyRecord } from '../../services/api-keys.js';
 
@@ -48,32 +48,34 @@ export function clientInfo(platformHeader: string | undefined, versionHeader: st
 /**
  * Reads x-platform / x-app-version into `client`, and refuses mobile builds below the minimum
  * supported version, unless the request carries a valid `x-api-key` (the only exemption).
+ * Synchronous unless that exemption has to be looked up (then the returned promise settles it).
  */
-export function clientVersion(): MiddlewareHandler<AppEnv> {
+export class ClientVersionGate {
   // The configured minimum, parsed once per distinct value.
-  let minText: string | undefined;
-  let min: Version | null = null;
-  return async (c, next) => {
+  #minText: string | undefined;
+  #min: Version | null = null;
+
+  check(c: Context<AppEnv>, deps: AppDeps): Promise<void> | undefined {
     const info = clientInfo(c.req.header('x-platform'), c.req.header('x-app-version'));
     c.set('client', info);
-    if (info.mobile && info.version) {
-      const deps = c.get('deps');
-      const { minClientVersion } = deps.config;
-      if (minText !== minClientVersion) {
-        minText = minClientVersion;
-        min = parseVersion(minClientVersion);
-      }
-      if (min && compareVersions(info.version, min) < 0) {
-        const key = c.req.header('x-api-key');
-        const valid = key ? await apiKeyRecord(deps.storage, key, deps.now()) : null;
-        if (!valid) {
-          throw new AppError(
-            'UnsupportedClientVersion',
-            `App version ${info.version.join('.')} is no longer supported; update to ${minClientVersion} or later`,
-          );
-        }
-      }
+    if (!info.mobile || !info.version) return undefined;
+    const { minClientVersion } = deps.config;
+    if (this.#minText !== minClientVersion) {
+      this.#minText = minClientVersion;
+      this.#min = parseVersion(minClientVersion);
     }
-    return next();
-  };
+    if (!this.#min || compareVersions(info.version, this.#min) >= 0) return undefined;
+    return exempted(c, deps, info.version, minClientVersion);
+  }
+}
+
+async function exempted(c: Context<AppEnv>, deps: AppDeps, version: Version, minimum: string): Promise<void> {
+  const key = c.req.header('x-api-key');
+  const valid = key ? await apiKeyRecord(deps.storage, key, deps.now()) : null;
+  if (!valid) {
+    throw new AppError(
+      'UnsupportedClientVersion',
+      `App version ${version.join('.')} is no longer supported; update to ${minimum} or later`,
+    );
+  }
 }

@@ -1,6 +1,6 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv } from '../../env.js';
+import type { AppDeps, AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { weightOf } from './weights.js';
 
@@ -66,21 +66,23 @@ function routeWeight(c: Context<AppEnv>, memo: WeakMap<RouterRoute, number>): nu
 }
 
 /** x-ratelimit-* on every response; 429 `RateLimited` with retry-after once the budget is spent. */
-export function rateLimit(): MiddlewareHandler<AppEnv> {
-  let budget: WeightedBudget | null = null;
-  let limitText = '';
-  let windowText = '';
-  const weights = new WeakMap<RouterRoute, number>();
-  return (c, next) => {
-    const deps = c.get('deps');
+export class RateLimiter {
+  #budget: WeightedBudget | null = null;
+  #limitText = '';
+  #windowText = '';
+  readonly #weights = new WeakMap<RouterRoute, number>();
+
+  /** Spends the request's weight from the budget of `ip`, writes the headers; throws when over. */
+  spend(c: Context<AppEnv>, deps: AppDeps, ip: string): void {
     const { limit, windowMs } = deps.config.rateLimit;
+    let budget = this.#budget;
     if (!budget || budget.limit !== limit || budget.windowMs !== windowMs) {
-      budget = new WeightedBudget(limit, windowMs);
-      limitText = String(limit);
-      windowText = String(Math.round(windowMs / 1000));
+      budget = this.#budget = new WeightedBudget(limit, windowMs);
+      this.#limitText = String(limit);
+      this.#windowText = String(Math.round(windowMs / 1000));
     }
     const now = deps.now();
-    const r = budget.spend(c.get('clientIp'), routeWeight(c, weights), now);
+    const r = budget.spend(ip, routeWeight(c, this.#weights), now);
     const remaining = String(Math.max(0, limit - r.used));
     const used = String(r.used);
     const out = (c.env as NodeBindings | undefined)?.outgoing;
@@ -88,21 +90,20 @@ export function rateLimit(): MiddlewareHandler<AppEnv> {
       // On @hono/node-server the headers go straight onto the Node response, which merges them
       // into whatever the app answers. Through hono's c.header every response would carry a
       // WHATWG Headers object instead, which on a trivial route costs as much as the route.
-      out.setHeader('x-ratelimit-limit', limitText);
+      out.setHeader('x-ratelimit-limit', this.#limitText);
       out.setHeader('x-ratelimit-remaining', remaining);
       out.setHeader('x-ratelimit-used', used);
-      out.setHeader('x-ratelimit-window', windowText);
+      out.setHeader('x-ratelimit-window', this.#windowText);
     } else {
-      c.header('x-ratelimit-limit', limitText);
+      c.header('x-ratelimit-limit', this.#limitText);
       c.header('x-ratelimit-remaining', remaining);
       c.header('x-ratelimit-used', used);
-      c.header('x-ratelimit-window', windowText);
+      c.header('x-ratelimit-window', this.#windowText);
     }
     if (!r.allowed) {
       throw new AppError('RateLimited', `Request budget of ${limit} units per ${windowMs / 1000} s is spent`, {
         'retry-after': String(Math.max(1, Math.ceil((r.resetAt - now) / 1000))),
       });
     }
-    return next();
-  };
+  }
 }

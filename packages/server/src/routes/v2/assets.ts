@@ -57,7 +57,7 @@ const addFavoriteRoute = operation(
     tags: ['Assets'],
     summary: 'Favorite an asset (idempotent)',
     description:
-      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 404 `UnknownAsset`.',
+      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset` (section 7.5).',
     request: { body: { content: { 'application/json': { schema: FavoriteBody } }, required: true } },
     responses: { 200: json(envelopeOf(FavoriteStateSchema, 'FavoriteStateEnvelope'), 'Favorited') },
   },
