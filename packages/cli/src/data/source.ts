@@ -1,0 +1,167 @@
+import type { Candles } from '@marketlens/core';
+import {
+  CCXT_VENUES,
+  createCcxtMarketData,
+  createSimulatedVenue,
+  defaultUniverse,
+  importCandleFile,
+  isCcxtVenue,
+  isTimeframe,
+  MAX_CANDLES,
+  type MarketData,
+  type MarketType,
+  SIMULATED_VENUE_ID,
+  type SimulatedVenue,
+  TIMEFRAMES,
+  type Timeframe,
+} from '@marketlens/exchanges';
+import type { OptionSpec, Parsed } from '../args.js';
+import { dataError, usageError } from '../errors.js';
+import type { Io } from '../io.js';
+
+/** Options every data command takes. */
+export const DATA_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  tf: { type: 'string', value: '<tf>', description: 'timeframe, default d1', choices: TIMEFRAMES },
+  market: {
+    type: 'string',
+    value: '<type>',
+    description: 'market type, default spot (an asset without it is served from the one it trades on)',
+    choices: ['spot', 'derivatives'],
+  },
+  venue: {
+    type: 'string',
+    value: '<id>',
+    description: `read a real venue through ccxt (network), e.g. binance; default the offline simulated venue`,
+  },
+  file: { type: 'string', value: '<path>', description: 'read candles from a CSV or ccxt JSON file instead' },
+  limit: { type: 'string', value: '<n>', description: `candles to read, 50..${MAX_CANDLES}, default 1000` },
+};
+
+/** Where candles came from: part of every `--json` output. */
+export interface SourceInfo {
+  /** `marketlens-sim`, a ccxt venue id, or `file`. */
+  venue: string;
+  asset_id: string | null;
+  pair: string | null;
+  market_type: MarketType | null;
+  /** Null for a file (its spacing is whatever the file has). */
+  timeframe: Timeframe | null;
+  file: string | null;
+  candles: number;
+  first_time: number;
+  last_time: number;
+}
+
+export interface Loaded {
+  candles: Candles;
+  source: SourceInfo;
+}
+
+/** The clock of the simulated venue: MARKETLENS_NOW (epoch ms or ISO time) pins it for reproducible runs. */
+export function clockFrom(env: NodeJS.ProcessEnv): () => number {
+  const raw = env.MARKETLENS_NOW;
+  if (raw === undefined || raw === '') return Date.now;
+  const t = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(t)) throw usageError(`MARKETLENS_NOW must be epoch milliseconds or an ISO time; got '${raw}'`);
+  return () => t;
+}
+
+let simulated: SimulatedVenue | undefined;
+
+/** The embedded default venue (one per process). */
+export function simulatedVenue(env: NodeJS.ProcessEnv): SimulatedVenue {
+  simulated ??= createSimulatedVenue({ now: clockFrom(env) });
+  return simulated;
+}
+
+/** The market data of `--venue`, or the simulated venue. */
+export async function marketData(venue: string | undefined, env: NodeJS.ProcessEnv): Promise<MarketData> {
+  if (venue === undefined || venue === SIMULATED_VENUE_ID || venue === 'simulated') return simulatedVenue(env);
+  if (!isCcxtVenue(venue)) {
+    throw usageError(`unknown venue '${venue}'; one of: ${SIMULATED_VENUE_ID}, ${CCXT_VENUES.join(', ')}`);
+  }
+  return createCcxtMarketData({ venue });
+}
+
+/** An asset id as typed (`bitcoin`, or a ticker such as `BTC`) to the universe's id. */
+export function resolveAsset(input: string): string {
+  if (defaultUniverse.get(input) !== undefined) return input;
+  const lower = input.toLowerCase();
+  if (defaultUniverse.get(lower) !== undefined) return lower;
+  const byCode = defaultUniverse.resolveCurrency(input.toUpperCase());
+  if (byCode !== null) return byCode;
+  throw dataError('unknown_asset', `unknown asset '${input}' (try an id such as bitcoin, ethereum, stock-aapl, fx-eurusd)`);
+}
+
+export function timeframeOf(args: Parsed): Timeframe {
+  const tf = args.string('tf') ?? 'd1';
+  if (!isTimeframe(tf)) throw usageError(`--tf must be one of ${TIMEFRAMES.join(', ')}; got '${tf}'`);
+  return tf;
+}
+
+export function limitOf(args: Parsed, fallback = 1000): number {
+  const raw = args.string('limit');
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 50 || n > MAX_CANDLES) {
+    throw usageError(`--limit must be an integer 50..${MAX_CANDLES}; got '${raw}'`);
+  }
+  return n;
+}
+
+/** Reads the candles a data command asks for: `--file`, else the asset on the venue. */
+export async function loadCandles(args: Parsed, io: Io, asset: string | undefined): Promise<Loaded> {
+  const file = args.string('file');
+  const venue = args.string('venue');
+  const tf = timeframeOf(args);
+  const limit = limitOf(args);
+  if (file !== undefined) {
+    if (venue !== undefined) throw usageError('--file and --venue exclude each other');
+    const imported = await importCandleFile(file);
+    const candles = imported.candles;
+    const n = candles.time.length;
+    if (n === 0) throw dataError('file_empty', `${file} holds no candles`);
+    return {
+      candles,
+      source: {
+        venue: 'file',
+        asset_id: asset ?? null,
+        pair: null,
+        market_type: null,
+        timeframe: null,
+        file,
+        candles: n,
+        first_time: candles.time[0],
+        last_time: candles.time[n - 1],
+      },
+    };
+  }
+  if (asset === undefined) throw usageError('name an asset (e.g. bitcoin) or give --file');
+  const assetId = resolveAsset(asset);
+  const data = await marketData(venue, io.env);
+  const market = args.string('market') as MarketType | undefined;
+  const series = await data.candles({ asset_id: assetId, timeframe: tf, limit, market_type: market });
+  const n = series.candles.time.length;
+  if (n === 0) throw dataError('no_candles', `${data.venue} has no ${tf} candles of ${assetId}`);
+  return {
+    candles: series.candles,
+    source: {
+      venue: series.venue,
+      asset_id: series.asset_id,
+      pair: series.pair,
+      market_type: series.market_type,
+      timeframe: series.timeframe,
+      file: null,
+      candles: n,
+      first_time: series.candles.time[0],
+      last_time: series.candles.time[n - 1],
+    },
+  };
+}
+
+/** One line naming the source, for people. */
+export function describeSource(s: SourceInfo): string {
+  if (s.file !== null) return `${s.asset_id === null ? '' : `${s.asset_id} `}${s.file} (${s.candles} candles)`;
+  const offline = s.venue === SIMULATED_VENUE_ID ? ', simulated venue' : '';
+  return `${s.asset_id} ${s.timeframe} ${s.market_type} ${s.pair} on ${s.venue}${offline}`;
+}
