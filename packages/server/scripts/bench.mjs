@@ -47,8 +47,17 @@ async function servePlatform() {
   const demo = await server.seedDemo(storage);
   const config = { ...server.DEFAULT_CONFIG, rateLimit: { limit: 1e12, windowMs: 60_000 } };
   const app = server.createApp({ storage, config, now: Date.now });
-  app.get('/bench/ping', server.authorize(server.SESSION_ONLY), (c) => c.json(server.ok(BODY)));
-  app.get('/bench/public', server.authorize(server.OPTIONAL_SESSION_OR_API_KEY), (c) => c.json(server.ok(BODY)));
+  // Registered like every marketlens operation: `operation(auth, route)` through `app.openapi`.
+  const route = (path, auth) =>
+    server.operation(auth, {
+      method: 'get',
+      path,
+      operationId: path,
+      summary: path,
+      responses: { 200: { description: 'pong' } },
+    });
+  app.openapi(route('/bench/ping', server.SESSION_ONLY), (c) => c.json(server.ok(BODY)));
+  app.openapi(route('/bench/public', server.OPTIONAL_SESSION_OR_API_KEY), (c) => c.json(server.ok(BODY)));
   const s = await serve(app, { 'x-session-token': demo.session_token });
   process.on('disconnect', () => {
     s.close();

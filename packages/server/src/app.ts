@@ -1,10 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { registerDocsUi } from './docs/swagger.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { AppError } from './errors/app-error.js';
 import { type ErrorLogger, errorHandler, notFoundHandler } from './errors/handler.js';
 import { RELEASE_FEED_PATH, registerReleaseFeed } from './feed/route.js';
-import { platform } from './middleware/platform/index.js';
+import { before, platformSteps } from './middleware/platform/index.js';
+import { servePlatform } from './routes/operation.js';
 import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
 import { registerLegacyAssetRoutes } from './routes/v1/assets.js';
 import { registerAuthRoutes } from './routes/v1/auth.js';
@@ -27,7 +29,7 @@ export interface CreateAppOptions {
 
 export type App = OpenAPIHono<AppEnv>;
 
-/** The REST app: platform middleware, the /v1 and /v2 routes, OpenAPI and /docs. */
+/** The REST app: platform steps, the /v1 and /v2 routes, OpenAPI and /docs. */
 export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App {
   const deps: AppDeps = { ...appDeps, sessionCache: appDeps.sessionCache ?? new SessionCache() };
   const app = new OpenAPIHono<AppEnv>({
@@ -41,11 +43,13 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       }
     },
   });
+  // Deps, client IP, rate limit, query-key refusal, client-version gate: run inside each route's
+  // handler (not as an `app.use` layer, which would make every request asynchronous), and for
+  // requests no route answers.
+  const steps = platformSteps(deps);
   app.onError(errorHandler(options.logError));
-  app.notFound(notFoundHandler);
-
-  // Deps, client IP, rate limit, query-key refusal, client-version gate: one layer.
-  app.use('*', platform(deps));
+  app.notFound(before(steps, notFoundHandler));
+  servePlatform(app, steps);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey',
@@ -71,7 +75,7 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
   registerExchangeRoutes(app);
   registerNewsRoutes(app);
 
-  app.doc31(OPENAPI_PATH, (c) => ({
+  const documentConfig = (c: Context<AppEnv>) => ({
     openapi: '3.1.0',
     info: {
       title: 'marketlens',
@@ -86,8 +90,18 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       { name: 'API keys', description: 'Keys for the read-only market-data routes' },
       { name: 'Config', description: 'Client configuration' },
     ],
-  }));
-  registerDocsUi(app);
-  registerReleaseFeed(app);
+  });
+  app.get(
+    OPENAPI_PATH,
+    before(steps, (c) => {
+      try {
+        return c.json(app.getOpenAPI31Document(documentConfig(c)));
+      } catch (e) {
+        return c.json(e, 500);
+      }
+    }),
+  );
+  registerDocsUi(app, steps);
+  registerReleaseFeed(app, steps);
   return app;
 }

@@ -21,6 +21,7 @@ export {
 } from './middleware/auth/index.js';
 export { clientInfo, compareVersions, parseVersion } from './middleware/client-version/index.js';
 export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
+export { type Operation, operation } from './routes/operation.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
 export { DEFAULT_FAVORITES } from './services/accounts.js';
 export {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Hono } from 'hono';
 import type { AppEnv } from '../env.js';
+import { before, type Step } from '../middleware/platform/index.js';
 
 const ASSETS: Readonly<Record<string, string>> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -47,32 +48,41 @@ function swaggerDir(): string {
  * `/docs`: Swagger UI from the locally installed swagger-ui-dist (no CDN), so the reference
  * works offline. Only an allowlist of files is served; each is read once and kept in memory.
  */
-export function registerDocsUi(app: Hono<AppEnv>): void {
+export function registerDocsUi(app: Hono<AppEnv>, platform: Step): void {
   const cache = new Map<string, Uint8Array<ArrayBuffer>>();
   let dir: string | null = null;
-  app.get('/docs', (c) => {
-    c.header('cache-control', 'no-cache');
-    return c.html(PAGE);
-  });
-  app.get('/docs/', (c) => c.redirect('/docs', 301));
+  app.get(
+    '/docs',
+    before(platform, (c) => {
+      c.header('cache-control', 'no-cache');
+      return c.html(PAGE);
+    }),
+  );
+  app.get(
+    '/docs/',
+    before(platform, (c) => c.redirect('/docs', 301)),
+  );
   // One route for every asset (init.js included): a static path beside `:file` would keep
   // hono's RegExpRouter from taking the app, and every request would go through the slower trie.
-  app.get('/docs/assets/:file', async (c) => {
-    const file = c.req.param('file');
-    if (file === 'init.js') {
-      c.header('content-type', 'text/javascript; charset=utf-8');
-      return c.body(INIT);
-    }
-    const type = ASSETS[file];
-    if (!type) return c.notFound();
-    let data = cache.get(file);
-    if (!data) {
-      dir ??= swaggerDir();
-      data = new Uint8Array(await readFile(join(dir, file)));
-      cache.set(file, data);
-    }
-    c.header('content-type', type);
-    c.header('cache-control', 'public, max-age=86400');
-    return c.body(data);
-  });
+  app.get(
+    '/docs/assets/:file',
+    before(platform, async (c) => {
+      const file = c.req.param('file') ?? '';
+      if (file === 'init.js') {
+        c.header('content-type', 'text/javascript; charset=utf-8');
+        return c.body(INIT);
+      }
+      const type = ASSETS[file];
+      if (!type) return c.notFound();
+      let data = cache.get(file);
+      if (!data) {
+        dir ??= swaggerDir();
+        data = new Uint8Array(await readFile(join(dir, file)));
+        cache.set(file, data);
+      }
+      c.header('content-type', type);
+      c.header('cache-control', 'public, max-age=86400');
+      return c.body(data);
+    }),
+  );
 }

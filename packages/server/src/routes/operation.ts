@@ -1,9 +1,10 @@
-import { createRoute, type RouteConfig } from '@hono/zod-openapi';
-import type { MiddlewareHandler } from 'hono';
+import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import type { Handler } from 'hono';
 import type { AppEnv } from '../env.js';
 import { ErrorResponseSchema } from '../envelope/envelope.js';
 import type { ErrorStatus } from '../errors/app-error.js';
-import { type AuthSpec, authorize, securityOf } from '../middleware/auth/index.js';
+import { type AuthSpec, authStep, securityOf } from '../middleware/auth/index.js';
+import { asMiddleware, before, type Step, thenStep } from '../middleware/platform/index.js';
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid request (bad parameters, malformed JSON, API key in the query string)',
@@ -33,13 +34,13 @@ const error = (status: ErrorStatus) => ({
 type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operationId: string; summary: string };
 
 /**
- * One REST operation: its auth spec becomes both the `authorize` middleware and the OpenAPI
- * `security`, and every operation documents the failures every operation can have.
+ * One REST operation: its auth spec becomes both the caller check run before its handler (see
+ * `servePlatform`) and the OpenAPI `security`, and every operation documents the failures every
+ * operation can have.
  */
-export type Operation<R extends OperationConfig> = R & {
-  security: Record<string, string[]>[];
-  middleware: MiddlewareHandler<AppEnv>;
-};
+export type Operation<R extends OperationConfig> = R & { security: Record<string, string[]>[] };
+
+const AUTH = new WeakMap<object, AuthSpec>();
 
 export function operation<const R extends OperationConfig>(
   auth: AuthSpec,
@@ -50,10 +51,40 @@ export function operation<const R extends OperationConfig>(
   if (auth.session || auth.apiKey) statuses.add(401);
   const errorResponses: Record<string, ReturnType<typeof error>> = {};
   for (const s of [...statuses].sort()) errorResponses[String(s)] = error(s);
-  return createRoute({
+  const op = createRoute({
     ...route,
     security: securityOf(auth),
-    middleware: authorize(auth),
     responses: { ...errorResponses, ...route.responses },
   }) as unknown as Operation<R>;
+  AUTH.set(op, auth);
+  return op;
+}
+
+/** Whether @hono/zod-openapi puts validator layers in front of the handler of `route`. */
+function hasValidators(route: RouteConfig): boolean {
+  const r = route.request;
+  return !!(r && (r.query || r.params || r.headers || r.cookies || r.body?.content));
+}
+
+type Openapi = (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) => unknown;
+
+/**
+ * Makes `app.openapi` run `platform` and then the operation's caller check before each handler.
+ * A route without validators stays one handler, so hono calls it directly and a request that
+ * needs no waiting (anonymous, session-cache hit) is answered synchronously, which lets
+ * @hono/node-server take its fast response path; a route with validators gets one layer in
+ * front of them (it is composed anyway). A route not made by `operation` gets the platform only.
+ */
+export function servePlatform(app: OpenAPIHono<AppEnv>, platform: Step): void {
+  const openapi = app.openapi as unknown as Openapi;
+  const served: Openapi = (route, handler, hook) => {
+    const auth = AUTH.get(route);
+    const step = auth ? thenStep(platform, authStep(auth)) : platform;
+    const { middleware, ...bare } = route;
+    if (middleware !== undefined) throw new Error(`${route.path}: route middleware bypasses the platform steps`);
+    return hasValidators(route)
+      ? openapi({ ...bare, middleware: asMiddleware(step) }, handler, hook)
+      : openapi(bare, before(step, handler), hook);
+  };
+  app.openapi = served as unknown as typeof app.openapi;
 }

@@ -1,10 +1,11 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv, Caller } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { authenticated, liveSession } from '../../services/accounts.js';
 import { apiKeyRecord, consumeAllowance } from '../../services/api-keys.js';
 import type { SessionCaller } from '../../services/session-cache.js';
 import type { Storage, UserRecord } from '../../storage/types.js';
+import { asMiddleware, type Step } from '../platform/index.js';
 
 /** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
 export interface AuthSpec {
@@ -76,17 +77,21 @@ async function apiKeyCaller(deps: AppDeps, key: string): Promise<Caller> {
  * A credential that is sent but invalid is refused even where anonymous access is allowed,
  * so a client learns its token has expired. API-key calls are metered against the daily allowance.
  * Synchronous when nothing has to be read from storage (anonymous, session cache hit).
+ * Needs the platform steps to have run (`deps`).
  */
-export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
+export function authStep(spec: AuthSpec): Step {
   const { session, apiKey, anonymous } = spec;
-  return (c, next) => {
+  const setCaller = (c: Context<AppEnv>) => (caller: Caller) => {
+    c.set('caller', caller);
+  };
+  return (c) => {
     if (c.req.header('authorization')) {
       throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
     }
     if (!session && !apiKey) {
       // Public operations (signup, login) ignore credentials.
       c.set('caller', ANONYMOUS);
-      return next();
+      return undefined;
     }
     const token = c.req.header('x-session-token');
     if (token !== undefined && session) {
@@ -95,26 +100,25 @@ export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
       const hit = deps.sessionCache?.get(token, now);
       if (hit) {
         c.set('caller', hit);
-        return next();
+        return undefined;
       }
-      return storedSessionCaller(deps, token, now).then((caller) => {
-        c.set('caller', caller);
-        return next();
-      });
+      return storedSessionCaller(deps, token, now).then(setCaller(c));
     }
     const key = c.req.header('x-api-key');
     if (key !== undefined) {
       if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
-      return apiKeyCaller(c.get('deps'), key).then((caller) => {
-        c.set('caller', caller);
-        return next();
-      });
+      return apiKeyCaller(c.get('deps'), key).then(setCaller(c));
     }
     if (token !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
     if (!anonymous) throw new AppError('Unauthorized', 'A valid credential is required');
     c.set('caller', ANONYMOUS);
-    return next();
+    return undefined;
   };
+}
+
+/** `authStep` as a middleware layer (after the platform steps). */
+export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
+  return asMiddleware(authStep(spec));
 }
 
 /** The signed-in user of an operation that requires one (narrowing helper for handlers). */
