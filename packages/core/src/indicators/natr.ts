@@ -1,9 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
-import { type AtrOptions, AtrState, atrInto, atrLookback, atrParams } from './atr.js';
+import { ATR, type AtrOptions, atrInto, atrLookback, atrParams } from './atr.js';
 import { withLookback } from './internal/define.js';
-import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
+import { checkColumns, outputColumn } from './internal/validate.js';
 import type { Stream } from './stream.js';
-import type { HLCValues } from './true-range.js';
 
 /** Options of {@link natr}: those of `atr`. */
 export type NatrOptions = AtrOptions;
@@ -37,18 +36,21 @@ export const natr = withLookback(
   (options?: NatrOptions) => atrLookback(atrParams(options)),
 );
 
-/** Streaming {@link natr}. */
+/** Streaming {@link natr}: a streaming {@link ATR} normalized by each candle's close. */
 export class NATR implements Stream<CandleLike, number> {
-  readonly period: number;
-  readonly lookback: number;
-  private readonly state: AtrState;
+  private readonly atr: ATR;
   private out = Number.NaN;
 
   constructor(options?: NatrOptions) {
-    const params = atrParams(options);
-    this.period = params.period;
-    this.lookback = atrLookback(params);
-    this.state = new AtrState(params);
+    this.atr = new ATR(options);
+  }
+
+  get period(): number {
+    return this.atr.period;
+  }
+
+  get lookback(): number {
+    return this.atr.lookback;
   }
 
   get value(): number {
@@ -56,31 +58,24 @@ export class NATR implements Stream<CandleLike, number> {
   }
 
   get isStable(): boolean {
-    return this.state.n > this.lookback;
+    return this.atr.isStable;
   }
 
   get count(): number {
-    return this.state.n;
+    return this.atr.count;
   }
 
   update(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    this.state.save();
-    this.state.n++;
-    this.out = this.step(candle as HLCValues);
+    this.out = this.normalized(this.atr.update(candle), candle);
     return this.out;
   }
 
   replace(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    checkReplace(this.state.n);
-    this.state.restore();
-    this.out = this.step(candle as HLCValues);
+    this.out = this.normalized(this.atr.replace(candle), candle);
     return this.out;
   }
 
-  private step(c: HLCValues): number {
-    const atr = this.state.step(c);
-    return this.state.n > this.lookback ? normalize(atr, c.close) : Number.NaN;
+  private normalized(atr: number, candle: CandleLike): number {
+    return this.atr.isStable ? normalize(atr, candle.close as number) : Number.NaN;
   }
 }
