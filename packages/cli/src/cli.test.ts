@@ -34,7 +34,7 @@ describe('help and usage', () => {
       'admin tier',
     ])
       expect(r.stdout).toContain(c);
-    expect(r.stdout).not.toMatch(/\bmcp\b/);
+    expect(r.stdout).toMatch(/^ {2}mcp +run the MCP server over stdio/m);
   });
 
   it.each(['analyze', 'signal', 'zones', 'feargreed', 'screen', 'chart', 'import', 'backtest', 'serve'])(
@@ -68,7 +68,7 @@ describe('help and usage', () => {
       expect(r.stderr).toContain('--help');
       expect(r.stdout).toBe('');
     }
-    expect(marketlens(['mcp']).code).toBe(2);
+    expect(marketlens(['mcp', 'extra']).code).toBe(2);
   });
 
   it('--version prints the version', () => {

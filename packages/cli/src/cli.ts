@@ -1,9 +1,11 @@
 import { type Command, commandHelp, parseCommand } from './args.js';
-import { adminCommands } from './commands/admin.js';
+import { adminCommands as userAdminCommands } from './commands/admin.js';
+import { promotionAdminCommands } from './commands/admin-promotions.js';
 import { analyzeCommand, fearGreedCommand, signalCommand, zonesCommand } from './commands/analysis.js';
 import { backtestCommand } from './commands/backtest.js';
 import { chartCommand } from './commands/chart.js';
 import { importCommand } from './commands/import.js';
+import { mcpCommand } from './commands/mcp.js';
 import { screenCommand } from './commands/screen.js';
 import { serveCommand } from './commands/serve.js';
 import { EXIT, type ExitCode, toCliError, usageError } from './errors.js';
@@ -13,6 +15,9 @@ import { styleFor } from './output/style.js';
 /** The package version, injected by tsup; `dev` when run from source. */
 declare const __MARKETLENS_VERSION__: string | undefined;
 export const VERSION = typeof __MARKETLENS_VERSION__ === 'string' ? __MARKETLENS_VERSION__ : 'dev';
+
+/** Every `marketlens admin ...` subcommand: users and keys, then promotions and campaigns. */
+const adminCommands: readonly Command[] = [...userAdminCommands, ...promotionAdminCommands];
 
 const COMMANDS: readonly Command[] = [
   analyzeCommand,
@@ -24,6 +29,7 @@ const COMMANDS: readonly Command[] = [
   importCommand,
   backtestCommand,
   serveCommand,
+  mcpCommand,
 ];
 
 /** The top-level help: every command with its summary. */

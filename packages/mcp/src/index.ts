@@ -3,3 +3,25 @@
  * declares, and the stdio runner.
  */
 export const MCP_PACKAGE = '@marketlens/mcp';
+
+export type * from './backend.js';
+export { CATALOG } from './catalog.js';
+export { type ErrorCode, GENERAL_ERROR, isCodedError, ToolError, toolErrorResult } from './errors.js';
+export { type ManifestOptions, type McpManifest, manifest } from './manifest.js';
+export { UNAVAILABLE } from './render.js';
+export { createRestBackend, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
+export * from './schemas/accounts.js';
+export * from './schemas/alerts.js';
+export * from './schemas/market.js';
+export {
+  callTool,
+  createMcpServer,
+  MCP_PACKAGE_VERSION,
+  MCP_SERVER_NAME,
+  type McpServerOptions,
+  runStdio,
+  toolListing,
+  toolsOf,
+} from './server.js';
+export type { BackendGroup, ToolDefinition, ToolOutput } from './tool.js';
+export { renderPosition, renderTotals } from './tools/portfolio.js';

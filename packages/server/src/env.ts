@@ -1,4 +1,4 @@
-import type { CcxtVenueId, MarketData } from '@marketlens/exchanges';
+import type { AccountData, CcxtVenueId, MarketData, VenueCredentials } from '@marketlens/exchanges';
 import type { NewsSource } from './news/news.js';
 import type { SessionCache } from './services/session-cache.js';
 import type { Storage, Tier, UserRecord } from './storage/types.js';
@@ -13,6 +13,47 @@ export interface ServerConfig {
   news: { feeds: readonly string[]; refreshMs: number; timeoutMs: number };
   /** An OpenAI-compatible endpoint that rewrites the overview narrative; null: the facts' text only. */
   overviewLlm: OverviewLlmConfig | null;
+  /** The background sync of connected exchange accounts (services/sync). */
+  sync: SyncConfig;
+  /**
+   * Affiliate volume threshold, USD: 30-day volume on affiliate exchanges at or above it qualifies
+   * (`GET /v1/promotions/volume`, affiliate Elite, pilot eligibility). Env
+   * `MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD`; absent: 10,000.
+   */
+  affiliateVolumeThresholdUsd?: number;
+  /** Web Push (services/push); absent: generated VAPID keys kept in storage, https endpoints only. */
+  push?: PushConfig;
+  /** The pilot and the publishing/outcome job (services/pilot); absent: `DEFAULT_PILOT_CONFIG`. */
+  pilot?: import('./services/pilot/config.js').PilotConfig;
+  /**
+   * The public base URL of this server (`https://api.example.com`), when it is not the origin the
+   * requests arrive on (behind a TLS proxy): the OAuth issuer and the audience of `/mcp` tokens.
+   * Absent: the origin of each request.
+   */
+  publicUrl?: string;
+}
+
+/** Web Push delivery settings. */
+export interface PushConfig {
+  /** VAPID keys (env `MARKETLENS_VAPID_PUBLIC_KEY` / `_PRIVATE_KEY` / `_SUBJECT`); null: generated once, kept in storage. */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Accept `http://` subscription endpoints (a local push service in tests); real push services are https. */
+  allowInsecureEndpoints: boolean;
+}
+
+/** How connected accounts are synced. */
+export interface SyncConfig {
+  /** Time between two syncs of one connection after a success. */
+  intervalMs: number;
+  /** How often the scheduler looks for due connections. */
+  pollMs: number;
+  /** Connections synced at the same time, at most. */
+  concurrency: number;
+  /** A venue call slower than this fails the sync with a timeout (and backs off). */
+  callTimeoutMs: number;
+  /** Backoff after failures: base delay, doubled per consecutive failure (with jitter) up to the cap. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
 }
 
 export interface OverviewLlmConfig {
@@ -30,6 +71,14 @@ export const DEFAULT_CONFIG: ServerConfig = {
   rateLimit: { limit: 2000, windowMs: 60_000 },
   news: { feeds: [], refreshMs: 5 * 60_000, timeoutMs: 10_000 },
   overviewLlm: null,
+  sync: {
+    intervalMs: 5 * 60_000,
+    pollMs: 5_000,
+    concurrency: 4,
+    callTimeoutMs: 30_000,
+    backoffBaseMs: 30_000,
+    backoffMaxMs: 60 * 60_000,
+  },
 };
 
 export interface AppDeps {
@@ -48,6 +97,41 @@ export interface AppDeps {
   marketFor?: (venue: CcxtVenueId) => MarketData | Promise<MarketData>;
   /** The news cache `GET /v1/news/` reads; absent: no news (an empty list). */
   news?: NewsSource;
+  /** Uniform random numbers in [0, 1) (campaign order); absent: `Math.random`. Tests inject a seeded one. */
+  random?: () => number;
+  /**
+   * The AES-256-GCM key (32 bytes) connection credentials are encrypted with; absent: a random key
+   * for this app's lifetime (tests, in-memory storage). server.ts passes the configured one.
+   */
+  credentialsKey?: Uint8Array;
+  /**
+   * Opens the private data of a stored connection with its decrypted credentials; absent: the
+   * simulated venue's demo account, or a ccxt client (`createCcxtAccountData`). Tests point ccxt at
+   * a local venue server here.
+   */
+  accountFor?: (connection: AccountConnection, credentials: VenueCredentials) => AccountData | Promise<AccountData>;
+  /**
+   * Checks credentials against the venue before they are stored; absent: `verifyCcxtCredentials`
+   * for ccxt venues, nothing for the simulated venue. Rejects with a `VenueError`.
+   */
+  verifyCredentials?: (venue: string, credentials: VenueCredentials) => Promise<void>;
+  /** Asks the background sync to sync a connection now (after it is created); absent: it waits for its turn. */
+  requestSync?: (connectionId: string) => void;
+  /** Sends one Web Push request (services/push); absent: `fetch`. */
+  pushTransport?: import('./services/push/transport.js').PushTransport;
+  /** Whether a user may spectate the pilot; absent: the volume standing of services/promotions/eligibility. */
+  isPilotEligible?: (userId: string) => Promise<boolean>;
+  /** The pilot's collaborators (the `pilot_trade` callback); absent: no push on a new pilot trade. */
+  pilot?: import('./services/pilot/config.js').PilotDeps;
+}
+
+/** What opening a connection's account needs to know about it. */
+export interface AccountConnection {
+  /** The user_connection_id. */
+  id: string;
+  user_id: string;
+  /** The exchange id. */
+  venue: string;
 }
 
 export interface ClientInfo {

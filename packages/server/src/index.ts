@@ -4,12 +4,23 @@
  */
 
 export { DEMO_EMAIL, type DemoCredentials, grantUserTier, seedDemo, setUserTier } from './admin.js';
+export {
+  type AdminCampaign,
+  type AdminInvitation,
+  type AdminPromotion,
+  createCampaignAdmin,
+  createPromotionAdmin,
+  invitePromotionAdmin,
+  listCampaignsAdmin,
+  listPromotionsAdmin,
+} from './admin-promotions.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
-export type { AppDeps, AppEnv, Caller, ClientInfo, ServerConfig } from './env.js';
+export type { AccountConnection, AppDeps, AppEnv, Caller, ClientInfo, ServerConfig, SyncConfig } from './env.js';
 export { DEFAULT_CONFIG } from './env.js';
 export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from './envelope/envelope.js';
 export { AppError, ERROR_CODES, type ErrorCode, type ErrorName, type ErrorStatus } from './errors/app-error.js';
 export { RELEASE_FEED_PATH } from './feed/route.js';
+export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export {
   type AuthSpec,
   authorize,
@@ -24,6 +35,8 @@ export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
 export { type Operation, operation } from './routes/operation.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
 export { DEFAULT_FAVORITES } from './services/accounts.js';
+export { FREE_ALERT_LIMIT } from './services/alerts/limits.js';
+export { AlertScheduler, evaluateAlerts, type TickReport } from './services/alerts/scheduler.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,
   type ApiKeyView,
@@ -42,6 +55,52 @@ export {
   type Timeframe,
 } from './services/catalog.js';
 export { configDocument, timeframeNeedsPro } from './services/config-document.js';
+export {
+  CONNECTABLE_VENUES,
+  type ConnectInput,
+  connectAccount,
+  listConnections,
+  MAX_CONNECTIONS_PER_USER,
+  type UserConnectionView,
+} from './services/connections.js';
+export {
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+  loadOrCreateKeyFile,
+  parseCredentialsKey,
+} from './services/credentials-crypto.js';
+export { type PilotRun, runPilotCycle } from './services/pilot/bot.js';
+export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './services/pilot/config.js';
+export { type PilotScheduler, startPilot } from './services/pilot/scheduler.js';
+export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './services/plans/lookup.js';
+export { advanceOutcomes, PLAN_COST_PCT } from './services/plans/outcomes.js';
+export { publishPlans, recordServedPlan } from './services/plans/recorder.js';
+export {
+  type CampaignInput,
+  PromotionAdminError,
+  type PromotionAdminErrorCode,
+  type PromotionInput,
+} from './services/promotions/catalog.js';
+export { affiliateThresholdUsd } from './services/promotions/config.js';
+export { type EligibilityOptions, pilotEligible } from './services/promotions/eligibility.js';
+export {
+  AFFILIATE_ELITE_DAYS,
+  DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD,
+  readVolumeStanding,
+  type VolumeStanding,
+  volumeFigures,
+} from './services/promotions/volume.js';
+export { notifyPilotTrade, type PilotTradeNotice } from './services/push/pilot.js';
+export { type DeliveryReport, deliverDue } from './services/push/sender.js';
+export type { PushRequest, PushResponse, PushTransport } from './services/push/transport.js';
+export { type BackoffOptions, backoffDelay } from './services/sync/backoff.js';
+export { type SyncContext, type SyncResult, syncConnection } from './services/sync/job.js';
+export { SyncScheduler } from './services/sync/scheduler.js';
 export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './services/tiers.js';
+export * from './storage/account-types.js';
+export type * from './storage/alerts-types.js';
+export * from './storage/plans-types.js';
+export * from './storage/promotions-types.js';
 export { createSqliteStorage, migrate } from './storage/sqlite/sqlite-storage.js';
 export * from './storage/types.js';

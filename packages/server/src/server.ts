@@ -3,8 +3,24 @@ import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
 import { type App, createApp } from './app.js';
-import { DEFAULT_CONFIG, type OverviewLlmConfig, type ServerConfig } from './env.js';
+import {
+  type AppDeps,
+  DEFAULT_CONFIG,
+  type OverviewLlmConfig,
+  type PushConfig,
+  type ServerConfig,
+  type SyncConfig,
+} from './env.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './news/news.js';
+import { AlertScheduler } from './services/alerts/scheduler.js';
+import { openConnection } from './services/connections.js';
+import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './services/credentials-crypto.js';
+import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './services/pilot/config.js';
+import { startPilot } from './services/pilot/scheduler.js';
+import { affiliateThresholdFromEnv } from './services/promotions/config.js';
+import { notifyPilotTrade } from './services/push/pilot.js';
+import { DEFAULT_VAPID_SUBJECT } from './services/push/vapid.js';
+import { SyncScheduler } from './services/sync/scheduler.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 
@@ -13,13 +29,16 @@ export interface ServerOptions {
   host: string;
   dataDir: string;
   config: ServerConfig;
+  /** The credentials key (MARKETLENS_SECRET_KEY); absent: the key file in the data directory, created once. */
+  credentialsKey?: Buffer;
 }
 
 /**
  * Reads PORT (8080), HOST (127.0.0.1), MARKETLENS_DATA_DIR (./data), MARKETLENS_TRUSTED_PROXIES,
  * MARKETLENS_MIN_CLIENT_VERSION, MARKETLENS_NEWS_FEEDS (comma list of RSS/Atom URLs or file paths;
  * unset: the example feed shipped with the package, read from disk; empty: no news) and
- * MARKETLENS_OPENAI_BASE_URL / _API_KEY / _MODEL (all three: the overview rewrite; else none).
+ * MARKETLENS_OPENAI_BASE_URL / _API_KEY / _MODEL (all three: the overview rewrite; else none),
+ * MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD (the promotions volume threshold; default 10000).
  */
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
@@ -41,7 +60,52 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
         feeds: env.MARKETLENS_NEWS_FEEDS === undefined ? [EXAMPLE_NEWS_FEED] : parseFeedList(env.MARKETLENS_NEWS_FEEDS),
       },
       overviewLlm: overviewLlmFromEnv(env),
+      affiliateVolumeThresholdUsd: affiliateThresholdFromEnv(env),
+      sync: syncFromEnv(env),
+      push: pushFromEnv(env),
+      pilot: pilotConfigFromEnv(env),
     },
+    ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
+  };
+}
+
+/**
+ * MARKETLENS_SYNC_INTERVAL_MS (time between syncs of a connection, default 5 min) and
+ * MARKETLENS_SYNC_POLL_MS / _CONCURRENCY / _CALL_TIMEOUT_MS / _BACKOFF_BASE_MS / _BACKOFF_MAX_MS.
+ */
+/**
+ * MARKETLENS_VAPID_PUBLIC_KEY / _PRIVATE_KEY (together; absent: keys generated once and kept in
+ * storage) and MARKETLENS_VAPID_SUBJECT (a mailto: or https: contact the push services may use).
+ */
+function pushFromEnv(env: NodeJS.ProcessEnv): PushConfig {
+  const publicKey = env.MARKETLENS_VAPID_PUBLIC_KEY?.trim();
+  const privateKey = env.MARKETLENS_VAPID_PRIVATE_KEY?.trim();
+  const subject = env.MARKETLENS_VAPID_SUBJECT?.trim() || DEFAULT_VAPID_SUBJECT;
+  if (!publicKey && !privateKey) return { vapid: null, allowInsecureEndpoints: false };
+  if (!publicKey || !privateKey) {
+    throw new Error('MARKETLENS_VAPID_PUBLIC_KEY and MARKETLENS_VAPID_PRIVATE_KEY go together');
+  }
+  if (!/^(mailto:|https:\/\/)/.test(subject))
+    throw new Error('MARKETLENS_VAPID_SUBJECT must be a mailto: or https: URL');
+  return { vapid: { publicKey, privateKey, subject }, allowInsecureEndpoints: false };
+}
+
+function syncFromEnv(env: NodeJS.ProcessEnv): SyncConfig {
+  const d = DEFAULT_CONFIG.sync;
+  const read = (name: string, fallback: number, min: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+    return n;
+  };
+  return {
+    intervalMs: read('MARKETLENS_SYNC_INTERVAL_MS', d.intervalMs, 1000),
+    pollMs: read('MARKETLENS_SYNC_POLL_MS', d.pollMs, 10),
+    concurrency: read('MARKETLENS_SYNC_CONCURRENCY', d.concurrency, 1),
+    callTimeoutMs: read('MARKETLENS_SYNC_CALL_TIMEOUT_MS', d.callTimeoutMs, 100),
+    backoffBaseMs: read('MARKETLENS_SYNC_BACKOFF_BASE_MS', d.backoffBaseMs, 10),
+    backoffMaxMs: read('MARKETLENS_SYNC_BACKOFF_MAX_MS', d.backoffMaxMs, 10),
   };
 }
 
@@ -76,14 +140,45 @@ export function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
+  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>> = {},
 ): Promise<RunningServer> {
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
       console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
   });
-  const app = createApp({ storage, config: options.config, now: Date.now, market, news });
+  mkdirSync(options.dataDir, { recursive: true });
+  const deps: AppDeps = {
+    storage,
+    config: options.config,
+    now: Date.now,
+    market,
+    news,
+    credentialsKey: options.credentialsKey ?? loadOrCreateKeyFile(join(options.dataDir, KEY_FILE_NAME)),
+    ...extra,
+  };
+  // The background sync of connected accounts; connecting one asks it to sync at once.
+  const sync = new SyncScheduler({
+    storage,
+    now: deps.now,
+    config: options.config.sync,
+    open: (connection) => openConnection(deps, connection),
+    log: (message) => console.error(`[marketlens] ${message}`),
+  });
+  deps.requestSync = (id) => sync.requestSync(id);
+  const app = createApp(deps);
+  // Alerts at candle close, d1 regime transitions and push delivery.
+  const alerts = new AlertScheduler(deps);
   news.start();
+  sync.start();
+  alerts.start();
+  // The publishing/outcome job and the pilot bot; a new pilot trade raises the pilot_trade push.
+  deps.pilot = { onPilotTrade: async (trade) => void (await notifyPilotTrade(deps, trade)) };
+  const pilot = (options.config.pilot ?? DEFAULT_PILOT_CONFIG).enabled
+    ? startPilot(deps, (err) =>
+        console.error('[marketlens] pilot run failed:', err instanceof Error ? err.message : err),
+      )
+    : null;
   return new Promise((resolvePromise, reject) => {
     const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -94,8 +189,7 @@ export function startServer(
         close: () =>
           new Promise<void>((done) => {
             server.close(() => {
-              void news
-                .stop()
+              void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop()])
                 .then(() => storage.close())
                 .then(done);
             });
@@ -104,6 +198,9 @@ export function startServer(
     });
     server.on('error', (err) => {
       void news.stop();
+      void sync.stop();
+      void alerts.stop();
+      void pilot?.stop();
       reject(err);
     });
   });

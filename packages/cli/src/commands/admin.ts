@@ -47,7 +47,8 @@ export interface AdminUser {
 /** An API key as the admin commands print it: never its hash. */
 export type AdminApiKey = Omit<ApiKeyRecord, 'key_hash' | 'user_id'>;
 
-function adminSpec(
+/** The spec of an admin subcommand: `--data-dir` and `--json` added, and the data-folder note. */
+export function adminSpec(
   name: string,
   summary: string,
   args: string,
@@ -69,7 +70,8 @@ function adminSpec(
   };
 }
 
-async function withStorage<T>(args: Parsed, io: Io, work: (storage: Storage) => Promise<T>): Promise<T> {
+/** Runs `work` on the storage of the data folder (exit 3 `no_data_dir` when there is none), then closes it. */
+export async function withStorage<T>(args: Parsed, io: Io, work: (storage: Storage) => Promise<T>): Promise<T> {
   const dir = args.string('data-dir') ?? optionsFromEnv({ ...io.env, PORT: '' }).dataDir;
   if (!existsSync(join(dir, 'marketlens.sqlite'))) {
     throw dataError(

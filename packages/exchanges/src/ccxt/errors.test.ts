@@ -124,4 +124,29 @@ describe('checkVenueCredentials', () => {
     });
     expect(() => checkVenueCredentials('ftx', {})).toThrow(VenueError);
   });
+
+  it('refuses characters an HTTP header cannot carry, naming the field and never echoing the value', () => {
+    for (const bad of ['\u{1F642}', 'caf\u00e9', 'tab\there', 'nul\u0000']) {
+      let thrown: unknown;
+      try {
+        checkVenueCredentials('bybit', { apiKey: 'key-1', secret: bad });
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(VenueError);
+      expect((thrown as VenueError).message).toBe('Invalid credentials: secret (only printable ASCII characters)');
+    }
+    expect(() => checkVenueCredentials('bybit', { apiKey: 'key\r\nX-Injected: 1', secret: 's' })).toThrow(
+      'Invalid credentials: apiKey (only printable ASCII characters)',
+    );
+    const pem = '-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----';
+    expect(checkVenueCredentials('coinbase', { apiKey: 'organizations/o/apiKeys/k', secret: pem })).toMatchObject({
+      secret: pem,
+    });
+    expect(checkVenueCredentials('okx', { apiKey: 'k', secret: 's', password: 'pass phrase!~' })).toEqual({
+      apiKey: 'k',
+      secret: 's',
+      password: 'pass phrase!~',
+    });
+  });
 });

@@ -8,6 +8,15 @@ export const ERROR_CODES = {
   AnalysisTimeframeRestricted: { code: 1004, status: 402 },
   AnalysisHistoryDepthRestricted: { code: 1005, status: 402 },
   NotificationLimitExceeded: { code: 'NotificationLimitExceeded', status: 402 },
+  /** An alert payload that does not hold together (kind and timeframe, shape). */
+  InvalidNotification: { code: 'InvalidNotification', status: 400 },
+  /** An alert target outside its kind's range or too far from the live market. */
+  TargetOutOfRange: { code: 'TargetOutOfRange', status: 400 },
+  NotificationNotFound: { code: 'NotificationNotFound', status: 404 },
+  /** Creating an alert needs at least one active push device (section 6). */
+  NoActiveDevice: { code: 'NoActiveDevice', status: 410 },
+  InvalidPushSubscription: { code: 'InvalidPushSubscription', status: 400 },
+  DeviceNotFound: { code: 'DeviceNotFound', status: 404 },
   /** A caller without Pro used one of the ten signal-list controls (`/v2/assets/signals`). */
   SignalControlsRestricted: { code: 'SignalControlsRestricted', status: 402 },
   InvalidRequest: { code: 'InvalidRequest', status: 400 },
@@ -19,7 +28,11 @@ export const ERROR_CODES = {
   ApiKeyNotAccepted: { code: 'ApiKeyNotAccepted', status: 401 },
   BearerNotAccepted: { code: 'BearerNotAccepted', status: 401 },
   InvalidCredentials: { code: 'InvalidCredentials', status: 401 },
+  /** `/mcp`: the bearer token is unknown, expired, revoked, for another audience, or its session ended. */
+  InvalidToken: { code: 'InvalidToken', status: 401 },
   UnsupportedClientVersion: { code: 'UnsupportedClientVersion', status: 403 },
+  /** The caller's 30-day affiliate volume does not qualify for pilot spectate (section 4.10). */
+  PilotNotEligible: { code: 'PilotNotEligible', status: 403 },
   StablecoinNotAnalyzed: { code: 'StablecoinNotAnalyzed', status: 400 },
   NotFound: { code: 'NotFound', status: 404 },
   UnknownAsset: { code: 'UnknownAsset', status: 400 },
@@ -27,9 +40,35 @@ export const ERROR_CODES = {
   UnknownExchange: { code: 'UnknownExchange', status: 404 },
   EmailAlreadyRegistered: { code: 'EmailAlreadyRegistered', status: 422 },
   ApiKeyLimitExceeded: { code: 'ApiKeyLimitExceeded', status: 422 },
+  /** No promotion for the exchange, or none available to the caller (`/v1/promotions/*`). */
+  PromotionNotFound: { code: 'PromotionNotFound', status: 404 },
+  /** The caller already claimed the promotion it reads (`GET /v1/promotions/{connection_id}`). */
+  PromotionAlreadyClaimed: { code: 'PromotionAlreadyClaimed', status: 403 },
+  /** The sign-up UID does not match the promotion's validation pattern. */
+  PromotionUidInvalid: { code: 'PromotionUidInvalid', status: 400 },
+  /** Sign-up refused: the account was not invited to the promotion. */
+  PromotionNotInvited: { code: 'PromotionNotInvited', status: 422 },
+  /** Sign-up refused: the account already claimed the promotion. */
+  PromotionClaimed: { code: 'PromotionClaimed', status: 422 },
+  /** Sign-up refused: the venue UID was already used to claim this exchange's promotion. */
+  PromotionUidUsed: { code: 'PromotionUidUsed', status: 422 },
   RateLimited: { code: 'RateLimited', status: 429 },
   ApiKeyAllowanceExceeded: { code: 'ApiKeyAllowanceExceeded', status: 429 },
   ServiceUnavailable: { code: 'ServiceUnavailable', status: 503 },
+  /** A connection's credential fields are missing or malformed ('Invalid credentials: ...'), before any venue call. */
+  InvalidConnectionCredentials: { code: 'InvalidConnectionCredentials', status: 400 },
+  /** The venue refused the credentials of a new connection; the message is the venue's. */
+  VenueCredentialsRejected: { code: 'VenueCredentialsRejected', status: 422 },
+  /** The user already holds the most connections allowed. */
+  ConnectionLimitExceeded: { code: 'ConnectionLimitExceeded', status: 422 },
+  // Positions (issue 8): a missing, closed or foreign position; a retired route; a position the
+  // assessment cannot read, one code per reason (core's AssessmentErrorReason).
+  PositionNotFound: { code: 'PositionNotFound', status: 404 },
+  EndpointDeprecated: { code: 'EndpointDeprecated', status: 410 },
+  PositionUnpricedWithoutAsset: { code: 'PositionUnpricedWithoutAsset', status: 422 },
+  PositionUnpricedWithoutCandles: { code: 'PositionUnpricedWithoutCandles', status: 422 },
+  PositionMarkNotPositive: { code: 'PositionMarkNotPositive', status: 422 },
+  PositionEntryNotPositive: { code: 'PositionEntryNotPositive', status: 422 },
 } as const satisfies Record<string, { code: number | string; status: ErrorStatus }>;
 
 /** Statuses the contract documents for failures (section 7). */

@@ -21,11 +21,18 @@ export function errorHandler(log: ErrorLogger = defaultLogger): ErrorHandler {
     if (err instanceof HTTPException) {
       const malformed = err.status === 400 && /json/i.test(err.message);
       const name = malformed ? 'MalformedJson' : fallbackErrorName(err.status);
-      const status = (err.status >= 400 && err.status < 600 ? err.status : 400) as ContentfulStatusCode;
-      return c.json(
-        errorBody(ERROR_CODES[name].code, malformed ? 'Malformed JSON in request body' : err.message || name),
-        status,
-      );
+      if (ERROR_CODES[name].status === err.status) {
+        return c.json(
+          errorBody(ERROR_CODES[name].code, malformed ? 'Malformed JSON in request body' : err.message || name),
+          err.status as ContentfulStatusCode,
+        );
+      }
+      // A client error outside the contract's statuses (e.g. the validator's 415 for a body that
+      // is not JSON) answers 400 InvalidRequest, so a code's status always matches the table;
+      // anything else is an internal error like any other.
+      if (err.status >= 400 && err.status < 500) {
+        return c.json(errorBody(ERROR_CODES.InvalidRequest.code, err.message || 'Invalid request'), 400);
+      }
     }
     log(err, c);
     return c.json(errorBody(ERROR_CODES.GeneralError.code, 'Internal error'), 500);

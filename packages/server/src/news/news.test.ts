@@ -152,7 +152,8 @@ describe('NewsFeeds', () => {
   it('reads file paths, runs on an interval and stops', async () => {
     const news = new NewsFeeds({ feeds: [EXAMPLE_NEWS_FEED], refreshMs: 10, timeoutMs: 100 });
     news.start();
-    await new Promise((r) => setTimeout(r, 50));
+    // Poll rather than sleep a fixed time: a busy CI machine may take longer than one interval.
+    for (let i = 0; i < 200 && news.latest(100).length < 3; i++) await new Promise((r) => setTimeout(r, 25));
     expect(news.latest(100).length).toBe(3);
     await news.stop();
   });

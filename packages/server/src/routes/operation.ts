@@ -4,7 +4,8 @@ import type { AppEnv } from '../env.js';
 import { ErrorResponseSchema } from '../envelope/envelope.js';
 import type { ErrorStatus } from '../errors/app-error.js';
 import { type AuthSpec, authStep, securityOf } from '../middleware/auth/index.js';
-import { asMiddleware, before, type Step, thenStep } from '../middleware/platform/index.js';
+import { asMiddleware, before, type PlatformSteps, type Step, thenStep } from '../middleware/platform/index.js';
+import { honoPath } from '../middleware/rate-limit/index.js';
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid request (bad parameters, malformed JSON, API key in the query string)',
@@ -47,8 +48,8 @@ export function operation<const R extends OperationConfig>(
   route: R,
   errors: readonly ErrorStatus[] = [],
 ): Operation<R> {
-  const statuses = new Set<ErrorStatus>([400, 403, 429, 500, ...errors]);
-  if (auth.session || auth.apiKey) statuses.add(401);
+  // 401 on every operation: even public ones refuse a bearer token (it reaches only /mcp).
+  const statuses = new Set<ErrorStatus>([400, 401, 403, 429, 500, ...errors]);
   const errorResponses: Record<string, ReturnType<typeof error>> = {};
   for (const s of [...statuses].sort()) errorResponses[String(s)] = error(s);
   const op = createRoute({
@@ -74,12 +75,14 @@ type Openapi = (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) =>
  * needs no waiting (anonymous, session-cache hit) is answered synchronously, which lets
  * @hono/node-server take its fast response path; a route with validators gets one layer in
  * front of them (it is composed anyway). A route not made by `operation` gets the platform only.
+ * The route's rate-limit weight is resolved here, once (for the root app: paths as registered).
  */
-export function servePlatform(app: OpenAPIHono<AppEnv>, platform: Step): void {
+export function servePlatform(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step): void {
   const openapi = app.openapi as unknown as Openapi;
   const served: Openapi = (route, handler, hook) => {
     const auth = AUTH.get(route);
-    const step = auth ? thenStep(platform, authStep(auth)) : platform;
+    const steps = 'forRoute' in platform ? platform.forRoute(route.method, honoPath(route.path)) : platform;
+    const step = auth ? thenStep(steps, authStep(auth)) : steps;
     const { middleware, ...bare } = route;
     if (middleware !== undefined) throw new Error(`${route.path}: route middleware bypasses the platform steps`);
     return hasValidators(route)

@@ -3,6 +3,7 @@ import type { AppDeps } from '../env.js';
 import { AppError } from '../errors/app-error.js';
 import { fundingWire, tickerWire } from './analysis.js';
 import { type MarketQuote, marketOf, type VenueSnapshot, venueSnapshot } from './market.js';
+import { availablePromotions, type PromotionView } from './promotions/catalog.js';
 
 /** 24h traded volume of a venue in USD; null where marketlens does not read the venue's markets. */
 export interface ExchangeVolume {
@@ -25,18 +26,39 @@ function volumeOf(quotes: readonly MarketQuote[]): ExchangeVolume {
   return { spot_24h_usd: spot, derivatives_24h_usd: derivatives, total_24h_usd: spot + derivatives };
 }
 
-function listItem(entry: ExchangeCatalogEntry, snapshot: VenueSnapshot | null) {
+/** What the list items say about the caller: the venues it is connected to and its open promotions. */
+export interface ExchangeViewer {
+  connected: ReadonlySet<string>;
+  promotions: ReadonlyMap<string, PromotionView>;
+}
+
+const NOBODY: ExchangeViewer = { connected: new Set(), promotions: new Map() };
+
+/** The viewer of `userId` (a session's user, or an API key's owner). */
+export async function exchangeViewer(deps: AppDeps, userId: string | null): Promise<ExchangeViewer> {
+  if (userId === null) return NOBODY;
+  const [connections, promotions] = await Promise.all([
+    deps.storage.connections.byUser(userId),
+    availablePromotions(deps.storage, userId),
+  ]);
+  return {
+    connected: new Set(connections.map((c) => c.venue)),
+    promotions: new Map(promotions.map((p) => [p.connection_id, p])),
+  };
+}
+
+function listItem(entry: ExchangeCatalogEntry, snapshot: VenueSnapshot | null, viewer: ExchangeViewer) {
+  const connected = viewer.connected.has(entry.id);
   return {
     id: entry.id,
     name: entry.name,
     icon: entry.icon,
-    // Exchange connections arrive with the positions routes; until then nobody is connected.
-    connected: false,
+    connected,
     volume: snapshot ? volumeOf(snapshot.quotes) : NO_VOLUME,
     affiliate_url: entry.affiliate_url,
-    api_connection_exists: false,
+    api_connection_exists: connected,
     api_key_guide_url: entry.api_key_guide_url,
-    promotion: null,
+    promotion: viewer.promotions.get(entry.id) ?? null,
     website_url: entry.website_url,
     spot: entry.spot,
     futures: entry.futures,
@@ -45,14 +67,14 @@ function listItem(entry: ExchangeCatalogEntry, snapshot: VenueSnapshot | null) {
 }
 
 /** `GET /v1/exchanges`: the catalog; the venue the server reads carries live volumes. */
-export async function listExchanges(deps: AppDeps) {
+export async function listExchanges(deps: AppDeps, viewer: ExchangeViewer = NOBODY) {
   const venue = marketOf(deps).venue;
   const snapshot = EXCHANGE_CATALOG.some((e) => e.id === venue) ? await venueSnapshot(deps) : null;
-  return EXCHANGE_CATALOG.map((e) => listItem(e, e.id === venue ? snapshot : null));
+  return EXCHANGE_CATALOG.map((e) => listItem(e, e.id === venue ? snapshot : null, viewer));
 }
 
 /** `GET /v1/exchanges/{exchange_id}`: the list item plus pair counts and tickers; 404 when unknown. */
-export async function exchangeDetail(deps: AppDeps, exchangeId: string) {
+export async function exchangeDetail(deps: AppDeps, exchangeId: string, viewer: ExchangeViewer = NOBODY) {
   const entry = exchangeCatalogEntry(exchangeId);
   if (!entry) throw new AppError('UnknownExchange', `Unknown exchange '${exchangeId}'`);
   const snapshot = entry.id === marketOf(deps).venue ? await venueSnapshot(deps) : null;
@@ -60,7 +82,7 @@ export async function exchangeDetail(deps: AppDeps, exchangeId: string) {
   const spot = quotes.filter((q) => q.market.market_type === 'spot');
   const futures = quotes.filter((q) => q.market.market_type === 'derivatives');
   return {
-    ...listItem(entry, snapshot),
+    ...listItem(entry, snapshot, viewer),
     spot_pairs: spot.length,
     futures_pairs: futures.length,
     // No venue marketlens reads reports open interest yet; the contract types it as a number.

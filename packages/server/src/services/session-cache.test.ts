@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { grantUserTier, setUserTier } from '../admin.js';
 import { harness } from '../testing/harness.js';
-import { SessionCache } from './session-cache.js';
+import { type LoadedSession, SessionCache } from './session-cache.js';
 
 describe('session cache', () => {
   const credits = async (h: ReturnType<typeof harness>, token: string) => {
@@ -71,5 +71,106 @@ describe('session cache', () => {
     c.set('d', caller('u4'), 10_000, 3, epoch);
     expect(c.get('d', 3)).toBeUndefined();
     expect(c.get('c', 3)).toBeUndefined();
+  });
+
+  describe('resolve', () => {
+    const caller = (id: string, tier: 'free' | 'pro' | null = 'free') =>
+      ({
+        kind: 'session',
+        user: { id, email: `${id}@x`, password_hash: '', tier: 'free', created_at: 0 },
+        tier,
+        tier_expires_at: null,
+        api_key_id: null,
+      }) as const;
+    /** A loader whose loads the test settles by hand, counting them. */
+    const manualLoader = () => {
+      const pending: { token: string; resolve: (s: LoadedSession) => void; reject: (e: Error) => void }[] = [];
+      const load = (token: string) =>
+        new Promise<LoadedSession>((resolve, reject) => pending.push({ token, resolve, reject }));
+      return { load, pending };
+    };
+
+    it('shares one load between concurrent misses and then serves synchronously', async () => {
+      const c = new SessionCache(1000);
+      const { load, pending } = manualLoader();
+      const a = c.resolve('t', 0, load, null);
+      const b = c.resolve('t', 1, load, null);
+      expect(a).toBeInstanceOf(Promise);
+      expect(b).toBe(a);
+      expect(pending).toHaveLength(1);
+      pending[0].resolve({ caller: caller('u1'), sessionExpiresAt: 1e9 });
+      expect((await a).user.id).toBe('u1');
+      expect(c.resolve('t', 2, load, null)).toMatchObject({ user: { id: 'u1' } });
+      expect(pending).toHaveLength(1);
+    });
+
+    it('renews an entry in the background in the second half of its life, never serving it expired', async () => {
+      const c = new SessionCache(1000);
+      const { load, pending } = manualLoader();
+      const first = c.resolve('t', 0, load, null);
+      pending[0].resolve({ caller: caller('u1', 'free'), sessionExpiresAt: 1e9 });
+      await first;
+      c.resolve('t', 499, load, null);
+      expect(pending).toHaveLength(1);
+      // Past half the TTL: still served at once, and one reload starts (not one per hit).
+      expect(c.resolve('t', 500, load, null)).toMatchObject({ tier: 'free' });
+      expect(c.resolve('t', 600, load, null)).toMatchObject({ tier: 'free' });
+      expect(pending).toHaveLength(2);
+      pending[1].resolve({ caller: caller('u1', 'pro'), sessionExpiresAt: 1e9 });
+      await new Promise((r) => setImmediate(r));
+      // The renewed entry (read at 500) is believed until 1500, the old one would have ended at 1000.
+      expect(c.resolve('t', 1200, load, null)).toMatchObject({ tier: 'pro' });
+      expect(c.resolve('t', 1500, load, null)).toBeInstanceOf(Promise);
+    });
+
+    it('drops the entry when a background reload fails, so storage decides the next request', async () => {
+      const c = new SessionCache(1000);
+      const { load, pending } = manualLoader();
+      const first = c.resolve('t', 0, load, null);
+      pending[0].resolve({ caller: caller('u1'), sessionExpiresAt: 1e9 });
+      await first;
+      expect(c.resolve('t', 700, load, null)).toMatchObject({ user: { id: 'u1' } });
+      pending[1].reject(new Error('session gone'));
+      await new Promise((r) => setImmediate(r));
+      expect(c.resolve('t', 701, load, null)).toBeInstanceOf(Promise);
+      expect(pending).toHaveLength(3);
+    });
+
+    it('does not let a load begun before an invalidation serve requests after it', async () => {
+      const c = new SessionCache(1000);
+      const { load, pending } = manualLoader();
+      const before = c.resolve('t', 0, load, null);
+      c.deleteToken('t'); // logout while the first load is under way
+      const after = c.resolve('t', 1, load, null);
+      expect(after).not.toBe(before);
+      expect(pending).toHaveLength(2);
+      pending[0].resolve({ caller: caller('u1'), sessionExpiresAt: 1e9 });
+      await before;
+      pending[1].reject(new Error('InvalidSession'));
+      await expect(after).rejects.toThrow('InvalidSession');
+      // Neither load left an entry behind.
+      expect(c.resolve('t', 2, load, null)).toBeInstanceOf(Promise);
+    });
+
+    it('does not remember an unreadable subscription (tier null)', async () => {
+      const c = new SessionCache(1000);
+      const { load, pending } = manualLoader();
+      const first = c.resolve('t', 0, load, null);
+      pending[0].resolve({ caller: caller('u1', null), sessionExpiresAt: 1e9 });
+      expect((await first).tier).toBeNull();
+      expect(c.resolve('t', 1, load, null)).toBeInstanceOf(Promise);
+    });
+  });
+
+  it('answers a busy session from the cache while it renews, and still refuses it right after logout', async () => {
+    const h = harness();
+    const { token } = await h.signup();
+    expect((await credits(h, token)).status).toBe(200);
+    h.clock.now += 600; // past half the TTL: served from the cache, renewed behind it
+    expect((await credits(h, token)).status).toBe(200);
+    const out = await h.request('/v1/auth/logout', { method: 'POST', headers: { 'x-session-token': token } });
+    expect(out.status).toBe(200);
+    const r = await credits(h, token);
+    expect([r.status, r.body.code]).toEqual([401, 'InvalidSession']);
   });
 });

@@ -8,11 +8,27 @@ export const SESSION_CACHE_MAX = 10_000;
 /** A session token resolved to its caller (user and effective tier). */
 export type SessionCaller = Exclude<Caller, { kind: 'anonymous' }>;
 
+/** A session read from storage: its caller and when the session itself expires. */
+export interface LoadedSession {
+  caller: SessionCaller;
+  sessionExpiresAt: number;
+}
+
+/**
+ * Reads a session from storage at `now`; rejects when the token is not a live session. `ctx` is
+ * passed through, so callers need not make a closure per request.
+ */
+export type SessionLoader<C> = (token: string, now: number, ctx: C) => Promise<LoadedSession>;
+
 interface Entry {
   caller: SessionCaller;
   /** Not believed at or after this time (TTL, session expiry or the lifting grant's expiry). */
   until: number;
+  /** From this time on, a hit also reloads the session in the background (refresh ahead). */
+  refreshAt: number;
 }
+
+const ignore = () => {};
 
 /** Every live cache of this process, so logout and tier changes reach all of them at once. */
 const caches = new Set<WeakRef<SessionCache>>();
@@ -30,9 +46,15 @@ function eachCache(fn: (cache: SessionCache) => void): void {
  * stays the truth: entries live at most `ttlMs`, never past the session's or the grant's expiry,
  * and {@link forgetSession} / {@link forgetUser} (called by logout, tier changes and grants in
  * this process) drop them at once. Failures are never cached.
+ *
+ * {@link resolve} keeps a busy session from ever waiting on storage: one load per token at a
+ * time (concurrent misses share it), and a hit in the second half of an entry's life reloads it
+ * in the background, so the entry is renewed before it expires. An expired entry is never served.
  */
 export class SessionCache {
   readonly #entries = new Map<string, Entry>();
+  /** Loads under way, by token (dropped by every invalidation, so none outlives one). */
+  readonly #loading = new Map<string, Promise<SessionCaller>>();
   /** Bumped by every invalidation; a resolution started before one is not stored. */
   #epoch = 0;
 
@@ -60,6 +82,47 @@ export class SessionCache {
     return e.caller;
   }
 
+  /**
+   * The caller of `token` at `now`: synchronously when cached, else the promise of a load (one per
+   * token at a time; it rejects as `load` does). A hit past its entry's refresh time starts a
+   * background load that renews the entry, or drops it if the load fails (storage decides again on
+   * the next request).
+   */
+  resolve<C>(token: string, now: number, load: SessionLoader<C>, ctx: C): SessionCaller | Promise<SessionCaller> {
+    const e = this.#entries.get(token);
+    if (e !== undefined) {
+      this.#entries.delete(token);
+      if (now < e.until) {
+        this.#entries.set(token, e); // most recently used last
+        if (now >= e.refreshAt && !this.#loading.has(token)) this.#load(token, now, load, ctx).catch(ignore);
+        return e.caller;
+      }
+    }
+    return this.#loading.get(token) ?? this.#load(token, now, load, ctx);
+  }
+
+  #load<C>(token: string, now: number, load: SessionLoader<C>, ctx: C): Promise<SessionCaller> {
+    const epoch = this.#epoch;
+    const done = () => {
+      if (this.#loading.get(token) === loading) this.#loading.delete(token);
+    };
+    const loading: Promise<SessionCaller> = load(token, now, ctx).then(
+      ({ caller, sessionExpiresAt }) => {
+        done();
+        // An unreadable subscription (tier null) is not remembered, so it heals on the next request.
+        if (caller.tier !== null) this.set(token, caller, sessionExpiresAt, now, epoch);
+        return caller;
+      },
+      (err: unknown) => {
+        done();
+        if (epoch === this.#epoch) this.#entries.delete(token);
+        throw err;
+      },
+    );
+    this.#loading.set(token, loading);
+    return loading;
+  }
+
   /** Stores a resolution begun at `epoch` (see {@link epoch}) unless something was invalidated since. */
   set(token: string, caller: SessionCaller, sessionExpiresAt: number, now: number, epoch: number): void {
     if (epoch !== this.#epoch || this.ttlMs <= 0) return;
@@ -70,22 +133,26 @@ export class SessionCache {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
-    this.#entries.set(token, { caller, until });
+    this.#entries.set(token, { caller, until, refreshAt: now + this.ttlMs / 2 });
   }
 
   deleteToken(token: string): void {
     this.#epoch++;
     this.#entries.delete(token);
+    this.#loading.delete(token);
   }
 
   deleteUser(userId: string): void {
     this.#epoch++;
     for (const [token, e] of this.#entries) if (e.caller.user.id === userId) this.#entries.delete(token);
+    // A load under way does not say whose token it is: let every later request start afresh.
+    this.#loading.clear();
   }
 
   clear(): void {
     this.#epoch++;
     this.#entries.clear();
+    this.#loading.clear();
   }
 }
 

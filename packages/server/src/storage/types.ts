@@ -2,6 +2,7 @@
  * The storage port. Every repository method is async so a PostgreSQL implementation can follow
  * the SQLite one without touching services. Times are epoch milliseconds; ids are UUIDs.
  */
+import type { BalanceRepository, ConnectionRepository, FillRepository, PositionRepository } from './account-types.js';
 
 export const TIERS = ['free', 'pro', 'elite'] as const;
 export type Tier = (typeof TIERS)[number];
@@ -110,6 +111,21 @@ export interface Storage {
   readonly apiKeys: ApiKeyRepository;
   readonly apiUsage: ApiUsageRepository;
   readonly favorites: FavoriteRepository;
+  readonly connections: ConnectionRepository;
+  readonly positions: PositionRepository;
+  readonly balances: BalanceRepository;
+  readonly fills: FillRepository;
+  readonly promotions: import('./promotions-types.js').PromotionRepository;
+  readonly campaigns: import('./promotions-types.js').CampaignRepository;
+  readonly affiliateGrants: import('./promotions-types.js').AffiliateGrantRepository;
+  readonly publishedPlans: import('./plans-types.js').PublishedPlanRepository;
+  readonly pilot: import('./plans-types.js').PilotRepository;
+  readonly alerts: import('./alerts-types.js').AlertRepository;
+  readonly pushDevices: import('./alerts-types.js').PushDeviceRepository;
+  readonly pushOutbox: import('./alerts-types.js').PushOutboxRepository;
+  readonly pushSettings: import('./alerts-types.js').PushSettingsRepository;
+  readonly notificationPreferences: import('./alerts-types.js').NotificationPreferencesRepository;
+  readonly oauth: import('./oauth-types.js').OAuthRepository;
   /** Schema version after migrations. */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;

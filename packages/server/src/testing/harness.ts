@@ -23,7 +23,7 @@ let counter = 0;
 export function harness(
   config: Partial<ServerConfig> = {},
   wrap?: (s: Storage) => Storage,
-  deps: Partial<Pick<AppDeps, 'marketFor'>> = {},
+  deps: Partial<Omit<AppDeps, 'storage' | 'config' | 'now' | 'market'>> = {},
 ): Harness {
   const storage = createSqliteStorage(':memory:');
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };

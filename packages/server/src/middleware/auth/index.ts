@@ -3,9 +3,10 @@ import type { AppDeps, AppEnv, Caller } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { authenticated, liveSession } from '../../services/accounts.js';
 import { apiKeyRecord, consumeAllowance } from '../../services/api-keys.js';
-import type { SessionCaller } from '../../services/session-cache.js';
+import type { LoadedSession } from '../../services/session-cache.js';
 import type { Storage, UserRecord } from '../../storage/types.js';
 import { asMiddleware, type Step } from '../platform/index.js';
+import { requestHeader } from '../request-header/index.js';
 
 /** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
 export interface AuthSpec {
@@ -47,16 +48,12 @@ async function withTier(
 
 const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
-/** The caller of a session token the session cache does not hold: from storage, then cached. */
-async function storedSessionCaller(deps: AppDeps, token: string, now: number): Promise<SessionCaller> {
-  const cache = deps.sessionCache;
-  const epoch = cache?.epoch ?? 0;
+/** A session token's caller, from storage (the session cache's loader). */
+async function loadSession(token: string, now: number, deps: AppDeps): Promise<LoadedSession> {
   const live = await liveSession(deps.storage, token, now);
   if (!live) throw new AppError('InvalidSession', 'Session token is invalid or expired');
   const caller = await withTier(deps.storage, live.user, now, 'session', null);
-  // An unreadable subscription (tier null) is not remembered, so it heals on the next request.
-  if (cache && caller.tier !== null) cache.set(token, caller, live.session.expires_at, now, epoch);
-  return caller;
+  return { caller, sessionExpiresAt: live.session.expires_at };
 }
 
 /** The caller of an API key (metered against the daily allowance). */
@@ -85,7 +82,7 @@ export function authStep(spec: AuthSpec): Step {
     c.set('caller', caller);
   };
   return (c) => {
-    if (c.req.header('authorization')) {
+    if (requestHeader(c, 'authorization')) {
       throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
     }
     if (!session && !apiKey) {
@@ -93,18 +90,21 @@ export function authStep(spec: AuthSpec): Step {
       c.set('caller', ANONYMOUS);
       return undefined;
     }
-    const token = c.req.header('x-session-token');
+    const token = requestHeader(c, 'x-session-token');
     if (token !== undefined && session) {
       const deps = c.get('deps');
       const now = deps.now();
-      const hit = deps.sessionCache?.get(token, now);
-      if (hit) {
-        c.set('caller', hit);
+      const cache = deps.sessionCache;
+      const caller = cache
+        ? cache.resolve(token, now, loadSession, deps)
+        : loadSession(token, now, deps).then((s) => s.caller);
+      if (!(caller instanceof Promise)) {
+        c.set('caller', caller);
         return undefined;
       }
-      return storedSessionCaller(deps, token, now).then(setCaller(c));
+      return caller.then(setCaller(c));
     }
-    const key = c.req.header('x-api-key');
+    const key = requestHeader(c, 'x-api-key');
     if (key !== undefined) {
       if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
       return apiKeyCaller(c.get('deps'), key).then(setCaller(c));

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env.js';
+import { requestHeader } from '../request-header/index.js';
 
 interface NodeBindings {
   incoming?: { socket?: { remoteAddress?: string } };
@@ -35,5 +36,5 @@ export function clientIpOf(c: Context<AppEnv>, trusted: readonly string[]): stri
   const env = c.env as NodeBindings | undefined;
   const socketIp = normalize(env?.incoming?.socket?.remoteAddress ?? 'unknown');
   // Without trusted proxies X-Forwarded-For is never read.
-  return trusted.length === 0 ? socketIp : resolveClientIp(socketIp, c.req.header('x-forwarded-for'), trusted);
+  return trusted.length === 0 ? socketIp : resolveClientIp(socketIp, requestHeader(c, 'x-forwarded-for'), trusted);
 }

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { AppDeps, AppEnv, ClientInfo } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { apiKeyRecord } from '../../services/api-keys.js';
+import { requestHeader } from '../request-header/index.js';
 
 type Version = readonly [number, number, number];
 
@@ -56,7 +57,7 @@ export class ClientVersionGate {
   #min: Version | null = null;
 
   check(c: Context<AppEnv>, deps: AppDeps): Promise<void> | undefined {
-    const info = clientInfo(c.req.header('x-platform'), c.req.header('x-app-version'));
+    const info = clientInfo(requestHeader(c, 'x-platform'), requestHeader(c, 'x-app-version'));
     c.set('client', info);
     if (!info.mobile || !info.version) return undefined;
     const { minClientVersion } = deps.config;
@@ -70,7 +71,7 @@ export class ClientVersionGate {
 }
 
 async function exempted(c: Context<AppEnv>, deps: AppDeps, version: Version, minimum: string): Promise<void> {
-  const key = c.req.header('x-api-key');
+  const key = requestHeader(c, 'x-api-key');
   const valid = key ? await apiKeyRecord(deps.storage, key, deps.now()) : null;
   if (!valid) {
     throw new AppError(

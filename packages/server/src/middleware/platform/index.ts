@@ -4,6 +4,7 @@ import { clientIpOf } from '../client-ip/index.js';
 import { ClientVersionGate } from '../client-version/index.js';
 import { refuseQueryKey } from '../query-key/index.js';
 import { RateLimiter } from '../rate-limit/index.js';
+import { weightOf } from '../rate-limit/weights.js';
 
 /** A per-request step: synchronous (undefined) unless it has to wait; throws to refuse. */
 export type Step = (c: Context<AppEnv>) => Promise<void> | undefined;
@@ -17,6 +18,15 @@ export function thenStep(first: Step, second: Step): Step {
 }
 
 /**
+ * The platform steps of {@link platformSteps}: a {@link Step} for any request (its rate-limit
+ * weight looked up from the matched route), and {@link forRoute} for one known route.
+ */
+export interface PlatformSteps extends Step {
+  /** The same steps for the route `method path` (hono path syntax), its weight resolved here, once. */
+  forRoute(method: string, path: string): Step;
+}
+
+/**
  * The platform's per-request steps, in order: deps, client IP, rate limit, query-key refusal,
  * client-version gate. Each step lives in its own module; this only sequences them. Stays
  * synchronous unless a step has to wait (the client-version exemption lookup). Runs once per
@@ -26,20 +36,27 @@ export function thenStep(first: Step, second: Step): Step {
  * There is deliberately no `app.use('*')` layer: hono composes every request that matches more
  * than one handler into a promise, and @hono/node-server only takes its fast response path when
  * `fetch` answers synchronously. So the steps run inside each route's own handler (see
- * `withPlatform` and `routes/operation.ts`) and in the not-found handler.
+ * `before` and `routes/operation.ts`) and in the not-found handler.
  */
-export function platformSteps(deps: AppDeps): Step {
+export function platformSteps(deps: AppDeps): PlatformSteps {
   const limiter = new RateLimiter();
   const gate = new ClientVersionGate();
-  return (c) => {
+  const run = (c: Context<AppEnv>, weight: number | undefined): Promise<void> | undefined => {
     if (c.get('deps') !== undefined) return undefined;
     c.set('deps', deps);
     const ip = clientIpOf(c, deps.config.trustedProxies);
     c.set('clientIp', ip);
-    limiter.spend(c, deps, ip);
+    limiter.spend(c, deps, ip, weight);
     refuseQueryKey(c);
     return gate.check(c, deps);
   };
+  const steps: Step = (c) => run(c, undefined);
+  return Object.assign(steps, {
+    forRoute(method: string, path: string): Step {
+      const weight = weightOf(method.toUpperCase(), path);
+      return (c) => run(c, weight);
+    },
+  });
 }
 
 /** `handler`, after `step` (synchronously when the step does not wait). */

@@ -1,9 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../env.js';
 import { startServer } from '../../server.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
 import { harness } from '../../testing/harness.js';
-import { WeightedBudget } from './index.js';
+import { honoPath, WeightedBudget } from './index.js';
 import { weightOf } from './weights.js';
 
 describe('rate limit', () => {
@@ -18,6 +21,18 @@ describe('rate limit', () => {
   it('weighs routes from the one table', () => {
     expect(weightOf('POST', '/v1/auth/login')).toBe(20);
     expect(weightOf('GET', '/somewhere')).toBe(1);
+    expect(honoPath('/v1/users/api_keys/{key_id}')).toBe('/v1/users/api_keys/:key_id');
+    expect(honoPath('/a/{b}/c/{d}')).toBe('/a/:b/c/:d');
+  });
+
+  it('charges an operation the weight resolved when it was registered', async () => {
+    const h = harness({ rateLimit: { limit: 100, windowMs: 60_000 } });
+    const r = await h.json('/v1/auth/signup', { email: 'weights@example.com', password: 'password-123' });
+    expect([r.status, r.headers.get('x-ratelimit-used')]).toEqual([200, '20']);
+    const key = await h.request('/v1/users/api_keys/nope', { method: 'DELETE' });
+    expect(key.headers.get('x-ratelimit-used')).toBe('21');
+    const doc = await h.request('/docs/openapi.json');
+    expect(doc.headers.get('x-ratelimit-used')).toBe('23');
   });
 
   it('puts the headers on every response and answers 429 with retry-after per IP', async () => {
@@ -50,7 +65,10 @@ describe('rate limit', () => {
 
   it('puts the headers on real HTTP responses too (set on the Node response)', async () => {
     const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 2, windowMs: 60_000 } };
-    const srv = await startServer({ port: 0, host: '127.0.0.1', dataDir: '', config }, createSqliteStorage(':memory:'));
+    const srv = await startServer(
+      { port: 0, host: '127.0.0.1', dataDir: mkdtempSync(join(tmpdir(), 'ml-rl-')), config },
+      createSqliteStorage(':memory:'),
+    );
     try {
       const ok = await fetch(`${srv.url}/v2/config`);
       expect([ok.status, ok.headers.get('x-ratelimit-used'), ok.headers.get('x-ratelimit-remaining')]).toEqual([

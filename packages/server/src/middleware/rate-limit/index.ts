@@ -4,6 +4,7 @@ import type { AppDeps, AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { weightOf } from './weights.js';
 
+/** One key's window: its start and the units spent in it (mutated in place, never reallocated). */
 interface Window {
   start: number;
   used: number;
@@ -13,23 +14,41 @@ interface Window {
 export class WeightedBudget {
   readonly #windows = new Map<string, Window>();
   #lastSweep = 0;
+  /** When the window of the last {@link take} resets. */
+  resetAt = 0;
 
   constructor(
     readonly limit: number,
     readonly windowMs: number,
   ) {}
 
-  /** Spends `weight`; returns the state after, with `allowed` false (and nothing spent) if over. */
-  spend(key: string, weight: number, now: number): { allowed: boolean; used: number; resetAt: number } {
+  /**
+   * Spends `weight` from the window of `key`: the units used after it, or `-1 - used` (nothing
+   * spent) when it does not fit. Sets {@link resetAt}. No allocation once the key has a window.
+   */
+  take(key: string, weight: number, now: number): number {
     if (now - this.#lastSweep >= this.windowMs) this.#sweep(now);
     let w = this.#windows.get(key);
-    if (!w || now - w.start >= this.windowMs) {
+    if (w === undefined) {
       w = { start: now, used: 0 };
       this.#windows.set(key, w);
+    } else if (now - w.start >= this.windowMs) {
+      w.start = now;
+      w.used = 0;
     }
-    const allowed = w.used + weight <= this.limit;
-    if (allowed) w.used += weight;
-    return { allowed, used: w.used, resetAt: w.start + this.windowMs };
+    this.resetAt = w.start + this.windowMs;
+    const used = w.used + weight;
+    if (used > this.limit) return -1 - w.used;
+    w.used = used;
+    return used;
+  }
+
+  /** {@link take}, as a record: `allowed` false (and nothing spent) when over. */
+  spend(key: string, weight: number, now: number): { allowed: boolean; used: number; resetAt: number } {
+    const r = this.take(key, weight, now);
+    return r >= 0
+      ? { allowed: true, used: r, resetAt: this.resetAt }
+      : { allowed: false, used: -1 - r, resetAt: this.resetAt };
   }
 
   #sweep(now: number): void {
@@ -45,12 +64,17 @@ interface NodeBindings {
 
 type RouterRoute = ReturnType<typeof matchedRoutes>[number];
 
+/** A route's path in hono syntax (`{key_id}` -> `:key_id`), as @hono/zod-openapi registers it. */
+export function honoPath(openapiPath: string): string {
+  return openapiPath.replaceAll(/\/{(.+?)}/g, '/:$1');
+}
+
 /**
- * Weight of the request's operation: the last matched route that is not `ALL` (middleware),
- * resolved against the weight table once per route and remembered; unmatched requests (404)
- * are weighed by their path.
+ * Weight of the request's operation when it was not resolved at registration: the last matched
+ * route that is not `ALL` (middleware), resolved against the weight table once per route and
+ * remembered; unmatched requests (404) are weighed by their path.
  */
-function routeWeight(c: Context<AppEnv>, memo: WeakMap<RouterRoute, number>): number {
+function matchedWeight(c: Context<AppEnv>, memo: WeakMap<RouterRoute, number>): number {
   const routes = matchedRoutes(c);
   for (let i = routes.length - 1; i >= 0; i--) {
     const r = routes[i];
@@ -72,37 +96,42 @@ export class RateLimiter {
   #windowText = '';
   readonly #weights = new WeakMap<RouterRoute, number>();
 
-  /** Spends the request's weight from the budget of `ip`, writes the headers; throws when over. */
-  spend(c: Context<AppEnv>, deps: AppDeps, ip: string): void {
+  /**
+   * Spends the request's weight from the budget of `ip`, writes the headers; throws when over.
+   * `weight` is the operation's, when resolved at registration; otherwise it is looked up from
+   * the matched route.
+   */
+  spend(c: Context<AppEnv>, deps: AppDeps, ip: string, weight?: number): void {
     const { limit, windowMs } = deps.config.rateLimit;
     let budget = this.#budget;
-    if (!budget || budget.limit !== limit || budget.windowMs !== windowMs) {
+    if (budget === null || budget.limit !== limit || budget.windowMs !== windowMs) {
       budget = this.#budget = new WeightedBudget(limit, windowMs);
       this.#limitText = String(limit);
       this.#windowText = String(Math.round(windowMs / 1000));
     }
     const now = deps.now();
-    const r = budget.spend(ip, routeWeight(c, this.#weights), now);
-    const remaining = String(Math.max(0, limit - r.used));
-    const used = String(r.used);
+    const taken = budget.take(ip, weight ?? matchedWeight(c, this.#weights), now);
+    const used = taken >= 0 ? taken : -1 - taken;
+    const usedText = `${used}`;
+    const remainingText = used >= limit ? '0' : `${limit - used}`;
     const out = (c.env as NodeBindings | undefined)?.outgoing;
-    if (out && !out.headersSent) {
+    if (out !== undefined && !out.headersSent) {
       // On @hono/node-server the headers go straight onto the Node response, which merges them
       // into whatever the app answers. Through hono's c.header every response would carry a
       // WHATWG Headers object instead, which on a trivial route costs as much as the route.
       out.setHeader('x-ratelimit-limit', this.#limitText);
-      out.setHeader('x-ratelimit-remaining', remaining);
-      out.setHeader('x-ratelimit-used', used);
+      out.setHeader('x-ratelimit-remaining', remainingText);
+      out.setHeader('x-ratelimit-used', usedText);
       out.setHeader('x-ratelimit-window', this.#windowText);
     } else {
       c.header('x-ratelimit-limit', this.#limitText);
-      c.header('x-ratelimit-remaining', remaining);
-      c.header('x-ratelimit-used', used);
+      c.header('x-ratelimit-remaining', remainingText);
+      c.header('x-ratelimit-used', usedText);
       c.header('x-ratelimit-window', this.#windowText);
     }
-    if (!r.allowed) {
+    if (taken < 0) {
       throw new AppError('RateLimited', `Request budget of ${limit} units per ${windowMs / 1000} s is spent`, {
-        'retry-after': String(Math.max(1, Math.ceil((r.resetAt - now) / 1000))),
+        'retry-after': String(Math.max(1, Math.ceil((budget.resetAt - now) / 1000))),
       });
     }
   }

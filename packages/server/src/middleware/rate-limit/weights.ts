@@ -6,14 +6,38 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'POST /v1/auth/signup': 20,
   'POST /v1/auth/login': 20,
   'POST /v1/auth/logout': 1,
+  // The OAuth consent step may log in (scrypt); registration writes a client.
+  'POST /oauth/authorize': 20,
+  'POST /oauth/register': 5,
+  'POST /oauth/token': 2,
   'POST /v1/users/api_keys': 5,
   'GET /v1/users/api_keys': 1,
   'DELETE /v1/users/api_keys/:key_id': 1,
   'GET /v1/users/api_keys/credits': 1,
   'GET /v2/config': 1,
+  // Creating or editing an alert reads the market (ticker, candles, maybe an analysis).
+  'POST /v1/notifications': 5,
+  'PATCH /v1/notifications/:notification_id': 5,
+  'GET /v1/notifications': 3,
+  'POST /v1/devices': 2,
   'GET /docs': 1,
   'GET /docs/openapi.json': 2,
   'GET /releases.atom': 1,
+  // Connecting calls the venue to verify the credentials.
+  'POST /v1/connections/user': 10,
+  'GET /v1/connections/user': 2,
+  // Orders group every matching fill before paging; a position analysis reads candles and assesses.
+  'GET /v1/orders': 2,
+  'GET /v2/positions/:position_id/analysis': 3,
+  'GET /v2/portfolio/summary': 2,
+  // The volume standing reads 30 days of fills of every affiliate connection.
+  'GET /v1/promotions/volume': 5,
+  // A claim is one write transaction; weighted to slow down UID guessing.
+  'POST /v1/promotions/:connection_id/sign_up': 5,
+  // Spectate reads the eligibility (30 days of fills) and, per open position, a ticker and candles.
+  'GET /pilot/spectate': 5,
+  'GET /pilot/spectate/track-record': 3,
+  'GET /v2/analysis/:asset_id/track-record': 2,
 };
 
 export const DEFAULT_WEIGHT = 1;

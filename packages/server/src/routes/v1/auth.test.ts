@@ -35,6 +35,21 @@ describe('auth routes', () => {
     expect(await who()).toBe(401);
   });
 
+  it('tells a session who it is, and refuses keys and anonymous callers', async () => {
+    const h = harness();
+    const { token, userId } = await h.signup('grace@example.com');
+    const me = await h.request('/v1/auth/me', { headers: { 'x-session-token': token } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { data: unknown }).data).toMatchObject({
+      user: { id: userId, email: 'grace@example.com' },
+      tier: 'free',
+      tier_expires_at: null,
+    });
+    const key = await h.apiKey(token);
+    expect((await h.request('/v1/auth/me', { headers: { 'x-api-key': key } })).status).toBe(401);
+    expect((await h.request('/v1/auth/me')).status).toBe(401);
+  });
+
   it('expires sessions', async () => {
     const h = harness();
     const { token } = await h.signup();

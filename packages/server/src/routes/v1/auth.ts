@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.js';
 import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { AppError } from '../../errors/app-error.js';
 import { PUBLIC, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { login, logout, type SessionGrant, signup } from '../../services/accounts.js';
 import { operation } from '../operation.js';
@@ -71,7 +72,42 @@ const logoutRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
 });
 
+const MeSchema = z
+  .object({
+    user: z.object({ id: z.uuid(), email: z.string(), created_at: z.iso.datetime() }),
+    tier: z
+      .enum(['free', 'pro', 'elite'])
+      .nullable()
+      .openapi({ description: 'Effective tier; null when it cannot be read' }),
+    tier_expires_at: z.iso.datetime().nullable().openapi({ description: 'When the grant that raises the tier ends' }),
+  })
+  .openapi('Me');
+
+const meRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/auth/me',
+  operationId: 'getMe',
+  tags: ['Auth'],
+  summary: 'The account of the current session',
+  responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
+});
+
 export function registerAuthRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(meRoute, (c) => {
+    const caller = c.get('caller');
+    // SESSION_ONLY: the platform has refused every other caller before the handler runs.
+    if (caller.kind !== 'session') throw new AppError('Unauthorized', 'A session is required');
+    const u = caller.user;
+    c.header('cache-control', 'private, no-store');
+    return c.json(
+      ok({
+        user: { id: u.id, email: u.email, created_at: new Date(u.created_at).toISOString() },
+        tier: caller.tier,
+        tier_expires_at: caller.tier_expires_at === null ? null : new Date(caller.tier_expires_at).toISOString(),
+      }),
+      200,
+    );
+  });
   app.openapi(signupRoute, async (c) => {
     const { email, password } = c.req.valid('json');
     const g = await signup(c.get('deps').storage, email, password, c.get('deps').now());

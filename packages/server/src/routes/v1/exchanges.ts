@@ -1,8 +1,9 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { AppEnv } from '../../env.js';
 import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
-import { exchangeDetail, listExchanges } from '../../services/exchanges.js';
+import { exchangeDetail, exchangeViewer, listExchanges } from '../../services/exchanges.js';
 import { operation } from '../operation.js';
 import { ExchangeDetailSchema, ExchangeSchema } from '../v2/market-schemas.js';
 
@@ -46,8 +47,12 @@ const detailRoute = operation(
 );
 
 export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => c.json(ok(await listExchanges(c.get('deps'))), 200));
+  const viewerOf = (c: Context<AppEnv>) => {
+    const caller = c.get('caller');
+    return exchangeViewer(c.get('deps'), caller.kind === 'anonymous' ? null : caller.user.id);
+  };
+  app.openapi(listRoute, async (c) => c.json(ok(await listExchanges(c.get('deps'), await viewerOf(c))), 200));
   app.openapi(detailRoute, async (c) =>
-    c.json(ok(await exchangeDetail(c.get('deps'), c.req.valid('param').exchange_id)), 200),
+    c.json(ok(await exchangeDetail(c.get('deps'), c.req.valid('param').exchange_id, await viewerOf(c))), 200),
   );
 }

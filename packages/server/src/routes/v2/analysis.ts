@@ -14,6 +14,7 @@ import {
   signalOf,
 } from '../../services/analysis.js';
 import { marketFor } from '../../services/market.js';
+import { recordServedPlan } from '../../services/plans/recorder.js';
 import { operation } from '../operation.js';
 import {
   AnalysisQueryFields,
@@ -161,16 +162,23 @@ function servedJson(c: Context<AppEnv>, json: string) {
 
 const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
 
+/** The analysis served, its plan recorded as published (track record, pilot) before the response leaves. */
+async function servedAnalysis(...args: Parameters<typeof analysisOf>) {
+  const result = await analysisOf(...args);
+  await recordServedPlan(args[0], args[1], result);
+  return result;
+}
+
 export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(analysisByQueryRoute, async (c) => {
     const request = c.req.valid('query');
     const { deps, market, asset } = await gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, market, asset, request)));
+    return servedJson(c, analysisEnvelopeJson(await servedAnalysis(deps, market, asset, request)));
   });
   app.openapi(analysisRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const { deps, market, asset } = await gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await analysisOf(deps, market, asset, request)));
+    return servedJson(c, analysisEnvelopeJson(await servedAnalysis(deps, market, asset, request)));
   });
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };

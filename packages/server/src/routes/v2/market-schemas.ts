@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
 import { CCXT_VENUES, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { ASSET_CLASS_FILTERS, ASSET_SORTS } from '../../services/assets.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../services/catalog.js';
+import { PromotionSchema } from '../v1/promotions.js';
 
 /** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */
 
@@ -317,14 +317,11 @@ export const FavoriteStateSchema = z
   .object({ asset_id: z.string(), is_favorite: z.boolean() })
   .openapi('FavoriteState');
 
-export const AssetListQuery = z.object({
-  asset_class: z.enum(ASSET_CLASS_FILTERS).default('coins').openapi({
-    description: '`coins` (default), `stocks`, `fx`, or `all` (every class, fx and on-chain included)',
-  }),
-  sort: z.enum(ASSET_SORTS).default('volume').openapi({ description: 'Rows missing the value come last' }),
-  sort_dir: z.enum(['asc', 'desc']).default('desc'),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-});
+/**
+ * `GET /v2/assets/` (and favorites) query: the MCP package's `AssetListInput`, so REST and the
+ * `list_assets` / `get_favorite_assets` tools parse with one schema.
+ */
+export { AssetListInput as AssetListQuery } from '@marketlens/mcp';
 
 // ---- exchanges ----
 
@@ -336,12 +333,14 @@ const exchangeFields = {
   id: z.string(),
   name: z.string(),
   icon: z.string(),
-  connected: z.boolean().openapi({ description: 'The caller has a connection to it' }),
+  connected: z.boolean().openapi({ description: 'The caller (or the API key owner) has a connection to it' }),
   volume: ExchangeVolumeSchema,
   affiliate_url: z.string().nullable().optional(),
   api_connection_exists: z.boolean().nullable().optional(),
   api_key_guide_url: z.string().nullable().optional(),
-  promotion: z.null().optional().openapi({ description: 'AffiliatePromotion; none yet' }),
+  promotion: PromotionSchema.nullable().optional().openapi({
+    description: 'AffiliatePromotion: the promotion of this exchange the caller has not claimed, else null',
+  }),
   website_url: z.string().nullable().optional(),
   spot: z.boolean(),
   futures: z.boolean(),

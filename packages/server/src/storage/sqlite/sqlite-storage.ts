@@ -13,7 +13,18 @@ import type {
   UserRecord,
   UserRepository,
 } from '../types.js';
+import { sqliteBalances, sqliteConnections, sqliteFills, sqlitePositions } from './accounts.js';
+import {
+  sqliteAlerts,
+  sqliteNotificationPreferences,
+  sqlitePushDevices,
+  sqlitePushOutbox,
+  sqlitePushSettings,
+} from './alerts.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { oauth } from './oauth.js';
+import { sqlitePilot, sqlitePublishedPlans } from './plans.js';
+import { sqliteAffiliateGrants, sqliteCampaigns, sqlitePromotions } from './promotions.js';
 
 type DB = Database.Database;
 
@@ -22,27 +33,29 @@ export function migrate(db: DB, migrations: readonly Migration[] = MIGRATIONS): 
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
-  const current = (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const currentVersion = () =>
+    (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  let version = current;
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= current) continue;
+    // IMMEDIATE takes the write lock before reading the version, so two processes opening the same
+    // new file apply each migration once: the second waits (busy_timeout) and then sees it done.
     db.transaction(() => {
+      if (m.version <= currentVersion()) return;
       db.exec(m.sql);
       record.run(m.version, m.name, Date.now());
-    })();
-    version = m.version;
+    }).immediate();
   }
-  return version;
+  return currentVersion();
 }
 
 /** Opens (creating if needed) a SQLite database in WAL mode and migrates it. */
 export function openSqlite(filename: string): DB {
   const db = new Database(filename);
+  // busy_timeout first: two processes opening a new file at once contend for the WAL switch.
+  db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   migrate(db);
   return db;
 }
@@ -184,6 +197,21 @@ export function createSqliteStorage(filename: string): Storage & { readonly db: 
     apiKeys: apiKeys(db),
     apiUsage: apiUsage(db),
     favorites: favorites(db),
+    connections: sqliteConnections(db),
+    positions: sqlitePositions(db),
+    balances: sqliteBalances(db),
+    fills: sqliteFills(db),
+    promotions: sqlitePromotions(db),
+    campaigns: sqliteCampaigns(db),
+    affiliateGrants: sqliteAffiliateGrants(db),
+    publishedPlans: sqlitePublishedPlans(db),
+    pilot: sqlitePilot(db),
+    alerts: sqliteAlerts(db),
+    pushDevices: sqlitePushDevices(db),
+    pushOutbox: sqlitePushOutbox(db),
+    pushSettings: sqlitePushSettings(db),
+    notificationPreferences: sqliteNotificationPreferences(db),
+    oauth: oauth(db),
     schemaVersion: async () =>
       (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v,
     close: async () => {

@@ -1,0 +1,132 @@
+/**
+ * Request schemas of alerts (notifications) and notification preferences: the single source the
+ * REST routes (`/v1/notifications`, `/v1/users/notification_preferences`) and the MCP tools
+ * (`create_price_alert`, `get_alerts`, `delete_alert`, `get/update_notification_preferences`)
+ * both validate with. Plain zod v4, so either side can derive its JSON Schema from it.
+ */
+import { z } from 'zod';
+
+/** Alert kinds, canonical spelling (the contract's `RSI`, `smart-zone`, `percent-change` are accepted too). */
+export const NOTIFICATION_KINDS = ['price', 'zone', 'breakout', 'rsi', 'smart_zone', 'percent_change'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+/** Alert statuses: armed, fired once, lapsed unfired, paused by its owner. */
+export const NOTIFICATION_STATUSES = ['active', 'triggered', 'expired', 'disabled'] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+
+/** Every request timeframe some kind accepts (`/v2/config` `alerts.kinds[].timeframes` says which kind takes which). */
+export const NOTIFICATION_TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'h12', 'd1', 'd3', 'w1'] as const;
+export type NotificationTimeframe = (typeof NOTIFICATION_TIMEFRAMES)[number];
+
+const KIND_SPELLINGS: Readonly<Record<string, NotificationKind>> = {
+  RSI: 'rsi',
+  'smart-zone': 'smart_zone',
+  'percent-change': 'percent_change',
+};
+
+/** A kind in its canonical or contract spelling, read as the canonical one. */
+export const NotificationKindSchema = z
+  .enum([...NOTIFICATION_KINDS, 'RSI', 'smart-zone', 'percent-change'])
+  .transform((k): NotificationKind => KIND_SPELLINGS[k] ?? (k as NotificationKind))
+  .describe('Alert kind; `RSI`, `smart-zone` and `percent-change` are accepted spellings');
+
+/** Inclusive (`min`/`max`) or exclusive (`gt`/`lt`) bounds of an alert's target, per kind. */
+export interface TargetRange {
+  gt?: number;
+  min?: number;
+  lt?: number;
+  max?: number;
+  /** Zero is refused (a 0% change is no move). */
+  nonZero?: boolean;
+  unit: string;
+}
+
+/**
+ * What `target` means per kind and its static bounds. Price-level kinds are further held to a band
+ * around the live price by the service (it needs the market).
+ */
+export const TARGET_RANGES: Readonly<Record<NotificationKind, TargetRange>> = {
+  price: { gt: 0, unit: 'price in the quote currency; fires when the price reaches it' },
+  zone: { gt: 0, unit: 'a price inside a published support/resistance zone; fires when price trades into that zone' },
+  breakout: { gt: 0, unit: 'price level; fires when a candle of the window closes beyond it' },
+  rsi: { gt: 0, lt: 100, unit: 'RSI(14) level; fires when RSI crosses it at a candle close' },
+  smart_zone: {
+    min: 0,
+    max: 50,
+    unit: 'percent distance from the published entry zone; 0 fires when a close is inside it',
+  },
+  percent_change: {
+    min: -99,
+    max: 1000,
+    nonZero: true,
+    unit: 'percent change over the column (1h, 24h, 7d); positive fires on a rise, negative on a fall',
+  },
+};
+
+/** Why `target` is out of range for `kind`, or null when it is within. */
+export function targetRangeProblem(kind: NotificationKind, target: number): string | null {
+  const r = TARGET_RANGES[kind];
+  if (r.gt !== undefined && !(target > r.gt)) return `target of a ${kind} alert must be > ${r.gt}`;
+  if (r.min !== undefined && target < r.min) return `target of a ${kind} alert must be >= ${r.min}`;
+  if (r.lt !== undefined && !(target < r.lt)) return `target of a ${kind} alert must be < ${r.lt}`;
+  if (r.max !== undefined && target > r.max) return `target of a ${kind} alert must be <= ${r.max}`;
+  if (r.nonZero && target === 0) return `target of a ${kind} alert must not be 0`;
+  return null;
+}
+
+/** The `params.reason` of the issue a target out of its kind's range raises (REST answers `TargetOutOfRange`). */
+export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
+
+/**
+ * `Payload` of create and update (section 2.4): the asset, the kind, the target and the timeframe.
+ * `timeframe` is absent (or null) for `price`, which reads no window; `enabled: false` on update
+ * pauses the alert, `true` re-arms it.
+ */
+export const NotificationPayloadSchema = z
+  .object({
+    asset_id: z.string().min(1).max(100).describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
+    kind: NotificationKindSchema,
+    target: z.number().describe('Meaning and range per kind: see TARGET_RANGES'),
+    timeframe: z
+      .enum(NOTIFICATION_TIMEFRAMES)
+      .nullable()
+      .optional()
+      .describe('Request timeframe; evaluated over its `evaluates_as` window (`/v2/config`). None for price.'),
+    enabled: z.boolean().optional().describe('false pauses the alert (status disabled); default true'),
+  })
+  .superRefine((p, ctx) => {
+    const problem = targetRangeProblem(p.kind, p.target);
+    if (problem !== null) {
+      ctx.addIssue({ code: 'custom', path: ['target'], message: problem, params: { reason: TARGET_OUT_OF_RANGE } });
+    }
+  })
+  .meta({ id: 'NotificationPayload' });
+export type NotificationPayload = z.infer<typeof NotificationPayloadSchema>;
+
+/** The id of one alert (path of PATCH/DELETE, argument of `delete_alert`). */
+export const NotificationIdSchema = z.uuid().describe('Alert id');
+
+/** The user's push preferences as read. */
+export const NotificationPreferencesSchema = z
+  .object({
+    pilot_trade_notification_disabled: z
+      .boolean()
+      .describe('true stops `pilot_trade` pushes (sent to pilot-eligible users; on by default)'),
+    regime_notification_disabled: z
+      .boolean()
+      .describe('true stops regime-transition pushes for favorited assets (on by default)'),
+  })
+  .meta({ id: 'NotificationPreferences' });
+export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;
+
+/** Body of `PATCH /v1/users/notification_preferences`: the fields to change, at least one. */
+export const NotificationPreferencesPatchSchema = z
+  .object({
+    pilot_trade_notification_disabled: z.boolean().optional(),
+    regime_notification_disabled: z.boolean().optional(),
+  })
+  .refine((p) => p.pilot_trade_notification_disabled !== undefined || p.regime_notification_disabled !== undefined, {
+    message: 'give at least one preference to change',
+  })
+  .meta({ id: 'NotificationPreferencesPatch' });
+export type NotificationPreferencesPatch = z.infer<typeof NotificationPreferencesPatchSchema>;

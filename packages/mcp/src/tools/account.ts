@@ -1,0 +1,73 @@
+/** Account tools: who you are, and your favorites. */
+import { lines } from '../render.js';
+import { AssetListInput, FavoriteInput, NoInput } from '../schemas/market.js';
+import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { renderAssetRows } from './market.js';
+
+const getAccountInfo = defineTool({
+  name: 'get_account_info',
+  title: 'Account',
+  description:
+    'The signed-in account: email, subscription tier (free, pro, elite) and when a granted tier ends, and favorites.',
+  input: NoInput,
+  needs: 'account',
+  annotations: READ_ONLY,
+  async run(b) {
+    const a = await b.account.accountInfo();
+    return {
+      data: { ...a },
+      text: lines(
+        `Account ${a.user.email} (id ${a.user.id}), since ${a.user.created_at}`,
+        `Tier: ${a.tier ?? 'unavailable (served as free)'}${a.tier_expires_at ? `, until ${a.tier_expires_at}` : ''}`,
+        `Favorites: ${a.favorites.length > 0 ? a.favorites.join(', ') : 'none'}`,
+      ),
+    };
+  },
+});
+
+const getFavoriteAssets = defineTool({
+  name: 'get_favorite_assets',
+  title: 'Favorite assets',
+  description: 'Your favorite assets across coins, stocks and fx, with price and change columns.',
+  input: AssetListInput.extend({ asset_class: AssetListInput.shape.asset_class.unwrap().default('all') }),
+  needs: 'account',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const rows = await b.account.favorites(input);
+    return { data: { assets: rows }, text: renderAssetRows('Favorites', rows) };
+  },
+});
+
+const addFavoriteAsset = defineTool({
+  name: 'add_favorite_asset',
+  title: 'Add a favorite',
+  description: 'Adds an asset to your favorites. Favoriting an asset twice succeeds and changes nothing.',
+  input: FavoriteInput,
+  needs: 'account',
+  annotations: IDEMPOTENT_WRITE,
+  async run(b, input) {
+    const s = await b.account.addFavorite(input.asset_id);
+    return { data: { ...s }, text: `${s.asset_id} is a favorite.` };
+  },
+});
+
+const removeFavoriteAsset = defineTool({
+  name: 'remove_favorite_asset',
+  title: 'Remove a favorite',
+  description: 'Removes an asset from your favorites. Removing one that is not a favorite succeeds.',
+  input: FavoriteInput,
+  needs: 'account',
+  annotations: IDEMPOTENT_WRITE,
+  async run(b, input) {
+    const s = await b.account.removeFavorite(input.asset_id);
+    return { data: { ...s }, text: `${s.asset_id} is not a favorite.` };
+  },
+});
+
+/** The account tools, in catalog order. */
+export const ACCOUNT_TOOLS: readonly ToolDefinition[] = [
+  getAccountInfo,
+  getFavoriteAssets,
+  addFavoriteAsset,
+  removeFavoriteAsset,
+];

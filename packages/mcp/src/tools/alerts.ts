@@ -1,0 +1,108 @@
+/** Alert tools: list, create, delete alerts, and the notification preferences. */
+import { z } from 'zod';
+import type { Alert } from '../backend.js';
+import { lines, num } from '../render.js';
+import {
+  NotificationIdSchema,
+  NotificationPayloadSchema,
+  type NotificationPreferences,
+  NotificationPreferencesPatchSchema,
+} from '../schemas/alerts.js';
+import { NoInput } from '../schemas/market.js';
+import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { assetName } from './market.js';
+
+function renderAlert(a: Alert): string {
+  const b = a.body;
+  const what = b.asset ? assetName(b.asset) : b.asset_id;
+  return `- ${a.kind} alert on ${what}: target ${num(b.target)}${b.timeframe ? ` (${b.timeframe})` : ''}, status ${a.status}, live price ${num(b.live.price)}${b.triggered_at ? `, triggered ${b.triggered_at}` : `, expires ${b.expires_at}`} (id ${a.id})`;
+}
+
+const renderPreferences = (p: NotificationPreferences) =>
+  lines(
+    `Pilot trade notifications: ${p.pilot_trade_notification_disabled ? 'off' : 'on'}`,
+    `Regime-change notifications: ${p.regime_notification_disabled ? 'off' : 'on'}`,
+  );
+
+const getAlerts = defineTool({
+  name: 'get_alerts',
+  title: 'Alerts',
+  description:
+    'Your alerts (price, zone, breakout, RSI, smart-zone, percent-change) with their status and the live price.',
+  input: NoInput,
+  needs: 'alerts',
+  annotations: READ_ONLY,
+  async run(b) {
+    const list = await b.alerts.alerts();
+    return { data: { alerts: list }, text: lines(`Alerts: ${list.length}`, ...list.map(renderAlert)) };
+  },
+});
+
+/** The REST payload with `kind` defaulting to `price`: the tool is named for its common use. */
+const CreateAlertInput = z.preprocess(
+  (v) => (v !== null && typeof v === 'object' && !('kind' in v) ? { ...v, kind: 'price' } : v),
+  NotificationPayloadSchema,
+);
+
+const createPriceAlert = defineTool({
+  name: 'create_price_alert',
+  title: 'Create an alert',
+  description:
+    'Creates an alert pushed to your devices: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device (code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
+  input: CreateAlertInput,
+  needs: 'alerts',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(b, input) {
+    const a = await b.alerts.createAlert(input);
+    return { data: { ...a }, text: lines('Alert created.', renderAlert(a)) };
+  },
+});
+
+const deleteAlert = defineTool({
+  name: 'delete_alert',
+  title: 'Delete an alert',
+  description: 'Deletes one of your alerts by id (from get_alerts).',
+  input: z.object({ alert_id: NotificationIdSchema }),
+  needs: 'alerts',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(b, input) {
+    await b.alerts.deleteAlert(input.alert_id);
+    return { data: { id: input.alert_id, deleted: true }, text: `Alert ${input.alert_id} deleted.` };
+  },
+});
+
+const getNotificationPreferences = defineTool({
+  name: 'get_notification_preferences',
+  title: 'Notification preferences',
+  description: 'Which push notifications you receive besides your alerts: pilot trades and regime changes.',
+  input: NoInput,
+  needs: 'alerts',
+  annotations: READ_ONLY,
+  async run(b) {
+    const p = await b.alerts.notificationPreferences();
+    return { data: { ...p }, text: renderPreferences(p) };
+  },
+});
+
+const updateNotificationPreferences = defineTool({
+  name: 'update_notification_preferences',
+  title: 'Change notification preferences',
+  description:
+    'Turns pilot-trade or regime-change push notifications on or off (pilot_trade_notification_disabled, regime_notification_disabled; give at least one).',
+  input: NotificationPreferencesPatchSchema,
+  needs: 'alerts',
+  annotations: IDEMPOTENT_WRITE,
+  async run(b, input) {
+    const p = await b.alerts.updateNotificationPreferences(input);
+    return { data: { ...p }, text: lines('Preferences saved.', renderPreferences(p)) };
+  },
+});
+
+/** The alert tools, in catalog order. */
+export const ALERT_TOOLS: readonly ToolDefinition[] = [
+  getAlerts,
+  createPriceAlert,
+  deleteAlert,
+  getNotificationPreferences,
+  updateNotificationPreferences,
+];

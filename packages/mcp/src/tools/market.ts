@@ -1,0 +1,315 @@
+/** Market tools: analysis with zones, signal, overview, markets, signal list, screener, Fear & Greed, asset lists, exchanges. */
+import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
+import { lines, num, pct, share, usd } from '../render.js';
+import {
+  AssetAnalysisInput,
+  AssetListInput,
+  AssetMarketsInput,
+  AssetOverviewInput,
+  ExchangeDetailInput,
+  FearGreedInput,
+  NoInput,
+  ScreenerInput,
+  TradingSignalsInput,
+} from '../schemas/market.js';
+import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
+
+const TIERS_NOTE = 'Timeframe 1d and up to 500 candles are free; other timeframes and deeper windows need Pro.';
+
+/** The backend request of an analysis input (absent optionals left out). */
+function analysisRequest(input: AssetAnalysisInput): AnalysisRequest {
+  return {
+    asset_id: input.asset_id,
+    timeframe: input.timeframe,
+    limit: input.limit,
+    ...(input.market_type === undefined ? {} : { market_type: input.market_type }),
+    ...(input.pair === undefined ? {} : { pair: input.pair }),
+    ...(input.connection === undefined ? {} : { connection: input.connection }),
+  };
+}
+
+export const assetName = (a: AssetRef | null): string => (a ? `${a.name} (${a.symbol})` : 'untracked asset');
+
+const servedLine = (s: Served, what: string, asOf: string) =>
+  `${assetName(s.asset)} ${what} on ${s.timeframe}: ${s.market_type} ${s.pair} on ${s.venue}, as of ${asOf}`;
+
+function signalLines(s: Signal): string {
+  const factors = s.factors
+    .filter((f) => f.score !== null)
+    .map((f) => `${f.name} ${num(f.score, 2)} (weight ${num(f.weight, 2)})`)
+    .join(', ');
+  return lines(
+    `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)}, score ${num(s.score, 3)}`,
+    factors.length > 0 ? `Factors: ${factors}` : null,
+  );
+}
+
+function planLines(z: TradePlan): string {
+  if (z.direction === null) {
+    return `Trade plan: none (${z.reason ?? 'no direction'})${z.bias ? `; bias ${z.bias}` : ''}`;
+  }
+  const entry = z.entry_zone ? `entry zone ${num(z.entry_zone.low)} - ${num(z.entry_zone.high)}` : 'no entry zone';
+  const targets = z.take_profits
+    .map((t, i) => `TP${i + 1} ${num(t.price)} (${num(t.size_pct, 0)}% of size, ${num(t.risk_reward, 2)}R)`)
+    .join(', ');
+  return lines(
+    `Trade plan (${z.direction}): ${entry}, entry ${num(z.entry_price)}, stop loss ${num(z.stop_loss)}, invalidation ${num(z.invalidation)}`,
+    targets.length > 0 ? `Targets: ${targets}` : null,
+  );
+}
+
+const levelText = (l: Level | null) => (l ? `${num(l.low)} - ${num(l.high)} (${pct(l.distance_pct)})` : 'none');
+
+/** The readable summary of an analysis: price, signal, Fear & Greed, zones and the trade plan. */
+export function renderAnalysis(a: AnalysisData): string {
+  return lines(
+    servedLine(a, 'analysis', a.as_of),
+    `Price ${num(a.indicators.close)} (${pct(a.indicators.change_pct)} on the candle); RSI(14) ${num(a.indicators.rsi_14, 2)}; ATR(14) ${num(a.indicators.atr_14)}; regime ${a.regime.phase ?? 'unavailable'}`,
+    signalLines(a.signal),
+    `Fear & Greed: ${a.fear_greed.score ?? 'unavailable'}${a.fear_greed.zone ? ` (${a.fear_greed.zone})` : ''}`,
+    `Nearest support: ${levelText(a.levels.nearest_support)}; nearest resistance: ${levelText(a.levels.nearest_resistance)}`,
+    planLines(a.zone),
+    a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+  );
+}
+
+const getAssetAnalysis = defineTool({
+  name: 'get_asset_analysis',
+  title: 'Asset analysis with zones',
+  description: `Full technical analysis of an asset: indicators, support/resistance zones, the trade plan (entry zone, stop loss, at most two take-profit targets), Buy/Hold/Sell signal, Fear & Greed and market regime. ${TIERS_NOTE}`,
+  input: AssetAnalysisInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const a = await b.market.analysis(analysisRequest(input));
+    return { data: { ...a }, text: renderAnalysis(a) };
+  },
+});
+
+const getAssetSignal = defineTool({
+  name: 'get_asset_signal',
+  title: 'Buy/Hold/Sell signal',
+  description: `Buy/Hold/Sell signal of an asset with confidence and its weighted factors (trend, momentum, sentiment, breakout, risk, cycle phase); one computation is served for an hour. ${TIERS_NOTE}`,
+  input: AssetAnalysisInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const s = await b.market.signal(analysisRequest(input));
+    return {
+      data: { ...s },
+      text: lines(servedLine(s, 'signal', s.as_of), signalLines(s.signal), `Computed at ${s.cached_at}`),
+    };
+  },
+});
+
+const getAssetOverview = defineTool({
+  name: 'get_asset_overview',
+  title: 'Market overview narrative',
+  description: `A short market overview of an asset written from its analysis facts, in the requested language (en, es, de, fr, pt, ja, zh). ${TIERS_NOTE}`,
+  input: AssetOverviewInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const o = await b.market.overview({
+      ...analysisRequest(input),
+      ...(input.locale === undefined ? {} : { locale: input.locale }),
+    });
+    return { data: { ...o }, text: lines(servedLine(o, 'overview', o.as_of), '', o.text) };
+  },
+});
+
+const getAssetMarkets = defineTool({
+  name: 'get_asset_markets',
+  title: 'Markets of an asset',
+  description:
+    'Spot and derivatives markets of an asset on a venue with their tickers (last price, 24h change, volume, funding for perpetuals).',
+  input: AssetMarketsInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const m = await b.market.assetMarkets({
+      asset_id: input.asset_id,
+      ...(input.market_type === undefined ? {} : { market_type: input.market_type }),
+      ...(input.connection === undefined ? {} : { connection: input.connection }),
+    });
+    const rows = m.markets.map(
+      (t) =>
+        `- ${t.pair} (${t.market_type}): last ${num(t.last)}, 24h ${pct(t.change_24h_pct)}, volume ${usd(t.quote_volume_usd)}${
+          t.market_type === 'derivatives'
+            ? `, funding ${t.funding_rate == null ? 'unavailable' : pct(t.funding_rate * 100)}`
+            : ''
+        }`,
+    );
+    return {
+      data: { ...m },
+      text: lines(`${assetName(m.asset)} on ${m.venue}: ${m.markets.length} market(s)`, ...rows),
+    };
+  },
+});
+
+const getTradingSignals = defineTool({
+  name: 'get_trading_signals',
+  title: 'Trading signal list',
+  description:
+    'Signal list over an asset class: one row per asset with action, confidence, trend, RSI and Fear & Greed, most confident first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
+  input: TradingSignalsInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const l = await b.market.tradingSignals(input);
+    const rows = l.rows.map(
+      (r) =>
+        `- ${assetName(r.asset)}: ${r.action.toUpperCase()} ${share(r.confidence)}, trend ${r.trend}, RSI ${num(r.rsi, 1)}, F&G ${r.fear_greed ?? 'unavailable'}, change ${pct(r.change_pct)}`,
+    );
+    return {
+      data: { ...l },
+      text: lines(
+        `Signals (${l.asset_class}, ${l.timeframe}, as of ${l.as_of}): ${l.rows.length} of ${l.total}${l.restricted ? ' (free list: top rows only)' : ''}`,
+        ...rows,
+      ),
+    };
+  },
+});
+
+const getScreener = defineTool({
+  name: 'get_screener',
+  title: 'Screener',
+  description:
+    'Screens an asset class on the live daily candle: volume-confirmed breakouts, oversold readings near a support, and volume surges.',
+  input: ScreenerInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const s = await b.market.screener(input);
+    return {
+      data: { ...s },
+      text: lines(
+        `Screener (${s.asset_class}, ${s.timeframe}, as of ${s.as_of}): ${s.assets_screened} assets screened`,
+        `Breakouts: ${s.breakouts.length}`,
+        ...s.breakouts.map(
+          (r) => `- ${assetName(r.asset)} ${r.direction} through ${r.kind} ${num(r.level)} (${pct(r.distance_pct)})`,
+        ),
+        `Oversold: ${s.oversold.length}`,
+        ...s.oversold.map(
+          (r) => `- ${assetName(r.asset)} RSI ${num(r.rsi_14, 1)}, support ${num(r.support)} (${pct(r.distance_pct)})`,
+        ),
+        `Volume surges: ${s.volume_surges.length}`,
+        ...s.volume_surges.map(
+          (r) => `- ${assetName(r.asset)} volume x${num(r.volume_ratio, 2)}, change ${pct(r.change_pct)}`,
+        ),
+      ),
+    };
+  },
+});
+
+const getFearGreed = defineTool({
+  name: 'get_fear_greed',
+  title: 'Fear & Greed ranking',
+  description:
+    "Coins ranked by their Fear & Greed score (0 extreme fear .. 100 extreme greed) on daily candles, with the perpetual's funding; filter by zone or volume, sort by score, volume or 24h change.",
+  input: FearGreedInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const l = await b.market.fearGreed(input);
+    return {
+      data: { ...l },
+      text: lines(
+        `Fear & Greed (${l.timeframe}, as of ${l.as_of}): ${l.assets.length} of ${l.total}`,
+        ...l.assets.map(
+          (r) =>
+            `- ${assetName(r.asset)}: ${r.score ?? 'unavailable'}${r.zone ? ` (${r.zone})` : ''}, price ${num(r.price)}, 24h ${pct(r.change_24h_pct)}`,
+        ),
+      ),
+    };
+  },
+});
+
+const listAssets = defineTool({
+  name: 'list_assets',
+  title: 'Assets',
+  description:
+    'Assets of a class (coins, stocks, fx, or all) with price and 1h/24h/7d change, sorted by volume, price, change or name.',
+  input: AssetListInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const rows = await b.market.listAssets(input);
+    return { data: { assets: rows }, text: renderAssetRows(`Assets (${input.asset_class})`, rows) };
+  },
+});
+
+/** Rows of an asset list, one line each. */
+export function renderAssetRows(
+  title: string,
+  rows: readonly {
+    id: string;
+    name: string;
+    symbol: string;
+    price: number | null;
+    change_24h_pct: number | null;
+    volume_24h_usd: number | null;
+  }[],
+): string {
+  return lines(
+    `${title}: ${rows.length}`,
+    ...rows.map(
+      (r) =>
+        `- ${r.name} (${r.symbol}, ${r.id}): price ${num(r.price)}, 24h ${pct(r.change_24h_pct)}, volume ${usd(r.volume_24h_usd)}`,
+    ),
+  );
+}
+
+const listExchanges = defineTool({
+  name: 'list_exchanges',
+  title: 'Exchanges',
+  description: 'The exchange catalog: id, name, whether you are connected, and 24h volume where it is read.',
+  input: NoInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b) {
+    const list = await b.market.listExchanges();
+    return {
+      data: { exchanges: list },
+      text: lines(
+        `Exchanges: ${list.length}`,
+        ...list.map(
+          (e) => `- ${e.name} (${e.id})${e.connected ? ', connected' : ''}, 24h volume ${usd(e.volume.total_24h_usd)}`,
+        ),
+      ),
+    };
+  },
+});
+
+const getExchangeDetail = defineTool({
+  name: 'get_exchange_detail',
+  title: 'Exchange detail',
+  description: 'One exchange: pair counts, open interest and its spot and futures tickers.',
+  input: ExchangeDetailInput,
+  needs: 'market',
+  annotations: READ_ONLY,
+  async run(b, input) {
+    const e = await b.market.exchangeDetail(input.exchange_id);
+    return {
+      data: { ...e },
+      text: lines(
+        `${e.name} (${e.id})${e.connected ? ', connected' : ''}`,
+        `Spot pairs ${e.spot_pairs}, futures pairs ${e.futures_pairs}, 24h volume ${usd(e.volume.total_24h_usd)}, futures open interest ${usd(e.futures_open_interest_usd)}`,
+      ),
+    };
+  },
+});
+
+/** The market tools, in catalog order. */
+export const MARKET_TOOLS: readonly ToolDefinition[] = [
+  getAssetAnalysis,
+  getAssetSignal,
+  getAssetOverview,
+  getAssetMarkets,
+  getTradingSignals,
+  getScreener,
+  getFearGreed,
+  listAssets,
+  listExchanges,
+  getExchangeDetail,
+];

@@ -1,0 +1,153 @@
+/**
+ * The remote MCP endpoint: `{base}/mcp`, Streamable HTTP, OAuth 2.1 bearer tokens only.
+ *
+ * Stateless: each POST gets its own MCP server and transport (JSON responses, no `Mcp-Session-Id`),
+ * bound to the token's user, so every request is authenticated afresh (token, audience, and the
+ * login session the token was issued under) and any instance behind a load balancer can answer.
+ * GET (a server-to-client SSE stream) and DELETE (ending a session) have nothing to do here: 405.
+ *
+ * Refusals follow RFC 6750 / RFC 9728: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`,
+ * plus `error="invalid_token"` when a token was sent and rejected. An API key or a session token is
+ * refused the same way (contract section 5: bearer tokens only on /mcp).
+ */
+import { createMcpServer, manifest } from '@marketlens/mcp';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Context, Hono } from 'hono';
+import type { AppEnv } from '../env.js';
+import { errorBody } from '../envelope/envelope.js';
+import { AppError } from '../errors/app-error.js';
+import type { ErrorLogger } from '../errors/handler.js';
+import { before, type Step } from '../middleware/platform/index.js';
+import { baseUrlOf } from '../oauth/base.js';
+import { MCP_SCOPE, mcpResource, protectedResourceMetadata, verifyAccessToken } from '../oauth/service.js';
+import { authenticated } from '../services/accounts.js';
+import { type McpCaller, mcpBackend } from './backend.js';
+
+export const MCP_PATH = '/mcp';
+export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version',
+};
+
+export interface McpRouteOptions {
+  /** Version the MCP server reports (the service version). */
+  version: string;
+  logError?: ErrorLogger;
+}
+
+/** A 401 with the RFC 9728 challenge; `error` (RFC 6750) when a token was sent and refused. */
+function refuse(c: Context<AppEnv>, code: AppError, error?: 'invalid_token' | 'invalid_request') {
+  const metadata = `${baseUrlOf(c)}${PROTECTED_RESOURCE_PATH}${MCP_PATH}`;
+  const challenge = [`Bearer resource_metadata="${metadata}"`, `scope="${MCP_SCOPE}"`];
+  if (error) challenge.push(`error="${error}"`, `error_description="${code.message.replace(/["\\]/g, '')}"`);
+  return c.json(errorBody(code.code, code.message), 401, { ...CORS, 'www-authenticate': challenge.join(', ') });
+}
+
+/** The caller of a `/mcp` request, or the 401 response refusing it. */
+async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; clientId: string } | Response> {
+  const header = c.req.header('authorization');
+  if (header === undefined) {
+    if (c.req.header('x-api-key') !== undefined) {
+      return refuse(c, new AppError('ApiKeyNotAccepted', 'API keys do not reach /mcp; use an OAuth access token'));
+    }
+    if (c.req.header('x-session-token') !== undefined) {
+      return refuse(c, new AppError('Unauthorized', 'Session tokens do not reach /mcp; use an OAuth access token'));
+    }
+    return refuse(c, new AppError('Unauthorized', 'An OAuth access token is required (Authorization: Bearer)'));
+  }
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]+)$/i.exec(header.trim());
+  if (!match?.[1]) {
+    return refuse(c, new AppError('InvalidToken', 'The Authorization header is not a bearer token'), 'invalid_request');
+  }
+  const deps = c.get('deps');
+  const token = await verifyAccessToken(deps, baseUrlOf(c), match[1]);
+  const user = token ? await deps.storage.users.byId(token.user_id) : null;
+  if (!token || !user) {
+    return refuse(
+      c,
+      new AppError(
+        'InvalidToken',
+        'The access token is invalid, expired, revoked, for another resource, or its session ended',
+      ),
+      'invalid_token',
+    );
+  }
+  const clientId = token.client_id;
+  try {
+    const a = await authenticated(deps.storage, user, deps.now());
+    return {
+      clientId,
+      caller: { kind: 'session', user, tier: a.tier, tier_expires_at: a.tier_expires_at, api_key_id: null },
+    };
+  } catch {
+    // The subscription could not be read: served as free, as on REST.
+    return { clientId, caller: { kind: 'session', user, tier: null, tier_expires_at: null, api_key_id: null } };
+  }
+}
+
+/** `/mcp`, `/mcp/manifest.json` and the protected resource metadata (bare and `/mcp`-suffixed). */
+export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: McpRouteOptions): void {
+  const metadata = before(platform, (c: Context<AppEnv>) => c.json(protectedResourceMetadata(baseUrlOf(c)), 200, CORS));
+  app.get(PROTECTED_RESOURCE_PATH, metadata);
+  app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
+
+  app.get(
+    `${MCP_PATH}/manifest.json`,
+    before(platform, (c) => c.json(manifest(baseUrlOf(c), { version: options.version }), 200, CORS)),
+  );
+
+  app.options(
+    MCP_PATH,
+    before(platform, (c) =>
+      c.body(null, 204, {
+        ...CORS,
+        'access-control-allow-methods': 'POST, OPTIONS',
+        'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, last-event-id',
+        'access-control-max-age': '86400',
+      }),
+    ),
+  );
+
+  app.on(
+    ['GET', 'POST', 'DELETE'],
+    MCP_PATH,
+    before(platform, async (c) => {
+      const bearer = await bearerCaller(c);
+      if (bearer instanceof Response) return bearer;
+      const { caller, clientId } = bearer;
+      if (c.req.method !== 'POST') {
+        return c.json(errorBody('MethodNotAllowed', 'This endpoint is stateless: POST only'), 405, {
+          ...CORS,
+          allow: 'POST',
+        });
+      }
+      const deps = c.get('deps');
+      const server = createMcpServer(mcpBackend(deps, caller), {
+        version: options.version,
+        onError: (err) => options.logError?.(err, c),
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      await server.connect(transport);
+      try {
+        const response = await transport.handleRequest(c.req.raw, {
+          authInfo: {
+            token: 'redacted',
+            clientId,
+            scopes: [MCP_SCOPE],
+            resource: new URL(mcpResource(baseUrlOf(c))),
+          },
+        });
+        for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
+        return response;
+      } finally {
+        // JSON responses are complete when returned; the per-request server is done.
+        await server.close();
+      }
+    }),
+  );
+}

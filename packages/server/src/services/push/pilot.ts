@@ -1,0 +1,55 @@
+import type { AppDeps } from '../../env.js';
+import type { PilotTradeRecord } from '../../storage/plans-types.js';
+import { iso } from '../market.js';
+import { pilotEligible } from '../promotions/eligibility.js';
+import { formatPrice, noticeOf } from './notices.js';
+
+/** What a `pilot_trade` push tells about a trade the pilot opened. */
+export type PilotTradeNotice = Pick<
+  PilotTradeRecord,
+  'id' | 'asset_id' | 'timeframe' | 'side' | 'entry_price' | 'stop_loss' | 'opened_at'
+>;
+
+/** Pilot-spectate eligibility (section 4.10): `deps.isPilotEligible`, else the promotions' volume standing. */
+function eligibility(deps: AppDeps): (userId: string) => Promise<boolean> {
+  if (deps.isPilotEligible) return deps.isPilotEligible;
+  return (userId) =>
+    pilotEligible(deps.storage, userId, deps.now(), { thresholdUsd: deps.config.affiliateVolumeThresholdUsd });
+}
+
+/**
+ * Writes a `pilot_trade` push (section 6) for a trade the pilot just opened to every
+ * pilot-eligible user with an active device who has not set `pilot_trade_notification_disabled`
+ * (on by default). The key is the trade id, so calling it again for the same trade sends nothing
+ * new. The scheduler's sender delivers it (`deliverDue`). Returns the outbox rows written.
+ */
+export async function notifyPilotTrade(
+  deps: AppDeps,
+  trade: PilotTradeNotice,
+  isPilotEligible: (userId: string) => Promise<boolean> = eligibility(deps),
+): Promise<number> {
+  const audience: string[] = [];
+  for (const userId of await deps.storage.pushDevices.usersWithActiveDevices()) {
+    const prefs = await deps.storage.notificationPreferences.get(userId);
+    if (prefs.pilot_trade_notification_disabled) continue;
+    if (await isPilotEligible(userId)) audience.push(userId);
+  }
+  if (audience.length === 0) return 0;
+  const side = trade.side === 'long' ? 'Long' : 'Short';
+  const notice = noticeOf({
+    key: `pilot_trade:${trade.id}`,
+    category: 'pilot_trade',
+    title: `Pilot opened a ${trade.side} on ${trade.asset_id}`,
+    body: `${side} ${trade.asset_id} (${trade.timeframe}) at ${formatPrice(trade.entry_price)}, stop ${formatPrice(trade.stop_loss)}`,
+    time: iso(trade.opened_at),
+    data: {
+      trade_id: trade.id,
+      asset_id: trade.asset_id,
+      timeframe: trade.timeframe,
+      side: trade.side,
+      entry_price: trade.entry_price,
+      stop_loss: trade.stop_loss,
+    },
+  });
+  return deps.storage.pushOutbox.enqueue(audience, notice, deps.now());
+}

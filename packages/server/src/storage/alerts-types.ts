@@ -1,0 +1,171 @@
+/**
+ * Records and repositories of alerts, push devices, the push outbox, push settings and
+ * notification preferences. Times are epoch ms.
+ */
+import type { NotificationKind, NotificationStatus } from '@marketlens/mcp';
+
+/** Which way an alert's watched value must move to fire. */
+export type AlertDirection = 'above' | 'below';
+
+export interface AlertRecord {
+  id: string;
+  user_id: string;
+  asset_id: string;
+  kind: NotificationKind;
+  /** Request timeframe; null for price (reads none). */
+  timeframe: string | null;
+  /** The window (`m15`/`h1`/`d1`) or change column (`1h`/`24h`/`7d`) it is evaluated over; null for price. */
+  evaluates_as: string | null;
+  target: number;
+  direction: AlertDirection;
+  /** Band of the published zone a zone alert watches; null for other kinds. */
+  zone_low: number | null;
+  zone_high: number | null;
+  /** The watched value when the alert was armed (price, RSI), for the record. */
+  reference: number | null;
+  status: NotificationStatus;
+  created_at: number;
+  updated_at: number;
+  /** When it was last (re)armed: candles closing before this never fire it. */
+  armed_at: number;
+  /** An active alert that has not fired by then expires. */
+  expires_at: number;
+  triggered_at: number | null;
+  trigger_value: number | null;
+  /** Open time of the candle whose close fired it. */
+  trigger_candle: number | null;
+  /** Open time of the last closed candle evaluated (null: none yet since arming). */
+  last_evaluated_open: number | null;
+}
+
+export interface PushDeviceRecord {
+  id: string;
+  user_id: string;
+  /** The push service URL of the subscription (unique: one device row per subscription). */
+  endpoint: string;
+  /** The subscription's P-256 public key, base64url. */
+  p256dh: string;
+  /** The subscription's auth secret, base64url. */
+  auth: string;
+  name: string | null;
+  created_at: number;
+  updated_at: number;
+  active: boolean;
+  deactivated_at: number | null;
+  /** Why it stopped receiving (`gone`: the push service answered 404/410). */
+  deactivated_reason: string | null;
+}
+
+/** Categories of push (section 6). */
+export type PushCategory = 'alert' | 'regime' | 'pilot_trade';
+
+/** One push to one device, written before it is sent and kept after (the at-least-once ledger). */
+export interface OutboxRecord {
+  id: number;
+  /** Per trigger: the same on every device of the trigger, carried in the push so clients can drop repeats. */
+  idempotency_key: string;
+  device_id: string;
+  user_id: string;
+  category: PushCategory;
+  /** The JSON text that is encrypted and sent. */
+  payload: string;
+  created_at: number;
+  next_attempt_at: number;
+  attempts: number;
+  delivered_at: number | null;
+  dropped_at: number | null;
+  last_error: string | null;
+}
+
+/** A push to write to the outbox for every active device of some users. */
+export interface PushNotice {
+  idempotency_key: string;
+  category: PushCategory;
+  payload: string;
+}
+
+export interface NotificationPreferencesRecord {
+  pilot_trade_notification_disabled: boolean;
+  regime_notification_disabled: boolean;
+}
+
+/** What fired an alert. */
+export interface AlertTrigger {
+  triggered_at: number;
+  trigger_value: number;
+  trigger_candle: number;
+}
+
+export type AlertUpdateResult = 'updated' | 'limit' | 'missing';
+
+export interface AlertRepository {
+  /** Inserts the alert unless it is active and the user already holds `maxActive` active ones (null: no cap). */
+  createIfBelow(alert: AlertRecord, maxActive: number | null): Promise<boolean>;
+  byId(userId: string, id: string): Promise<AlertRecord | null>;
+  /** The user's alerts, newest first. */
+  listByUser(userId: string): Promise<AlertRecord[]>;
+  countActive(userId: string): Promise<number>;
+  /** Replaces the alert; refused with `limit` when it becomes active and the cap is reached. */
+  update(alert: AlertRecord, maxActive: number | null): Promise<AlertUpdateResult>;
+  remove(userId: string, id: string): Promise<boolean>;
+  /** Every active alert of every user (the evaluator's work list). */
+  listActive(): Promise<AlertRecord[]>;
+  /** Records the last closed candle evaluated, if the alert is still active and armed at `armedAt`. */
+  markEvaluated(id: string, armedAt: number, lastOpen: number): Promise<void>;
+  /**
+   * Atomically: the alert (still active and armed at `armedAt`) becomes triggered, and `notice`
+   * is written to the outbox for each active device of its owner. False when it was no longer
+   * active (already fired, edited or deleted): nothing is written then.
+   */
+  trigger(id: string, armedAt: number, trigger: AlertTrigger, notice: PushNotice): Promise<boolean>;
+  /** Active alerts whose `expires_at` has passed become expired; returns how many. */
+  expireDue(now: number): Promise<number>;
+}
+
+export interface PushDeviceRepository {
+  /**
+   * Registers a subscription; the same endpoint again updates its keys and owner and re-activates it
+   * (a re-subscribed browser). Pending pushes of a previous owner are dropped. Returns the row.
+   */
+  upsert(device: PushDeviceRecord): Promise<PushDeviceRecord>;
+  byId(id: string): Promise<PushDeviceRecord | null>;
+  listByUser(userId: string): Promise<PushDeviceRecord[]>;
+  countActive(userId: string): Promise<number>;
+  remove(userId: string, id: string): Promise<boolean>;
+  /** Stops pushes to the device and drops its pending ones. */
+  deactivate(id: string, reason: string, now: number): Promise<void>;
+  /** Users with at least one active device. */
+  usersWithActiveDevices(): Promise<string[]>;
+  /** Assets favorited by a user with an active device who has not turned regime pushes off. */
+  regimeAssets(): Promise<string[]>;
+  /** Those users for one asset. */
+  regimeAudience(assetId: string): Promise<string[]>;
+}
+
+export interface PushOutboxRepository {
+  /** Writes `notice` for every active device of each user; a key already written for a device is skipped. Returns rows written. */
+  enqueue(userIds: readonly string[], notice: PushNotice, now: number): Promise<number>;
+  /** Undelivered, undropped rows due at `now`, oldest first. */
+  due(now: number, limit: number): Promise<OutboxRecord[]>;
+  markDelivered(id: number, now: number): Promise<void>;
+  markDropped(id: number, reason: string, now: number): Promise<void>;
+  reschedule(id: number, nextAttemptAt: number, error: string): Promise<void>;
+  byKey(idempotencyKey: string): Promise<OutboxRecord[]>;
+}
+
+export interface PushSettingsRepository {
+  get(name: string): Promise<string | null>;
+  /** Stores `value` unless `name` is set already; returns what is stored (first writer wins). */
+  setIfAbsent(name: string, value: string): Promise<string>;
+  set(name: string, value: string): Promise<void>;
+}
+
+export interface NotificationPreferencesRepository {
+  /** The user's preferences; defaults (everything on) when never changed. */
+  get(userId: string): Promise<NotificationPreferencesRecord>;
+  update(
+    userId: string,
+    patch: Partial<NotificationPreferencesRecord>,
+    now: number,
+  ): Promise<NotificationPreferencesRecord>;
+}

@@ -1,0 +1,90 @@
+/**
+ * OAuth 2.1 authorization-server records (`/oauth/*`, the bearer tokens of `/mcp`). Secrets (client
+ * secrets, codes, tokens) are stored only as hashes. Every code and token is bound to the login
+ * session it was issued under: when that session ends (logout, expiry) they stop working.
+ * Times are epoch ms.
+ */
+
+/** A client registered with RFC 7591 dynamic client registration. */
+export interface OAuthClientRecord {
+  id: string;
+  /** Null for a public client (`token_endpoint_auth_method: none`). */
+  secret_hash: string | null;
+  name: string | null;
+  redirect_uris: string[];
+  token_endpoint_auth_method: 'none' | 'client_secret_post' | 'client_secret_basic';
+  /** The registration as the client sent it, echoed in the registration response. */
+  metadata: Record<string, unknown>;
+  created_at: number;
+}
+
+/** An authorization code: single use, short-lived. */
+export interface OAuthCodeRecord {
+  code_hash: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  redirect_uri: string;
+  /** PKCE S256 challenge. */
+  code_challenge: string;
+  /** RFC 8707 resource: the audience of the tokens it yields. */
+  resource: string;
+  scope: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export type OAuthTokenKind = 'access' | 'refresh';
+
+/** An access or refresh token. A refresh and the access tokens issued with it share a `family_id`. */
+export interface OAuthTokenRecord {
+  token_hash: string;
+  kind: OAuthTokenKind;
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  session_id: string;
+  /** Audience (RFC 8707). */
+  resource: string;
+  scope: string | null;
+  created_at: number;
+  expires_at: number;
+  /** A refresh token that was exchanged (rotated); presenting it again is reuse. */
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** What presenting a refresh token found. */
+export type RefreshLookup =
+  | { status: 'valid'; token: OAuthTokenRecord }
+  /** Already rotated: the whole family has now been revoked (reuse detection). */
+  | { status: 'reused' }
+  /** Unknown, expired, revoked, or its session ended. */
+  | { status: 'invalid' };
+
+export interface OAuthRepository {
+  createClient(client: OAuthClientRecord): Promise<void>;
+  clientById(id: string): Promise<OAuthClientRecord | null>;
+  createCode(code: OAuthCodeRecord): Promise<void>;
+  /** Deletes and returns the code (single use); null when unknown or expired. */
+  consumeCode(codeHash: string, now: number): Promise<OAuthCodeRecord | null>;
+  createTokens(tokens: readonly OAuthTokenRecord[]): Promise<void>;
+  /** The access token, when it is unexpired, unrevoked and its session is still live. */
+  liveAccessToken(tokenHash: string, now: number): Promise<OAuthTokenRecord | null>;
+  /**
+   * Rotates a refresh token atomically: marks it used and stores `next` (same family) when it is
+   * valid; when it was used before, revokes its family. An error thrown by `next` undoes the rotation.
+   */
+  rotateRefresh(
+    tokenHash: string,
+    clientId: string,
+    now: number,
+    next: (old: OAuthTokenRecord) => readonly OAuthTokenRecord[],
+  ): Promise<RefreshLookup>;
+  /** Revokes the family of a token (access or refresh) of the client; false when unknown. */
+  revokeFamilyOf(tokenHash: string, clientId: string, now: number): Promise<boolean>;
+  /** Whether the login session exists and has not expired (codes and tokens are bound to it). */
+  sessionLive(sessionId: string, now: number): Promise<boolean>;
+  /** Drops expired codes and tokens. */
+  deleteExpired(now: number): Promise<number>;
+}

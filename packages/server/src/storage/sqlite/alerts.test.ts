@@ -1,0 +1,175 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AlertRecord, PushDeviceRecord } from '../alerts-types.js';
+import { createSqliteStorage } from './sqlite-storage.js';
+
+const NOW = Date.UTC(2026, 0, 15);
+
+async function setup() {
+  const s = createSqliteStorage(':memory:');
+  const mk = async (id: string) => {
+    await s.users.create({ id, email: `${id}@x.test`, password_hash: 'h', tier: 'free', created_at: NOW }, ['bitcoin']);
+  };
+  await mk('u1');
+  await mk('u2');
+  return s;
+}
+
+function device(id: string, userId: string, endpoint = `https://push.test/${id}`): PushDeviceRecord {
+  return {
+    id,
+    user_id: userId,
+    endpoint,
+    p256dh: 'p',
+    auth: 'a',
+    name: null,
+    created_at: NOW,
+    updated_at: NOW,
+    active: true,
+    deactivated_at: null,
+    deactivated_reason: null,
+  };
+}
+
+function alert(id: string, userId = 'u1', over: Partial<AlertRecord> = {}): AlertRecord {
+  return {
+    id,
+    user_id: userId,
+    asset_id: 'bitcoin',
+    kind: 'price',
+    timeframe: null,
+    evaluates_as: null,
+    target: 1,
+    direction: 'above',
+    zone_low: null,
+    zone_high: null,
+    reference: 0.5,
+    status: 'active',
+    created_at: NOW,
+    updated_at: NOW,
+    armed_at: NOW,
+    expires_at: NOW + 1000,
+    triggered_at: null,
+    trigger_value: null,
+    trigger_candle: null,
+    last_evaluated_open: null,
+    ...over,
+  };
+}
+
+const notice = { idempotency_key: 'k1', category: 'alert' as const, payload: '{}' };
+
+describe('sqlite alerts repository', () => {
+  it('migrates to include version 5', async () => {
+    const s = await setup();
+    const versions = (s.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+      (r) => r.version,
+    );
+    expect(versions).toContain(5);
+  });
+
+  it('creates under the cap only, counts active, updates with the cap, removes per owner', async () => {
+    const s = await setup();
+    expect(await s.alerts.createIfBelow(alert('a1'), 2)).toBe(true);
+    expect(await s.alerts.createIfBelow(alert('a2'), 2)).toBe(true);
+    expect(await s.alerts.createIfBelow(alert('a3'), 2)).toBe(false);
+    expect(await s.alerts.createIfBelow(alert('a3', 'u1', { status: 'disabled' }), 2)).toBe(true);
+    expect(await s.alerts.createIfBelow(alert('a4'), null)).toBe(true);
+    expect(await s.alerts.countActive('u1')).toBe(3);
+    expect(await s.alerts.update({ ...alert('a3'), status: 'active' }, 3)).toBe('limit');
+    expect(await s.alerts.update({ ...alert('a3'), status: 'active' }, 4)).toBe('updated');
+    expect(await s.alerts.update(alert('zz'), null)).toBe('missing');
+    expect(await s.alerts.update(alert('a1', 'u2'), null)).toBe('missing');
+    expect(await s.alerts.remove('u2', 'a1')).toBe(false);
+    expect(await s.alerts.remove('u1', 'a1')).toBe(true);
+    expect((await s.alerts.listByUser('u1')).map((a) => a.id).sort()).toEqual(['a2', 'a3', 'a4']);
+  });
+
+  it('trigger: fires once, writes the notice per active device in the same transaction', async () => {
+    const s = await setup();
+    await s.pushDevices.upsert(device('d1', 'u1'));
+    await s.pushDevices.upsert(device('d2', 'u1'));
+    await s.pushDevices.upsert(device('d3', 'u2'));
+    await s.pushDevices.deactivate('d2', 'gone', NOW);
+    await s.alerts.createIfBelow(alert('a1'), null);
+    const t = { triggered_at: NOW + 1, trigger_value: 2, trigger_candle: NOW };
+    expect(await s.alerts.trigger('a1', NOW + 99, t, notice)).toBe(false); // re-armed since: refused
+    expect(await s.alerts.trigger('a1', NOW, t, notice)).toBe(true);
+    expect(await s.alerts.trigger('a1', NOW, t, notice)).toBe(false);
+    const rows = await s.pushOutbox.byKey('k1');
+    expect(rows.map((r) => r.device_id)).toEqual(['d1']);
+    expect((await s.alerts.byId('u1', 'a1'))?.status).toBe('triggered');
+    expect(await s.alerts.listActive()).toEqual([]);
+  });
+
+  it('outbox: a key is written once per device; delivery, drop and reschedule', async () => {
+    const s = await setup();
+    await s.pushDevices.upsert(device('d1', 'u1'));
+    expect(await s.pushOutbox.enqueue(['u1', 'u2'], notice, NOW)).toBe(1);
+    expect(await s.pushOutbox.enqueue(['u1'], notice, NOW)).toBe(0);
+    const [row] = await s.pushOutbox.due(NOW, 10);
+    await s.pushOutbox.reschedule(row.id, NOW + 100, 'boom');
+    expect(await s.pushOutbox.due(NOW, 10)).toEqual([]);
+    expect((await s.pushOutbox.due(NOW + 100, 10))[0].attempts).toBe(1);
+    await s.pushOutbox.markDelivered(row.id, NOW + 101);
+    await s.pushOutbox.markDropped(row.id, 'late', NOW + 102);
+    const [after] = await s.pushOutbox.byKey('k1');
+    expect([after.delivered_at, after.dropped_at]).toEqual([NOW + 101, null]);
+  });
+
+  it("devices: same endpoint is one device; a new owner drops the old owner's pending pushes", async () => {
+    const s = await setup();
+    await s.pushDevices.upsert(device('d1', 'u1', 'https://push.test/x'));
+    await s.pushOutbox.enqueue(['u1'], notice, NOW);
+    await s.pushDevices.deactivate('d1', 'gone', NOW);
+    const again = await s.pushDevices.upsert(device('d9', 'u2', 'https://push.test/x'));
+    expect(again.id).toBe('d1');
+    expect(again.user_id).toBe('u2');
+    expect(again.active).toBe(true);
+    expect((await s.pushOutbox.byKey('k1'))[0].dropped_at).not.toBeNull();
+    expect(await s.pushDevices.countActive('u2')).toBe(1);
+    expect(await s.pushDevices.usersWithActiveDevices()).toEqual(['u2']);
+    expect(await s.pushDevices.regimeAssets()).toEqual(['bitcoin']);
+    await s.notificationPreferences.update('u2', { regime_notification_disabled: true }, NOW);
+    expect(await s.pushDevices.regimeAudience('bitcoin')).toEqual([]);
+    expect(await s.pushDevices.remove('u1', 'd1')).toBe(false);
+    expect(await s.pushDevices.remove('u2', 'd1')).toBe(true);
+  });
+
+  it('expires due alerts only', async () => {
+    const s = await setup();
+    await s.alerts.createIfBelow(alert('a1', 'u1', { expires_at: NOW + 10 }), null);
+    await s.alerts.createIfBelow(alert('a2', 'u1', { expires_at: NOW + 20 }), null);
+    expect(await s.alerts.expireDue(NOW + 15)).toBe(1);
+    expect((await s.alerts.byId('u1', 'a1'))?.status).toBe('expired');
+  });
+
+  it('preferences default on, patch keeps the other field; settings: first writer wins, kept on disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ml-alerts-'));
+    try {
+      const file = join(dir, 'db.sqlite');
+      let s = createSqliteStorage(file);
+      await s.users.create({ id: 'u1', email: 'u1@x.test', password_hash: 'h', tier: 'free', created_at: NOW }, []);
+      expect(await s.notificationPreferences.get('u1')).toEqual({
+        pilot_trade_notification_disabled: false,
+        regime_notification_disabled: false,
+      });
+      await s.notificationPreferences.update('u1', { pilot_trade_notification_disabled: true }, NOW);
+      await s.notificationPreferences.update('u1', { regime_notification_disabled: true }, NOW);
+      expect(await s.pushSettings.setIfAbsent('k', 'first')).toBe('first');
+      expect(await s.pushSettings.setIfAbsent('k', 'second')).toBe('first');
+      await s.close();
+      s = createSqliteStorage(file);
+      expect(await s.notificationPreferences.get('u1')).toEqual({
+        pilot_trade_notification_disabled: true,
+        regime_notification_disabled: true,
+      });
+      expect(await s.pushSettings.get('k')).toBe('first');
+      await s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

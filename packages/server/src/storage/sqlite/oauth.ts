@@ -1,0 +1,112 @@
+import type Database from 'better-sqlite3';
+import type {
+  OAuthClientRecord,
+  OAuthCodeRecord,
+  OAuthRepository,
+  OAuthTokenRecord,
+  RefreshLookup,
+} from '../oauth-types.js';
+
+type DB = Database.Database;
+
+interface ClientRow {
+  id: string;
+  secret_hash: string | null;
+  name: string | null;
+  redirect_uris: string;
+  token_endpoint_auth_method: OAuthClientRecord['token_endpoint_auth_method'];
+  metadata: string;
+  created_at: number;
+}
+
+const clientOf = (r: ClientRow): OAuthClientRecord => ({
+  ...r,
+  redirect_uris: JSON.parse(r.redirect_uris) as string[],
+  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+});
+
+/** The OAuth repository over SQLite (tables of migration 8). */
+export function oauth(db: DB): OAuthRepository {
+  const insertClient = db.prepare(
+    `INSERT INTO oauth_clients (id, secret_hash, name, redirect_uris, token_endpoint_auth_method, metadata, created_at)
+     VALUES (@id, @secret_hash, @name, @redirect_uris, @token_endpoint_auth_method, @metadata, @created_at)`,
+  );
+  const clientById = db.prepare('SELECT * FROM oauth_clients WHERE id = ?');
+  const insertCode = db.prepare(
+    `INSERT INTO oauth_codes (code_hash, client_id, user_id, session_id, redirect_uri, code_challenge, resource, scope, created_at, expires_at)
+     VALUES (@code_hash, @client_id, @user_id, @session_id, @redirect_uri, @code_challenge, @resource, @scope, @created_at, @expires_at)`,
+  );
+  const takeCode = db.prepare('DELETE FROM oauth_codes WHERE code_hash = ? RETURNING *');
+  const insertToken = db.prepare(
+    `INSERT INTO oauth_tokens (token_hash, kind, family_id, client_id, user_id, session_id, resource, scope, created_at, expires_at, used_at, revoked_at)
+     VALUES (@token_hash, @kind, @family_id, @client_id, @user_id, @session_id, @resource, @scope, @created_at, @expires_at, @used_at, @revoked_at)`,
+  );
+  // A token is live only while the session it was issued under exists and has not expired.
+  const liveToken = db.prepare(
+    `SELECT t.* FROM oauth_tokens t JOIN sessions s ON s.id = t.session_id
+     WHERE t.token_hash = ? AND t.kind = ? AND t.revoked_at IS NULL AND t.expires_at > ? AND s.expires_at > ?`,
+  );
+  const tokenByHash = db.prepare('SELECT * FROM oauth_tokens WHERE token_hash = ? AND client_id = ?');
+  const markUsed = db.prepare('UPDATE oauth_tokens SET used_at = ? WHERE token_hash = ? AND used_at IS NULL');
+  const revokeFamily = db.prepare('UPDATE oauth_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL');
+  const sessionLive = db.prepare('SELECT 1 AS ok FROM sessions WHERE id = ? AND expires_at > ?');
+  const deleteCodes = db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?');
+  const deleteTokens = db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?');
+
+  const createTokens = db.transaction((tokens: readonly OAuthTokenRecord[]) => {
+    for (const t of tokens) insertToken.run(t);
+  });
+
+  const rotate = db.transaction(
+    (
+      hash: string,
+      clientId: string,
+      now: number,
+      next: (old: OAuthTokenRecord) => readonly OAuthTokenRecord[],
+    ): RefreshLookup => {
+      const any = tokenByHash.get(hash, clientId) as OAuthTokenRecord | undefined;
+      if (any?.kind !== 'refresh') return { status: 'invalid' };
+      if (any.used_at !== null) {
+        // RFC 9700 4.14.2: a rotated refresh token presented again means it leaked; end the family.
+        revokeFamily.run(now, any.family_id);
+        return { status: 'reused' };
+      }
+      const live = liveToken.get(hash, 'refresh', now, now) as OAuthTokenRecord | undefined;
+      if (!live) return { status: 'invalid' };
+      markUsed.run(now, hash);
+      createTokens(next(live));
+      return { status: 'valid', token: live };
+    },
+  );
+
+  return {
+    createClient: async (c) => {
+      insertClient.run({ ...c, redirect_uris: JSON.stringify(c.redirect_uris), metadata: JSON.stringify(c.metadata) });
+    },
+    clientById: async (id) => {
+      const row = clientById.get(id) as ClientRow | undefined;
+      return row ? clientOf(row) : null;
+    },
+    createCode: async (code) => {
+      insertCode.run(code);
+    },
+    consumeCode: async (hash, now) => {
+      const row = takeCode.get(hash) as OAuthCodeRecord | undefined;
+      return row && row.expires_at > now ? row : null;
+    },
+    createTokens: async (tokens) => {
+      createTokens(tokens);
+    },
+    liveAccessToken: async (hash, now) =>
+      (liveToken.get(hash, 'access', now, now) as OAuthTokenRecord | undefined) ?? null,
+    rotateRefresh: async (hash, clientId, now, next) => rotate(hash, clientId, now, next),
+    revokeFamilyOf: async (hash, clientId, now) => {
+      const t = tokenByHash.get(hash, clientId) as OAuthTokenRecord | undefined;
+      if (!t) return false;
+      revokeFamily.run(now, t.family_id);
+      return true;
+    },
+    sessionLive: async (id, now) => sessionLive.get(id, now) !== undefined,
+    deleteExpired: async (now) => deleteCodes.run(now).changes + deleteTokens.run(now).changes,
+  };
+}
