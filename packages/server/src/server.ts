@@ -64,6 +64,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       sync: syncFromEnv(env),
       push: pushFromEnv(env),
       pilot: pilotConfigFromEnv(env),
+      ...publicUrlFromEnv(env),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
   };
@@ -107,6 +108,21 @@ function syncFromEnv(env: NodeJS.ProcessEnv): SyncConfig {
     backoffBaseMs: read('MARKETLENS_SYNC_BACKOFF_BASE_MS', d.backoffBaseMs, 10),
     backoffMaxMs: read('MARKETLENS_SYNC_BACKOFF_MAX_MS', d.backoffMaxMs, 10),
   };
+}
+
+/** MARKETLENS_PUBLIC_URL: the base URL clients use when it is not the request origin (behind a TLS proxy). */
+function publicUrlFromEnv(env: NodeJS.ProcessEnv): { publicUrl?: string } {
+  const raw = env.MARKETLENS_PUBLIC_URL?.trim();
+  if (!raw) return {};
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`MARKETLENS_PUBLIC_URL must be an absolute http(s) URL, got ${raw}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new Error(`MARKETLENS_PUBLIC_URL must be an http(s) URL, got ${raw}`);
+  return { publicUrl: url.origin };
 }
 
 function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
