@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { createECDH, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Crash safety (issue #13): the built server runs in a child process on a temp data dir while
- * the test writes favorites and API keys as fast as it can; the child is killed with SIGKILL
+ * the test writes favorites, API keys and alerts as fast as it can; the child is killed with SIGKILL
  * mid-stream, several times. After each kill the database must hold every write the client saw
  * acknowledged (nothing lost), at most one row per request (nothing duplicated), nothing that
  * was never requested, and pass SQLite's integrity check; the restarted server must serve it.
@@ -48,6 +49,8 @@ const acked = {
   favoritesRemoved: new Set<string>(),
   keysCreated: new Map<string, { id: string; key: string }>(),
   keysRevoked: new Set<string>(),
+  alertsCreated: new Set<string>(),
+  alertsDeleted: new Set<string>(),
 };
 /** Every key name ever requested (acknowledged or not). */
 const requestedKeyNames = new Set<string>();
@@ -123,13 +126,44 @@ async function hammer(url: string, cycle: number, proc: ChildProcess): Promise<n
       }
     }
   };
-  const workers = [...[0, 1, 2, 3].map(favoriteWorker), ...[0, 1, 2].map(keyWorker), removeDefaults()];
+  // Alerts: create, then delete what was created (two workers stay under the free limit of 5 active).
+  const alertWorker = async () => {
+    while (!stop) {
+      sent++;
+      try {
+        const res = await fetch(`${url}/v1/notifications`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ asset_id: 'bitcoin', kind: 'rsi', target: 95, timeframe: 'd1' }),
+        });
+        if (res.status !== 200) continue;
+        const id = ((await res.json()) as { data: { id: string } }).data.id;
+        acked.alertsCreated.add(id);
+        sent++;
+        const del = await fetch(`${url}/v1/notifications/${id}`, { method: 'DELETE', headers });
+        if (del.status === 200) acked.alertsDeleted.add(id);
+      } catch {
+        return; // the server is gone
+      }
+    }
+  };
+  const workers = [
+    ...[0, 1, 2, 3].map(favoriteWorker),
+    ...[0, 1, 2].map(keyWorker),
+    alertWorker(),
+    alertWorker(),
+    removeDefaults(),
+  ];
   // Kill mid-stream: once this cycle has had some writes acknowledged (so writes are surely
   // flowing, however slow the machine), at a different moment each cycle.
-  const ackedNow = () => acked.favoritesAdded.size + acked.keysCreated.size + acked.keysRevoked.size;
+  const ackedNow = () =>
+    acked.favoritesAdded.size + acked.keysCreated.size + acked.keysRevoked.size + acked.alertsCreated.size;
   const ackedAtStart = ackedNow();
   const deadline = Date.now() + 10_000;
-  while (ackedNow() < ackedAtStart + 12 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+  const alertsAtStart = acked.alertsCreated.size;
+  while ((ackedNow() < ackedAtStart + 12 || acked.alertsCreated.size === alertsAtStart) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 2));
+  }
   await new Promise((r) => setTimeout(r, 7 * cycle));
   await kill(proc);
   stop = true;
@@ -141,6 +175,7 @@ function inspect(): {
   integrity: string;
   favorites: string[];
   keys: { id: string; name: string | null; revoked_at: number | null }[];
+  alerts: string[];
 } {
   const db = new Database(join(dataDir, 'marketlens.sqlite'));
   try {
@@ -154,13 +189,16 @@ function inspect(): {
       name: string | null;
       revoked_at: number | null;
     }[];
-    return { integrity, favorites, keys };
+    const alerts = (db.prepare('SELECT id FROM alerts WHERE user_id = ?').all(user.id) as { id: string }[]).map(
+      (r) => r.id,
+    );
+    return { integrity, favorites, keys, alerts };
   } finally {
     db.close();
   }
 }
 
-describe.skipIf(!existsSync(DIST))('SIGKILL during writes (favorites, API keys)', () => {
+describe.skipIf(!existsSync(DIST))('SIGKILL during writes (favorites, API keys, alerts)', () => {
   it('loses nothing acknowledged and duplicates nothing, over several kills', async () => {
     let { url, proc } = await start();
     const signup = await fetch(`${url}/v1/auth/signup`, {
@@ -170,6 +208,18 @@ describe.skipIf(!existsSync(DIST))('SIGKILL during writes (favorites, API keys)'
     });
     expect(signup.status).toBe(200);
     token = ((await signup.json()) as { data: { session_token: string } }).data.session_token;
+    // An alert needs an active device; registering one does not contact the push service.
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const device = await fetch(`${url}/v1/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-session-token': token },
+      body: JSON.stringify({
+        endpoint: 'https://push.example.com/subscriptions/faults',
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+      }),
+    });
+    expect(device.status).toBe(200);
     const list = await fetch(`${url}/v2/assets/?asset_class=all&limit=500`, { headers: { 'x-session-token': token } });
     assets = ((await list.json()) as { data: { id: string }[] }).data
       .map((a) => a.id)
@@ -187,6 +237,10 @@ describe.skipIf(!existsSync(DIST))('SIGKILL during writes (favorites, API keys)'
       const byId = new Map(state.keys.map((k) => [k.id, k]));
       for (const [name, k] of acked.keysCreated) expect(byId.get(k.id)?.name, `key ${name}`).toBe(name);
       for (const id of acked.keysRevoked) expect(byId.get(id)?.revoked_at, `revoked key ${id}`).not.toBeNull();
+      for (const id of acked.alertsCreated) {
+        if (!acked.alertsDeleted.has(id)) expect(state.alerts, `alert ${id}`).toContain(id);
+      }
+      for (const id of acked.alertsDeleted) expect(state.alerts, `deleted alert ${id}`).not.toContain(id);
       // Nothing duplicated, nothing invented.
       expect(new Set(state.favorites).size).toBe(state.favorites.length);
       for (const f of state.favorites) expect([...assets, 'bitcoin', 'ethereum', 'solana']).toContain(f);
@@ -206,11 +260,12 @@ describe.skipIf(!existsSync(DIST))('SIGKILL during writes (favorites, API keys)'
     }
     await kill(proc);
     console.info(
-      `faults: ${CYCLES} SIGKILLs, ${totalSent} writes sent, acknowledged: ${acked.favoritesAdded.size} favorites added, ${acked.favoritesRemoved.size} removed, ${acked.keysCreated.size} keys created, ${acked.keysRevoked.size} revoked`,
+      `faults: ${CYCLES} SIGKILLs, ${totalSent} writes sent, acknowledged: ${acked.favoritesAdded.size} favorites added, ${acked.favoritesRemoved.size} removed, ${acked.keysCreated.size} keys created, ${acked.keysRevoked.size} revoked, ${acked.alertsCreated.size} alerts created, ${acked.alertsDeleted.size} deleted`,
     );
     // The run did write under the kills (not a vacuous pass).
     expect(acked.favoritesAdded.size).toBeGreaterThan(5);
     expect(acked.keysCreated.size).toBeGreaterThan(2);
+    expect(acked.alertsCreated.size).toBeGreaterThanOrEqual(CYCLES);
     expect(totalSent).toBeGreaterThan(acked.favoritesAdded.size + acked.keysCreated.size);
   }, 120_000);
 });
