@@ -24,7 +24,7 @@ beforeAll(() => {
   // never loaded (simulated venue) and better-sqlite3 is native, so both stay external.
   mkdirSync(BUNDLE_DIR, { recursive: true });
   execFileSync(
-    join(ROOT, 'node_modules/.bin/esbuild'),
+    join(ROOT, 'packages/server/node_modules/.bin/esbuild'),
     [
       'packages/server/src/services/sync/crash-child.ts',
       '--bundle',
