@@ -31,6 +31,8 @@ export interface ServerConfig {
    * Absent: the origin of each request.
    */
   publicUrl?: string;
+  /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
+  venueLimits?: import('./services/venue-guard.js').VenueLimits;
 }
 
 /** Web Push delivery settings. */

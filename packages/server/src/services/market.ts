@@ -14,6 +14,7 @@ import {
 import type { AppDeps } from '../env.js';
 import { AppError } from '../errors/app-error.js';
 import { venueCall } from '../errors/venue-error.js';
+import { guardVenue } from './venue-guard.js';
 
 let defaultVenue: MarketData | undefined;
 
@@ -48,7 +49,7 @@ export async function marketFor(deps: AppDeps, connection: string | undefined): 
   const held = opened.get(connection);
   if (held !== undefined) return held;
   const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
-  const market = venueCall(async () => open(connection));
+  const market = venueCall(async () => guardVenue(await open(connection), deps.config.venueLimits));
   opened.set(connection, market);
   market.catch(() => {
     if (opened.get(connection) === market) opened.delete(connection);
