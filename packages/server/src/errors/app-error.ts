@@ -54,6 +54,8 @@ export const ERROR_CODES = {
   PromotionUidUsed: { code: 'PromotionUidUsed', status: 422 },
   RateLimited: { code: 'RateLimited', status: 429 },
   ApiKeyAllowanceExceeded: { code: 'ApiKeyAllowanceExceeded', status: 429 },
+  /** DELETE of a connection the user does not have. */
+  ConnectionNotFound: { code: 'ConnectionNotFound', status: 404 },
   ServiceUnavailable: { code: 'ServiceUnavailable', status: 503 },
   /** A connection's credential fields are missing or malformed ('Invalid credentials: ...'), before any venue call. */
   InvalidConnectionCredentials: { code: 'InvalidConnectionCredentials', status: 400 },

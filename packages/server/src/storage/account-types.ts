@@ -77,6 +77,11 @@ export interface ConnectionRepository {
   recordOutcome(id: string, outcome: SyncOutcome): Promise<void>;
   /** Moves the next sync (a "sync now" after connecting); false when absent. */
   scheduleAt(id: string, at: number): Promise<boolean>;
+  /**
+   * Removes the user's connection with its positions, balances and fills (one transaction);
+   * false when the user has no such connection.
+   */
+  delete(userId: string, id: string): Promise<boolean>;
 }
 
 /** A stored position: the venue's row under a stable id, plus what marketlens adds to it. */

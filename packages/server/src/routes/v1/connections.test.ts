@@ -171,6 +171,28 @@ describe('POST /v1/connections/user', () => {
     expect((await body(theirs)).data).toEqual([]);
   });
 
+  it('disconnects: the connection goes with its positions, balances and fills; others 404', async () => {
+    const t = app();
+    const { token, userId } = await t.signup();
+    const res = await t.post('/v1/connections/user', { exchange_id: SIMULATED_VENUE_ID }, token);
+    const { id } = (await body(res)).data as { id: string };
+    await t.scheduler.syncOnce(id);
+    expect((await t.storage.positions.openByUser(userId)).length).toBeGreaterThan(0);
+    expect(await t.storage.fills.countByConnection(id)).toBeGreaterThan(0);
+    const other = await t.signup();
+    const del = (tok: string, cid = id) =>
+      t.request(`/v1/connections/user/${cid}`, { method: 'DELETE', headers: { 'x-session-token': tok } });
+    const theirs = await del(other.token);
+    expect([theirs.status, (await body(theirs)).code]).toEqual([404, 'ConnectionNotFound']);
+    expect((await del(token)).status).toBe(200);
+    expect(await t.storage.connections.byUser(userId)).toEqual([]);
+    expect(await t.storage.positions.openByUser(userId)).toEqual([]);
+    expect(await t.storage.balances.byUser(userId)).toEqual([]);
+    expect(await t.storage.fills.countByConnection(id)).toBe(0);
+    expect((await del(token)).status).toBe(404);
+    expect((await del(token, 'not-a-uuid')).status).toBe(400);
+  });
+
   it('never returns, logs or stores the credentials in clear', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ml-conn-'));
     dirs.push(dir);

@@ -1,6 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import type { AppEnv } from '../../env.js';
 import { envelopeOf, ok } from '../../envelope/envelope.js';
+import { AppError } from '../../errors/app-error.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { CONNECTABLE_VENUES, connectAccount, listConnections } from '../../services/connections.js';
 import { operation } from '../operation.js';
@@ -105,7 +106,35 @@ const listRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(z.array(ConnectionSchema)), 'Connections, oldest first') },
 });
 
+const deleteRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/connections/user/{connection_id}',
+    operationId: 'disconnectExchange',
+    tags: ['Connections'],
+    summary: 'Disconnect an exchange account',
+    description:
+      "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
+    request: {
+      params: z.object({
+        connection_id: z.uuid().openapi({ param: { name: 'connection_id', in: 'path' } }),
+      }),
+    },
+    responses: { 200: json(envelopeOf(z.null(), 'DisconnectEnvelope'), 'Disconnected') },
+  },
+  [404],
+);
+
 export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(deleteRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const { connection_id } = c.req.valid('param');
+    if (!(await c.get('deps').storage.connections.delete(caller.user.id, connection_id))) {
+      throw new AppError('ConnectionNotFound', `No connection ${connection_id}`);
+    }
+    return c.json(ok(null), 200);
+  });
   app.openapi(connectRoute, async (c) => {
     const caller = requireUser(c.get('caller'));
     const view = await connectAccount(c.get('deps'), caller.user.id, c.req.valid('json'));

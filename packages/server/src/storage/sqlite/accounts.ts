@@ -52,6 +52,7 @@ export function sqliteConnections(db: DB): ConnectionRepository {
        next_sync_at = @next_sync_at WHERE id = @id`,
   );
   const schedule = db.prepare('UPDATE user_connections SET next_sync_at = ? WHERE id = ?');
+  const remove = db.prepare('DELETE FROM user_connections WHERE id = ? AND user_id = ?');
   return {
     create: async (c) => {
       insert.run(c);
@@ -64,6 +65,8 @@ export function sqliteConnections(db: DB): ConnectionRepository {
       else failure.run({ id, at: o.at, error: o.error, failures: o.failures, next_sync_at: o.next_sync_at });
     },
     scheduleAt: async (id, at) => schedule.run(at, id).changes > 0,
+    // Positions, balances and fills go with it (ON DELETE CASCADE, same statement).
+    delete: async (userId, id) => remove.run(id, userId).changes > 0,
   };
 }
 
