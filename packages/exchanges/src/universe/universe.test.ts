@@ -129,6 +129,12 @@ describe('instrument mapping', () => {
     (b: string, q: string) => `1000${b}${q}`,
   );
 
+  it('reads no bare currency behind a Kraken futures prefix (fast-check counterexample)', () => {
+    expect(resolveInstrument('FF_USDT')).toBeNull();
+    expect(resolveInstrument('PF_USDT')).toBeNull();
+    expect(resolveInstrument('PF_XBTUSD')).toBe('bitcoin');
+  });
+
   it('property: names on an unknown base map to null in every venue format', () => {
     fc.assert(
       fc.property(unknownCode, quote, format, (base, q, fmt) => {

@@ -196,6 +196,13 @@ export function createUniverse(definitions: readonly AssetDefinition[]): Univers
 
 /** Possible readings of a name, the most specific first (longest quote suffix first). */
 function shapesOf(raw: string): Shape[] {
+  const shapes = readShapes(raw);
+  // A Kraken futures name always carries a pair after its prefix (PF_XBTUSD): `FF_USDT` names no
+  // instrument, so its bare-currency reading is not offered.
+  return /^(PF|PI|FI|FF)_/i.test(raw.trim()) ? shapes.filter((shape) => shape.quote !== null) : shapes;
+}
+
+function readShapes(raw: string): Shape[] {
   let s = raw.trim();
   if (s === '' || s.length > MAX_NAME) return [];
   let kind: Shape['kind'] = 'unknown';
