@@ -277,22 +277,18 @@ const mcpPost = (hs: Record<string, string>) =>
   });
 
 describe('/mcp and bearer tokens (section 5.6)', () => {
-  const hasMcp = harness().app.routes.some((r) => r.path === '/mcp' || r.path.startsWith('/mcp/'));
-  it.skipIf(!hasMcp)(
-    'refuses no credential, API keys, sessions and unknown bearers with a Bearer challenge',
-    async () => {
-      for (const cred of ['none', 'key_elite', 'session_elite', 'expired_key', 'malformed_session'] as const) {
-        const res = await mcpPost(headers.get(cred) ?? {});
-        expect([cred, res.status]).toEqual([cred, 401]);
-        expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Bearer .*resource_metadata=/);
-      }
-      const bad = await mcpPost(headers.get('bearer_random') ?? {});
-      expect(bad.status).toBe(401);
-      expect(bad.headers.get('www-authenticate') ?? '').toMatch(/error="invalid_token"/);
-    },
-  );
+  it('refuses no credential, API keys, sessions and unknown bearers with a Bearer challenge', async () => {
+    for (const cred of ['none', 'key_elite', 'session_elite', 'expired_key', 'malformed_session'] as const) {
+      const res = await mcpPost(headers.get(cred) ?? {});
+      expect([cred, res.status]).toEqual([cred, 401]);
+      expect(res.headers.get('www-authenticate') ?? '').toMatch(/^Bearer .*resource_metadata=/);
+    }
+    const bad = await mcpPost(headers.get('bearer_random') ?? {});
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate') ?? '').toMatch(/error="invalid_token"/);
+  });
 
-  it.skipIf(!hasMcp)('a real access token reaches /mcp and nothing else', async () => {
+  it('a real access token reaches /mcp and nothing else', async () => {
     const token = await realBearer(headers.get('session_elite')?.['x-session-token'] ?? '');
     const bearer = { authorization: `Bearer ${token}` };
     expect((await mcpPost(bearer)).status).toBe(200);
