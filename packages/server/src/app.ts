@@ -8,6 +8,7 @@ import { RELEASE_FEED_PATH, registerReleaseFeed } from './feed/route.js';
 import { registerMcpRoutes } from './mcp/route.js';
 import { before, platformSteps } from './middleware/platform/index.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
+import { MemoRouter } from './router/memo-router.js';
 import { servePlatform } from './routes/operation.js';
 import { registerPilotRoutes } from './routes/pilot.js';
 import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
@@ -45,6 +46,8 @@ export type App = OpenAPIHono<AppEnv>;
 export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App {
   const deps: AppDeps = { ...appDeps, sessionCache: appDeps.sessionCache ?? new SessionCache() };
   const app = new OpenAPIHono<AppEnv>({
+    // hono's router with each recent path's answer remembered (see MemoRouter for why).
+    router: new MemoRouter(),
     defaultHook: (result) => {
       if (!result.success) {
         const issues = result.error.issues

@@ -31,6 +31,7 @@ export {
   SESSION_OR_API_KEY,
 } from './middleware/auth/index.js';
 export { clientInfo, compareVersions, parseVersion } from './middleware/client-version/index.js';
+export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from './middleware/rate-limit/response.js';
 export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
 export { type Operation, operation } from './routes/operation.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
@@ -94,6 +95,7 @@ export {
 export { notifyPilotTrade, type PilotTradeNotice } from './services/push/pilot.js';
 export { type DeliveryReport, deliverDue } from './services/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './services/push/transport.js';
+export { SESSION_CACHE_TTL_MS, SessionCache } from './services/session-cache.js';
 export { type BackoffOptions, backoffDelay } from './services/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './services/sync/job.js';
 export { SyncScheduler } from './services/sync/scheduler.js';

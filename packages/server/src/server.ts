@@ -11,6 +11,7 @@ import {
   type ServerConfig,
   type SyncConfig,
 } from './env.js';
+import { PLATFORM_SERVER_OPTIONS } from './middleware/rate-limit/response.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './news/news.js';
 import { AlertScheduler } from './services/alerts/scheduler.js';
 import { openConnection } from './services/connections.js';
@@ -196,22 +197,25 @@ export function startServer(
       )
     : null;
   return new Promise((resolvePromise, reject) => {
-    const server = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info) => {
-      const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      resolvePromise({
-        app,
-        storage,
-        url: `http://${host}:${info.port}`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => {
-              void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop()])
-                .then(() => storage.close())
-                .then(done);
-            });
-          }),
-      });
-    });
+    const server = serve(
+      { fetch: app.fetch, port: options.port, hostname: options.host, serverOptions: PLATFORM_SERVER_OPTIONS },
+      (info) => {
+        const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        resolvePromise({
+          app,
+          storage,
+          url: `http://${host}:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => {
+                void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop()])
+                  .then(() => storage.close())
+                  .then(done);
+              });
+            }),
+        });
+      },
+    );
     server.on('error', (err) => {
       void news.stop();
       void sync.stop();

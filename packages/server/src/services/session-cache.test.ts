@@ -152,6 +152,25 @@ describe('session cache', () => {
       expect(c.resolve('t', 2, load, null)).toBeInstanceOf(Promise);
     });
 
+    it('keeps a session in use over idle ones when full (its renewal moves it to the recent end)', async () => {
+      const c = new SessionCache(1000, 2);
+      const { load, pending } = manualLoader();
+      const settle = async (i: number, id: string, token: string, now: number) => {
+        const p = c.resolve(token, now, load, null);
+        pending[i].resolve({ caller: caller(id), sessionExpiresAt: 1e9 });
+        await p;
+      };
+      await settle(0, 'u1', 'a', 0);
+      await settle(1, 'u2', 'b', 1);
+      // 'a' is in use: a hit past half its life renews it behind the answer.
+      expect(c.resolve('a', 600, load, null)).toMatchObject({ user: { id: 'u1' } });
+      pending[2].resolve({ caller: caller('u1'), sessionExpiresAt: 1e9 });
+      await new Promise((r) => setImmediate(r));
+      await settle(3, 'u3', 'c', 601); // full: the idle 'b' goes, not 'a'
+      expect(c.resolve('a', 602, load, null)).toMatchObject({ user: { id: 'u1' } });
+      expect(c.resolve('b', 602, load, null)).toBeInstanceOf(Promise);
+    });
+
     it('does not remember an unreadable subscription (tier null)', async () => {
       const c = new SessionCache(1000);
       const { load, pending } = manualLoader();

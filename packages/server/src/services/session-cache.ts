@@ -42,7 +42,9 @@ function eachCache(fn: (cache: SessionCache) => void): void {
 }
 
 /**
- * Session token -> user and tier, for a short TTL, least recently used evicted first. Storage
+ * Session token -> user and tier, for a short TTL, least recently used evicted first ({@link get});
+ * through {@link resolve}, least recently loaded first, which for a session in use is within half
+ * a TTL of its last use. Storage
  * stays the truth: entries live at most `ttlMs`, never past the session's or the grant's expiry,
  * and {@link forgetSession} / {@link forgetUser} (called by logout, tier changes and grants in
  * this process) drop them at once. Failures are never cached.
@@ -91,12 +93,13 @@ export class SessionCache {
   resolve<C>(token: string, now: number, load: SessionLoader<C>, ctx: C): SessionCaller | Promise<SessionCaller> {
     const e = this.#entries.get(token);
     if (e !== undefined) {
-      this.#entries.delete(token);
+      // No move to the recent end on a hit (two more hash-table operations per request): a session
+      // in use is reloaded, and so re-inserted at that end, every half TTL (refresh ahead).
       if (now < e.until) {
-        this.#entries.set(token, e); // most recently used last
         if (now >= e.refreshAt && !this.#loading.has(token)) this.#load(token, now, load, ctx).catch(ignore);
         return e.caller;
       }
+      this.#entries.delete(token);
     }
     return this.#loading.get(token) ?? this.#load(token, now, load, ctx);
   }

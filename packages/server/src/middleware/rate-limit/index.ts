@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AppDeps, AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
+import { PlatformResponse } from './response.js';
 import { weightOf } from './weights.js';
 
 /** One key's window: its start and the units spent in it (mutated in place, never reallocated). */
@@ -115,10 +116,18 @@ export class RateLimiter {
     const usedText = `${used}`;
     const remainingText = used >= limit ? '0' : `${limit - used}`;
     const out = (c.env as NodeBindings | undefined)?.outgoing;
-    if (out !== undefined && !out.headersSent) {
-      // On @hono/node-server the headers go straight onto the Node response, which merges them
-      // into whatever the app answers. Through hono's c.header every response would carry a
-      // WHATWG Headers object instead, which on a trivial route costs as much as the route.
+    if (out instanceof PlatformResponse) {
+      // The marketlens server: the values join the record the response is written with.
+      out.rateLimitHeaders = {
+        'x-ratelimit-limit': this.#limitText,
+        'x-ratelimit-remaining': remainingText,
+        'x-ratelimit-used': usedText,
+        'x-ratelimit-window': this.#windowText,
+      };
+    } else if (out !== undefined && !out.headersSent) {
+      // Another Node server: onto the Node response, which merges them into whatever the app
+      // answers (at a cost, see PlatformResponse). Through hono's c.header every response would
+      // carry a WHATWG Headers object instead, which on a trivial route costs as much as the route.
       out.setHeader('x-ratelimit-limit', this.#limitText);
       out.setHeader('x-ratelimit-remaining', remainingText);
       out.setHeader('x-ratelimit-used', usedText);
