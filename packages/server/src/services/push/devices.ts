@@ -66,8 +66,8 @@ export function checkSubscription(deps: AppDeps, s: SubscriptionInput): void {
   }
   if (url.username || url.password) throw invalid('endpoint must not carry credentials');
   // The server POSTs to this URL: refuse addresses inside the operator's network (SSRF). Local
-  // push services are a test setup, allowed with the insecure switch. DNS names that resolve
-  // inward are not caught here (see docs/reliability.md).
+  // push services are a test setup, allowed with the insecure switch. A public name that resolves
+  // inward is refused when the push is sent (the transport checks every address it connects to).
   if (!insecureOk && isInternalHost(url.hostname)) {
     throw invalid('endpoint must be a public push service, not a local or private address');
   }

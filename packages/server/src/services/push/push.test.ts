@@ -11,7 +11,7 @@ import { notifyPilotTrade } from './pilot.js';
 import { checkRegimeTransitions } from './regime.js';
 import { deliverDue, MAX_PUSH_ATTEMPTS } from './sender.js';
 import { TestPushService } from './test-push-service.js';
-import type { PushRequest } from './transport.js';
+import { httpTransport, type PushRequest, type Resolver } from './transport.js';
 import { vapidDetails } from './vapid.js';
 
 const config = { ...DEFAULT_CONFIG, push: { vapid: null, allowInsecureEndpoints: true } };
@@ -162,6 +162,37 @@ describe('sender', () => {
     }
     expect(failed).toBe(1);
     expect((await h.storage.pushOutbox.byKey('x2'))[0].attempts).toBe(MAX_PUSH_ATTEMPTS);
+  });
+
+  it('deactivates a device whose public endpoint name points inside the network, sending nothing', async () => {
+    const h = harness({ push: config.push });
+    const u = await h.signup();
+    const sub = push.subscribe();
+    const endpoint = sub.endpoint.replace('127.0.0.1', 'push.example.test');
+    const reg = await h.json('/v1/devices', { ...sub, endpoint }, { headers: { 'x-session-token': u.token } });
+    expect(reg.status).toBe(200);
+    await h.storage.pushOutbox.enqueue(
+      [u.userId],
+      { idempotency_key: 'dns1', category: 'alert', payload: '{}' },
+      h.clock.now,
+    );
+    // The name resolves to loopback: the guarded transport refuses it at connect time.
+    const resolve: Resolver = (_h, _o, cb) => cb(null, [{ address: '127.0.0.1', family: 4 }]);
+    const deps = depsOf(h, { pushTransport: httpTransport({ allowInternal: false, resolve }) });
+    const before = push.received.length;
+    expect(await deliverDue(deps)).toMatchObject({ delivered: 0, gone: 1 });
+    expect(push.received.length).toBe(before);
+    const [device] = await h.storage.pushDevices.listByUser(u.userId);
+    expect([device.active, device.deactivated_reason]).toEqual([
+      false,
+      'push endpoint host push.example.test resolves to the internal address 127.0.0.1',
+    ]);
+    const [row] = await h.storage.pushOutbox.byKey('dns1');
+    expect([row.delivered_at, row.dropped_at !== null, row.last_error]).toEqual([
+      null,
+      true,
+      device.deactivated_reason,
+    ]);
   });
 
   it('keeps generated VAPID keys across restarts of the storage', async () => {

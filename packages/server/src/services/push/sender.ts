@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import webpush from 'web-push';
 import type { AppDeps } from '../../env.js';
 import type { OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
-import { fetchTransport, type PushRequest } from './transport.js';
+import { httpTransport, PushEndpointRefused, type PushRequest } from './transport.js';
 import { type VapidDetails, vapidDetails } from './vapid.js';
 
 /** How long a push service keeps an undelivered push (seconds): a day-old alert is stale. */
@@ -80,7 +80,8 @@ async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const rows = await pushOutbox.due(deps.now(), DELIVERY_BATCH);
   if (rows.length === 0) return report;
   const vapid = await vapidDetails(deps);
-  const transport = deps.pushTransport ?? fetchTransport;
+  const transport =
+    deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
   for (const row of rows) {
     const now = deps.now();
     const device = await pushDevices.byId(row.device_id);
@@ -98,6 +99,13 @@ async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
     try {
       status = (await transport(pushRequestOf(device, row, vapid))).status;
     } catch (err) {
+      if (err instanceof PushEndpointRefused) {
+        // A public name that points inside the operator's network: never sent, and never again.
+        await pushDevices.deactivate(device.id, err.message, deps.now());
+        await pushOutbox.markDropped(row.id, err.message, deps.now());
+        report.gone++;
+        continue;
+      }
       await retryOrDrop(deps, row, err instanceof Error ? err.message : String(err), report);
       continue;
     }

@@ -1,4 +1,9 @@
 /** The HTTP leg of Web Push: one encrypted request to a push service. */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isInternalHost } from './devices.js';
 
 /** A Web Push request as the web-push library prepares it (VAPID `Authorization`, aes128gcm body). */
 export interface PushRequest {
@@ -18,15 +23,90 @@ export type PushTransport = (request: PushRequest) => Promise<PushResponse>;
 /** How long one push request may take before it counts as a failure to retry. */
 export const PUSH_TIMEOUT_MS = 10_000;
 
-/** The default transport: `fetch`, with a timeout. */
-export const fetchTransport: PushTransport = async (request) => {
-  const res = await fetch(request.endpoint, {
-    method: 'POST',
-    headers: request.headers,
-    body: request.body,
-    signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-  });
-  // The body is not needed; reading it frees the connection.
-  await res.arrayBuffer().catch(() => undefined);
-  return { status: res.status };
-};
+/**
+ * The endpoint's name resolved to an address inside the operator's network (loopback, private,
+ * link-local): the request was not sent. Permanent for that endpoint; the sender deactivates it.
+ */
+export class PushEndpointRefused extends Error {
+  override name = 'PushEndpointRefused';
+}
+
+/** `dns.lookup`'s shape, so tests can resolve names without a resolver. */
+export type Resolver = (
+  hostname: string,
+  options: { all: true; family?: number },
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+/**
+ * A `lookup` for `net.connect` that refuses a name when any of its addresses is internal. The
+ * connection then goes to an address this check saw, so a name cannot pass the check and be
+ * answered differently for the connection (DNS rebinding).
+ */
+export function guardedLookup(
+  resolve: Resolver = dnsLookup as unknown as Resolver,
+  allowInternal = false,
+): LookupFunction {
+  return (hostname, options, callback) => {
+    const family = typeof options.family === 'number' ? options.family : undefined;
+    resolve(hostname, { all: true, ...(family ? { family } : {}) }, (err, addresses) => {
+      if (err) return (callback as (e: Error) => void)(err);
+      const inward = allowInternal ? undefined : addresses.find((a) => isInternalHost(a.address));
+      if (inward || addresses.length === 0) {
+        const why = inward ? `resolves to the internal address ${inward.address}` : 'has no address';
+        return (callback as (e: Error) => void)(new PushEndpointRefused(`push endpoint host ${hostname} ${why}`));
+      }
+      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+export interface HttpTransportOptions {
+  /** Let endpoints resolve to internal addresses (a local push service in tests and development). */
+  allowInternal: boolean;
+  /** The name resolver (default: the system's, `dns.lookup`). */
+  resolve?: Resolver;
+  timeoutMs?: number;
+}
+
+/**
+ * The default transport: one POST over node:https (node:http for an http endpoint), with a timeout.
+ * Unless `allowInternal`, every address of the endpoint's name is checked at connect time, and an
+ * internal one (or an internal address literal) refuses the request with
+ * {@link PushEndpointRefused}. Registration already refuses internal names and address literals;
+ * this catches public names that point inward, also when they changed after registration.
+ */
+export function httpTransport(options: HttpTransportOptions): PushTransport {
+  const lookup = guardedLookup(options.resolve, options.allowInternal);
+  const timeoutMs = options.timeoutMs ?? PUSH_TIMEOUT_MS;
+  return (push) =>
+    new Promise<PushResponse>((resolvePromise, reject) => {
+      const url = new URL(push.endpoint);
+      // An address literal is connected to without a lookup: checked here instead.
+      if (!options.allowInternal && isIP(url.hostname.replace(/^\[|\]$/g, '')) && isInternalHost(url.hostname)) {
+        reject(new PushEndpointRefused(`push endpoint ${url.hostname} is an internal address`));
+        return;
+      }
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const body = push.body ?? new Uint8Array(0);
+      const req = send(
+        url,
+        {
+          method: 'POST',
+          headers: { ...push.headers, 'content-length': String(body.byteLength) },
+          timeout: timeoutMs,
+          lookup,
+        },
+        (res) => {
+          // The body is not needed; reading it frees the connection.
+          res.resume();
+          res.on('end', () => resolvePromise({ status: res.statusCode ?? 0 }));
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new Error(`push request timed out after ${timeoutMs} ms`)));
+      req.on('error', reject);
+      req.end(body);
+    });
+}

@@ -1,0 +1,94 @@
+import type { LookupAddress } from 'node:dns';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { guardedLookup, httpTransport, PushEndpointRefused, type Resolver } from './transport.js';
+
+/** A resolver that answers every name with `addresses` (no DNS needed). */
+const resolveTo =
+  (...addresses: string[]): Resolver =>
+  (_host, _options, callback) =>
+    callback(
+      null,
+      addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
+
+const lookupOnce = (resolve: Resolver, all: boolean, allowInternal = false) =>
+  new Promise<string | LookupAddress[]>((ok, fail) =>
+    guardedLookup(resolve, allowInternal)('push.example.test', { all }, (err, address) =>
+      err ? fail(err) : ok(address as string | LookupAddress[]),
+    ),
+  );
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));
+
+/** A local push service recording what it receives. */
+async function pushService(respond = true) {
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      if (respond) res.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
+  return { port: (server.address() as AddressInfo).port, received };
+}
+
+const push = (endpoint: string) => ({ endpoint, headers: { TTL: '60' }, body: new TextEncoder().encode('sealed') });
+
+describe('guardedLookup', () => {
+  it('refuses a name with any internal address', async () => {
+    for (const inward of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '192.168.0.7',
+      '169.254.169.254',
+      '::1',
+      'fe80::1',
+      '::ffff:172.16.0.1',
+    ]) {
+      await expect(lookupOnce(resolveTo('93.184.216.34', inward), true)).rejects.toBeInstanceOf(PushEndpointRefused);
+    }
+  });
+
+  it('hands public addresses to the connection, one or all as asked', async () => {
+    expect(await lookupOnce(resolveTo('93.184.216.34'), false)).toBe('93.184.216.34');
+    expect(await lookupOnce(resolveTo('93.184.216.34', '2606:2800:220:1::1'), true)).toEqual([
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ]);
+    expect(await lookupOnce(resolveTo('127.0.0.1'), false, true)).toBe('127.0.0.1');
+  });
+});
+
+describe('httpTransport', () => {
+  it('never sends to a public name that resolves inward, nor to an internal address literal', async () => {
+    const svc = await pushService();
+    const send = httpTransport({ allowInternal: false, resolve: resolveTo('127.0.0.1') });
+    await expect(send(push(`http://push.example.test:${svc.port}/sub`))).rejects.toThrow(PushEndpointRefused);
+    await expect(send(push(`http://127.0.0.1:${svc.port}/sub`))).rejects.toThrow(/internal address/);
+    expect(svc.received).toHaveLength(0);
+  });
+
+  it('delivers body and headers and reports the status when internal addresses are allowed', async () => {
+    const svc = await pushService();
+    const send = httpTransport({ allowInternal: true, resolve: resolveTo('127.0.0.1') });
+    expect(await send(push(`http://push.example.test:${svc.port}/sub`))).toEqual({ status: 201 });
+    expect(svc.received).toEqual([
+      expect.objectContaining({
+        body: 'sealed',
+        headers: expect.objectContaining({ ttl: '60', 'content-length': '6' }),
+      }),
+    ]);
+  });
+
+  it('gives up on a push service that does not answer in time', async () => {
+    const svc = await pushService(false);
+    const send = httpTransport({ allowInternal: true, timeoutMs: 100 });
+    await expect(send(push(`http://127.0.0.1:${svc.port}/sub`))).rejects.toThrow(/timed out after 100 ms/);
+  });
+});
