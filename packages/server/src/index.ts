@@ -33,7 +33,7 @@ export {
 export { clientInfo, compareVersions, parseVersion } from './middleware/client-version/index.js';
 export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from './middleware/rate-limit/response.js';
 export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
-export { MEMO_ROUTER_MAX_PATHS, MemoRouter } from './router/memo-router.js';
+export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './router/memo-router.js';
 export { type Operation, operation } from './routes/operation.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
 export { DEFAULT_FAVORITES } from './services/accounts.js';

@@ -5,7 +5,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { describe, expect, it } from 'vitest';
-import { MemoRouter } from './memo-router.js';
+import { MEMO_ROUTER_MAX_PATH_LENGTH, MemoRouter } from './memo-router.js';
 
 /** Routes shaped like the contract's, including the static-beside-parameter pairs. */
 const ROUTES: [string, string][] = [
@@ -72,24 +72,34 @@ describe('MemoRouter', () => {
     );
   });
 
-  it('remembers a bounded number of paths per method', () => {
+  it('remembers a bounded number of paths in all, and no long ones', () => {
     let calls = 0;
     const inner = new TrieRouter<string>();
     const counting = {
       name: 'counting',
       add: inner.add.bind(inner),
-      match: (m: string, p: string) => (calls++, inner.match(m, p)),
+      match: (m: string, p: string) => {
+        calls++;
+        return inner.match(m, p);
+      },
     };
     const memo = routerOf(new MemoRouter<string>(counting, 2), handlers);
     memo.match('GET', '/a');
     memo.match('GET', '/b');
     memo.match('GET', '/a');
+    expect(calls).toBe(2);
+    memo.match('POST', '/a'); // full, and POST has nothing to give up: answered, not remembered
     memo.match('POST', '/a');
-    expect(calls).toBe(3);
-    memo.match('GET', '/c'); // full: '/a', the oldest, goes
+    expect(calls).toBe(4);
+    memo.match('GET', '/c'); // full: '/a', GET's oldest, goes
     memo.match('GET', '/b');
     memo.match('GET', '/a');
-    expect(calls).toBe(5);
+    expect(calls).toBe(6);
+    const long = `/${'x'.repeat(MEMO_ROUTER_MAX_PATH_LENGTH)}`;
+    const fresh = routerOf(new MemoRouter<string>(counting), handlers);
+    fresh.match('GET', long);
+    fresh.match('GET', long);
+    expect(calls).toBe(8);
   });
 
   it('forgets what it remembered when a route is added', () => {

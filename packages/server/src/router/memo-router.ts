@@ -3,8 +3,10 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 
-/** Paths remembered per method before the oldest is dropped (a bound against random-path floods). */
+/** Paths remembered in all, across methods (a bound against random-path floods). */
 export const MEMO_ROUTER_MAX_PATHS = 2048;
+/** Longer paths are not remembered (real ones are far shorter), so memory stays small and bounded. */
+export const MEMO_ROUTER_MAX_PATH_LENGTH = 512;
 
 /**
  * hono's own router (its SmartRouter: RegExpRouter, else TrieRouter) with the answer for each
@@ -19,14 +21,16 @@ export const MEMO_ROUTER_MAX_PATHS = 2048;
  * it can be shared; hono reads match results and never writes them (its RegExpRouter shares the
  * answers of static paths the same way). Adding a route forgets everything remembered.
  *
- * Bounded: at most {@link MEMO_ROUTER_MAX_PATHS} paths per method; past that the oldest entry
- * goes, so a flood of distinct paths (a 404 scan) costs a Map insert and delete each and keeps
- * memory flat.
+ * Bounded: at most {@link MEMO_ROUTER_MAX_PATHS} paths in all, none longer than
+ * {@link MEMO_ROUTER_MAX_PATH_LENGTH}; when full, a new path replaces the oldest of its method (a
+ * method with none remembered is answered without remembering). A flood of distinct paths (a 404
+ * scan) costs a Map insert and delete each and keeps memory flat, under about a megabyte.
  */
 export class MemoRouter<T> implements Router<T> {
   readonly #inner: Router<T>;
   readonly #max: number;
   #byMethod = new Map<string, Map<string, Result<T>>>();
+  #size = 0;
 
   constructor(
     inner: Router<T> = new SmartRouter<T>({ routers: [new RegExpRouter<T>(), new TrieRouter<T>()] }),
@@ -44,6 +48,7 @@ export class MemoRouter<T> implements Router<T> {
   add(method: string, path: string, handler: T): void {
     this.#inner.add(method, path, handler);
     this.#byMethod = new Map();
+    this.#size = 0;
   }
 
   match(method: string, path: string): Result<T> {
@@ -55,8 +60,15 @@ export class MemoRouter<T> implements Router<T> {
     let result = memo.get(path);
     if (result === undefined) {
       result = this.#inner.match(method, path);
-      if (memo.size >= this.#max) memo.delete(memo.keys().next().value as string);
+      if (path.length > MEMO_ROUTER_MAX_PATH_LENGTH) return result;
+      if (this.#size >= this.#max) {
+        const oldest = memo.keys().next();
+        if (oldest.done) return result;
+        memo.delete(oldest.value);
+        this.#size--;
+      }
       memo.set(path, result);
+      this.#size++;
     }
     return result;
   }
