@@ -89,6 +89,15 @@ export async function callTool(
   }
 }
 
+/**
+ * `tools/call` with its `params` left loose, the schema the handler is registered with. The SDK parses
+ * a request with the registered schema before its own `tools/call` check, and a failure of that first
+ * parse (`arguments` that is not an object: a string, an array, null) left as JSON-RPC -32603, an
+ * internal error carrying zod's issue list. Loose here, the request reaches the SDK's check, which
+ * answers -32602 invalid params, as for any other malformed `tools/call`.
+ */
+const ToolsCallRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown() });
+
 /** An MCP server (SDK `Server`) serving the catalog over `backend`; connect it to any transport. */
 export function createMcpServer(backend: Backend, options: McpServerOptions = {}): Server {
   const tools = toolsOf(backend);
@@ -98,7 +107,11 @@ export function createMcpServer(backend: Backend, options: McpServerOptions = {}
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toolListing) }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.setRequestHandler(ToolsCallRequest, (raw) => {
+    // The SDK has checked `raw` against CallToolRequestSchema already (invalid params otherwise).
+    const parsed = CallToolRequestSchema.safeParse(raw);
+    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request');
+    const request = parsed.data;
     const tool = byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP spec: tools/call with an unknown name).
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);

@@ -72,7 +72,8 @@ export function registerDocsUi(app: Hono<AppEnv>, platform: Step): void {
         c.header('content-type', 'text/javascript; charset=utf-8');
         return c.body(INIT);
       }
-      const type = ASSETS[file];
+      // Own keys only: `__proto__`, `constructor` and the like are inherited, not assets.
+      const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
       if (!type) return c.notFound();
       let data = cache.get(file);
       if (!data) {

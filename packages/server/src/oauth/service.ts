@@ -285,8 +285,13 @@ export async function authenticateClient(
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError('invalid_client', 'Malformed basic credentials', 401);
-    id = decodeURIComponent(decoded.slice(0, colon));
-    secret = decodeURIComponent(decoded.slice(colon + 1));
+    // RFC 6749 2.3.1: both parts are form-urlencoded; a broken escape is a malformed credential, not a crash.
+    try {
+      id = decodeURIComponent(decoded.slice(0, colon));
+      secret = decodeURIComponent(decoded.slice(colon + 1));
+    } catch {
+      throw new OAuthError('invalid_client', 'Malformed basic credentials', 401);
+    }
   }
   if (!id) throw new OAuthError('invalid_client', 'client_id is missing', 401);
   const client = await deps.storage.oauth.clientById(id);

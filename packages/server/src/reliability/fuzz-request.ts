@@ -25,7 +25,7 @@ export type Mode = 'valid' | 'param' | 'body' | 'missing' | 'malformed' | 'noise
 const DOC_ID = 'https://marketlens.local/fuzz-openapi.json';
 
 /** Header values a Fetch `Headers` accepts (ByteString, no CR/LF/NUL). */
-function headerSafe(v: string): string {
+export function headerSafe(v: string): string {
   return [...v].filter((ch) => /[\x20-\x7e\xa0-\xff]/.test(ch)).join('');
 }
 
@@ -36,7 +36,8 @@ function serialize(v: unknown): string[] {
   return [String(v)];
 }
 
-const junkText = fc.oneof(
+/** Hostile strings: random, unicode, control and injection classics, and huge (up to 70 kB). */
+export const junkText = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.constantFrom('', ' ', '\u0000', '%00', '../../etc/passwd', "'; DROP TABLE users; --", '{{7*7}}', '<script>'),
@@ -61,7 +62,7 @@ const appVersion = fc.oneof(
 );
 
 /** Headers a client may add, some of them nonsense (every request must still get an ErrorResponse). */
-const headerNoise = fc.record(
+export const headerNoise = fc.record(
   {
     'x-platform': fc.constantFrom('ios', 'android', 'web', 'IOS', ' android ', 'symbian', ''),
     'x-app-version': appVersion,
