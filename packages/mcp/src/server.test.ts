@@ -268,6 +268,8 @@ describe('portfolio tools', () => {
     const client = await connect(backend);
     const a = await call(client, 'position_analysis', { position_id: 'pos-priced' });
     expect(calls.positionAnalysis?.[0]).toEqual({ id: 'pos-priced', timeframe: 'd1' });
+    await call(client, 'position_analysis', { position_id: 'pos-priced', timeframe: 'h4', limit: 800 });
+    expect(calls.positionAnalysis?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
     expect(a.text).toContain('thesis intact');
     expect(a.text).toContain('remaining reward/risk unavailable');
     expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe('Unprocessable');
@@ -285,6 +287,10 @@ describe('alert tools', () => {
   it('create_price_alert defaults the kind to price; get_alerts and delete_alert', async () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
+    // The published input schema says what the tool does: kind optional, price by default.
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'create_price_alert');
+    expect(listed?.inputSchema.required).toEqual(['asset_id', 'target']);
+    expect(listed?.inputSchema.properties?.kind).toMatchObject({ default: 'price' });
     const c = await call(client, 'create_price_alert', { asset_id: 'bitcoin', target: 120 });
     expect(c.isError).toBeFalsy();
     expect(calls.createAlert?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target: 120 });

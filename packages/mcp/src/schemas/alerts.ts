@@ -24,11 +24,14 @@ const KIND_SPELLINGS: Readonly<Record<string, NotificationKind>> = {
   'percent-change': 'percent_change',
 };
 
+const KIND_TEXT = 'Alert kind; `RSI`, `smart-zone` and `percent-change` are accepted spellings';
+const kindSpelling = z.enum([...NOTIFICATION_KINDS, 'RSI', 'smart-zone', 'percent-change']);
+const canonicalKind = z.transform(
+  (k: z.output<typeof kindSpelling>): NotificationKind => KIND_SPELLINGS[k] ?? (k as NotificationKind),
+);
+
 /** A kind in its canonical or contract spelling, read as the canonical one. */
-export const NotificationKindSchema = z
-  .enum([...NOTIFICATION_KINDS, 'RSI', 'smart-zone', 'percent-change'])
-  .transform((k): NotificationKind => KIND_SPELLINGS[k] ?? (k as NotificationKind))
-  .describe('Alert kind; `RSI`, `smart-zone` and `percent-change` are accepted spellings');
+export const NotificationKindSchema = kindSpelling.pipe(canonicalKind).describe(KIND_TEXT);
 
 /** Inclusive (`min`/`max`) or exclusive (`gt`/`lt`) bounds of an alert's target, per kind. */
 export interface TargetRange {
@@ -82,25 +85,38 @@ export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
  * `timeframe` is absent (or null) for `price`, which reads no window; `enabled: false` on update
  * pauses the alert, `true` re-arms it.
  */
+const payloadFields = {
+  asset_id: z.string().min(1).max(100).describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
+  kind: NotificationKindSchema,
+  target: z.number().describe('Meaning and range per kind: see TARGET_RANGES'),
+  timeframe: z
+    .enum(NOTIFICATION_TIMEFRAMES)
+    .nullable()
+    .optional()
+    .describe('Request timeframe; evaluated over its `evaluates_as` window (`/v2/config`). None for price.'),
+  enabled: z.boolean().optional().describe('false pauses the alert (status disabled); default true'),
+};
+
+/** The target's range check of a payload (per kind, see TARGET_RANGES). */
+function checkTargetRange(p: { kind: NotificationKind; target: number }, ctx: z.RefinementCtx): void {
+  const problem = targetRangeProblem(p.kind, p.target);
+  if (problem !== null) {
+    ctx.addIssue({ code: 'custom', path: ['target'], message: problem, params: { reason: TARGET_OUT_OF_RANGE } });
+  }
+}
+
 export const NotificationPayloadSchema = z
-  .object({
-    asset_id: z.string().min(1).max(100).describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
-    kind: NotificationKindSchema,
-    target: z.number().describe('Meaning and range per kind: see TARGET_RANGES'),
-    timeframe: z
-      .enum(NOTIFICATION_TIMEFRAMES)
-      .nullable()
-      .optional()
-      .describe('Request timeframe; evaluated over its `evaluates_as` window (`/v2/config`). None for price.'),
-    enabled: z.boolean().optional().describe('false pauses the alert (status disabled); default true'),
-  })
-  .superRefine((p, ctx) => {
-    const problem = targetRangeProblem(p.kind, p.target);
-    if (problem !== null) {
-      ctx.addIssue({ code: 'custom', path: ['target'], message: problem, params: { reason: TARGET_OUT_OF_RANGE } });
-    }
-  })
+  .object(payloadFields)
+  .superRefine(checkTargetRange)
   .meta({ id: 'NotificationPayload' });
+
+/**
+ * MCP `create_price_alert`: the payload with `kind` defaulting to `price` (the tool is named for
+ * its common use), the default part of the schema so the published input schema shows it.
+ */
+export const CreateAlertToolInput = z
+  .object({ ...payloadFields, kind: kindSpelling.default('price').pipe(canonicalKind).describe(KIND_TEXT) })
+  .superRefine(checkTargetRange);
 export type NotificationPayload = z.infer<typeof NotificationPayloadSchema>;
 
 /** The id of one alert (path of PATCH/DELETE, argument of `delete_alert`). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Alert } from '../backend.js';
 import { lines, num } from '../render.js';
 import {
+  CreateAlertToolInput,
   NotificationIdSchema,
   NotificationPayloadSchema,
   type NotificationPreferences,
@@ -38,18 +39,12 @@ const getAlerts = defineTool({
   },
 });
 
-/** The REST payload with `kind` defaulting to `price`: the tool is named for its common use. */
-const CreateAlertInput = z.preprocess(
-  (v) => (v !== null && typeof v === 'object' && !('kind' in v) ? { ...v, kind: 'price' } : v),
-  NotificationPayloadSchema,
-);
-
 const createPriceAlert = defineTool({
   name: 'create_price_alert',
   title: 'Create an alert',
   description:
     'Creates an alert pushed to your devices: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device (code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
-  input: CreateAlertInput,
+  input: CreateAlertToolInput,
   needs: 'alerts',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(b, input) {

@@ -137,7 +137,7 @@ const positionAnalysis = defineTool({
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
-    const a = await b.portfolio.positionAnalysis(input.position_id, { timeframe: input.timeframe });
+    const a = await b.portfolio.positionAnalysis(input.position_id, { timeframe: input.timeframe, limit: input.limit });
     return {
       data: { ...a },
       text: lines(

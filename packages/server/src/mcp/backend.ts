@@ -142,7 +142,10 @@ export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> 
       orders: (filter) => listOrders(deps, userId, filter, { trackedOnly: false }),
       trades: (filter) => listTrades(deps, userId, filter, { trackedOnly: false }),
       positionAnalysis: (positionId, query) =>
-        analyzePosition(deps, caller, MCP_CLIENT, userId, positionId, { timeframe: query.timeframe }),
+        analyzePosition(deps, caller, MCP_CLIENT, userId, positionId, {
+          timeframe: query.timeframe,
+          limit: query.limit,
+        }),
       editPosition: (input) => editPositionNotes(deps, userId, input.position_id, input.notes),
     },
     alerts: {
