@@ -11,6 +11,16 @@ import { invalidArb, type JsonSchema, resolverOf, validArb } from './schema-arbi
  * violates the document is decided by ajv over what is actually sent (parameters coerced from
  * their string form, as a server reads them), not by the generator's intent.
  */
+
+/** Short random texts that do not parse as JSON (for bodies labelled JSON). */
+export const notJsonArb: fc.Arbitrary<string> = fc.string({ maxLength: 30 }).filter((s) => {
+  try {
+    JSON.parse(s);
+    return false;
+  } catch {
+    return true;
+  }
+});
 export interface FuzzRequest {
   url: string;
   init: { method: string; headers: Record<string, string>; body?: string };
@@ -128,14 +138,7 @@ export function requestArb(doc: ServedDocument, op: DocOperation): fc.Arbitrary<
           junk: fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }),
           malformed: fc.oneof(
             fc.constantFrom('{', '{"a":', '[1,2', 'nul', '{"email": "a@b.c", "password": }', '\u0000', ''),
-            fc.string({ maxLength: 30 }).filter((s) => {
-              try {
-                JSON.parse(s);
-                return false;
-              } catch {
-                return true;
-              }
-            }),
+            notJsonArb,
           ),
         })
       : fc.constant(null);
