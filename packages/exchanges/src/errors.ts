@@ -9,10 +9,18 @@ export type VenueErrorCode =
   | 'unknown_asset'
   | 'unknown_market'
   | 'bad_request'
-  | 'network';
+  | 'network'
+  /** Every configured source of an asset failed and nothing is stored to serve instead. */
+  | 'unavailable';
 
 /** Codes that are worth retrying by default. */
-const RETRYABLE: ReadonlySet<VenueErrorCode> = new Set(['rate_limited', 'timeout', 'maintenance', 'network']);
+const RETRYABLE: ReadonlySet<VenueErrorCode> = new Set([
+  'rate_limited',
+  'timeout',
+  'maintenance',
+  'network',
+  'unavailable',
+]);
 
 /** Options of {@link VenueError}. */
 export interface VenueErrorOptions {

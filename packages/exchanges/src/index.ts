@@ -24,6 +24,7 @@ export type { CcxtClientOptions, CcxtMarket } from './ccxt/client.js';
 export { checkVenueCredentials, isWalletAddress } from './ccxt/credentials.js';
 export { type CcxtMarketDataOptions, createCcxtMarketData } from './ccxt/market-data.js';
 export type { CcxtAdapterOptions } from './ccxt/session.js';
+export { type CcxtSourceOptions, createCcxtSource } from './ccxt/source.js';
 export {
   CCXT_VENUES,
   type CcxtVenueId,
@@ -83,6 +84,48 @@ export {
   type SimulatedVenue,
   type SimulatedVenueOptions,
 } from './simulated/venue.js';
+export {
+  createMarketSources,
+  type MarketSources,
+  type MarketSourcesOptions,
+  type SourceStatus,
+  universeOfListings,
+} from './sources/composite.js';
+export { createFilesSource, FILES_VENUE, FilesSourceError, type FilesSourceOptions } from './sources/files.js';
+export {
+  type BreakerState,
+  type GuardedSource,
+  guardSource,
+  type SourceGuardOptions,
+  type UpstreamCall,
+} from './sources/guard.js';
+export { type OpenMarketOptions, openMarket, openSource } from './sources/open.js';
+export {
+  emptyCandles,
+  foldCandles,
+  type RepairReport,
+  repairCandles,
+  repaired,
+  sliceCandles,
+} from './sources/repair.js';
+export type { ListedAsset, MarketSource } from './sources/source.js';
+export {
+  checkSources,
+  parseSourceList,
+  parseSourceName,
+  SOURCE_FORMS,
+  type SourceSpec,
+  sourceName,
+} from './sources/spec.js';
+export {
+  type CandleStore,
+  createMemoryCandleStore,
+  type SeriesKey,
+  type StoredSeries,
+  seriesBytes,
+} from './sources/store.js';
+export { type StoredCandlesOptions, storedCandles } from './sources/stored.js';
+export { createYahooSource, type YahooSourceOptions } from './sources/yahoo/index.js';
 export { type Asset, type AssetDefinition, BUILTIN_ASSETS, toAsset } from './universe/assets.js';
 export { iconFor } from './universe/icon.js';
 export {

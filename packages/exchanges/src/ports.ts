@@ -130,6 +130,12 @@ export interface CandleSeries {
   timeframe: Timeframe;
   /** Oldest first; the last candle may still be open (live). */
   candles: Candles;
+  /** The configured source that served them (`ccxt:binance`, `yahoo`, `files:/srv`); absent: the venue itself. */
+  source?: string;
+  /** When these candles were last read from upstream (ms UTC); absent: just now. */
+  fetched_at?: number;
+  /** True when the source failed and the last stored candles are served instead. */
+  stale?: boolean;
 }
 
 /** Names one market of an asset: by its default market of a type, or by a venue-native pair. */

@@ -15,11 +15,28 @@ export {
   listPromotionsAdmin,
 } from './admin-promotions.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
+export {
+  ConfigError,
+  type LoadConfigInput,
+  type LogConfig,
+  loadConfig,
+  type MarketConfig,
+  type MarketlensConfig,
+} from './config/load.js';
+export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
 export type { AccountConnection, AppDeps, AppEnv, Caller, ClientInfo, ServerConfig, SyncConfig } from './env.js';
 export { DEFAULT_CONFIG } from './env.js';
 export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from './envelope/envelope.js';
 export { AppError, ERROR_CODES, type ErrorCode, type ErrorName, type ErrorStatus } from './errors/app-error.js';
 export { RELEASE_FEED_PATH } from './feed/route.js';
+export {
+  createMarketlens,
+  DATABASE_FILE,
+  isMarketSources,
+  type Marketlens,
+  type MarketlensOverrides,
+  startupLines,
+} from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export {
   type AuthSpec,
@@ -72,6 +89,7 @@ export {
   loadOrCreateKeyFile,
   parseCredentialsKey,
 } from './services/credentials-crypto.js';
+export { startMarketWarmer, WARM_ASSETS, warmMarket } from './services/market-warm.js';
 export { type PilotRun, runPilotCycle } from './services/pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './services/pilot/config.js';
 export { type PilotScheduler, startPilot } from './services/pilot/scheduler.js';

@@ -1,36 +1,27 @@
 #!/usr/bin/env node
-import { seedDemo } from './admin.js';
 import { OPENAPI_PATH } from './app.js';
+import { loadConfig } from './config/load.js';
 import { RELEASE_FEED_PATH } from './feed/route.js';
-import { openDataDir, optionsFromEnv, startServer } from './server.js';
+import { createMarketlens, startupLines } from './marketlens.js';
 
-/** `node dist/main.js`: the embedded default (SQLite in ./data, no configuration, no network). */
+/**
+ * `node dist/main.js`: the configuration of the environment and of the file `MARKETLENS_CONFIG`
+ * names; with neither, the embedded default (SQLite in ./data, the simulated venue, no network).
+ */
 async function main(): Promise<void> {
-  const options = optionsFromEnv();
-  const storage = openDataDir(options.dataDir);
-  const demo = await seedDemo(storage);
-  const server = await startServer(options, storage);
-  const lines = [
-    `marketlens server listening on ${server.url}`,
-    `  docs:          ${server.url}/docs`,
-    `  openapi:       ${server.url}${OPENAPI_PATH}`,
-    `  release feed:  ${server.url}${RELEASE_FEED_PATH}`,
-    `  data dir:      ${options.dataDir}`,
-    `  demo user:     ${demo.email}`,
-    `  session token: ${demo.session_token}`,
-    `  api key:       ${demo.api_key}`,
-    '',
-    `  try: curl -s ${server.url}/v2/config -H 'x-api-key: ${demo.api_key}'`,
-  ];
-  console.log(lines.join('\n'));
+  const config = loadConfig({ file: process.env.MARKETLENS_CONFIG || undefined });
+  const ml = await createMarketlens(config);
+  const server = await ml.listen();
+  console.log(startupLines(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }).join('\n'));
   const stop = () => {
-    void server.close().then(() => process.exit(0));
+    void ml.close().then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
+  // One line, never a stack trace: configuration errors name the key and what is allowed.
+  console.error(`marketlens: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

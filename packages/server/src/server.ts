@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
-import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
+import { createSimulatedVenue, type MarketData, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { type App, createApp } from './app.js';
 import {
   type AppDeps,
@@ -16,6 +16,7 @@ import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './news/news.js';
 import { AlertScheduler } from './services/alerts/scheduler.js';
 import { openConnection } from './services/connections.js';
 import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './services/credentials-crypto.js';
+import { startMarketWarmer } from './services/market-warm.js';
 import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './services/pilot/config.js';
 import { startPilot } from './services/pilot/scheduler.js';
 import { affiliateThresholdFromEnv } from './services/promotions/config.js';
@@ -157,8 +158,12 @@ export function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
-  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>> = {},
+  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>> & {
+    /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
+    warmMs?: number;
+  } = {},
 ): Promise<RunningServer> {
+  const { warmMs, ...injected } = extra;
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
@@ -172,7 +177,7 @@ export function startServer(
     market,
     news,
     credentialsKey: options.credentialsKey ?? loadOrCreateKeyFile(join(options.dataDir, KEY_FILE_NAME)),
-    ...extra,
+    ...injected,
   };
   // The background sync of connected accounts; connecting one asks it to sync at once.
   const sync = new SyncScheduler({
@@ -196,6 +201,9 @@ export function startServer(
         console.error('[marketlens] pilot run failed:', err instanceof Error ? err.message : err),
       )
     : null;
+  // Real sources: the favorites' and popular assets' analyses are kept warm (the simulated venue needs no warming).
+  const warmer =
+    warmMs !== undefined && warmMs > 0 && market.venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs) : null;
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       { fetch: app.fetch, port: options.port, hostname: options.host, serverOptions: PLATFORM_SERVER_OPTIONS },
@@ -208,7 +216,7 @@ export function startServer(
           close: () =>
             new Promise<void>((done) => {
               server.close(() => {
-                void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop()])
+                void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()])
                   .then(() => storage.close())
                   .then(done);
               });
@@ -221,6 +229,7 @@ export function startServer(
       void sync.stop();
       void alerts.stop();
       void pilot?.stop();
+      void warmer?.stop();
       reject(err);
     });
   });

@@ -12,10 +12,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Backend, createRestBackend, runStdio } from '@marketlens/mcp';
 import {
+  ConfigError,
+  createMarketlens,
+  DATABASE_FILE,
   DEMO_EMAIL,
+  loadConfig,
+  type Marketlens,
+  type MarketlensConfig,
   mcpBackend,
-  openDataDir,
-  optionsFromEnv,
   type Storage,
   seedDemo,
   tierStanding,
@@ -56,6 +60,12 @@ export const mcpCommand: Command = {
         value: '<dir>',
         description: 'embedded: data folder, default MARKETLENS_DATA_DIR or ./data (created if missing)',
       },
+      config: { type: 'string', value: '<file>', description: 'embedded: a JSON config file (as for serve)' },
+      market: {
+        type: 'string',
+        value: '<sources>',
+        description: 'embedded: market sources, default MARKETLENS_MARKET or simulated (e.g. ccxt:binance,yahoo)',
+      },
       email: {
         type: 'string',
         value: '<email>',
@@ -69,7 +79,7 @@ export const mcpCommand: Command = {
     ],
     notes: [
       'Meant to be started by an MCP client (Claude Desktop, an IDE, an agent), which talks to it over stdin/stdout; stdout carries protocol messages only, logs go to stderr. It runs until stdin closes.',
-      'Embedded: the tools read and write the SQLite data folder that `marketlens serve` uses, as that user, with the simulated venue (MARKETLENS_NOW pins its clock). Positions, balances and fills are the ones the server synced into the folder.',
+      'Embedded: the tools read and write the SQLite data folder that `marketlens serve` uses, as that user, on the configured market (default the simulated venue; MARKETLENS_NOW pins its clock). Positions, balances and fills are the ones the server synced into the folder.',
       'Remote: every tool is one call of the server REST API with the session token (POST /v1/auth/login, or the token `marketlens serve` prints); tool errors carry the REST error codes.',
     ],
   },
@@ -83,8 +93,11 @@ export const mcpCommand: Command = {
       if (args.string('token') !== undefined) throw usageError('--token goes with --server', NAME);
       await serveEmbedded(args, io);
     } else {
-      if (args.string('data-dir') !== undefined || args.string('email') !== undefined) {
-        throw usageError('--data-dir and --email are for the embedded mode; leave them out with --server', NAME);
+      if (['data-dir', 'email', 'config', 'market'].some((o) => args.string(o) !== undefined)) {
+        throw usageError(
+          '--data-dir, --email, --config and --market are for the embedded mode; leave them out with --server',
+          NAME,
+        );
       }
       await serveRemote(server, args, io);
     }
@@ -136,24 +149,36 @@ async function checkSession(baseUrl: string, token: string, io: Io): Promise<voi
 }
 
 async function serveEmbedded(args: Parsed, io: Io): Promise<void> {
-  let options: ReturnType<typeof optionsFromEnv>;
+  let config: MarketlensConfig;
   try {
-    options = optionsFromEnv({ ...io.env, PORT: '' });
+    config = loadConfig({
+      env: io.env,
+      file: args.string('config'),
+      overrides: { PORT: '', MARKETLENS_DATA_DIR: args.string('data-dir'), MARKETLENS_MARKET: args.string('market') },
+    });
   } catch (err) {
     throw usageError(err instanceof Error ? err.message : String(err), NAME);
   }
-  const dataDir = args.string('data-dir') ?? options.dataDir;
+  const dataDir = config.server.dataDir;
   const email = args.string('email');
-  if (email !== undefined && !existsSync(join(dataDir, 'marketlens.sqlite'))) {
+  if (email !== undefined && !existsSync(join(dataDir, DATABASE_FILE))) {
     throw dataError('no_data_dir', `no marketlens data in ${dataDir}, so no user ${email} (start 'marketlens serve')`);
   }
   const now = clockFrom(io.env);
-  const storage = openDataDir(dataDir);
+  const simulated = config.market.sources.length === 1 && config.market.sources[0].kind === 'simulated';
+  let ml: Marketlens;
+  try {
+    ml = await createMarketlens(config, { demo: false, ...(simulated ? { market: simulatedVenue(io.env) } : {}) });
+  } catch (err) {
+    if (err instanceof ConfigError) throw usageError(err.message, NAME);
+    throw err;
+  }
+  const { storage } = ml;
   try {
     const user = await localUser(storage, email);
     const standing = await tierStanding(storage, user.id, user.tier, now());
     const backend = mcpBackend(
-      { storage, config: options.config, now, market: simulatedVenue(io.env) },
+      { storage, config: config.server.config, now, market: ml.market },
       {
         kind: 'session',
         user,
@@ -162,9 +187,9 @@ async function serveEmbedded(args: Parsed, io: Io): Promise<void> {
         api_key_id: null,
       },
     );
-    await start(backend, io, `${dataDir} as ${user.email} (${standing.tier})`, () => storage.close());
+    await start(backend, io, `${dataDir} as ${user.email} (${standing.tier})`, () => void ml.close());
   } catch (err) {
-    storage.close();
+    await ml.close();
     throw err;
   }
 }

@@ -43,11 +43,15 @@ export const screenCommand: Command = {
     if (!/^\d+$/.test(topRaw) || top < 1)
       throw usageError(`--top must be a positive integer; got '${topRaw}'`, 'screen');
     const assetClass = args.string('class') as AssetClass | undefined;
+    if (args.string('source') !== undefined && args.string('venue') !== undefined) {
+      throw usageError('--source and --venue name the same thing; give one', 'screen');
+    }
+    const data = await marketData(args.string('source') ?? args.string('venue'), io.env);
+    const universe = (data as { universe?: typeof defaultUniverse }).universe ?? defaultUniverse;
     const ids =
       args.positionals.length > 0
-        ? args.positionals.map(resolveAsset)
-        : defaultUniverse.list(assetClass).map((a) => a.id);
-    const data = await marketData(args.string('venue'), io.env);
+        ? args.positionals.map((a) => resolveAsset(a, data))
+        : universe.list(assetClass).map((a) => a.id);
     const market = args.string('market') as MarketType | undefined;
     const bar = progress(io, 'screening', ids.length);
     const assets: ScreenerAsset[] = [];

@@ -1,10 +1,10 @@
 import {
+  ConfigError,
+  createMarketlens,
+  loadConfig,
   OPENAPI_PATH,
-  openDataDir,
-  optionsFromEnv,
   RELEASE_FEED_PATH,
-  seedDemo,
-  startServer,
+  startupLines,
 } from '@marketlens/server';
 import type { Command } from '../args.js';
 import { usageError } from '../errors.js';
@@ -12,7 +12,7 @@ import { usageError } from '../errors.js';
 export const serveCommand: Command = {
   spec: {
     name: 'serve',
-    summary: 'start the REST server (SQLite in the data folder, the simulated venue, no network needed)',
+    summary: 'start the REST server (embedded default: SQLite in the data folder, the simulated venue, no network)',
     args: '',
     minArgs: 0,
     maxArgs: 0,
@@ -25,46 +25,56 @@ export const serveCommand: Command = {
       },
       host: { type: 'string', value: '<host>', description: 'interface, default HOST or 127.0.0.1' },
       'data-dir': { type: 'string', value: '<dir>', description: 'data folder, default MARKETLENS_DATA_DIR or ./data' },
+      config: { type: 'string', value: '<file>', description: 'a JSON config file (the environment overrides it)' },
+      market: {
+        type: 'string',
+        value: '<sources>',
+        description:
+          'market sources, default MARKETLENS_MARKET or simulated: e.g. ccxt:binance,yahoo or files:./candles',
+      },
+      production: {
+        type: 'boolean',
+        description:
+          'production mode (MARKETLENS_ENV=production): no demo user; MARKETLENS_SECRET_KEY and MARKETLENS_PUBLIC_URL required',
+      },
     },
-    examples: ['marketlens serve', 'marketlens serve --port 3000 --data-dir /var/lib/marketlens'],
+    examples: [
+      'marketlens serve',
+      'marketlens serve --port 3000 --data-dir /var/lib/marketlens',
+      'marketlens serve --market ccxt:binance,yahoo',
+      'marketlens serve --config marketlens.json --production',
+    ],
     notes: [
-      'Environment: PORT, HOST, MARKETLENS_DATA_DIR, MARKETLENS_TRUSTED_PROXIES, MARKETLENS_MIN_CLIENT_VERSION.',
-      'Each start prints a fresh session token and API key of the demo user. Stop with Ctrl-C.',
+      'Every setting is read from the environment and from --config (see the README settings table); the environment overrides the file, options override both.',
+      'The embedded default prints a fresh session token and API key of the demo user at each start; production prints none. Stop with Ctrl-C or SIGTERM (in-flight requests finish first).',
     ],
   },
   async run(args, io) {
     const port = args.string('port');
     if (port !== undefined && !/^\d+$/.test(port))
       throw usageError(`--port must be an integer 0..65535; got '${port}'`, 'serve');
-    let options: ReturnType<typeof optionsFromEnv>;
+    let ml: Awaited<ReturnType<typeof createMarketlens>>;
     try {
-      options = optionsFromEnv({
-        ...io.env,
-        ...(port === undefined ? {} : { PORT: port }),
-        ...(args.string('host') === undefined ? {} : { HOST: args.string('host') }),
-        ...(args.string('data-dir') === undefined ? {} : { MARKETLENS_DATA_DIR: args.string('data-dir') }),
+      const config = loadConfig({
+        env: io.env,
+        file: args.string('config'),
+        overrides: {
+          PORT: port,
+          HOST: args.string('host'),
+          MARKETLENS_DATA_DIR: args.string('data-dir'),
+          MARKETLENS_MARKET: args.string('market'),
+          MARKETLENS_ENV: args.flag('production') ? 'production' : undefined,
+        },
       });
+      ml = await createMarketlens(config);
     } catch (err) {
-      throw usageError(err instanceof Error ? err.message : String(err), 'serve');
+      if (err instanceof ConfigError) throw usageError(err.message, 'serve');
+      throw err;
     }
-    const storage = openDataDir(options.dataDir);
-    const demo = await seedDemo(storage);
-    const server = await startServer(options, storage);
-    const lines = [
-      `marketlens server listening on ${server.url}`,
-      `  docs:          ${server.url}/docs`,
-      `  openapi:       ${server.url}${OPENAPI_PATH}`,
-      `  release feed:  ${server.url}${RELEASE_FEED_PATH}`,
-      `  data dir:      ${options.dataDir}`,
-      `  demo user:     ${demo.email}`,
-      `  session token: ${demo.session_token}`,
-      `  api key:       ${demo.api_key}`,
-      '',
-      `  try: curl -s ${server.url}/v2/config -H 'x-api-key: ${demo.api_key}'`,
-    ];
-    io.stdout(`${lines.join('\n')}\n`);
+    const server = await ml.listen();
+    io.stdout(`${startupLines(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }).join('\n')}\n`);
     const stop = () => {
-      void server.close().then(() => process.exit(0));
+      void ml.close().then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -1,9 +1,9 @@
 import type { Candles } from '@marketlens/core';
 import {
-  CCXT_VENUES,
-  createCcxtMarketData,
+  createMarketSources,
   createSimulatedVenue,
   defaultUniverse,
+  FilesSourceError,
   importCandleFile,
   isCcxtVenue,
   isTimeframe,
@@ -11,10 +11,15 @@ import {
   type MarketData,
   type MarketType,
   SIMULATED_VENUE_ID,
+  openSource,
+  parseSourceName,
   type SimulatedVenue,
+  type SourceSpec,
   TIMEFRAMES,
   type Timeframe,
+  type Universe,
 } from '@marketlens/exchanges';
+import { progress } from '../output/progress.js';
 import type { OptionSpec, Parsed } from '../args.js';
 import { dataError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
@@ -28,10 +33,15 @@ export const DATA_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     description: 'market type, default spot (an asset without it is served from the one it trades on)',
     choices: ['spot', 'derivatives'],
   },
+  source: {
+    type: 'string',
+    value: '<source>',
+    description: 'where candles come from: simulated (default, offline), ccxt:<venue>, yahoo, files:<dir> (network for ccxt and yahoo)',
+  },
   venue: {
     type: 'string',
     value: '<id>',
-    description: `read a real venue through ccxt (network), e.g. binance; default the offline simulated venue`,
+    description: 'a ccxt venue, e.g. binance: the same as --source ccxt:<id>',
   },
   file: { type: 'string', value: '<path>', description: 'read candles from a CSV or ccxt JSON file instead' },
   limit: { type: 'string', value: '<n>', description: `candles to read, 50..${MAX_CANDLES}, default 1000` },
@@ -74,21 +84,37 @@ export function simulatedVenue(env: NodeJS.ProcessEnv): SimulatedVenue {
   return simulated;
 }
 
-/** The market data of `--venue`, or the simulated venue. */
-export async function marketData(venue: string | undefined, env: NodeJS.ProcessEnv): Promise<MarketData> {
-  if (venue === undefined || venue === SIMULATED_VENUE_ID || venue === 'simulated') return simulatedVenue(env);
-  if (!isCcxtVenue(venue)) {
-    throw usageError(`unknown venue '${venue}'; one of: ${SIMULATED_VENUE_ID}, ${CCXT_VENUES.join(', ')}`);
+/** The market data of `--source` (or `--venue`), or the simulated venue. */
+export async function marketData(source: string | undefined, env: NodeJS.ProcessEnv): Promise<MarketData> {
+  if (source === undefined || source === SIMULATED_VENUE_ID || source === 'simulated') return simulatedVenue(env);
+  let spec: SourceSpec;
+  try {
+    spec = parseSourceName(isCcxtVenue(source) ? `ccxt:${source}` : source);
+  } catch (err) {
+    throw usageError(`${err instanceof Error ? err.message : String(err)} (${SIMULATED_VENUE_ID} also works)`);
   }
-  return createCcxtMarketData({ venue });
+  if (spec.kind === 'simulated') return simulatedVenue(env);
+  try {
+    // Through the composite: its universe is what the source lists, and calls are retried and bounded.
+    return await createMarketSources({ sources: [await openSource(spec)], relistMs: 24 * 3_600_000 });
+  } catch (err) {
+    if (err instanceof FilesSourceError) throw dataError('bad_source', err.message);
+    throw err;
+  }
+}
+
+/** The universe of a market: its own (a simulated venue, configured sources), else the built-in one. */
+function universeOf(market: MarketData | undefined): Universe {
+  return (market as { universe?: Universe } | undefined)?.universe ?? defaultUniverse;
 }
 
 /** An asset id as typed (`bitcoin`, or a ticker such as `BTC`) to the universe's id. */
-export function resolveAsset(input: string): string {
-  if (defaultUniverse.get(input) !== undefined) return input;
+export function resolveAsset(input: string, market?: MarketData): string {
+  const universe = universeOf(market);
+  if (universe.get(input) !== undefined) return input;
   const lower = input.toLowerCase();
-  if (defaultUniverse.get(lower) !== undefined) return lower;
-  const byCode = defaultUniverse.resolveCurrency(input.toUpperCase());
+  if (universe.get(lower) !== undefined) return lower;
+  const byCode = universe.resolveCurrency(input.toUpperCase());
   if (byCode !== null) return byCode;
   throw dataError('unknown_asset', `unknown asset '${input}' (try an id such as bitcoin, ethereum, stock-aapl, fx-eurusd)`);
 }
@@ -112,11 +138,14 @@ export function limitOf(args: Parsed, fallback = 1000): number {
 /** Reads the candles a data command asks for: `--file`, else the asset on the venue. */
 export async function loadCandles(args: Parsed, io: Io, asset: string | undefined): Promise<Loaded> {
   const file = args.string('file');
-  const venue = args.string('venue');
+  const venue = args.string('source') ?? args.string('venue');
+  if (args.string('source') !== undefined && args.string('venue') !== undefined) {
+    throw usageError('--source and --venue name the same thing; give one');
+  }
   const tf = timeframeOf(args);
   const limit = limitOf(args);
   if (file !== undefined) {
-    if (venue !== undefined) throw usageError('--file and --venue exclude each other');
+    if (venue !== undefined) throw usageError('--file and --source exclude each other');
     const imported = await importCandleFile(file);
     const candles = imported.candles;
     const n = candles.time.length;
@@ -137,10 +166,18 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
     };
   }
   if (asset === undefined) throw usageError('name an asset (e.g. bitcoin) or give --file');
-  const assetId = resolveAsset(asset);
   const data = await marketData(venue, io.env);
+  const assetId = resolveAsset(asset, data);
   const market = args.string('market') as MarketType | undefined;
-  const series = await data.candles({ asset_id: assetId, timeframe: tf, limit, market_type: market });
+  // A line while a real source is read (the simulated venue answers at once, offline).
+  const fetching = progress(io, `reading ${assetId} ${tf} from ${data.venue}`, data.venue === SIMULATED_VENUE_ID ? 0 : 1);
+  fetching.update(0);
+  let series: Awaited<ReturnType<MarketData['candles']>>;
+  try {
+    series = await data.candles({ asset_id: assetId, timeframe: tf, limit, market_type: market });
+  } finally {
+    fetching.done();
+  }
   const n = series.candles.time.length;
   if (n === 0) throw dataError('no_candles', `${data.venue} has no ${tf} candles of ${assetId}`);
   return {

@@ -19,7 +19,9 @@ export type ReadOnlyClient = Pick<
   | 'market'
   | 'fetchOHLCV'
   | 'fetchTicker'
+  | 'fetchTickers'
   | 'fetchFundingRate'
+  | 'fetchFundingRates'
   | 'fetchBalance'
   | 'fetchPositions'
   | 'fetchMyTrades'
@@ -34,7 +36,9 @@ export const READ_ONLY_CALLS: ReadonlySet<string> = new Set([
   'market',
   'fetchOHLCV',
   'fetchTicker',
+  'fetchTickers',
   'fetchFundingRate',
+  'fetchFundingRates',
   'fetchBalance',
   'fetchPositions',
   'fetchMyTrades',
@@ -42,6 +46,11 @@ export const READ_ONLY_CALLS: ReadonlySet<string> = new Set([
   'fetchFundingHistory',
   'fetchLedger',
 ]);
+
+/** Thrown when code reaches for an exchange method outside {@link READ_ONLY_CALLS}: a bug, never a venue fault. */
+export class NotReadOnlyError extends TypeError {
+  override readonly name = 'NotReadOnlyError';
+}
 
 /**
  * Wraps an exchange so that only {@link READ_ONLY_CALLS} can be called: any other method (anything
@@ -54,7 +63,7 @@ export function readOnly(exchange: Exchange): ReadOnlyClient {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function') return value;
       if (typeof prop === 'string' && READ_ONLY_CALLS.has(prop)) return value.bind(target);
-      throw new TypeError(`${String(prop)} is not a read-only venue call`);
+      throw new NotReadOnlyError(`${String(prop)} is not a read-only venue call`);
     },
     set() {
       return false;
@@ -123,6 +132,12 @@ export async function createClient(
   }
   if (options.proxyUrl !== undefined) config.proxyUrl = options.proxyUrl;
   const exchange = new ctor(config);
+  // Sandbox mode (ccxt option `sandbox`) swaps in the venue's `test` URLs; ccxt's base class declares
+  // them undefined, so a venue without a testnet would be left with no URL at all.
+  if (exchange.isSandboxModeEnabled && exchange.urls.test === undefined) {
+    throw new VenueError('not_supported', `${profile.name} has no testnet`, { venue: profile.id });
+  }
+  refuseUnreadableBodies(exchange, profile);
   if (options.markets !== undefined) {
     exchange.setMarkets([...options.markets]);
     // Kraken names markets by their altname in orders (`XBTUSD` for `XXBTZUSD`); its own market
@@ -137,6 +152,36 @@ export async function createClient(
   return readOnly(exchange);
 }
 
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes a successful response whose body is not JSON (a truncated answer, a proxy's HTML page) fail
+ * as a `network` {@link VenueError}. ccxt hands such a body to its parsers as a plain string, where
+ * it ends as a `TypeError` or, worse, as nothing at all: no tickers, no candles, no error.
+ */
+function refuseUnreadableBodies(exchange: Exchange, profile: VenueProfile): void {
+  const handle = exchange.handleRestResponse.bind(exchange);
+  exchange.handleRestResponse = async (...args: Parameters<Exchange['handleRestResponse']>): Promise<unknown> => {
+    const body: unknown = await handle(...args);
+    // ccxt returns the raw text when parsing failed, and also for the JSON literals it treats as
+    // empty (`null`, `false`, `0`): only the former is refused.
+    if (typeof body === 'string' && !isJson(body)) {
+      const shown = body.length > 120 ? `${body.slice(0, 117)}...` : body;
+      throw new VenueError('network', `${profile.name} sent an answer that is not JSON: ${shown || '(empty)'}`, {
+        venue: profile.id,
+      });
+    }
+    return body;
+  };
+}
+
 /**
  * Runs one venue call and turns a ccxt failure into a {@link VenueError} (reading `Retry-After`
  * from the response that failed, when there was one).
@@ -145,6 +190,14 @@ export async function call<T>(client: ReadOnlyClient, profile: VenueProfile, run
   try {
     return await run();
   } catch (error) {
+    // ccxt reads answers without checking their shape: JSON of the wrong shape (an object where a
+    // list belongs) fails inside its parsers as a TypeError. That is the venue's answer failing.
+    if (error instanceof TypeError && !(error instanceof NotReadOnlyError)) {
+      throw new VenueError('network', `${profile.name} sent an answer that could not be read: ${error.message}`, {
+        venue: profile.id,
+        cause: error,
+      });
+    }
     throw toVenueError(error, profile, client.last_response_headers);
   }
 }

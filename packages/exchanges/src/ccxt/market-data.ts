@@ -34,6 +34,11 @@ function finite(value: number | undefined | null): number | null {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;
 }
 
+/** A ticker's 24 h quote volume when the market's quote is a US dollar; null otherwise or when not reported. */
+export function usdQuoteVolume(market: IndexedMarket, t: CcxtTicker): number | null {
+  return USD_QUOTES.has(market.ccxt.quote.toUpperCase()) ? finite(t.quoteVolume) : null;
+}
+
 /** Hours in a ccxt funding interval string (`8h`, `1h`, `4h`), null when absent or unreadable. */
 export function intervalHours(interval: string | undefined): number | null {
   if (interval === undefined) return null;
@@ -45,10 +50,14 @@ export function intervalHours(interval: string | undefined): number | null {
   return hours > 0 ? hours : null;
 }
 
-class CcxtMarketData implements MarketData {
+/**
+ * {@link MarketData} of one venue through a ccxt session, one venue call per request. Exported for
+ * the ccxt market source, which serves tickers and funding rates from bulk reads instead.
+ */
+export class CcxtMarketData implements MarketData {
   readonly venue: string;
 
-  constructor(private readonly session: CcxtSession) {
+  constructor(protected readonly session: CcxtSession) {
     this.venue = session.profile.id;
   }
 
@@ -95,14 +104,14 @@ class CcxtMarketData implements MarketData {
     return this.toTicker(market, t);
   }
 
-  private toTicker(market: IndexedMarket, t: CcxtTicker): Ticker {
+  /** The ports ticker of a ccxt ticker; throws `unknown_market` when it carries no price. */
+  protected toTicker(market: IndexedMarket, t: CcxtTicker): Ticker {
     const last = positive(t.last) ?? positive(t.close);
     if (last === null) {
       throw new VenueError('unknown_market', `${this.session.profile.name} reports no price for ${market.pair}`, {
         venue: this.venue,
       });
     }
-    const quote = market.ccxt.quote.toUpperCase();
     return {
       venue: this.venue,
       pair: market.pair,
@@ -115,21 +124,15 @@ class CcxtMarketData implements MarketData {
       change_24h_pct: finite(t.percentage),
       change_7d_pct: null,
       volume_24h: finite(t.baseVolume),
-      quote_volume_usd: USD_QUOTES.has(quote) ? finite(t.quoteVolume) : null,
+      quote_volume_usd: usdQuoteVolume(market, t),
       time: t.timestamp ?? this.session.now(),
     };
   }
 
   async fundingRate(request: MarketRequest): Promise<FundingRate | null> {
     const { session } = this;
-    const index = await session.index();
-    let market: IndexedMarket | undefined;
-    if (request.pair !== undefined) {
-      market = index.resolve({ ...request, market_type: 'derivatives' }, 'derivatives');
-    } else {
-      market = index.marketsOf(request.asset_id).find((m) => m.ccxt.swap === true);
-    }
-    if (market === undefined || market.ccxt.swap !== true) return null;
+    const market = await this.perpetualOf(request);
+    if (market === null) return null;
     if (!available(session.client.has.fetchFundingRate)) {
       throw new VenueError('not_supported', `${session.profile.name} publishes no funding rates`, {
         venue: this.venue,
@@ -137,6 +140,22 @@ class CcxtMarketData implements MarketData {
     }
     const symbol = market.ccxt.symbol;
     const f: CcxtFundingRate = await session.call((c) => c.fetchFundingRate(symbol));
+    return this.toFundingRate(market, f);
+  }
+
+  /** The perpetual a funding request names: the given pair, or the asset's default perpetual; null when none. */
+  protected async perpetualOf(request: MarketRequest): Promise<IndexedMarket | null> {
+    const index = await this.session.index();
+    const market =
+      request.pair !== undefined
+        ? index.resolve({ ...request, market_type: 'derivatives' }, 'derivatives')
+        : index.marketsOf(request.asset_id).find((m) => m.ccxt.swap === true);
+    return market !== undefined && market.ccxt.swap === true ? market : null;
+  }
+
+  /** The ports funding rate of a ccxt one; throws `not_supported` when it carries no rate. */
+  protected toFundingRate(market: IndexedMarket, f: CcxtFundingRate): FundingRate {
+    const { session } = this;
     const rate = finite(f.fundingRate);
     if (rate === null) {
       throw new VenueError('not_supported', `${session.profile.name} reports no funding rate for ${market.pair}`, {

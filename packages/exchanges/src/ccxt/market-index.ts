@@ -105,6 +105,11 @@ export class MarketIndex {
     return list.find((m) => m.market_type === preferred) ?? list[0];
   }
 
+  /** The assets the venue lists an active market of. */
+  assets(): string[] {
+    return [...this.byAsset.keys()];
+  }
+
   /** Every spot and derivatives market of an asset, default ones first. */
   marketsOf(asset_id: string): readonly IndexedMarket[] {
     return this.byAsset.get(asset_id) ?? [];

@@ -106,6 +106,25 @@ export interface ProtectivePlan {
   calls: readonly CallParams[];
 }
 
+/**
+ * A family of markets one bulk read answers for: spot, or perpetuals margined in the quote
+ * (`linear`) or in the base (`inverse`). Venues split their all-tickers endpoints along these lines
+ * (Binance: spot, USDⓈ-M and COIN-M are three APIs).
+ */
+export type BulkFamily = 'spot' | 'linear' | 'inverse';
+
+/**
+ * The parameters of the one ccxt call that reads a whole {@link BulkFamily} at once. Families given
+ * equal parameters share one call (OKX lists every perpetual in one answer); a family left out is
+ * read one market at a time.
+ */
+export interface BulkPlan {
+  /** `fetchTickers(undefined, params)`. */
+  tickers: Partial<Record<BulkFamily, CallParams>>;
+  /** `fetchFundingRates(undefined, params)`. */
+  funding: Partial<Record<BulkFamily, CallParams>>;
+}
+
 /** Everything the adapters need to know about one venue. */
 export interface VenueProfile {
   id: CcxtVenueId;
@@ -132,6 +151,8 @@ export interface VenueProfile {
    * (Hyperliquid: `type` limits the bulk read to perpetuals or to spot instead of every market).
    */
   tickerParams?: Partial<Record<'spot' | 'derivatives', CallParams>>;
+  /** How tickers and funding rates are read in bulk; absent: one market at a time. */
+  bulk?: BulkPlan;
   /** Funding interval when the venue does not report one. */
   defaultFundingHours: number;
   /**
@@ -195,6 +216,15 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
     funding: { order: 'asc', windowMs: null, pageSize: 1000, positive: 'received' },
     // Since 2025-12 Binance lists conditional (stop / take-profit) orders as algo orders.
     protective: { scope: 'symbol', calls: [{}, { trigger: true }] },
+    // ccxt picks the API from `type`/`subType`: /api/v3, /fapi/v1 (USDⓈ-M), /dapi/v1 (COIN-M).
+    bulk: {
+      tickers: {
+        spot: { type: 'spot' },
+        linear: { type: 'swap', subType: 'linear' },
+        inverse: { type: 'swap', subType: 'inverse' },
+      },
+      funding: { linear: { subType: 'linear' }, inverse: { subType: 'inverse' } },
+    },
     defaultFundingHours: 8,
     ohlcv: { pageSize: 1000, until: true },
   },
@@ -231,6 +261,15 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
       windowParams: (_since, until) => ({ limit: 50, until }),
     },
     protective: { scope: 'symbol', calls: [{}, { trigger: true }] },
+    // One `category` per call: spot, linear, inverse.
+    bulk: {
+      tickers: {
+        spot: { type: 'spot' },
+        linear: { type: 'swap', subType: 'linear' },
+        inverse: { type: 'swap', subType: 'inverse' },
+      },
+      funding: { linear: { type: 'swap', subType: 'linear' }, inverse: { type: 'swap', subType: 'inverse' } },
+    },
     defaultFundingHours: 8,
     ohlcv: { pageSize: 1000, until: true },
   },
@@ -264,6 +303,12 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
     },
     // Stop-loss / take-profit live among algo orders: conditional (one leg), oco (both), trigger.
     protective: { scope: 'global', calls: [{ ordType: 'conditional' }, { ordType: 'oco' }, { trigger: true }] },
+    // `instType` SPOT or SWAP (linear and inverse together); funding of every swap with `instId=ANY`.
+    // ccxt forwards unknown parameters to OKX, so none but `type` is sent.
+    bulk: {
+      tickers: { spot: { type: 'spot' }, linear: { type: 'swap' }, inverse: { type: 'swap' } },
+      funding: { linear: {}, inverse: {} },
+    },
     defaultFundingHours: 8,
     ohlcv: { pageSize: 300, until: true },
   },
@@ -280,6 +325,8 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
     fills: { kind: 'families', scopes: [{ params: {}, order: 'desc', windowMs: null, pageSize: 50 }] },
     funding: null,
     protective: { scope: 'global', calls: [{}] },
+    // Kraken's Ticker without `pair` answers every pair; ccxt forwards parameters, so none is sent.
+    bulk: { tickers: { spot: {} }, funding: {} },
     defaultFundingHours: 8,
     ohlcv: { pageSize: 720, until: false },
   },
@@ -297,6 +344,8 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
     fills: { kind: 'families', scopes: [{ params: {}, order: 'desc', windowMs: null, pageSize: 100 }] },
     funding: null,
     protective: { scope: 'global', calls: [{}] },
+    // Advanced Trade products by `product_type` (SPOT, FUTURE).
+    bulk: { tickers: { spot: { type: 'spot' }, linear: { type: 'swap' } }, funding: {} },
     defaultFundingHours: 1,
     ohlcv: { pageSize: 300, until: true },
   },
@@ -318,6 +367,8 @@ export const VENUE_PROFILES: Readonly<Record<CcxtVenueId, VenueProfile>> = {
     funding: { order: 'asc', windowMs: null, pageSize: 500, positive: 'received' },
     protective: { scope: 'global', calls: [{}] },
     tickerParams: { spot: { type: 'spot' }, derivatives: { type: 'swap' } },
+    // One `info` request per family; funding of every perpetual comes with their contexts.
+    bulk: { tickers: { spot: { type: 'spot' }, linear: { type: 'swap' } }, funding: { linear: {} } },
     defaultFundingHours: 1,
     ohlcv: { pageSize: 5000, until: true },
   },

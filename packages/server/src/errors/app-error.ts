@@ -57,6 +57,8 @@ export const ERROR_CODES = {
   /** DELETE of a connection the user does not have. */
   ConnectionNotFound: { code: 'ConnectionNotFound', status: 404 },
   ServiceUnavailable: { code: 'ServiceUnavailable', status: 503 },
+  /** Every configured market source of the asset failed and the candle store holds nothing to serve instead. */
+  SourceUnavailable: { code: 'SourceUnavailable', status: 503 },
   /** A connection's credential fields are missing or malformed ('Invalid credentials: ...'), before any venue call. */
   InvalidConnectionCredentials: { code: 'InvalidConnectionCredentials', status: 400 },
   /** The venue refused the credentials of a new connection; the message is the venue's. */

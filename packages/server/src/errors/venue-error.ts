@@ -15,6 +15,12 @@ export function fromVenueError(err: unknown): unknown {
       return new AppError('UnknownMarket', err.message);
     case 'bad_request':
       return new AppError('InvalidRequest', err.message);
+    case 'unavailable':
+      return new AppError(
+        'SourceUnavailable',
+        `${err.message}; nothing is stored to serve instead, retry later`,
+        err.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) },
+      );
     default:
       if (!err.retryable) return err;
       return new AppError(

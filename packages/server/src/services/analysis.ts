@@ -17,6 +17,7 @@ import {
   type FundingRate,
   type MarketData,
   type MarketType,
+  SIMULATED_VENUE_ID,
   type Ticker,
 } from '@marketlens/exchanges';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
@@ -60,6 +61,12 @@ export interface Served {
   market_type: MarketType;
   pair: string;
   venue: string;
+  /** The configured source that served the candles (`simulated`, `ccxt:binance`, `yahoo`, `files:<dir>`). */
+  data_source: string;
+  /** When the candles were read from that source (ms). */
+  fetched_at: number;
+  /** True when the source failed and the last stored candles were served. */
+  stale: boolean;
 }
 
 export interface AnalysisResult extends Served {
@@ -160,6 +167,9 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
     market_type: series.market_type,
     pair: series.pair,
     venue: series.venue,
+    data_source: series.source ?? (market.venue === SIMULATED_VENUE_ID ? 'simulated' : `ccxt:${series.venue}`),
+    fetched_at: series.fetched_at ?? deps.now(),
+    stale: series.stale ?? false,
     analysis,
     computed_at: deps.now(),
   };
@@ -211,6 +221,7 @@ export function analysisWire(result: AnalysisResult) {
     market_type: result.market_type,
     pair: result.pair,
     venue: result.venue,
+    ...servedSource(result),
     as_of: iso(a.as_of),
     as_of_index: a.as_of_index,
     indicators: a.indicators,
@@ -235,7 +246,13 @@ export function analysisWire(result: AnalysisResult) {
   };
 }
 
-export interface SignalResult extends Served {
+/** Where an analysis's candles came from and when, as published. */
+function servedSource(r: Served) {
+  return { data_source: r.data_source, fetched_at: iso(r.fetched_at), stale: r.stale };
+}
+
+export interface SignalResult extends Omit<Served, 'fetched_at'> {
+  fetched_at: string;
   as_of: string;
   signal: Signal;
   cached_at: string;
@@ -269,6 +286,7 @@ export async function signalOf(
     market_type: value.market_type,
     pair: value.pair,
     venue: value.venue,
+    ...servedSource(value),
     as_of: iso(value.analysis.as_of),
     signal: value.analysis.signal,
     cached_at: iso(at),
@@ -277,7 +295,8 @@ export async function signalOf(
   };
 }
 
-export interface OverviewResult extends Served {
+export interface OverviewResult extends Omit<Served, 'fetched_at'> {
+  fetched_at: string;
   as_of: string;
   locale: OverviewLocale;
   text: string;
@@ -317,6 +336,7 @@ export async function overviewOf(
     market_type: result.market_type,
     pair: result.pair,
     venue: result.venue,
+    ...servedSource(result),
     as_of: iso(result.analysis.as_of),
     locale: resolved,
     text,

@@ -66,18 +66,30 @@ function listItem(entry: ExchangeCatalogEntry, snapshot: VenueSnapshot | null, v
   };
 }
 
-/** `GET /v1/exchanges`: the catalog; the venue the server reads carries live volumes. */
+/** The venues the server reads: one, or each venue of a composite of sources (`binance+yahoo`). */
+function servedVenues(deps: AppDeps): Set<string> {
+  return new Set(marketOf(deps).venue.split('+'));
+}
+
+/** The part of a snapshot one venue quoted. */
+function ofVenue(snapshot: VenueSnapshot | null, venue: string): VenueSnapshot | null {
+  if (snapshot === null) return null;
+  const quotes = snapshot.quotes.filter((q) => q.market.venue === venue);
+  return quotes.length === snapshot.quotes.length ? snapshot : { ...snapshot, venue, quotes };
+}
+
+/** `GET /v1/exchanges`: the catalog; the venues the server reads carry live volumes. */
 export async function listExchanges(deps: AppDeps, viewer: ExchangeViewer = NOBODY) {
-  const venue = marketOf(deps).venue;
-  const snapshot = EXCHANGE_CATALOG.some((e) => e.id === venue) ? await venueSnapshot(deps) : null;
-  return EXCHANGE_CATALOG.map((e) => listItem(e, e.id === venue ? snapshot : null, viewer));
+  const venues = servedVenues(deps);
+  const snapshot = EXCHANGE_CATALOG.some((e) => venues.has(e.id)) ? await venueSnapshot(deps) : null;
+  return EXCHANGE_CATALOG.map((e) => listItem(e, venues.has(e.id) ? ofVenue(snapshot, e.id) : null, viewer));
 }
 
 /** `GET /v1/exchanges/{exchange_id}`: the list item plus pair counts and tickers; 404 when unknown. */
 export async function exchangeDetail(deps: AppDeps, exchangeId: string, viewer: ExchangeViewer = NOBODY) {
   const entry = exchangeCatalogEntry(exchangeId);
   if (!entry) throw new AppError('UnknownExchange', `Unknown exchange '${exchangeId}'`);
-  const snapshot = entry.id === marketOf(deps).venue ? await venueSnapshot(deps) : null;
+  const snapshot = servedVenues(deps).has(entry.id) ? ofVenue(await venueSnapshot(deps), entry.id) : null;
   const quotes = snapshot?.quotes ?? [];
   const spot = quotes.filter((q) => q.market.market_type === 'spot');
   const futures = quotes.filter((q) => q.market.market_type === 'derivatives');

@@ -126,6 +126,8 @@ export interface Storage {
   readonly pushSettings: import('./alerts-types.js').PushSettingsRepository;
   readonly notificationPreferences: import('./alerts-types.js').NotificationPreferencesRepository;
   readonly oauth: import('./oauth-types.js').OAuthRepository;
+  /** Candles of the real market sources (the candle store), bounded, least recently used evicted. */
+  readonly candles: import('@marketlens/exchanges').CandleStore & { bytes(): number };
   /** Schema version after migrations. */
   schemaVersion(): Promise<number>;
   close(): Promise<void>;

@@ -29,6 +29,15 @@ const ServedFields = {
   market_type: MarketTypeSchema.openapi({ description: 'The market actually served' }),
   pair: z.string().openapi({ description: 'Venue-native instrument name', example: 'BTC/USDT' }),
   venue: z.string(),
+  data_source: z.string().openapi({
+    description:
+      'The configured market source that served the candles: `simulated`, `ccxt:<venue>`, `yahoo` or `files:<dir>`',
+    example: 'ccxt:binance',
+  }),
+  fetched_at: z.iso.datetime().openapi({ description: 'When the candles were read from that source' }),
+  stale: z.boolean().openapi({
+    description: 'True when the source failed and the last stored candles were served instead',
+  }),
 };
 
 // ---- analysis parts (core's wire objects) ----

@@ -431,4 +431,29 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oauth_tokens_expiry ON oauth_tokens(expires_at);
     `,
   },
+  {
+    version: 9,
+    name: 'candle_store',
+    // Candles of real market sources, one row per (source, instrument, timeframe): the series as six
+    // Float64 columns in one blob (48 bytes a candle), read and written whole. `used_at` orders the
+    // least recently used series for eviction when the store outgrows its bound.
+    sql: `
+      CREATE TABLE candle_series (
+        source TEXT NOT NULL,
+        instrument TEXT NOT NULL,
+        timeframe TEXT NOT NULL,
+        venue TEXT NOT NULL,
+        pair TEXT NOT NULL,
+        market_type TEXT NOT NULL CHECK (market_type IN ('spot', 'derivatives')),
+        rows INTEGER NOT NULL,
+        candles BLOB NOT NULL,
+        bytes INTEGER NOT NULL,
+        complete INTEGER NOT NULL,
+        fetched_at INTEGER NOT NULL,
+        used_at INTEGER NOT NULL,
+        PRIMARY KEY (source, instrument, timeframe)
+      );
+      CREATE INDEX candle_series_used ON candle_series(used_at);
+    `,
+  },
 ];

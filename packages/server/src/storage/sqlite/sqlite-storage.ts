@@ -21,6 +21,7 @@ import {
   sqlitePushOutbox,
   sqlitePushSettings,
 } from './alerts.js';
+import { type CandleStoreOptions, sqliteCandleStore } from './candles.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
 import { oauth } from './oauth.js';
 import { sqlitePilot, sqlitePublishedPlans } from './plans.js';
@@ -187,10 +188,14 @@ function favorites(db: DB): FavoriteRepository {
 }
 
 /** The embedded default storage: one SQLite file (or `:memory:` for tests). */
-export function createSqliteStorage(filename: string): Storage & { readonly db: DB } {
+export function createSqliteStorage(
+  filename: string,
+  options: { candles?: CandleStoreOptions } = {},
+): Storage & { readonly db: DB } {
   const db = openSqlite(filename);
   return {
     db,
+    candles: sqliteCandleStore(db, options.candles),
     users: users(db),
     sessions: sessions(db),
     grants: grants(db),

@@ -1,0 +1,169 @@
+import { describe, expect, it } from 'vitest';
+import { VenueError } from '../errors.js';
+import { TIMEFRAME_MS } from '../ports.js';
+import { createMarketSources } from './composite.js';
+import { guardSource } from './guard.js';
+import { createMemoryCandleStore } from './store.js';
+import { outage, testSource } from './testing.js';
+
+const T0 = Date.UTC(2026, 10, 2, 12, 30);
+const instant = async () => {};
+
+describe('createMarketSources', () => {
+  it('builds the universe from what the sources list, ranked by volume; unknown assets are unknown', async () => {
+    const now = () => T0;
+    const a = testSource('ccxt:binance', ['bitcoin', 'ethereum'], now, 100);
+    const b = testSource('yahoo', ['stock-aapl', 'ethereum'], now, 1000);
+    const m = await createMarketSources({ sources: [a, b], now });
+    try {
+      expect(m.universe.assets.map((x) => x.id)).toEqual(['ethereum', 'stock-aapl', 'bitcoin']);
+      expect(m.universe.get('solana')).toBeUndefined();
+      await expect(m.candles({ asset_id: 'solana', timeframe: 'd1', limit: 10 })).rejects.toMatchObject({
+        code: 'unknown_asset',
+      });
+      // Ethereum is served by the first source listing it, in configured order.
+      const s = await m.candles({ asset_id: 'ethereum', timeframe: 'd1', limit: 10 });
+      expect(s.source).toBe('ccxt:binance');
+      expect(b.calls.candles).toHaveLength(0);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('stores candles: one backfill, then only the candles since; many concurrent cold reads make one call', async () => {
+    let t = T0;
+    const now = () => t;
+    const src = testSource('ccxt:binance', ['bitcoin'], now);
+    const store = createMemoryCandleStore();
+    const m = await createMarketSources({
+      sources: [src],
+      store,
+      stored: { backfill: 600, refreshMs: 10_000, now },
+      now,
+    });
+    try {
+      const reads = await Promise.all(
+        Array.from({ length: 200 }, () => m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 })),
+      );
+      expect(src.calls.candles).toHaveLength(1);
+      expect(src.calls.candles[0].limit).toBe(600);
+      expect(reads.every((r) => r.candles.time.length === 500 && r.stale === false)).toBe(true);
+      // Equal to the upstream's own newest 500.
+      const direct = await src.inner.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 });
+      expect([...reads[0].candles.close]).toEqual([...direct.candles.close]);
+      // Within refreshMs: no upstream call.
+      await m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 });
+      expect(src.calls.candles).toHaveLength(1);
+      // Three hours later: only the candles since the last stored one (it included).
+      t += 3 * TIMEFRAME_MS.h1;
+      const later = await m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 });
+      expect(src.calls.candles).toHaveLength(2);
+      expect(src.calls.candles[1].limit).toBe(4);
+      const again = await src.inner.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 });
+      expect([...later.candles.time]).toEqual([...again.candles.time]);
+      expect([...later.candles.close]).toEqual([...again.candles.close]);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('serves stale candles through an outage and recovers; nothing stored means unavailable', async () => {
+    let t = T0;
+    const now = () => t;
+    const src = testSource('ccxt:binance', ['bitcoin', 'ethereum'], now);
+    const m = await createMarketSources({
+      sources: [src],
+      store: createMemoryCandleStore(),
+      stored: { refreshMs: 1_000, now },
+      guard: { sleep: instant, now, retries: 1 },
+      now,
+    });
+    try {
+      const fresh = await m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 100 });
+      src.failWith = outage();
+      t += 60_000;
+      const stale = await m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 100 });
+      expect(stale.stale).toBe(true);
+      expect(stale.fetched_at).toBe(fresh.fetched_at);
+      await expect(m.candles({ asset_id: 'ethereum', timeframe: 'h1', limit: 100 })).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+      src.failWith = null;
+      t += 60_000;
+      const back = await m.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 100 });
+      expect(back.stale).toBe(false);
+      expect(back.fetched_at).toBe(t);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('falls over to the next source that lists the asset', async () => {
+    const now = () => T0;
+    const a = testSource('ccxt:binance', ['bitcoin'], now);
+    const b = testSource('ccxt:bybit', ['bitcoin'], now);
+    a.failWith = outage();
+    const m = await createMarketSources({ sources: [a, b], guard: { sleep: instant, retries: 0 }, now });
+    try {
+      a.failWith = null;
+      expect(m.universe.get('bitcoin')).toBeDefined();
+      a.failWith = outage();
+      const s = await m.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 10 });
+      expect(s.source).toBe('ccxt:bybit');
+    } finally {
+      m.close();
+    }
+  });
+});
+
+describe('guardSource', () => {
+  it('retries retryable failures with backoff, honours retry-after, and opens the circuit', async () => {
+    let t = T0;
+    const now = () => t;
+    const slept: number[] = [];
+    const src = testSource('yahoo', ['stock-aapl'], now);
+    const g = guardSource(src, {
+      now,
+      sleep: async (ms) => {
+        slept.push(ms);
+      },
+      random: () => 0.5,
+      retries: 2,
+      breakerFailures: 3,
+      breakerCooldownMs: 30_000,
+    });
+    src.failWith = new VenueError('rate_limited', 'slow down', { retryAfterMs: 1_500 });
+    await expect(g.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 5 })).rejects.toMatchObject({
+      code: 'rate_limited',
+    });
+    expect(src.calls.candles).toHaveLength(3);
+    expect(slept).toEqual([1_500, 1_500]);
+    // Three failures opened the circuit: the next call is refused without reaching upstream.
+    expect(g.health().breaker).toBe('open');
+    await expect(g.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 5 })).rejects.toThrow(/paused/);
+    expect(src.calls.candles).toHaveLength(3);
+    // After the cooldown one trial goes through; its success closes the circuit.
+    src.failWith = null;
+    t += 30_000;
+    await g.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 5 });
+    expect(g.health()).toMatchObject({ breaker: 'closed', consecutive_failures: 0, last_success_at: t });
+  });
+
+  it('does not retry or count a non-retryable answer', async () => {
+    const src = testSource('yahoo', ['stock-aapl'], () => T0);
+    const g = guardSource(src, { sleep: instant });
+    src.failWith = new VenueError('unknown_asset', 'no such symbol');
+    await expect(g.ticker({ asset_id: 'stock-aapl' })).rejects.toMatchObject({ code: 'unknown_asset' });
+    expect(src.calls.ticker).toBe(1);
+    expect(g.health().consecutive_failures).toBe(0);
+  });
+
+  it('times out a call that hangs', async () => {
+    const src = testSource('yahoo', ['stock-aapl'], () => T0);
+    const hang = { ...src, candles: () => new Promise<never>(() => {}) };
+    const g = guardSource(hang, { timeoutMs: 50, retries: 0 });
+    await expect(g.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 5 })).rejects.toMatchObject({
+      code: 'timeout',
+    });
+  });
+});

@@ -1,0 +1,57 @@
+import { createCcxtSource } from '../ccxt/source.js';
+import type { MarketData } from '../ports.js';
+import { createSimulatedVenue } from '../simulated/venue.js';
+import { createMarketSources, type MarketSources, type MarketSourcesOptions } from './composite.js';
+import { createFilesSource } from './files.js';
+import type { MarketSource } from './source.js';
+import type { SourceSpec } from './spec.js';
+import { createYahooSource } from './yahoo/index.js';
+
+/** Options of {@link openMarket}: the composite's settings, without its sources. */
+export interface OpenMarketOptions extends Omit<MarketSourcesOptions, 'sources'> {
+  /** Upstream call deadline of the ccxt and Yahoo clients; default 10 000 ms. */
+  timeoutMs?: number;
+}
+
+/** Opens one configured real source (ccxt loads lazily, files are read and checked now). */
+export async function openSource(
+  spec: Exclude<SourceSpec, { kind: 'simulated' }>,
+  timeoutMs?: number,
+): Promise<MarketSource> {
+  switch (spec.kind) {
+    case 'ccxt':
+      return createCcxtSource({
+        venue: spec.venue,
+        ...(spec.proxyUrl === undefined ? {} : { proxyUrl: spec.proxyUrl }),
+        ...(spec.sandbox === undefined ? {} : { sandbox: spec.sandbox }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+    case 'yahoo':
+      return createYahooSource({
+        ...(spec.baseUrl === undefined ? {} : { baseUrl: spec.baseUrl }),
+        ...(spec.symbols === undefined ? {} : { symbols: spec.symbols }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+    case 'files':
+      return createFilesSource({ dir: spec.dir });
+  }
+}
+
+/**
+ * The market data a configuration names: the simulated venue for `[{kind: 'simulated'}]` (the
+ * embedded default), else the composite of the real sources, in order, through the store.
+ */
+export async function openMarket(
+  specs: readonly SourceSpec[],
+  options: OpenMarketOptions = {},
+): Promise<MarketData | MarketSources> {
+  if (specs.length === 1 && specs[0].kind === 'simulated') {
+    return createSimulatedVenue(options.now === undefined ? {} : { now: options.now });
+  }
+  const sources: MarketSource[] = [];
+  for (const spec of specs) {
+    if (spec.kind === 'simulated') throw new Error('`simulated` cannot be combined with real sources');
+    sources.push(await openSource(spec, options.timeoutMs));
+  }
+  return createMarketSources({ ...options, sources });
+}

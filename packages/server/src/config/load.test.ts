@@ -1,0 +1,115 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './load.js';
+import { SETTINGS } from './settings.js';
+
+function configFile(body: unknown): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'marketlens-config-')), 'marketlens.json');
+  writeFileSync(file, typeof body === 'string' ? body : JSON.stringify(body));
+  return file;
+}
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+
+describe('loadConfig', () => {
+  it('is the embedded default with nothing configured', () => {
+    const c = loadConfig({ env: {} });
+    expect(c.production).toBe(false);
+    expect(c.market.sources).toEqual([{ kind: 'simulated' }]);
+    expect(c.server.port).toBe(8080);
+    expect(c.log).toEqual({ level: 'info', format: 'pretty' });
+  });
+
+  it('reads a file, with the environment and overrides on top', () => {
+    const file = configFile({ port: 3000, host: '0.0.0.0', market: ['ccxt:binance', 'yahoo'], syncConcurrency: 2 });
+    const c = loadConfig({ env: { PORT: '4000' }, file, overrides: { HOST: '127.0.0.2' } });
+    expect(c.server.port).toBe(4000);
+    expect(c.server.host).toBe('127.0.0.2');
+    expect(c.server.config.sync.concurrency).toBe(2);
+    expect(c.market.sources).toEqual([{ kind: 'ccxt', venue: 'binance' }, { kind: 'yahoo' }]);
+    expect(c.file).toBe(file);
+  });
+
+  it('reads source objects and resolves files: folders against the config file', () => {
+    const file = configFile({
+      market: [
+        { source: 'ccxt:bybit', proxyUrl: 'http://127.0.0.1:9/' },
+        { source: 'yahoo', baseUrl: 'http://127.0.0.1:8/', symbols: ['SPY', '^GSPC'] },
+        'files:./candles',
+      ],
+    });
+    const c = loadConfig({ env: {}, file });
+    expect(c.market.sources).toEqual([
+      { kind: 'ccxt', venue: 'bybit', proxyUrl: 'http://127.0.0.1:9/' },
+      { kind: 'yahoo', baseUrl: 'http://127.0.0.1:8/', symbols: ['SPY', '^GSPC'] },
+      { kind: 'files', dir: join(file, '..', 'candles') },
+    ]);
+    expect(loadConfig({ env: { MARKETLENS_MARKET: 'ccxt:okx' }, file }).market.sources).toEqual([
+      { kind: 'ccxt', venue: 'okx' },
+    ]);
+  });
+
+  it('stops at unknown keys and bad values with one line naming the key', () => {
+    const fails = (input: Parameters<typeof loadConfig>[0], pattern: RegExp) => {
+      let error: unknown;
+      try {
+        loadConfig(input);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      expect(message).toMatch(pattern);
+      expect(message).not.toContain('\n');
+    };
+    fails({ env: {}, file: configFile({ prot: 1 }) }, /unknown key 'prot'; allowed: env, host, port/);
+    fails({ env: {}, file: configFile('{ not json') }, /is not JSON/);
+    fails({ env: {}, file: configFile([1]) }, /JSON object/);
+    fails({ env: {}, file: '/nonexistent/marketlens.json' }, /cannot be read \(ENOENT\)/);
+    fails({ env: {}, file: configFile({ port: '80' }) }, /'port' must be an integer/);
+    fails(
+      { env: {}, file: configFile({ market: ['ccxt:nosuch'] }) },
+      /'market'.*unknown venue 'nosuch'; one of binance/,
+    );
+    fails(
+      { env: {}, file: configFile({ market: [{ source: 'yahoo', proxyUrl: 'http://x/' }] }) },
+      /proxyUrl and sandbox are for ccxt/,
+    );
+    fails({ env: {}, file: configFile({ market: [{ source: 'yahoo', extra: 1 }] }) }, /'market'/);
+    fails({ env: { MARKETLENS_MARKET: 'simulated,yahoo' } }, /MARKETLENS_MARKET: `simulated` cannot be combined/);
+    fails({ env: { MARKETLENS_MARKET: 'ccxt:binance,ccxt:binance' } }, /named twice/);
+    fails({ env: { MARKETLENS_MARKET: 'kraken' } }, /MARKETLENS_MARKET: 'kraken' is not a market source/);
+    fails({ env: { PORT: 'x' } }, /PORT/);
+    fails({ env: { MARKETLENS_ENV: 'prod' } }, /MARKETLENS_ENV must be development or production/);
+    fails({ env: { MARKETLENS_LOG_LEVEL: 'loud' } }, /MARKETLENS_LOG_LEVEL/);
+    fails({ env: { MARKETLENS_MARKET_BACKFILL: '10' } }, /MARKETLENS_MARKET_BACKFILL must be an integer >= 50/);
+  });
+
+  it('requires the secret key and the public URL in production, and logs JSON there', () => {
+    expect(() => loadConfig({ env: { MARKETLENS_ENV: 'production' } })).toThrow(/MARKETLENS_SECRET_KEY/);
+    expect(() => loadConfig({ env: { MARKETLENS_ENV: 'production', MARKETLENS_SECRET_KEY: KEY } })).toThrow(
+      /MARKETLENS_PUBLIC_URL/,
+    );
+    const c = loadConfig({
+      env: {
+        MARKETLENS_ENV: 'production',
+        MARKETLENS_SECRET_KEY: KEY,
+        MARKETLENS_PUBLIC_URL: 'https://api.example.com',
+      },
+    });
+    expect(c.production).toBe(true);
+    expect(c.log.format).toBe('json');
+    expect(c.server.config.publicUrl).toBe('https://api.example.com');
+  });
+
+  it('documents every setting in the README table', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    for (const s of SETTINGS) {
+      expect(readme, `README lists ${s.env}`).toContain(`\`${s.env}\``);
+      expect(readme, `README lists ${s.key}`).toContain(`\`${s.key}\``);
+    }
+  });
+});

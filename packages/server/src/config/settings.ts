@@ -1,0 +1,192 @@
+/**
+ * Every setting of marketlens, once: its key in a JSON config file, its environment variable, its
+ * default and what it does. The README's settings table is checked against this list.
+ */
+
+/** How a setting's value is written in a config file. */
+export type SettingType = 'string' | 'integer' | 'number' | 'boolean' | 'list' | 'sources';
+
+/** One setting. */
+export interface Setting {
+  /** Key in the JSON config file. */
+  key: string;
+  /** Environment variable; it overrides the file. */
+  env: string;
+  type: SettingType;
+  /** The default, as a person reads it. */
+  default: string;
+  description: string;
+}
+
+const s = (key: string, env: string, type: SettingType, def: string, description: string): Setting => ({
+  key,
+  env,
+  type,
+  default: def,
+  description,
+});
+
+/** All settings, in the order the README lists them. */
+export const SETTINGS: readonly Setting[] = [
+  s(
+    'env',
+    'MARKETLENS_ENV',
+    'string',
+    'development',
+    '`production`: no demo user, secrets required, JSON logs, owner-only files',
+  ),
+  s('host', 'HOST', 'string', '127.0.0.1', 'interface the server listens on'),
+  s('port', 'PORT', 'integer', '8080', 'port (0 picks a free one)'),
+  s(
+    'dataDir',
+    'MARKETLENS_DATA_DIR',
+    'string',
+    './data',
+    'folder of the SQLite storage, the key file and the candle store',
+  ),
+  s(
+    'secretKey',
+    'MARKETLENS_SECRET_KEY',
+    'string',
+    'a key file in the data folder',
+    'AES-256 key (32 bytes, base64) that encrypts exchange credentials; required in production',
+  ),
+  s(
+    'publicUrl',
+    'MARKETLENS_PUBLIC_URL',
+    'string',
+    'the request origin',
+    'public base URL (OAuth issuer, token audience); required in production',
+  ),
+  s(
+    'market',
+    'MARKETLENS_MARKET',
+    'sources',
+    'simulated',
+    '`simulated`, or sources tried in order: `ccxt:<venue>`, `yahoo`, `files:<dir>`',
+  ),
+  s(
+    'marketRefreshMs',
+    'MARKETLENS_MARKET_REFRESH_MS',
+    'integer',
+    '30000',
+    'a stored series younger than this serves without an upstream call',
+  ),
+  s(
+    'marketBackfill',
+    'MARKETLENS_MARKET_BACKFILL',
+    'integer',
+    '5000',
+    'candles read on the first use of a series (the deepest chart depth)',
+  ),
+  s(
+    'marketTimeoutMs',
+    'MARKETLENS_MARKET_TIMEOUT_MS',
+    'integer',
+    '10000',
+    'an upstream market call slower than this fails (and is retried)',
+  ),
+  s(
+    'candleStoreMb',
+    'MARKETLENS_CANDLE_STORE_MB',
+    'integer',
+    '1024',
+    'size bound of the candle store; least recently used series are evicted',
+  ),
+  s(
+    'marketWarmMs',
+    'MARKETLENS_MARKET_WARM_MS',
+    'integer',
+    '60000',
+    'how often favorites and popular assets are refreshed in the background (0: never)',
+  ),
+  s('logLevel', 'MARKETLENS_LOG_LEVEL', 'string', 'info', 'log level: fatal, error, warn, info, debug, trace, silent'),
+  s(
+    'logFormat',
+    'MARKETLENS_LOG_FORMAT',
+    'string',
+    'pretty (json in production)',
+    '`json` (one object per line) or `pretty`',
+  ),
+  s('metricsAllow', 'MARKETLENS_METRICS_ALLOW', 'list', 'loopback', 'addresses and CIDRs that may read `/metrics`'),
+  s(
+    'trustedProxies',
+    'MARKETLENS_TRUSTED_PROXIES',
+    'list',
+    'none',
+    'reverse proxies whose X-Forwarded-For is believed',
+  ),
+  s(
+    'minClientVersion',
+    'MARKETLENS_MIN_CLIENT_VERSION',
+    'string',
+    '3.0.0',
+    'mobile builds below it fail the supported-client check',
+  ),
+  s('newsFeeds', 'MARKETLENS_NEWS_FEEDS', 'list', 'the example feed', 'RSS/Atom URLs or file paths (empty: no news)'),
+  s(
+    'openaiBaseUrl',
+    'MARKETLENS_OPENAI_BASE_URL',
+    'string',
+    'none',
+    'OpenAI-compatible endpoint that rewrites the overview (with the two below)',
+  ),
+  s('openaiApiKey', 'MARKETLENS_OPENAI_API_KEY', 'string', 'none', 'its API key'),
+  s('openaiModel', 'MARKETLENS_OPENAI_MODEL', 'string', 'none', 'its model'),
+  s(
+    'affiliateVolumeThresholdUsd',
+    'MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD',
+    'number',
+    '10000',
+    '30-day affiliate volume that qualifies (promotions, pilot)',
+  ),
+  s(
+    'syncIntervalMs',
+    'MARKETLENS_SYNC_INTERVAL_MS',
+    'integer',
+    '300000',
+    'time between two syncs of a connected account',
+  ),
+  s('syncPollMs', 'MARKETLENS_SYNC_POLL_MS', 'integer', '5000', 'how often the sync looks for due connections'),
+  s('syncConcurrency', 'MARKETLENS_SYNC_CONCURRENCY', 'integer', '4', 'connections synced at once'),
+  s(
+    'syncCallTimeoutMs',
+    'MARKETLENS_SYNC_CALL_TIMEOUT_MS',
+    'integer',
+    '30000',
+    'a venue call of a sync slower than this fails',
+  ),
+  s('syncBackoffBaseMs', 'MARKETLENS_SYNC_BACKOFF_BASE_MS', 'integer', '30000', 'first backoff after a failed sync'),
+  s('syncBackoffMaxMs', 'MARKETLENS_SYNC_BACKOFF_MAX_MS', 'integer', '3600000', 'longest backoff'),
+  s(
+    'vapidPublicKey',
+    'MARKETLENS_VAPID_PUBLIC_KEY',
+    'string',
+    'generated once, kept in storage',
+    'Web Push VAPID public key (with the private key)',
+  ),
+  s('vapidPrivateKey', 'MARKETLENS_VAPID_PRIVATE_KEY', 'string', 'generated once', 'Web Push VAPID private key'),
+  s(
+    'vapidSubject',
+    'MARKETLENS_VAPID_SUBJECT',
+    'string',
+    'mailto:push@marketlens.local',
+    'mailto: or https: contact for push services',
+  ),
+  s('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
+  s(
+    'pilotUniverse',
+    'MARKETLENS_PILOT_UNIVERSE',
+    'list',
+    'bitcoin,ethereum,solana,binancecoin,ripple',
+    'assets the pilot trades (those the market serves)',
+  ),
+  s('pilotTimeframe', 'MARKETLENS_PILOT_TIMEFRAME', 'string', 'h1', 'the pilot timeframe'),
+  s('pilotIntervalMs', 'MARKETLENS_PILOT_INTERVAL_MS', 'integer', '60000', 'time between two pilot runs'),
+  s('pilotEquityUsd', 'MARKETLENS_PILOT_EQUITY_USD', 'integer', '10000', 'the pilot starting equity'),
+  s('pilotRiskPct', 'MARKETLENS_PILOT_RISK_PCT', 'number', '1', 'risk per pilot trade, % of equity'),
+  s('pilotLeverage', 'MARKETLENS_PILOT_LEVERAGE', 'integer', '5', 'pilot leverage'),
+];
+
+/** The setting with this config-file key. */
+export const SETTING_BY_KEY: ReadonlyMap<string, Setting> = new Map(SETTINGS.map((x) => [x.key, x]));

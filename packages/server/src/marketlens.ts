@@ -1,0 +1,139 @@
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type MarketData, type MarketSources, openMarket, sourceName } from '@marketlens/exchanges';
+import { type DemoCredentials, seedDemo } from './admin.js';
+import { ConfigError, type MarketlensConfig } from './config/load.js';
+import type { AppDeps } from './env.js';
+import { type RunningServer, startServer } from './server.js';
+import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
+import type { Storage } from './storage/types.js';
+
+/** The SQLite file in the data folder. */
+export const DATABASE_FILE = 'marketlens.sqlite';
+
+/** What a test or an embedding program may put in place of what the configuration names. */
+export interface MarketlensOverrides {
+  storage?: Storage;
+  market?: MarketData;
+  extra?: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>>;
+  /** Seed the demo user on the embedded default (default true; `marketlens mcp` picks its user itself). */
+  demo?: boolean;
+}
+
+/** marketlens, built from one configuration: storage, market data, and the server to start. */
+export interface Marketlens {
+  readonly config: MarketlensConfig;
+  readonly storage: Storage;
+  readonly market: MarketData;
+  /** A fresh session token and API key of the demo user on the embedded default; null in production. */
+  readonly demo: DemoCredentials | null;
+  /** Starts the HTTP server and the background jobs; resolves once it listens. */
+  listen(): Promise<RunningServer>;
+  /** Releases what {@link listen} did not take over (the market's timers, storage); idempotent. */
+  close(): Promise<void>;
+}
+
+/** True when `market` is a composite of configured sources (it lists them and their health). */
+export function isMarketSources(market: MarketData): market is MarketSources {
+  return typeof (market as Partial<MarketSources>).status === 'function';
+}
+
+/**
+ * Owner-only files in production: the data folder 0700, its files 0600 (SQLite's WAL and shared
+ * memory files included), and a umask so that files created later are born that way.
+ */
+function protectDataDir(dir: string): void {
+  process.umask(0o077);
+  chmodSync(dir, 0o700);
+  for (const name of [DATABASE_FILE, `${DATABASE_FILE}-wal`, `${DATABASE_FILE}-shm`, 'credentials.key']) {
+    const path = join(dir, name);
+    if (existsSync(path)) chmodSync(path, 0o600);
+  }
+}
+
+/**
+ * The composition root: builds storage (SQLite in the data folder, with the candle store), the
+ * market data the configuration names (the simulated venue, or the real sources through the
+ * store), and, on the embedded default only, the demo user. The server main, `marketlens serve`
+ * and `marketlens mcp` all start here. A source that cannot be opened (an unreadable folder, a
+ * broken file) fails here, before anything listens: the server never starts half-configured.
+ */
+export async function createMarketlens(
+  config: MarketlensConfig,
+  overrides: MarketlensOverrides = {},
+): Promise<Marketlens> {
+  const { dataDir } = config.server;
+  if (config.production) process.umask(0o077);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const storage =
+    overrides.storage ??
+    createSqliteStorage(join(dataDir, DATABASE_FILE), { candles: { maxBytes: config.market.storeBytes } });
+  let market: MarketData;
+  try {
+    market =
+      overrides.market ??
+      (await openMarket(config.market.sources, {
+        store: storage.candles,
+        stored: { backfill: config.market.backfill, refreshMs: config.market.refreshMs },
+        timeoutMs: config.market.timeoutMs,
+        guard: { timeoutMs: config.market.timeoutMs },
+        log: (message) => console.error(`[marketlens] ${message}`),
+      }));
+  } catch (err) {
+    await storage.close();
+    const names = config.market.sources.map(sourceName).join(',');
+    throw new ConfigError(`market sources ${names}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (config.production) protectDataDir(dataDir);
+  const demo = config.production || overrides.demo === false ? null : await seedDemo(storage);
+  let started: RunningServer | null = null;
+  let closed = false;
+  return {
+    config,
+    storage,
+    market,
+    demo,
+    async listen() {
+      if (started !== null) return started;
+      started = await startServer(config.server, storage, market, {
+        ...overrides.extra,
+        warmMs: config.market.warmMs,
+      });
+      return started;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (isMarketSources(market)) market.close();
+      if (started !== null) await started.close();
+      else await storage.close();
+    },
+  };
+}
+
+/** What a start prints: where the server is, and on the embedded default the demo credentials. */
+export function startupLines(
+  ml: Marketlens,
+  server: RunningServer,
+  paths: { openapi: string; feed: string },
+): string[] {
+  const sources = ml.config.market.sources.map(sourceName).join(', ');
+  const lines = [
+    `marketlens server listening on ${server.url}${ml.config.production ? ' (production)' : ''}`,
+    `  docs:          ${server.url}/docs`,
+    `  openapi:       ${server.url}${paths.openapi}`,
+    `  release feed:  ${server.url}${paths.feed}`,
+    `  data dir:      ${ml.config.server.dataDir}`,
+    `  market:        ${sources}`,
+  ];
+  if (ml.demo !== null) {
+    lines.push(
+      `  demo user:     ${ml.demo.email}`,
+      `  session token: ${ml.demo.session_token}`,
+      `  api key:       ${ml.demo.api_key}`,
+      '',
+      `  try: curl -s ${server.url}/v2/config -H 'x-api-key: ${ml.demo.api_key}'`,
+    );
+  }
+  return lines;
+}
