@@ -1,11 +1,17 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { Logger } from 'pino';
 import { registerDocsUi } from './docs/swagger.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { AppError } from './errors/app-error.js';
 import { type ErrorLogger, errorHandler, notFoundHandler } from './errors/handler.js';
 import { RELEASE_FEED_PATH, registerReleaseFeed } from './feed/route.js';
 import { registerMcpRoutes } from './mcp/route.js';
+import { clientIpOf } from './middleware/client-ip/index.js';
+import { type HealthCheck, healthRoutes } from './middleware/observability/health.js';
+import type { Metrics } from './middleware/observability/metrics.js';
+import { metricsRoute } from './middleware/observability/metrics-route.js';
+import { observeRequests } from './middleware/observability/observe.js';
 import { before, platformSteps } from './middleware/platform/index.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
 import { MemoRouter } from './router/memo-router.js';
@@ -38,6 +44,20 @@ export const OPENAPI_PATH = '/docs/openapi.json';
 
 export interface CreateAppOptions {
   logError?: ErrorLogger;
+  /** Request logs, metrics and readiness (production); absent: `/healthz` and `/readyz` only. */
+  observability?: Observability;
+}
+
+/** What the server observes and publishes about itself. */
+export interface Observability {
+  /** One JSON line per request, with its id. */
+  logger?: Logger;
+  /** Prometheus metrics, served at `/metrics`. */
+  metrics?: Metrics;
+  /** Addresses and CIDRs that may read `/metrics` (empty: loopback only). */
+  metricsAllow?: readonly string[];
+  /** What `/readyz` asks; absent: storage answering. */
+  ready?: HealthCheck;
 }
 
 export type App = OpenAPIHono<AppEnv>;
@@ -61,7 +81,12 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
   // Deps, client IP, rate limit, query-key refusal, client-version gate: run inside each route's
   // handler (not as an `app.use` layer, which would make every request asynchronous), and for
   // requests no route answers.
-  const steps = platformSteps(deps);
+  const watch = options.observability;
+  const observe =
+    watch?.logger !== undefined || watch?.metrics !== undefined
+      ? observeRequests<AppEnv>({ logger: watch.logger, metrics: watch.metrics })
+      : undefined;
+  const steps = platformSteps(deps, observe);
   app.onError(errorHandler(options.logError));
   app.notFound(before(steps, notFoundHandler));
   servePlatform(app, steps);
@@ -144,6 +169,29 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       }
     }),
   );
+  // Liveness and readiness for load balancers and orchestrators; no platform steps (no limit to spend).
+  app.route(
+    '/',
+    healthRoutes(
+      watch?.ready ?? {
+        ready: async () => {
+          try {
+            await deps.storage.schemaVersion();
+            return { ok: true, checks: { storage: { ok: true } } };
+          } catch (err) {
+            return { ok: false, checks: { storage: { ok: false, detail: String(err) } } };
+          }
+        },
+      },
+    ),
+  );
+  if (watch?.metrics !== undefined) {
+    const trusted = deps.config.trustedProxies;
+    app.get(
+      '/metrics',
+      metricsRoute<AppEnv>(watch.metrics, watch.metricsAllow ?? [], (c) => clientIpOf(c, trusted)),
+    );
+  }
   registerDocsUi(app, steps);
   registerReleaseFeed(app, steps);
   registerOAuthRoutes(app, steps);

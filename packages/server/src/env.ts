@@ -166,5 +166,7 @@ export interface AppEnv {
     clientIp: string;
     client: ClientInfo;
     caller: Caller;
+    /** This request's id (`x-request-id`), when the server observes requests (production logs, metrics). */
+    requestId: string;
   };
 }

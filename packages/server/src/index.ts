@@ -32,7 +32,6 @@ export { RELEASE_FEED_PATH } from './feed/route.js';
 export {
   createMarketlens,
   DATABASE_FILE,
-  isMarketSources,
   type Marketlens,
   type MarketlensOverrides,
   startupLines,
@@ -89,6 +88,7 @@ export {
   loadOrCreateKeyFile,
   parseCredentialsKey,
 } from './services/credentials-crypto.js';
+export { isMarketSources } from './services/market.js';
 export { startMarketWarmer, WARM_ASSETS, warmMarket } from './services/market-warm.js';
 export { type PilotRun, runPilotCycle } from './services/pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './services/pilot/config.js';

@@ -1,10 +1,13 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type MarketData, type MarketSources, openMarket, sourceName } from '@marketlens/exchanges';
+import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
 import { type DemoCredentials, seedDemo } from './admin.js';
 import { ConfigError, type MarketlensConfig } from './config/load.js';
 import type { AppDeps } from './env.js';
+import { createLogger } from './middleware/observability/logger.js';
+import { createMetrics } from './middleware/observability/metrics.js';
 import { type RunningServer, startServer } from './server.js';
+import { isMarketSources } from './services/market.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 
@@ -31,11 +34,6 @@ export interface Marketlens {
   listen(): Promise<RunningServer>;
   /** Releases what {@link listen} did not take over (the market's timers, storage); idempotent. */
   close(): Promise<void>;
-}
-
-/** True when `market` is a composite of configured sources (it lists them and their health). */
-export function isMarketSources(market: MarketData): market is MarketSources {
-  return typeof (market as Partial<MarketSources>).status === 'function';
 }
 
 /**
@@ -68,16 +66,29 @@ export async function createMarketlens(
   const storage =
     overrides.storage ??
     createSqliteStorage(join(dataDir, DATABASE_FILE), { candles: { maxBytes: config.market.storeBytes } });
+  const logger = createLogger({ format: config.log.format, level: config.log.level, destination: process.stderr });
+  const metrics = createMetrics();
   let market: MarketData;
   try {
     market =
       overrides.market ??
       (await openMarket(config.market.sources, {
         store: storage.candles,
-        stored: { backfill: config.market.backfill, refreshMs: config.market.refreshMs },
+        stored: {
+          backfill: config.market.backfill,
+          refreshMs: config.market.refreshMs,
+          onRead: (result) => metrics.cache('candles', result),
+          onRepair: (key, report) => logger.warn({ series: key, repair: report }, 'upstream candles repaired'),
+        },
         timeoutMs: config.market.timeoutMs,
-        guard: { timeoutMs: config.market.timeoutMs },
-        log: (message) => console.error(`[marketlens] ${message}`),
+        guard: {
+          timeoutMs: config.market.timeoutMs,
+          onCall: (call) => {
+            metrics.upstream(call.source, call.outcome, call.ms / 1000);
+            if (call.outcome !== 'ok') logger.warn({ upstream: call }, 'market source call failed');
+          },
+        },
+        log: (message) => logger.error(message),
       }));
   } catch (err) {
     await storage.close();
@@ -98,6 +109,12 @@ export async function createMarketlens(
       started = await startServer(config.server, storage, market, {
         ...overrides.extra,
         warmMs: config.market.warmMs,
+        // Request lines go to the log in production (or with MARKETLENS_LOG_FORMAT=json); metrics always count.
+        observability: {
+          ...(config.log.format === 'json' ? { logger } : {}),
+          metrics,
+          metricsAllow: config.metricsAllow,
+        },
       });
       return started;
     },

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { serve } from '@hono/node-server';
 import { createSimulatedVenue, type MarketData, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { type App, createApp } from './app.js';
+import { type App, createApp, type Observability } from './app.js';
 import {
   type AppDeps,
   DEFAULT_CONFIG,
@@ -11,11 +12,15 @@ import {
   type ServerConfig,
   type SyncConfig,
 } from './env.js';
+import { drain } from './middleware/observability/drain.js';
+import type { Readiness } from './middleware/observability/health.js';
+import { OBSERVED_SERVER_OPTIONS } from './middleware/observability/response.js';
 import { PLATFORM_SERVER_OPTIONS } from './middleware/rate-limit/response.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './news/news.js';
 import { AlertScheduler } from './services/alerts/scheduler.js';
 import { openConnection } from './services/connections.js';
 import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './services/credentials-crypto.js';
+import { isMarketSources } from './services/market.js';
 import { startMarketWarmer } from './services/market-warm.js';
 import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './services/pilot/config.js';
 import { startPilot } from './services/pilot/scheduler.js';
@@ -153,6 +158,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Readiness: storage answers, a real market source answered (its circuit is not open), and the
+ * server is not draining.
+ */
+async function readiness(storage: Storage, market: MarketData, draining: boolean): Promise<Readiness> {
+  const checks: Readiness['checks'] = {};
+  try {
+    await storage.schemaVersion();
+    checks.storage = { ok: true };
+  } catch (err) {
+    checks.storage = { ok: false, detail: err instanceof Error ? err.message : String(err) };
+  }
+  if (isMarketSources(market)) {
+    const status = market.status();
+    checks.market = {
+      ok: status.some((s) => s.last_success_at !== null && s.breaker !== 'open'),
+      detail: status
+        .map(
+          (s) =>
+            `${s.source}: ${s.assets} assets, circuit ${s.breaker}, last answer ${s.last_success_at === null ? 'never' : new Date(s.last_success_at).toISOString()}`,
+        )
+        .join('; '),
+    };
+  }
+  if (draining) checks.draining = { ok: false, detail: 'shutting down' };
+  return { ok: Object.values(checks).every((c) => c.ok), checks };
+}
+
 /** Starts the HTTP server; resolves once it listens (port 0 picks a free port). Market data: the simulated venue unless given. */
 export function startServer(
   options: ServerOptions,
@@ -161,9 +194,13 @@ export function startServer(
   extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>> & {
     /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
     warmMs?: number;
+    /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */
+    observability?: Observability;
+    /** How long SIGTERM waits for in-flight requests before closing their connections; default 10 s. */
+    drainMs?: number;
   } = {},
 ): Promise<RunningServer> {
-  const { warmMs, ...injected } = extra;
+  const { warmMs, observability, drainMs, ...injected } = extra;
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
@@ -188,7 +225,10 @@ export function startServer(
     log: (message) => console.error(`[marketlens] ${message}`),
   });
   deps.requestSync = (id) => sync.requestSync(id);
-  const app = createApp(deps);
+  let draining = false;
+  const app = createApp(deps, {
+    observability: { ...observability, ready: { ready: () => readiness(storage, market, draining) } },
+  });
   // Alerts at candle close, d1 regime transitions and push delivery.
   const alerts = new AlertScheduler(deps);
   news.start();
@@ -206,21 +246,29 @@ export function startServer(
     warmMs !== undefined && warmMs > 0 && market.venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs) : null;
   return new Promise((resolvePromise, reject) => {
     const server = serve(
-      { fetch: app.fetch, port: options.port, hostname: options.host, serverOptions: PLATFORM_SERVER_OPTIONS },
+      {
+        fetch: app.fetch,
+        port: options.port,
+        hostname: options.host,
+        // The request id rides on the response class when requests are observed (see ObservedResponse).
+        serverOptions:
+          observability?.logger !== undefined || observability?.metrics !== undefined
+            ? OBSERVED_SERVER_OPTIONS
+            : PLATFORM_SERVER_OPTIONS,
+      },
       (info) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
         resolvePromise({
           app,
           storage,
           url: `http://${host}:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => {
-                void Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()])
-                  .then(() => storage.close())
-                  .then(done);
-              });
-            }),
+          close: async () => {
+            // Not ready any more (load balancers stop sending), in-flight requests finish, then the jobs stop.
+            draining = true;
+            await drain(server as Server, { timeoutMs: drainMs ?? 10_000 });
+            await Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
+            await storage.close();
+          },
         });
       },
     );

@@ -3,7 +3,7 @@ import { VenueError } from '../errors.js';
 import { type CandleRequest, type CandleSeries, candleOpenTime, TIMEFRAME_MS } from '../ports.js';
 import { emptyCandles, type RepairReport, repairCandles, repaired, sliceCandles } from './repair.js';
 import type { MarketSource } from './source.js';
-import type { CandleStore, SeriesKey, StoredSeries } from './store.js';
+import { type CandleStore, type SeriesKey, type StoredSeries, seriesBytes } from './store.js';
 
 /** How a source's candles are kept in a {@link CandleStore}. */
 export interface StoredCandlesOptions {
@@ -18,6 +18,11 @@ export interface StoredCandlesOptions {
   onRead?: (result: 'hit' | 'miss' | 'stale') => void;
   /** Told when upstream data needed repair (dropped rows) or had gaps. */
   onRepair?: (key: SeriesKey, report: RepairReport) => void;
+  /**
+   * Bytes of recently used series kept decoded in memory in front of the store (default 64 MiB):
+   * a warm read is then a lookup, not a 240 KB copy out of the store for a 500-candle window.
+   */
+  memoryBytes?: number;
 }
 
 /** Every candle after `from` (exclusive) comes from `fresh`; earlier ones from `stored`. */
@@ -47,6 +52,10 @@ function covers(s: StoredSeries, limit: number, end: number): boolean {
   return w.time.length > 0 && (s.complete || w.time.length === limit) && w.time[w.time.length - 1] < end;
 }
 
+function idOf(key: SeriesKey): string {
+  return `${key.source}\u0000${key.instrument}\u0000${key.timeframe}`;
+}
+
 function keyOf(source: string, request: CandleRequest): SeriesKey {
   const instrument = request.pair ?? `${request.asset_id}@${request.market_type ?? 'spot'}`;
   return { source, instrument, timeframe: request.timeframe };
@@ -70,6 +79,35 @@ export function storedCandles(
   const refreshMs = options.refreshMs ?? 30_000;
   const now = options.now ?? Date.now;
   const inFlight = new Map<string, Promise<StoredSeries>>();
+  const memoryBytes = options.memoryBytes ?? 64 * 1024 * 1024;
+  // Least recently used first (a Map iterates in insertion order; a hit is re-inserted).
+  const hot = new Map<string, StoredSeries>();
+  let hotBytes = 0;
+  const remember = (id: string, s: StoredSeries): void => {
+    const old = hot.get(id);
+    if (old !== undefined) {
+      hot.delete(id);
+      hotBytes -= seriesBytes(old.candles);
+    }
+    hot.set(id, s);
+    hotBytes += seriesBytes(s.candles);
+    for (const [victim, value] of hot) {
+      if (hotBytes <= memoryBytes) break;
+      hot.delete(victim);
+      hotBytes -= seriesBytes(value.candles);
+    }
+  };
+  const read = async (id: string, key: SeriesKey): Promise<StoredSeries | null> => {
+    const held = hot.get(id);
+    if (held !== undefined) {
+      hot.delete(id);
+      hot.set(id, held);
+      return held;
+    }
+    const stored = await store.get(key);
+    if (stored !== null) remember(id, stored);
+    return stored;
+  };
 
   const serve = (key: SeriesKey, s: StoredSeries, request: CandleRequest, stale: boolean): CandleSeries => ({
     asset_id: request.asset_id,
@@ -110,6 +148,7 @@ export function storedCandles(
       complete: n <= depth && (since === null ? fresh.time.length < limit : (stored?.complete ?? false)),
     };
     await store.put(key, next);
+    remember(idOf(key), next);
     return next;
   }
 
@@ -118,7 +157,8 @@ export function storedCandles(
       throw new VenueError('bad_request', `candle limit must be a positive integer, got ${request.limit}`);
     }
     const key = keyOf(source.source, request);
-    const stored = await store.get(key);
+    const id = idOf(key);
+    const stored = await read(id, key);
     const t = now();
     if (request.end !== undefined) {
       // A window in the past: the store serves it when it holds all of it, else it is read through.
@@ -136,7 +176,6 @@ export function storedCandles(
       options.onRead?.('hit');
       return serve(key, stored, request, false);
     }
-    const id = `${key.source}\u0000${key.instrument}\u0000${key.timeframe}`;
     let pending = inFlight.get(id);
     if (pending === undefined) {
       pending = refresh(key, request, stored).finally(() => inFlight.delete(id));

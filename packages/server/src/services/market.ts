@@ -7,6 +7,7 @@ import {
   isCcxtVenue,
   type Market,
   type MarketData,
+  type MarketSources,
   SIMULATED_VENUE_ID,
   type Ticker,
   type Universe,
@@ -17,6 +18,11 @@ import { venueCall } from '../errors/venue-error.js';
 import { guardVenue } from './venue-guard.js';
 
 let defaultVenue: MarketData | undefined;
+
+/** True when `market` is a composite of configured sources (it lists them and their health). */
+export function isMarketSources(market: MarketData): market is MarketSources {
+  return typeof (market as Partial<MarketSources>).status === 'function';
+}
 
 /** The app's market data: the injected one, else one simulated venue on the real clock. */
 export function marketOf(deps: AppDeps): MarketData {

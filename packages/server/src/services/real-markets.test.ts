@@ -3,11 +3,9 @@
  * that names a loopback Binance (real ccxt client through `proxyUrl`, Binance's wire format) and a
  * loopback Yahoo chart API, and with a folder of the real series of ../shared/data.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { analyze } from '@marketlens/core';
 import { createCcxtSource } from '@marketlens/exchanges';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +17,8 @@ import {
   type VenueServer,
 } from '../../../exchanges/src/ccxt/testing/venue-server.js';
 import { chart, startYahooServer, type YahooServer } from '../../../exchanges/src/sources/yahoo/fixtures.js';
+import { type Running, startMain, stop } from '../testing/main-process.js';
 
-const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -75,50 +73,6 @@ function klines(request: VenueRequest): unknown[] {
     ]);
   }
   return rows;
-}
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  /** The demo user's session token (an API key's daily allowance is too small for 200 requests). */
-  token: string;
-  output: () => string;
-}
-
-/** Starts the built server with `config` as its config file; resolves once it prints its URL. */
-async function startMain(config: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const dir = mkdtempSync(join(tmpdir(), 'marketlens-real-'));
-  const file = join(dir, 'marketlens.json');
-  writeFileSync(file, JSON.stringify({ dataDir: join(dir, 'data'), port: 0, newsFeeds: [], pilot: 'off', ...config }));
-  const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH, MARKETLENS_CONFIG: file, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr?.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-    const key = /session token:\s+(\S+)/.exec(out)?.[1];
-    if (url !== undefined && key !== undefined) return { child, url, token: key, output: () => out };
-    if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  child.kill();
-  throw new Error(`the server did not start: ${out}`);
-}
-
-function stop(r: Running | undefined): Promise<void> {
-  if (r === undefined || r.child.exitCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    r.child.once('exit', () => done());
-    r.child.kill('SIGTERM');
-  });
 }
 
 describe('the server on real-market sources (loopback Binance and Yahoo)', () => {

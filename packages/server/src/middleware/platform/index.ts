@@ -27,8 +27,8 @@ export interface PlatformSteps extends Step {
 }
 
 /**
- * The platform's per-request steps, in order: deps, client IP, rate limit, query-key refusal,
- * client-version gate. Each step lives in its own module; this only sequences them. Stays
+ * The platform's per-request steps, in order: deps, the request log and metrics (when the server
+ * observes requests), client IP, rate limit, query-key refusal, client-version gate. Each step lives in its own module; this only sequences them. Stays
  * synchronous unless a step has to wait (the client-version exemption lookup). Runs once per
  * request: a request that already went through it (a 404 answered from inside a route) is not
  * charged twice.
@@ -38,12 +38,14 @@ export interface PlatformSteps extends Step {
  * `fetch` answers synchronously. So the steps run inside each route's own handler (see
  * `before` and `routes/operation.ts`) and in the not-found handler.
  */
-export function platformSteps(deps: AppDeps): PlatformSteps {
+export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => undefined): PlatformSteps {
   const limiter = new RateLimiter();
   const gate = new ClientVersionGate();
   const run = (c: Context<AppEnv>, weight: number | undefined): Promise<void> | undefined => {
     if (c.get('deps') !== undefined) return undefined;
     c.set('deps', deps);
+    // First, so that refused requests (429, 403) are logged and counted too.
+    observe?.(c);
     const ip = clientIpOf(c, deps.config.trustedProxies);
     c.set('clientIp', ip);
     limiter.spend(c, deps, ip, weight);
