@@ -241,6 +241,21 @@ export function startServer(
         console.error('[marketlens] pilot run failed:', err instanceof Error ? err.message : err),
       )
     : null;
+  // Job backlog for /metrics: connections due for a sync, push deliveries due (read every 15 s, at most 10,000).
+  const metrics = observability?.metrics;
+  const backlog =
+    metrics === undefined
+      ? null
+      : setInterval(() => {
+          const now = deps.now();
+          void Promise.all([storage.connections.due(now, 10_000), storage.pushOutbox.due(now, 10_000)])
+            .then(([syncs, pushes]) => {
+              metrics.backlog('sync', syncs.length);
+              metrics.backlog('push', pushes.length);
+            })
+            .catch(() => undefined);
+        }, 15_000);
+  backlog?.unref();
   // Real sources: the favorites' and popular assets' analyses are kept warm (the simulated venue needs no warming).
   const warmer =
     warmMs !== undefined && warmMs > 0 && market.venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs) : null;
@@ -265,6 +280,7 @@ export function startServer(
           close: async () => {
             // Not ready any more (load balancers stop sending), in-flight requests finish, then the jobs stop.
             draining = true;
+            if (backlog !== null) clearInterval(backlog);
             await drain(server as Server, { timeoutMs: drainMs ?? 10_000 });
             await Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
             await storage.close();

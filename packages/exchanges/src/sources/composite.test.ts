@@ -158,6 +158,24 @@ describe('guardSource', () => {
     expect(g.health().consecutive_failures).toBe(0);
   });
 
+  it('spaces calls to the source rate', async () => {
+    let t = T0;
+    const slept: number[] = [];
+    const src = testSource('yahoo', ['stock-aapl'], () => t);
+    const g = guardSource(src, {
+      now: () => t,
+      sleep: async (ms) => {
+        slept.push(ms);
+        t += ms;
+      },
+      ratePerSecond: 2,
+    });
+    for (let i = 0; i < 5; i++) await g.ticker({ asset_id: 'stock-aapl' });
+    // A bucket of two: two calls at once, then one every 500 ms.
+    expect(slept).toEqual([500, 500, 500]);
+    expect(t - T0).toBe(1_500);
+  });
+
   it('times out a call that hangs', async () => {
     const src = testSource('yahoo', ['stock-aapl'], () => T0);
     const hang = { ...src, candles: () => new Promise<never>(() => {}) };

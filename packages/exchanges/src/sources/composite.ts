@@ -105,7 +105,12 @@ export function universeOfListings(listings: readonly (readonly ListedAsset[])[]
 export async function createMarketSources(options: MarketSourcesOptions): Promise<MarketSources> {
   if (options.sources.length === 0) throw new Error('at least one market source is needed');
   const entries: Entry[] = options.sources.map((source) => {
-    const guarded = guardSource(source, options.guard);
+    const guarded = guardSource(source, {
+      ...options.guard,
+      ...(source.ratePerSecond === undefined || options.guard?.ratePerSecond !== undefined
+        ? {}
+        : { ratePerSecond: source.ratePerSecond }),
+    });
     return {
       guarded,
       candles:

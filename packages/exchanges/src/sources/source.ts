@@ -18,4 +18,9 @@ export interface MarketSource extends MarketData {
   readonly source: string;
   /** The assets this source serves now. Throws `VenueError` when the source cannot be read. */
   listAssets(): Promise<ListedAsset[]>;
+  /**
+   * Calls per second the source tolerates, when it spaces nothing itself (ccxt does, with each
+   * venue's published limits; Yahoo does not). The composite's guard keeps to it.
+   */
+  readonly ratePerSecond?: number;
 }

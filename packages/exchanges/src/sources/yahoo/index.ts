@@ -22,6 +22,9 @@ import { type ChartClientConfig, fetchChart, type YahooInterval } from './client
 import type { ChartMeta } from './schema.js';
 import { type YahooListing, yahooListings } from './symbols.js';
 
+/** Calls started per second at most against Yahoo (its unofficial API throttles bursts). */
+export const YAHOO_RATE_PER_SECOND = 4;
+
 /** Options of {@link createYahooSource}. */
 export interface YahooSourceOptions {
   /** Where the chart API is; default `https://query1.finance.yahoo.com` (tests pass a local server). */
@@ -177,6 +180,8 @@ export function createYahooSource(options: YahooSourceOptions = {}): MarketSourc
   return {
     source: SOURCE,
     venue: SOURCE,
+    // Yahoo publishes no limit; it answers bursts with 429s, so calls are spaced (a few a second).
+    ratePerSecond: YAHOO_RATE_PER_SECOND,
 
     async candles(request: CandleRequest): Promise<CandleSeries> {
       const listing = listingOf(request);

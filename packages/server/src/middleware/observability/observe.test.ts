@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { CLIENT_CLOSED_STATUS, observeRequests } from './observe.js';
-import { REQUEST_ID_HEADER, type RequestLogEnv } from './request-log.js';
-import { OBSERVED_SERVER_OPTIONS } from './response.js';
+import type { RequestLogEnv } from './request-log.js';
+import { OBSERVED_SERVER_OPTIONS, REQUEST_ID_HEADER } from './response.js';
 
 let server: Server | undefined;
 afterEach(() => {

@@ -19,9 +19,11 @@ export interface ObserveOptions {
  * @hono/node-server, hooks the end of the Node response to log the line and record the metrics.
  * It never makes the request asynchronous, so the server keeps its fast response path.
  *
- * The duration runs from the step to the response handed to the socket (the whole body, also
- * for a stream); a client that leaves first is recorded with status 499. Under `app.request`
- * (no Node response) only the id is assigned: there is no end to hook.
+ * Run it first among the steps, so refused requests (429, 403) are recorded too, and serve the
+ * app with `OBSERVED_SERVER_OPTIONS`, or the id header takes Node's slow path. The duration runs
+ * from the step to the response handed to the socket (the whole body, also for a stream); a
+ * client that leaves first is recorded with status 499. Under `app.request` (no Node response)
+ * only the id is assigned: there is no end to hook.
  */
 export function observeRequests<E extends RequestLogEnv>(options: ObserveOptions): (c: Context<E>) => undefined {
   const { logger, metrics } = options;

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
-import { REQUEST_ID_HEADER, type RequestLogEnv, requestLog } from './request-log.js';
+import { type RequestLogEnv, requestLog } from './request-log.js';
+import { REQUEST_ID_HEADER } from './response.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -61,13 +62,23 @@ describe('requestLog', () => {
     expect(lines[0].durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('logs a request no route answered as unmatched, and a failure at level error', async () => {
+  it('logs a request no route answered as unmatched, a 4xx at level warn and a 5xx at level error', async () => {
     const { app: a, lines } = app();
     expect((await a.request('/nowhere/42')).status).toBe(404);
     expect((await a.request('/boom')).status).toBe(500);
     expect(lines.map((l) => [l.route, l.status, l.level])).toEqual([
-      ['unmatched', 404, 30],
+      ['unmatched', 404, 40],
       ['/boom', 500, 50],
     ]);
+  });
+
+  it('logs only the failures through a child logger at warn', async () => {
+    const { lines, logger } = logged();
+    const a = new Hono<RequestLogEnv>();
+    a.use(requestLog(logger.child({}, { level: 'warn' })));
+    a.get('/ok', (c) => c.text('ok'));
+    await a.request('/ok');
+    await a.request('/nowhere');
+    expect(lines.map((l) => [l.route, l.status])).toEqual([['unmatched', 404]]);
   });
 });
