@@ -1,5 +1,6 @@
 import type { Candles } from '@marketlens/core';
 import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '../ports.js';
+import { candlesOf } from '../sources/repair.js';
 
 /** ccxt's name of each marketlens timeframe. */
 export const CCXT_TIMEFRAME: Readonly<Record<Timeframe, string>> = {
@@ -155,24 +156,5 @@ async function readTimeframe(fetch: FetchRows, tf: Timeframe, count: number, q: 
  * or `1w`) or buckets differently is built from the next shorter one. Oldest first.
  */
 export async function readCandles(fetch: FetchRows, q: CandleQuery): Promise<Candles> {
-  const rows = (await readTimeframe(fetch, q.timeframe, q.limit, q)).slice(-q.limit);
-  const n = rows.length;
-  const candles: Candles = {
-    time: new Float64Array(n),
-    open: new Float64Array(n),
-    high: new Float64Array(n),
-    low: new Float64Array(n),
-    close: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    candles.time[i] = r.time;
-    candles.open[i] = r.open;
-    candles.high[i] = r.high;
-    candles.low[i] = r.low;
-    candles.close[i] = r.close;
-    candles.volume[i] = r.volume;
-  }
-  return candles;
+  return candlesOf((await readTimeframe(fetch, q.timeframe, q.limit, q)).slice(-q.limit));
 }

@@ -34,6 +34,32 @@ export function emptyCandles(n = 0): Candles {
   };
 }
 
+/** One candle as a record. */
+export interface CandleRow {
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+/** Records as struct-of-arrays candles, in the order given. */
+export function candlesOf(rows: readonly CandleRow[]): Candles {
+  const n = rows.length;
+  const c = emptyCandles(n);
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    c.time[i] = r.time;
+    c.open[i] = r.open;
+    c.high[i] = r.high;
+    c.low[i] = r.low;
+    c.close[i] = r.close;
+    c.volume[i] = r.volume;
+  }
+  return c;
+}
+
 function validRow(c: Candles, i: number): boolean {
   const o = c.open[i];
   const h = c.high[i];

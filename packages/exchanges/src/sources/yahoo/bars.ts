@@ -8,6 +8,7 @@
  */
 import type { Candles } from '@marketlens/core';
 import { candleOpenTime, type Timeframe } from '../../ports.js';
+import { candlesOf } from '../repair.js';
 import type { YahooInterval } from './client.js';
 import type { ChartMeta, ChartResult } from './schema.js';
 
@@ -149,23 +150,5 @@ export function toCandleBars(
 
 /** Bars as struct-of-arrays candles. */
 export function toCandles(bars: readonly Bar[]): Candles {
-  const n = bars.length;
-  const candles: Candles = {
-    time: new Float64Array(n),
-    open: new Float64Array(n),
-    high: new Float64Array(n),
-    low: new Float64Array(n),
-    close: new Float64Array(n),
-    volume: new Float64Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const b = bars[i];
-    candles.time[i] = b.time;
-    candles.open[i] = b.open;
-    candles.high[i] = b.high;
-    candles.low[i] = b.low;
-    candles.close[i] = b.close;
-    candles.volume[i] = b.volume;
-  }
-  return candles;
+  return candlesOf(bars);
 }
