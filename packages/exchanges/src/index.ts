@@ -43,6 +43,7 @@ export {
   importCandleFile,
   importCandleStream,
 } from './files/import.js';
+export { type OpenMarketOptions, openMarket, openSource } from './open-market.js';
 export {
   type AccountData,
   type AssetClass,
@@ -85,6 +86,14 @@ export {
   type SimulatedVenueOptions,
 } from './simulated/venue.js';
 export {
+  checkSources,
+  parseSourceList,
+  parseSourceName,
+  SOURCE_FORMS,
+  type SourceSpec,
+  sourceName,
+} from './source-spec.js';
+export {
   createMarketSources,
   type MarketSources,
   type MarketSourcesOptions,
@@ -99,7 +108,6 @@ export {
   type SourceGuardOptions,
   type UpstreamCall,
 } from './sources/guard.js';
-export { type OpenMarketOptions, openMarket, openSource } from './sources/open.js';
 export {
   emptyCandles,
   foldCandles,
@@ -109,14 +117,6 @@ export {
   sliceCandles,
 } from './sources/repair.js';
 export type { ListedAsset, MarketSource } from './sources/source.js';
-export {
-  checkSources,
-  parseSourceList,
-  parseSourceName,
-  SOURCE_FORMS,
-  type SourceSpec,
-  sourceName,
-} from './sources/spec.js';
 export {
   type CandleStore,
   createMemoryCandleStore,

@@ -1,11 +1,11 @@
-import { createCcxtSource } from '../ccxt/source.js';
-import type { MarketData } from '../ports.js';
-import { createSimulatedVenue } from '../simulated/venue.js';
-import { createMarketSources, type MarketSources, type MarketSourcesOptions } from './composite.js';
-import { createFilesSource } from './files.js';
-import type { MarketSource } from './source.js';
-import type { SourceSpec } from './spec.js';
-import { createYahooSource } from './yahoo/index.js';
+import { createCcxtSource } from './ccxt/source.js';
+import type { MarketData } from './ports.js';
+import { createSimulatedVenue } from './simulated/venue.js';
+import type { SourceSpec } from './source-spec.js';
+import { createMarketSources, type MarketSources, type MarketSourcesOptions } from './sources/composite.js';
+import { createFilesSource } from './sources/files.js';
+import type { MarketSource } from './sources/source.js';
+import { createYahooSource } from './sources/yahoo/index.js';
 
 /** Options of {@link openMarket}: the composite's settings, without its sources. */
 export interface OpenMarketOptions extends Omit<MarketSourcesOptions, 'sources'> {

@@ -1,4 +1,4 @@
-import { CCXT_VENUES, type CcxtVenueId, isCcxtVenue } from '../ccxt/venues.js';
+import { CCXT_VENUES, type CcxtVenueId, isCcxtVenue } from './ccxt/venues.js';
 
 /** A configured market source. */
 export type SourceSpec =
