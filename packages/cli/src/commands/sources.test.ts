@@ -1,0 +1,44 @@
+/** `--source` on the analysis commands and `serve --market`, on the built binary. */
+import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedDataDir, sharedDataSkipReason } from '../../../core/src/testing/shared-data.js';
+import { ensureBuilt, marketlens } from '../testing/binary.js';
+
+beforeAll(() => {
+  ensureBuilt();
+}, 120_000);
+
+describe('--source', () => {
+  it('refuses an unknown source or venue with a usage error naming the choices', () => {
+    const bad = marketlens(['analyze', 'bitcoin', '--source', 'ccxt:nowhere']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown venue 'nowhere'; one of binance/);
+    const both = marketlens(['analyze', 'bitcoin', '--source', 'yahoo', '--venue', 'binance']);
+    expect(both.code).toBe(2);
+    const folder = marketlens(['analyze', 'bitcoin', '--source', 'files:/nonexistent/candles']);
+    expect(folder.code).not.toBe(0);
+    expect(folder.stderr).toMatch(/files:\/nonexistent\/candles: the folder cannot be read/);
+  });
+
+  it('serve --market refuses a bad source in one line before listening', () => {
+    const r = marketlens(['serve', '--port', '0', '--market', 'simulated,yahoo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/`simulated` cannot be combined with real sources/);
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it.skipIf(!sharedDataDir)(`analyses a folder of real series (skips when ${sharedDataSkipReason})`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketlens-cli-files-'));
+    mkdirSync(join(dir, 'stock-nvda'));
+    symlinkSync(join(sharedDataDir ?? '', 'nvda-1999-2014-d1.csv'), join(dir, 'stock-nvda', 'd1.csv'));
+    const r = marketlens(['analyze', 'NVDA', '--source', `files:${dir}`, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as { source: { venue: string; asset_id: string; last_time: number } };
+    expect(out.source).toMatchObject({ venue: 'files', asset_id: 'stock-nvda' });
+    expect(new Date(out.source.last_time).getUTCFullYear()).toBe(2014);
+    const missing = marketlens(['analyze', 'bitcoin', '--source', `files:${dir}`]);
+    expect(missing.code).not.toBe(0);
+  });
+});
