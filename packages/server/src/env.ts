@@ -28,9 +28,15 @@ export interface ServerConfig {
   /**
    * The public base URL of this server (`https://api.example.com`), when it is not the origin the
    * requests arrive on (behind a TLS proxy): the OAuth issuer and the audience of `/mcp` tokens.
-   * Absent: the origin of each request.
+   * Absent: the origin of each request whose Host is a loopback name or the address the connection
+   * arrived on; other Hosts are refused on OAuth and `/mcp` (see `baseUrlOf`).
    */
   publicUrl?: string;
+  /**
+   * Browser origins, besides the public origin, whose pages may call `/mcp` (`https://app.example`).
+   * A request with any other `Origin` header is refused; requests without one (non-browser clients) pass.
+   */
+  mcpAllowedOrigins?: readonly string[];
   /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
   venueLimits?: import('./services/venue-guard.js').VenueLimits;
 }

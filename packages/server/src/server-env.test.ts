@@ -16,6 +16,17 @@ describe('optionsFromEnv', () => {
     expect(() => optionsFromEnv({ MARKETLENS_PUBLIC_URL: 'ftp://x.example' })).toThrow(/http/);
   });
 
+  it('reads the /mcp origin allow-list as origins and refuses what is not one', () => {
+    expect(optionsFromEnv({}).config.mcpAllowedOrigins).toBeUndefined();
+    expect(
+      optionsFromEnv({ MARKETLENS_MCP_ALLOWED_ORIGINS: 'https://app.example/, http://localhost:5173' }).config
+        .mcpAllowedOrigins,
+    ).toEqual(['https://app.example', 'http://localhost:5173']);
+    expect(() => optionsFromEnv({ MARKETLENS_MCP_ALLOWED_ORIGINS: 'app.example' })).toThrow(
+      /MARKETLENS_MCP_ALLOWED_ORIGINS/,
+    );
+  });
+
   it('names the variable when a setting is out of range', () => {
     expect(() => optionsFromEnv({ PORT: '99999' })).toThrow(/PORT/);
     expect(() => optionsFromEnv({ MARKETLENS_SYNC_INTERVAL_MS: '5' })).toThrow(/MARKETLENS_SYNC_INTERVAL_MS/);

@@ -12,6 +12,7 @@ import {
   type ServerConfig,
   type SyncConfig,
 } from './env.js';
+import { answerClientError } from './errors/client-error.js';
 import { drain } from './middleware/observability/drain.js';
 import type { Readiness } from './middleware/observability/health.js';
 import { OBSERVED_SERVER_OPTIONS } from './middleware/observability/response.js';
@@ -72,6 +73,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       push: pushFromEnv(env),
       pilot: pilotConfigFromEnv(env),
       ...publicUrlFromEnv(env),
+      ...mcpAllowedOriginsFromEnv(env),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
   };
@@ -130,6 +132,28 @@ function publicUrlFromEnv(env: NodeJS.ProcessEnv): { publicUrl?: string } {
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new Error(`MARKETLENS_PUBLIC_URL must be an http(s) URL, got ${raw}`);
   return { publicUrl: url.origin };
+}
+
+/** MARKETLENS_MCP_ALLOWED_ORIGINS: browser origins (comma list of http(s) URLs) whose pages may call /mcp. */
+function mcpAllowedOriginsFromEnv(env: NodeJS.ProcessEnv): { mcpAllowedOrigins?: string[] } {
+  const raw = (env.MARKETLENS_MCP_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  if (raw.length === 0) return {};
+  return {
+    mcpAllowedOrigins: raw.map((origin) => {
+      let url: URL;
+      try {
+        url = new URL(origin);
+      } catch {
+        throw new Error(`MARKETLENS_MCP_ALLOWED_ORIGINS must list http(s) origins, got ${origin}`);
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new Error(`MARKETLENS_MCP_ALLOWED_ORIGINS must list http(s) origins, got ${origin}`);
+      return url.origin;
+    }),
+  };
 }
 
 function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
@@ -288,6 +312,8 @@ export function startServer(
         });
       },
     );
+    // Requests the HTTP parser refuses (e.g. 431, headers too large) get an ErrorResponse body.
+    server.on('clientError', answerClientError);
     server.on('error', (err) => {
       void news.stop();
       void sync.stop();

@@ -55,8 +55,15 @@ export const SETTINGS: readonly Setting[] = [
     'publicUrl',
     'MARKETLENS_PUBLIC_URL',
     'string',
-    'the request origin',
+    "the request origin (loopback or this server's address only)",
     'public base URL (OAuth issuer, token audience); required in production',
+  ),
+  s(
+    'mcpAllowedOrigins',
+    'MARKETLENS_MCP_ALLOWED_ORIGINS',
+    'list',
+    'none',
+    'browser origins besides the public one whose pages may call `/mcp`',
   ),
   s(
     'market',

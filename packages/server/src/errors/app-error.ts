@@ -33,6 +33,10 @@ export const ERROR_CODES = {
   UnsupportedClientVersion: { code: 'UnsupportedClientVersion', status: 403 },
   /** The caller's 30-day affiliate volume does not qualify for pilot spectate (section 4.10). */
   PilotNotEligible: { code: 'PilotNotEligible', status: 403 },
+  /** `/mcp` from a browser page whose Origin is neither the public origin nor an allowed one. */
+  OriginNotAllowed: { code: 'OriginNotAllowed', status: 403 },
+  /** OAuth and `/mcp` without a public URL configured: the Host names neither loopback nor this server's address. */
+  HostNotAllowed: { code: 'HostNotAllowed', status: 400 },
   StablecoinNotAnalyzed: { code: 'StablecoinNotAnalyzed', status: 400 },
   NotFound: { code: 'NotFound', status: 404 },
   UnknownAsset: { code: 'UnknownAsset', status: 400 },
@@ -52,6 +56,10 @@ export const ERROR_CODES = {
   PromotionClaimed: { code: 'PromotionClaimed', status: 422 },
   /** Sign-up refused: the venue UID was already used to claim this exchange's promotion. */
   PromotionUidUsed: { code: 'PromotionUidUsed', status: 422 },
+  /** The request body is larger than the route accepts (1 MB at most; 64 KB on REST routes, 8 KB on client registration). */
+  PayloadTooLarge: { code: 'PayloadTooLarge', status: 413 },
+  /** The request's header block is larger than the server accepts (answered by the HTTP parser). */
+  HeadersTooLarge: { code: 'HeadersTooLarge', status: 431 },
   RateLimited: { code: 'RateLimited', status: 429 },
   ApiKeyAllowanceExceeded: { code: 'ApiKeyAllowanceExceeded', status: 429 },
   /** DELETE of a connection the user does not have. */
@@ -76,7 +84,7 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, { code: number | string; status: ErrorStatus }>;
 
 /** Statuses the contract documents for failures (section 7). */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 410 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 410 | 413 | 422 | 429 | 431 | 500 | 503;
 
 export type ErrorName = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorName]['code'];
@@ -108,6 +116,8 @@ export function fallbackErrorName(status: number): ErrorName {
       return 'Unauthorized';
     case 404:
       return 'NotFound';
+    case 413:
+      return 'PayloadTooLarge';
     case 429:
       return 'RateLimited';
     case 503:

@@ -319,6 +319,8 @@ beforeAll(async () => {
     {
       rateLimit: { limit: 1_000_000, windowMs: 60_000 },
       push: { vapid: null, allowInsecureEndpoints: true },
+      // The OAuth issuer and the token audience; without it a Host that is not loopback is refused.
+      publicUrl: ORIGIN,
     },
     undefined,
     {

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -9,7 +10,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { DEFAULT_CONFIG } from '../env.js';
 import { type Harness, harness } from '../testing/harness.js';
@@ -487,5 +488,151 @@ describe('authorization endpoint checks', () => {
     const wrong = await fetch(`${base}/oauth/authorize`, { method: 'POST', body: form, redirect: 'manual' });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('Email or password is wrong');
+  });
+});
+
+/** A request to the test server with a Host header of our choosing (fetch does not let one be forged). */
+function withHost(path: string, host: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('attacks on /mcp and the OAuth metadata (issue 21)', () => {
+  // Each test signs up and registers a client from one address: a fresh budget window for each.
+  beforeEach(() => {
+    h.clock.now += 60_000;
+  });
+
+  const tools = (n: number) =>
+    JSON.stringify(
+      Array.from({ length: n }, (_, i) => ({
+        jsonrpc: '2.0',
+        id: i + 1,
+        method: 'tools/call',
+        params: { name: 'get_account_info', arguments: {} },
+      })),
+    );
+
+  it('refuses a JSON-RPC batch with a JSON-RPC error, whatever it holds', async () => {
+    const { token } = await signup();
+    const { client, provider } = await authorizedClient({ 'x-session-token': token });
+    await client.close();
+    const access = provider.saved?.access_token ?? '';
+    for (const n of [100, 1]) {
+      const res = await fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: tools(n),
+      });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { jsonrpc: string; error: { code: number; message: string } };
+      expect([body.jsonrpc, body.error.code]).toEqual(['2.0', -32600]);
+      expect(body.error.message).toMatch(/batch/i);
+    }
+    // One message per request still works, and a body that is not JSON is the transport's parse error.
+    expect((await mcpPost(access)).status).toBe(200);
+    const garbage = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${access}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{not json',
+    });
+    expect(garbage.status).toBe(400);
+    expect(((await garbage.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
+  it('refuses a page of another origin on /mcp with 403, and lets its own origin, allowed ones and non-browsers in', async () => {
+    const { token } = await signup();
+    const { client, provider } = await authorizedClient({ 'x-session-token': token });
+    await client.close();
+    const access = provider.saved?.access_token ?? '';
+    const evil = await mcpPost(access, { origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(((await evil.json()) as { code: string }).code).toBe('OriginNotAllowed');
+    expect((await mcpPost(null, { origin: 'https://evil.example' })).status).toBe(403);
+    expect((await mcpPost(access, { origin: 'null' })).status).toBe(403);
+    const preflight = await fetch(`${base}/mcp`, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    expect(preflight.status).toBe(403);
+    expect((await mcpPost(access, { origin: base })).status).toBe(200);
+    expect((await mcpPost(access)).status).toBe(200);
+    // An allow-listed origin, on an app over the same storage configured with it.
+    const allowing = createApp(
+      {
+        storage: h.storage,
+        config: { ...DEFAULT_CONFIG, mcpAllowedOrigins: ['https://app.example'] },
+        now: () => h.clock.now,
+        market: h.market,
+      },
+      { logError: () => {} },
+    );
+    const call = (origin: string) =>
+      allowing.request(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          origin,
+          authorization: `Bearer ${access}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+    expect((await call('https://app.example')).status).toBe(200);
+    expect((await call('https://evil.example')).status).toBe(403);
+  });
+
+  it('does not let a forged Host choose the issuer or the audience; metadata is not cached', async () => {
+    const own = await withHost('/.well-known/oauth-authorization-server', new URL(base).host);
+    expect(own.status).toBe(200);
+    expect((JSON.parse(own.body) as { issuer: string }).issuer).toBe(base);
+    expect(own.headers['cache-control']).toBe('no-store');
+    for (const path of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/mcp/manifest.json',
+    ]) {
+      const forged = await withHost(path, 'evil.example');
+      expect([path, forged.status, forged.body]).toEqual([path, 400, expect.stringContaining('HostNotAllowed')]);
+      expect(forged.body).not.toContain('evil.example');
+      const ok = await fetch(`${base}${path}`);
+      expect([path, ok.status, ok.headers.get('cache-control')]).toEqual([path, 200, 'no-store']);
+    }
+    // /mcp's challenge names the metadata by the base URL: a forged Host gets no challenge of its choosing.
+    const challenge = await withHost('/mcp', 'evil.example:8080');
+    expect(challenge.status).toBe(400);
+    expect(challenge.headers['www-authenticate']).toBeUndefined();
+    // localhost is this machine, on whatever port a mapping in front gives it.
+    const local = await withHost('/.well-known/oauth-protected-resource', 'localhost:9999');
+    expect((JSON.parse(local.body) as { resource: string }).resource).toBe('http://localhost:9999/mcp');
+    // With a public URL configured, the Host plays no part.
+    const configured = createApp(
+      {
+        storage: h.storage,
+        config: { ...DEFAULT_CONFIG, publicUrl: 'https://api.example.com' },
+        now: () => h.clock.now,
+        market: h.market,
+      },
+      { logError: () => {} },
+    );
+    const meta = await configured.request('http://evil.example/.well-known/oauth-authorization-server');
+    expect((await meta.json()) as { issuer: string }).toMatchObject({ issuer: 'https://api.example.com' });
   });
 });

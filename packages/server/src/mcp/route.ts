@@ -9,6 +9,9 @@
  * Refusals follow RFC 6750 / RFC 9728: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`,
  * plus `error="invalid_token"` when a token was sent and rejected. An API key or a session token is
  * refused the same way (contract section 5: bearer tokens only on /mcp).
+ *
+ * A browser page of another origin is refused (403) before the token is looked at, and a JSON-RPC
+ * batch (400, JSON-RPC -32600) before any of its messages runs: one request, one message.
  */
 import { createMcpServer, manifest } from '@marketlens/mcp';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -26,6 +29,8 @@ import { type McpCaller, mcpBackend } from './backend.js';
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
+const NO_STORE = { 'cache-control': 'no-store' };
+
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'www-authenticate, mcp-session-id, mcp-protocol-version',
@@ -35,6 +40,25 @@ export interface McpRouteOptions {
   /** Version the MCP server reports (the service version). */
   version: string;
   logError?: ErrorLogger;
+}
+
+/**
+ * Refuses a `/mcp` request sent by a page of another site (its `Origin`), as the Streamable HTTP
+ * transport requires against DNS rebinding and cross-site calls: allowed are the server's own
+ * origin and `config.mcpAllowedOrigins`. A request without `Origin` is not from a browser page and
+ * passes; it still needs its bearer token.
+ */
+function checkOrigin(c: Context<AppEnv>): void {
+  const origin = c.req.header('origin');
+  if (origin === undefined) return;
+  if (origin === new URL(baseUrlOf(c)).origin) return;
+  if (c.get('deps').config.mcpAllowedOrigins?.includes(origin)) return;
+  throw new AppError('OriginNotAllowed', 'Pages of this origin may not call /mcp');
+}
+
+/** A JSON-RPC error answer, as the transport writes its own. */
+function jsonRpcError(c: Context<AppEnv>, code: number, message: string) {
+  return c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, 400, CORS);
 }
 
 /** A 401 with the RFC 9728 challenge; `error` (RFC 6750) when a token was sent and refused. */
@@ -89,31 +113,38 @@ async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; cl
 
 /** `/mcp`, `/mcp/manifest.json` and the protected resource metadata (bare and `/mcp`-suffixed). */
 export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: McpRouteOptions): void {
-  const metadata = before(platform, (c: Context<AppEnv>) => c.json(protectedResourceMetadata(baseUrlOf(c)), 200, CORS));
+  // Documents naming the base URL are not cached: each answer is this server's, never a stored one.
+  const metadata = before(platform, (c: Context<AppEnv>) =>
+    c.json(protectedResourceMetadata(baseUrlOf(c)), 200, { ...CORS, ...NO_STORE }),
+  );
   app.get(PROTECTED_RESOURCE_PATH, metadata);
   app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
 
   app.get(
     `${MCP_PATH}/manifest.json`,
-    before(platform, (c) => c.json(manifest(baseUrlOf(c), { version: options.version }), 200, CORS)),
+    before(platform, (c) =>
+      c.json(manifest(baseUrlOf(c), { version: options.version }), 200, { ...CORS, ...NO_STORE }),
+    ),
   );
 
   app.options(
     MCP_PATH,
-    before(platform, (c) =>
-      c.body(null, 204, {
+    before(platform, (c) => {
+      checkOrigin(c);
+      return c.body(null, 204, {
         ...CORS,
         'access-control-allow-methods': 'POST, OPTIONS',
         'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, last-event-id',
         'access-control-max-age': '86400',
-      }),
-    ),
+      });
+    }),
   );
 
   app.on(
     ['GET', 'POST', 'DELETE'],
     MCP_PATH,
     before(platform, async (c) => {
+      checkOrigin(c);
       const bearer = await bearerCaller(c);
       if (bearer instanceof Response) return bearer;
       const { caller, clientId } = bearer;
@@ -122,6 +153,21 @@ export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: Mc
           ...CORS,
           allow: 'POST',
         });
+      }
+      // One message per request: a batch would run many tool calls for one request's budget, and
+      // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        body = undefined;
+      }
+      if (Array.isArray(body)) {
+        return jsonRpcError(
+          c,
+          -32600,
+          'Invalid Request: batches are not supported; send one JSON-RPC message per request',
+        );
       }
       const deps = c.get('deps');
       const server = createMcpServer(mcpBackend(deps, caller), {
@@ -135,6 +181,7 @@ export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: Mc
       await server.connect(transport);
       try {
         const response = await transport.handleRequest(c.req.raw, {
+          parsedBody: body,
           authInfo: {
             token: 'redacted',
             clientId,

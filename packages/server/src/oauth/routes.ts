@@ -114,7 +114,8 @@ async function validated(c: Context<AppEnv>, base: string, params: Readonly<Reco
 export function registerOAuthRoutes(app: Hono<AppEnv>, platform: Step): void {
   app.get(
     '/.well-known/oauth-authorization-server',
-    before(platform, (c) => c.json(authorizationServerMetadata(baseUrlOf(c)), 200, CORS)),
+    // Not cached: the document names this server's base URL, and each answer is this server's own.
+    before(platform, (c) => c.json(authorizationServerMetadata(baseUrlOf(c)), 200, { ...CORS, ...NO_STORE })),
   );
 
   for (const path of ['/oauth/register', '/oauth/token', '/oauth/revoke', '/.well-known/oauth-authorization-server']) {

@@ -8,6 +8,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AppDeps } from '../env.js';
+import { AppError } from '../errors/app-error.js';
 import { newSecret, secretHash } from '../services/secrets.js';
 import type { OAuthClientRecord, OAuthTokenRecord } from '../storage/oauth-types.js';
 import type { UserRecord } from '../storage/types.js';
@@ -96,7 +97,48 @@ function redirectUriProblem(uri: string): string | null {
   return null;
 }
 
-/** Registers a client; the response is the RFC 7591 client information (secret only for confidential clients). */
+/**
+ * Bounds of an unauthenticated registration (the body itself is capped at 8 KB): a name, at most
+ * ten redirect URIs, every other text and list short.
+ */
+export const CLIENT_LIMITS = {
+  clientName: 200,
+  redirectUris: 10,
+  redirectUri: 2000,
+  /** Any other string of the metadata (URIs, scope, software id, a contact). */
+  text: 2000,
+  /** Any other list of the metadata (contacts, grant types). */
+  list: 10,
+} as const;
+/** A client that never completed an authorization is dropped after a day. */
+export const UNUSED_CLIENT_TTL_MS = 86_400_000;
+/** At most this many registered clients; beyond it the oldest unused go, else registration is refused (503). */
+export const MAX_CLIENTS = 10_000;
+
+/** The first metadata field beyond {@link CLIENT_LIMITS}, as a message; null when none is. */
+function clientLimitProblem(meta: Record<string, unknown>): string | null {
+  for (const [field, value] of Object.entries(meta)) {
+    if (field === 'redirect_uris' && Array.isArray(value)) {
+      if (value.length > CLIENT_LIMITS.redirectUris) return `redirect_uris: at most ${CLIENT_LIMITS.redirectUris}`;
+      if (value.some((u) => typeof u === 'string' && u.length > CLIENT_LIMITS.redirectUri))
+        return `redirect_uris: each at most ${CLIENT_LIMITS.redirectUri} characters`;
+    } else if (typeof value === 'string') {
+      const max = field === 'client_name' ? CLIENT_LIMITS.clientName : CLIENT_LIMITS.text;
+      if (value.length > max) return `${field}: at most ${max} characters`;
+    } else if (Array.isArray(value)) {
+      if (value.length > CLIENT_LIMITS.list) return `${field}: at most ${CLIENT_LIMITS.list} entries`;
+      if (value.some((v) => typeof v === 'string' && v.length > CLIENT_LIMITS.text))
+        return `${field}: each at most ${CLIENT_LIMITS.text} characters`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Registers a client; the response is the RFC 7591 client information (secret only for confidential
+ * clients). Registration is open, so it is bounded: field sizes ({@link CLIENT_LIMITS}), clients
+ * unused for a day dropped, and at most {@link MAX_CLIENTS} (503 when all of them are in use).
+ */
 export async function registerClient(deps: AppDeps, body: unknown) {
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
@@ -108,6 +150,13 @@ export async function registerClient(deps: AppDeps, body: unknown) {
     );
   }
   const meta = parsed.data;
+  const tooLarge = clientLimitProblem(meta);
+  if (tooLarge !== null) {
+    throw new OAuthError(
+      tooLarge.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+      tooLarge,
+    );
+  }
   if (meta.redirect_uris.length === 0) throw new OAuthError('invalid_redirect_uri', 'redirect_uris is empty');
   for (const uri of meta.redirect_uris) {
     const problem = redirectUriProblem(uri);
@@ -136,7 +185,11 @@ export async function registerClient(deps: AppDeps, body: unknown) {
     metadata: { ...meta, grant_types: grants, response_types: ['code'], token_endpoint_auth_method: method },
     created_at: now,
   };
-  await deps.storage.oauth.createClient(client);
+  const stored = await deps.storage.oauth.createClientBounded(client, {
+    max: MAX_CLIENTS,
+    unusedBefore: now - UNUSED_CLIENT_TTL_MS,
+  });
+  if (!stored) throw new AppError('ServiceUnavailable', 'Client registration is full; retry later');
   return {
     ...client.metadata,
     client_id: client.id,
@@ -371,6 +424,7 @@ export async function exchangeCode(
   await deps.storage.oauth.createTokens(pair.records);
   // Housekeeping rides on logins, which are rare next to tool calls: expired codes and tokens go.
   await deps.storage.oauth.deleteExpired(now);
+  await deps.storage.oauth.deleteUnusedClients(now - UNUSED_CLIENT_TTL_MS);
   return pair.response;
 }
 

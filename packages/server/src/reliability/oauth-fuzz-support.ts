@@ -282,8 +282,16 @@ function parsed(text: string): Record<string, unknown> | null {
   }
 }
 
-/** The platform's refusals, answered before (or instead of) a route, as `ErrorResponse` envelopes. */
-export const GATE_CODES: ReadonlySet<string> = new Set(['RateLimited', 'UnsupportedClientVersion', 'ApiKeyInQuery']);
+/**
+ * The platform's refusals, answered before (or instead of) a route, as `ErrorResponse` envelopes
+ * (a body over the route's limit: 8 KB on registration, 64 KB on the other OAuth routes).
+ */
+export const GATE_CODES: ReadonlySet<string> = new Set([
+  'RateLimited',
+  'UnsupportedClientVersion',
+  'ApiKeyInQuery',
+  'PayloadTooLarge',
+]);
 
 /** The `ErrorResponse` code of an envelope answer whose code has this status, or null. */
 export function envelopeCode(a: Answer): string | null {

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type App, createApp } from '../app.js';
+import { DEFAULT_CONFIG } from '../env.js';
 import { RELEASE_FEED_PATH } from '../feed/route.js';
 import { PROTECTED_RESOURCE_PATH } from '../mcp/route.js';
 import { s256 } from '../oauth/service.js';
@@ -61,11 +63,34 @@ const PASSWORD = 'password-123';
 let h: Harness;
 let user: { token: string; email: string };
 
+/**
+ * Apps over the same storage serving each origin that is not loopback as their public URL: without
+ * one configured, the server refuses a Host that does not name this machine.
+ */
+const named = new Map<string, App>();
+
 beforeAll(async () => {
   h = offlineHarness();
+  for (const origin of ORIGINS.map(normalOrigin)) {
+    if (['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname)) continue;
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 1e12, windowMs: 60_000 }, publicUrl: origin };
+    named.set(
+      origin,
+      createApp({ storage: h.storage, config, now: () => h.clock.now, market: h.market }, { logError: () => {} }),
+    );
+  }
   const email = 'oauth-fuzz@example.com';
   user = { token: (await h.signup(email)).token, email };
 });
+
+/** The app serving `url`'s origin. */
+function appOf(url: string): App | undefined {
+  try {
+    return named.get(new URL(url).origin);
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Runs, seed, and a report of the failing request only: the drawn values hold strings of up to
@@ -86,12 +111,16 @@ const options = <T>(offset: number): fc.Parameters<T> => ({
 
 async function send(w: Wire): Promise<Answer> {
   const bodyless = w.method === 'GET' || w.method === 'HEAD';
-  const res = await h.request(w.url, {
+  const init: RequestInit = {
     method: w.method,
     headers: w.headers,
     ...(w.body !== undefined && !bodyless ? { body: w.body } : {}),
     redirect: 'manual',
-  });
+  };
+  const app = appOf(w.url);
+  const res = await (app
+    ? app.request(w.url, init, { incoming: { socket: { remoteAddress: '203.0.113.7' } } })
+    : h.request(w.url, init));
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, text };
 }

@@ -14,8 +14,10 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   403: 'Forbidden (e.g. unsupported client version)',
   404: 'Not found',
   410: 'Gone',
+  413: 'Request body too large',
   422: 'Unprocessable',
   429: 'Request budget or API-key allowance exceeded; see retry-after',
+  431: 'Request headers too large',
   500: 'Internal error',
   503: 'Service unavailable',
 };

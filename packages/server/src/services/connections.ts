@@ -183,6 +183,51 @@ function givenCredentials(input: ConnectInput): VenueCredentials {
   return out;
 }
 
+/** The longest credential field accepted: venue keys, secrets and passphrases are far shorter. */
+export const MAX_CREDENTIAL_LENGTH = 1024;
+
+/** Whether `value` holds a control character (below space, or DEL): CR, LF, NUL, tab and the rest. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * A PEM private key (Coinbase API keys are EC keys in PEM): base64 lines between its BEGIN and END
+ * lines. The only line breaks a credential may hold, and in the secret only.
+ */
+const PEM_KEY =
+  /^-----BEGIN [A-Z ]{1,40}-----\r?\n(?:[A-Za-z0-9+/=]{1,80}\r?\n){1,100}-----END [A-Z ]{1,40}-----(?:\r?\n)?$/;
+
+/**
+ * Refuses every given credential field (whatever the venue) holding a control character (a PEM
+ * key's line breaks in the secret aside) or longer than {@link MAX_CREDENTIAL_LENGTH}, naming the
+ * field only: a key travels in HTTP headers and a CR/LF there could split them, and nothing that
+ * long is a real credential. Runs before any venue call.
+ */
+function refuseUnsafeCredentials(given: VenueCredentials): void {
+  const fields = Object.entries(given) as [string, unknown][];
+  const unsafe = (field: string, value: unknown) =>
+    typeof value === 'string' && hasControlCharacter(value) && !(field === 'secret' && PEM_KEY.test(value));
+  const controls = fields.filter(([f, v]) => unsafe(f, v)).map(([f]) => f);
+  if (controls.length > 0) {
+    throw new AppError(
+      'InvalidConnectionCredentials',
+      `Invalid credentials: ${controls.join(', ')} (control characters, line breaks included, are not allowed)`,
+    );
+  }
+  const long = fields.filter(([, v]) => typeof v === 'string' && v.length > MAX_CREDENTIAL_LENGTH).map(([f]) => f);
+  if (long.length > 0) {
+    throw new AppError(
+      'InvalidConnectionCredentials',
+      `Invalid credentials: ${long.join(', ')} (at most ${MAX_CREDENTIAL_LENGTH} characters)`,
+    );
+  }
+}
+
 /** Maps a venue's refusal of new credentials onto the API's errors. */
 function verificationError(err: unknown, venue: string, secrets: readonly string[]): AppError {
   // Anything but a VenueError is unexpected here; its text could quote the request, so it is not passed on.
@@ -209,14 +254,15 @@ function verificationError(err: unknown, venue: string, secrets: readonly string
 }
 
 /**
- * Connects an account: the exchange must be connectable (404 otherwise), its credential fields
- * present ('Invalid credentials: ...', 400) and a wallet address well-formed, all before any venue
- * call; then the venue must accept the credentials (422 with the venue's message; 503 when it
+ * Connects an account: no credential field may hold a control character or exceed 1,024
+ * characters, the exchange must be connectable (404 otherwise), its credential fields present
+ * ('Invalid credentials: ...', 400) and a wallet address well-formed, all before any venue call; then the venue must accept the credentials (422 with the venue's message; 503 when it
  * cannot be reached). The credentials are stored encrypted and a first sync is requested.
  */
 export async function connectAccount(deps: AppDeps, userId: string, input: ConnectInput): Promise<UserConnectionView> {
   const venue = input.exchange_id;
   let credentials: VenueCredentials = {};
+  refuseUnsafeCredentials(givenCredentials(input));
   if (venue !== SIMULATED_VENUE_ID) {
     if (!isCcxtVenue(venue)) {
       throw new AppError(

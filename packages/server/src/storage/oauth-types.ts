@@ -64,7 +64,16 @@ export type RefreshLookup =
 
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<void>;
+  /**
+   * Registers a client within a bound, in one transaction: clients that never completed an
+   * authorization and were registered before `unusedBefore` are dropped; when `max` clients remain,
+   * the oldest unused ones are evicted to make room. False (nothing stored) when all `max` are in use.
+   */
+  createClientBounded(client: OAuthClientRecord, bound: { max: number; unusedBefore: number }): Promise<boolean>;
+  /** Drops the clients that never completed an authorization and were registered before `before`. */
+  deleteUnusedClients(before: number): Promise<number>;
   clientById(id: string): Promise<OAuthClientRecord | null>;
+  /** Stores a code; its client counts as used (it completed an authorization) from then on. */
   createCode(code: OAuthCodeRecord): Promise<void>;
   /** Deletes and returns the code (single use); null when unknown or expired. */
   consumeCode(codeHash: string, now: number): Promise<OAuthCodeRecord | null>;

@@ -1,5 +1,6 @@
 import type { Context, Handler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
 import type { AppDeps, AppEnv } from '../../env.js';
+import { bodyLimitOf, limitBody } from '../body-limit/index.js';
 import { clientIpOf } from '../client-ip/index.js';
 import { ClientVersionGate } from '../client-version/index.js';
 import { refuseQueryKey } from '../query-key/index.js';
@@ -28,7 +29,8 @@ export interface PlatformSteps extends Step {
 
 /**
  * The platform's per-request steps, in order: deps, the request log and metrics (when the server
- * observes requests), client IP, rate limit, query-key refusal, client-version gate. Each step lives in its own module; this only sequences them. Stays
+ * observes requests), client IP, rate limit, query-key refusal, client-version gate, body limit.
+ * Each step lives in its own module; this only sequences them. Stays
  * synchronous unless a step has to wait (the client-version exemption lookup). Runs once per
  * request: a request that already went through it (a 404 answered from inside a route) is not
  * charged twice.
@@ -41,7 +43,11 @@ export interface PlatformSteps extends Step {
 export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => undefined): PlatformSteps {
   const limiter = new RateLimiter();
   const gate = new ClientVersionGate();
-  const run = (c: Context<AppEnv>, weight: number | undefined): Promise<void> | undefined => {
+  const run = (
+    c: Context<AppEnv>,
+    weight: number | undefined,
+    bodyLimit: number | undefined,
+  ): Promise<void> | undefined => {
     if (c.get('deps') !== undefined) return undefined;
     c.set('deps', deps);
     // First, so that refused requests (429, 403) are logged and counted too.
@@ -50,13 +56,16 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
     c.set('clientIp', ip);
     limiter.spend(c, deps, ip, weight);
     refuseQueryKey(c);
-    return gate.check(c, deps);
+    const limit = bodyLimit ?? bodyLimitOf(c.req.path);
+    const gated = gate.check(c, deps);
+    return gated === undefined ? limitBody(c, limit) : gated.then(() => limitBody(c, limit));
   };
-  const steps: Step = (c) => run(c, undefined);
+  const steps: Step = (c) => run(c, undefined, undefined);
   return Object.assign(steps, {
     forRoute(method: string, path: string): Step {
       const weight = weightOf(method.toUpperCase(), path);
-      return (c) => run(c, weight);
+      const bodyLimit = bodyLimitOf(path);
+      return (c) => run(c, weight, bodyLimit);
     },
   });
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../env.js';
 import { startServer } from '../../server.js';
@@ -10,12 +11,91 @@ import { honoPath, WeightedBudget } from './index.js';
 import { weightOf } from './weights.js';
 
 describe('rate limit', () => {
-  it('spends weights within a fixed window', () => {
+  it('spends weights within a sliding window', () => {
     const b = new WeightedBudget(10, 1000);
     expect(b.spend('a', 6, 0).allowed).toBe(true);
-    expect(b.spend('a', 6, 10)).toMatchObject({ allowed: false, used: 6 });
+    expect(b.spend('a', 6, 10)).toMatchObject({ allowed: false, used: 6, retryAt: 1000 });
     expect(b.spend('b', 6, 10).allowed).toBe(true);
-    expect(b.spend('a', 6, 1000)).toMatchObject({ allowed: true, used: 6 });
+    expect(b.spend('a', 4, 500)).toMatchObject({ allowed: true, used: 10 });
+    // The 6 units of t=0 leave at t=1000, the 4 of t=500 only at t=1500.
+    expect(b.spend('a', 6, 1000)).toMatchObject({ allowed: true, used: 10 });
+    expect(b.spend('a', 1, 1001)).toMatchObject({ allowed: false, used: 10, retryAt: 1500 });
+  });
+
+  it('admits no more than the limit across a window boundary', () => {
+    // A fixed window let 1,999 units in just before its end and 2,000 more just after: 3,999 in 4 s.
+    const b = new WeightedBudget(2000, 60_000);
+    let admitted = 0;
+    const burst = (at: number) => {
+      for (let i = 0; i < 100; i++) if (b.spend('ip', 20, at + i).allowed) admitted += 20;
+    };
+    b.spend('ip', 1, 0);
+    burst(58_000);
+    burst(60_000);
+    expect(admitted).toBeLessThanOrEqual(2000);
+  });
+
+  const WINDOW = 60_000;
+  const LIMIT = 2000;
+  const WEIGHTS = [1, 1, 1, 2, 3, 5, 10, 20];
+
+  it('admits at most the limit plus one weight in any window, and says exactly how much is used (property)', () => {
+    // Bursts of requests a few ms apart, between pauses of up to a window, so that bursts straddle windows.
+    const burst = fc.record({
+      pause: fc.nat(70_000),
+      count: fc.integer({ min: 1, max: 400 }),
+      gap: fc.nat(40),
+      weight: fc.constantFrom(...WEIGHTS),
+    });
+    fc.assert(
+      fc.property(fc.array(burst, { minLength: 1, maxLength: 16 }), (bursts) => {
+        const b = new WeightedBudget(LIMIT, WINDOW);
+        const admitted: { t: number; w: number }[] = [];
+        let t = 0;
+        let oldest = 0;
+        let inWindow = 0;
+        for (const { pause, count, gap, weight } of bursts) {
+          t += pause;
+          for (let i = 0; i < count; i++, t += gap) {
+            const r = b.spend('ip', weight, t);
+            // The used figure (x-ratelimit-used) is the units admitted in (t - window, t].
+            while (oldest < admitted.length && admitted[oldest].t <= t - WINDOW) inWindow -= admitted[oldest++].w;
+            if (r.allowed) {
+              admitted.push({ t, w: weight });
+              inWindow += weight;
+            } else expect(r.retryAt).toBeGreaterThan(t);
+            expect(r.used).toBe(inWindow);
+          }
+        }
+        // Every window [s, s + 60 s) starting at an admitted request.
+        let end = 0;
+        let sum = 0;
+        for (let start = 0; start < admitted.length; start++) {
+          while (end < admitted.length && admitted[end].t < admitted[start].t + WINDOW) sum += admitted[end++].w;
+          expect(sum).toBeLessThanOrEqual(LIMIT + Math.max(...WEIGHTS));
+          sum -= admitted[start].w;
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('never refuses a steady client under the rate (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...WEIGHTS),
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 500 }),
+        fc.integer({ min: 1, max: 3000 }),
+        (w, start, slack, count) => {
+          // The smallest spacing at which ceil(window / spacing) requests of weight w fit the limit.
+          const spacing = Math.ceil(WINDOW / Math.floor(LIMIT / w)) + slack;
+          const b = new WeightedBudget(LIMIT, WINDOW);
+          for (let i = 0; i < count; i++) expect(b.spend('steady', w, start + i * spacing).allowed).toBe(true);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('weighs routes from the one table', () => {
@@ -52,6 +132,27 @@ describe('rate limit', () => {
     expect((await h.request('/v2/config', {}, '198.51.100.9')).status).toBe(200);
     h.clock.now += 60_000;
     expect((await h.request('/v2/config')).status).toBe(200);
+  });
+
+  it('answers retry-after when the oldest units leave the window', async () => {
+    const h = harness({ rateLimit: { limit: 3, windowMs: 60_000 } });
+    for (let i = 0; i < 3; i++) {
+      expect((await h.request('/v2/config')).status).toBe(200);
+      h.clock.now += 10_000;
+    }
+    const over = await h.request('/v2/config');
+    expect([over.status, over.headers.get('retry-after'), over.headers.get('x-ratelimit-used')]).toEqual([
+      429,
+      '30',
+      '3',
+    ]);
+    h.clock.now += 30_000;
+    const ok = await h.request('/v2/config');
+    expect([ok.status, ok.headers.get('x-ratelimit-used'), ok.headers.get('x-ratelimit-remaining')]).toEqual([
+      200,
+      '3',
+      '0',
+    ]);
   });
 
   it('believes X-Forwarded-For only from a trusted proxy', async () => {

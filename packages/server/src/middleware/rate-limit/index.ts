@@ -5,18 +5,36 @@ import { AppError } from '../../errors/app-error.js';
 import { PlatformResponse } from './response.js';
 import { weightOf } from './weights.js';
 
-/** One key's window: its start and the units spent in it (mutated in place, never reallocated). */
-interface Window {
-  start: number;
+/**
+ * One key's admitted requests of the last window, oldest first: a ring of arrival times and
+ * weights (requests of the same millisecond share an entry) and their sum. It grows by doubling
+ * and holds at most one entry per admitted request of the window, so its size follows the
+ * traffic actually served, never the traffic refused.
+ */
+interface Log {
+  times: Float64Array;
+  weights: Float64Array;
+  head: number;
+  size: number;
   used: number;
 }
 
-/** Fixed-window weighted budget per key (the client IP), in memory, swept once per window. */
+const INITIAL_ENTRIES = 8;
+
+/**
+ * Sliding-window weighted budget per key (the client IP), in memory: a request of weight `w` at
+ * `now` is admitted when the units admitted in `(now - windowMs, now]` plus `w` stay within
+ * `limit`. Any span of `windowMs` therefore admits at most `limit` units, at a window boundary too
+ * (a fixed window admits twice the limit across one), and a steady client under the rate is never
+ * refused (a token bucket or GCRA with a full-window burst would admit up to twice the limit in
+ * one window). Exact, not an estimate: the log keeps each admitted request until it leaves the
+ * window. Keys idle for a window are swept once per window.
+ */
 export class WeightedBudget {
-  readonly #windows = new Map<string, Window>();
+  readonly #logs = new Map<string, Log>();
   #lastSweep = 0;
-  /** When the window of the last {@link take} resets. */
-  resetAt = 0;
+  /** When the last refused {@link take} would fit: the time enough of its key's units leave the window. */
+  retryAt = 0;
 
   constructor(
     readonly limit: number,
@@ -24,37 +42,96 @@ export class WeightedBudget {
   ) {}
 
   /**
-   * Spends `weight` from the window of `key`: the units used after it, or `-1 - used` (nothing
-   * spent) when it does not fit. Sets {@link resetAt}. No allocation once the key has a window.
+   * Spends `weight` from the budget of `key`: the units used in the window after it, or
+   * `-1 - used` (nothing spent) when it does not fit, then {@link retryAt} is set. No allocation
+   * once the key's log has room.
    */
   take(key: string, weight: number, now: number): number {
     if (now - this.#lastSweep >= this.windowMs) this.#sweep(now);
-    let w = this.#windows.get(key);
-    if (w === undefined) {
-      w = { start: now, used: 0 };
-      this.#windows.set(key, w);
-    } else if (now - w.start >= this.windowMs) {
-      w.start = now;
-      w.used = 0;
+    let log = this.#logs.get(key);
+    if (log === undefined) {
+      log = {
+        times: new Float64Array(INITIAL_ENTRIES),
+        weights: new Float64Array(INITIAL_ENTRIES),
+        head: 0,
+        size: 0,
+        used: 0,
+      };
+      this.#logs.set(key, log);
+    } else {
+      this.#expire(log, now - this.windowMs);
     }
-    this.resetAt = w.start + this.windowMs;
-    const used = w.used + weight;
-    if (used > this.limit) return -1 - w.used;
-    w.used = used;
+    const used = log.used + weight;
+    if (used > this.limit) {
+      this.retryAt = this.#fitsAt(log, weight);
+      return -1 - log.used;
+    }
+    log.used = used;
+    const cap = log.times.length;
+    if (log.size > 0) {
+      const last = (log.head + log.size - 1) % cap;
+      if (log.times[last] === now) {
+        log.weights[last] += weight;
+        return used;
+      }
+    }
+    if (log.size === cap) this.#grow(log);
+    const at = (log.head + log.size) % log.times.length;
+    log.times[at] = now;
+    log.weights[at] = weight;
+    log.size++;
     return used;
   }
 
-  /** {@link take}, as a record: `allowed` false (and nothing spent) when over. */
-  spend(key: string, weight: number, now: number): { allowed: boolean; used: number; resetAt: number } {
+  /** {@link take}, as a record: `allowed` false (nothing spent, `retryAt` set) when over. */
+  spend(key: string, weight: number, now: number): { allowed: boolean; used: number; retryAt: number } {
     const r = this.take(key, weight, now);
-    return r >= 0
-      ? { allowed: true, used: r, resetAt: this.resetAt }
-      : { allowed: false, used: -1 - r, resetAt: this.resetAt };
+    return r >= 0 ? { allowed: true, used: r, retryAt: now } : { allowed: false, used: -1 - r, retryAt: this.retryAt };
+  }
+
+  /** Drops the entries at or before `horizon` (they left the window). */
+  #expire(log: Log, horizon: number): void {
+    const cap = log.times.length;
+    while (log.size > 0 && log.times[log.head] <= horizon) {
+      log.used -= log.weights[log.head];
+      log.head = (log.head + 1) % cap;
+      log.size--;
+    }
+    if (log.size === 0) log.used = 0;
+  }
+
+  /** When enough of the oldest entries leave the window for `weight` to fit (a window away if it never fits). */
+  #fitsAt(log: Log, weight: number): number {
+    const cap = log.times.length;
+    let used = log.used;
+    for (let i = 0; i < log.size; i++) {
+      const at = (log.head + i) % cap;
+      used -= log.weights[at];
+      if (used + weight <= this.limit) return log.times[at] + this.windowMs;
+    }
+    const newest = log.size > 0 ? log.times[(log.head + log.size - 1) % cap] : 0;
+    return newest + this.windowMs;
+  }
+
+  #grow(log: Log): void {
+    const cap = log.times.length;
+    const times = new Float64Array(cap * 2);
+    const weights = new Float64Array(cap * 2);
+    for (let i = 0; i < log.size; i++) {
+      times[i] = log.times[(log.head + i) % cap];
+      weights[i] = log.weights[(log.head + i) % cap];
+    }
+    log.times = times;
+    log.weights = weights;
+    log.head = 0;
   }
 
   #sweep(now: number): void {
     this.#lastSweep = now;
-    for (const [k, w] of this.#windows) if (now - w.start >= this.windowMs) this.#windows.delete(k);
+    const horizon = now - this.windowMs;
+    for (const [k, log] of this.#logs) {
+      if (log.size === 0 || log.times[(log.head + log.size - 1) % log.times.length] <= horizon) this.#logs.delete(k);
+    }
   }
 }
 
@@ -140,7 +217,7 @@ export class RateLimiter {
     }
     if (taken < 0) {
       throw new AppError('RateLimited', `Request budget of ${limit} units per ${windowMs / 1000} s is spent`, {
-        'retry-after': String(Math.max(1, Math.ceil((budget.resetAt - now) / 1000))),
+        'retry-after': String(Math.max(1, Math.ceil((budget.retryAt - now) / 1000))),
       });
     }
   }

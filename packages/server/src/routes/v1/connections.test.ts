@@ -95,6 +95,54 @@ describe('POST /v1/connections/user', () => {
     expect(server.requests).toEqual([]);
   });
 
+  it('refuses control characters and absurd lengths in every credential field, before any venue call', async () => {
+    const t = app();
+    const { token } = await t.signup();
+    verifications = 0;
+    // A CR/LF in a secret once reached the venue client (issue 21); a NUL, a tab, DEL, a 1,025-character key.
+    const bad = ['abc\r\nHost: evil.example', 'abc\ndef', 'abc\u0000def', 'abc\tdef', 'abc\u007fdef'];
+    for (const field of ['apiKey', 'secret', 'password'] as const) {
+      for (const value of bad) {
+        const given = { exchange_id: 'okx', apiKey: KEY, secret: SECRET, password: PASSPHRASE, [field]: value };
+        const res = await t.post('/v1/connections/user', given, token);
+        expect(res.status).toBe(400);
+        const b = await body(res);
+        expect(b).toMatchObject({ code: 'InvalidConnectionCredentials' });
+        expect(b.message).toBe(
+          `Invalid credentials: ${field} (control characters, line breaks included, are not allowed)`,
+        );
+      }
+      const long = { exchange_id: 'okx', apiKey: KEY, secret: SECRET, password: PASSPHRASE, [field]: 'k'.repeat(1025) };
+      const res = await t.post('/v1/connections/user', long, token);
+      expect(res.status).toBe(400);
+      expect((await body(res)).message).toBe(`Invalid credentials: ${field} (at most 1024 characters)`);
+    }
+    // Whatever the venue: the simulated one too, and a wallet address.
+    const sim = await t.post('/v1/connections/user', { exchange_id: SIMULATED_VENUE_ID, secret: 'a\r\nb' }, token);
+    expect(sim.status).toBe(400);
+    const wallet = await t.post('/v1/connections/user', { exchange_id: 'hyperliquid', walletAddress: '0x\n' }, token);
+    expect((await body(wallet)).code).toBe('InvalidConnectionCredentials');
+    expect(verifications).toBe(0);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('takes a PEM private key as a secret, line breaks and all, but nothing else inside it', async () => {
+    const t = app();
+    const { token } = await t.signup();
+    const pem = (body: string) => `-----BEGIN EC PRIVATE KEY-----\n${body}\n-----END EC PRIVATE KEY-----\n`;
+    const key = pem('MHcCAQEEIBYx0bC1uVd2tqR8mVq0kNq2Pm5dUgtx+f9Xw1cOQ3q1oAoGCCqGSM49\nAwEHoUQDQgAE5n0Y8x0dH1Lw==');
+    const res = await t.post('/v1/connections/user', { exchange_id: 'coinbase', apiKey: KEY, secret: key }, token);
+    expect((await body(res)).message ?? '').not.toMatch(/control characters/);
+    verifications = 0;
+    server.reset();
+    const injected = pem('MHcCAQEEIBYx0bC1\r\nHost: evil.example');
+    const bad = await t.post('/v1/connections/user', { exchange_id: 'coinbase', apiKey: KEY, secret: injected }, token);
+    expect(bad.status).toBe(400);
+    expect((await body(bad)).code).toBe('InvalidConnectionCredentials');
+    expect(verifications).toBe(0);
+    expect(server.requests).toEqual([]);
+  });
+
   it('format-checks a wallet address before any venue call', async () => {
     const t = app();
     const { token } = await t.signup();

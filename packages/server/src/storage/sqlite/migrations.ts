@@ -456,4 +456,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX candle_series_used ON candle_series(used_at);
     `,
   },
+  {
+    version: 10,
+    name: 'oauth_client_use',
+    // When a client first completed an authorization (a code was issued to it): clients that never
+    // did are dropped after a day and evicted first when the table is full. Clients with codes or
+    // tokens already count as used.
+    sql: `
+      ALTER TABLE oauth_clients ADD COLUMN authorized_at INTEGER;
+      UPDATE oauth_clients SET authorized_at = created_at
+        WHERE id IN (SELECT client_id FROM oauth_codes UNION SELECT client_id FROM oauth_tokens);
+      CREATE INDEX oauth_clients_unused ON oauth_clients(authorized_at, created_at);
+    `,
+  },
 ];

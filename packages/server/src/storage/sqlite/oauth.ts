@@ -17,9 +17,10 @@ interface ClientRow {
   token_endpoint_auth_method: OAuthClientRecord['token_endpoint_auth_method'];
   metadata: string;
   created_at: number;
+  authorized_at: number | null;
 }
 
-const clientOf = (r: ClientRow): OAuthClientRecord => ({
+const clientOf = ({ authorized_at: _, ...r }: ClientRow): OAuthClientRecord => ({
   ...r,
   redirect_uris: JSON.parse(r.redirect_uris) as string[],
   metadata: JSON.parse(r.metadata) as Record<string, unknown>,
@@ -32,6 +33,15 @@ export function oauth(db: DB): OAuthRepository {
      VALUES (@id, @secret_hash, @name, @redirect_uris, @token_endpoint_auth_method, @metadata, @created_at)`,
   );
   const clientById = db.prepare('SELECT * FROM oauth_clients WHERE id = ?');
+  const deleteUnused = db.prepare('DELETE FROM oauth_clients WHERE authorized_at IS NULL AND created_at < ?');
+  const countClients = db.prepare('SELECT COUNT(*) AS n FROM oauth_clients');
+  const evictUnused = db.prepare(
+    `DELETE FROM oauth_clients WHERE id IN
+       (SELECT id FROM oauth_clients WHERE authorized_at IS NULL ORDER BY created_at LIMIT ?)`,
+  );
+  const markAuthorized = db.prepare(
+    'UPDATE oauth_clients SET authorized_at = @created_at WHERE id = @client_id AND authorized_at IS NULL',
+  );
   const insertCode = db.prepare(
     `INSERT INTO oauth_codes (code_hash, client_id, user_id, session_id, redirect_uri, code_challenge, resource, scope, created_at, expires_at)
      VALUES (@code_hash, @client_id, @user_id, @session_id, @redirect_uri, @code_challenge, @resource, @scope, @created_at, @expires_at)`,
@@ -52,6 +62,26 @@ export function oauth(db: DB): OAuthRepository {
   const sessionLive = db.prepare('SELECT 1 AS ok FROM sessions WHERE id = ? AND expires_at > ?');
   const deleteCodes = db.prepare('DELETE FROM oauth_codes WHERE expires_at <= ?');
   const deleteTokens = db.prepare('DELETE FROM oauth_tokens WHERE expires_at <= ?');
+
+  const clientRow = (c: OAuthClientRecord) => ({
+    ...c,
+    redirect_uris: JSON.stringify(c.redirect_uris),
+    metadata: JSON.stringify(c.metadata),
+  });
+  const createBounded = db.transaction(
+    (c: OAuthClientRecord, bound: { max: number; unusedBefore: number }): boolean => {
+      deleteUnused.run(bound.unusedBefore);
+      const { n } = countClients.get() as { n: number };
+      if (n >= bound.max) evictUnused.run(n - bound.max + 1);
+      if ((countClients.get() as { n: number }).n >= bound.max) return false;
+      insertClient.run(clientRow(c));
+      return true;
+    },
+  );
+  const storeCode = db.transaction((code: OAuthCodeRecord) => {
+    insertCode.run(code);
+    markAuthorized.run(code);
+  });
 
   const createTokens = db.transaction((tokens: readonly OAuthTokenRecord[]) => {
     for (const t of tokens) insertToken.run(t);
@@ -81,14 +111,16 @@ export function oauth(db: DB): OAuthRepository {
 
   return {
     createClient: async (c) => {
-      insertClient.run({ ...c, redirect_uris: JSON.stringify(c.redirect_uris), metadata: JSON.stringify(c.metadata) });
+      insertClient.run(clientRow(c));
     },
+    createClientBounded: async (c, bound) => createBounded(c, bound),
+    deleteUnusedClients: async (before) => deleteUnused.run(before).changes,
     clientById: async (id) => {
       const row = clientById.get(id) as ClientRow | undefined;
       return row ? clientOf(row) : null;
     },
     createCode: async (code) => {
-      insertCode.run(code);
+      storeCode(code);
     },
     consumeCode: async (hash, now) => {
       const row = takeCode.get(hash) as OAuthCodeRecord | undefined;
