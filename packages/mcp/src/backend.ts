@@ -10,28 +10,24 @@
  * then answers an MCP tool error with that code.
  */
 import type {
+  AssetClassFilter,
+  AssetListInput,
   BalancesQuery,
   EditPositionInput,
+  FearGreedInput,
   FillFilter,
-  PositionAnalysisQuery,
-  PositionsQuery,
-} from './schemas/accounts.js';
-import type {
+  MarketTypeName,
   NotificationKind,
   NotificationPayload,
   NotificationPreferences,
   NotificationPreferencesPatch,
   NotificationStatus,
-} from './schemas/alerts.js';
-import type {
-  AssetClassFilter,
-  AssetListInput,
-  FearGreedInput,
-  MarketTypeName,
+  PositionAnalysisQuery,
+  PositionsQuery,
   ScreenerInput,
   Timeframe,
   TradingSignalsInput,
-} from './schemas/market.js';
+} from '@marketlens/contract';
 
 // ---- shared ----
 

@@ -10,9 +10,6 @@ export { type ErrorCode, GENERAL_ERROR, isCodedError, ToolError, toolErrorResult
 export { type ManifestOptions, type McpManifest, manifest } from './manifest.js';
 export { UNAVAILABLE } from './render.js';
 export { createRestBackend, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
-export * from './schemas/accounts.js';
-export * from './schemas/alerts.js';
-export * from './schemas/market.js';
 export {
   callTool,
   createMcpServer,

@@ -5,6 +5,8 @@
  * `ErrorResponse` is thrown as a {@link ToolError} with the same `code` and message, so a tool error
  * carries the REST code whichever side produced it.
  */
+
+import type { FillFilter, NotificationPreferences } from '@marketlens/contract';
 import type {
   AccountInfo,
   Alert,
@@ -31,8 +33,6 @@ import type {
   TradesData,
 } from './backend.js';
 import { ToolError } from './errors.js';
-import type { FillFilter } from './schemas/accounts.js';
-import type { NotificationPreferences } from './schemas/alerts.js';
 
 /** Time one REST call may take, by default (an analysis on a cold venue is the slow one). */
 export const REST_TIMEOUT_MS = 30_000;

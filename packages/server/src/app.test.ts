@@ -1,6 +1,6 @@
+import { ErrorResponseSchema } from '@marketlens/contract';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ErrorResponseSchema } from './envelope/envelope.js';
 import { type Harness, harness } from './testing/harness.js';
 import { fillPath, type OperationEntry, registeredOperations } from './testing/operations.js';
 

@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
+import { fixNullableRefs } from './docs/nullable-refs.js';
 import { registerDocsUi } from './docs/swagger.js';
 import type { AppDeps, AppEnv } from './env.js';
 import { AppError } from './errors/app-error.js';
@@ -157,7 +158,12 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
         const definitions = app.openAPIRegistry.definitions.length;
         const origin = new URL(c.req.url).origin;
         if (openapiCache === null || openapiCache.definitions !== definitions) {
-          openapiCache = { definitions, doc: app.getOpenAPI31Document(documentConfig(c)), origin: '', text: '' };
+          openapiCache = {
+            definitions,
+            doc: fixNullableRefs(app.getOpenAPI31Document(documentConfig(c))),
+            origin: '',
+            text: '',
+          };
         }
         if (openapiCache.origin !== origin) {
           openapiCache.text = JSON.stringify({ ...openapiCache.doc, ...documentConfig(c) });

@@ -3,6 +3,7 @@
  * sessions, tiers, API keys, limits, client-version gates, OpenAPI 3.1 and /docs.
  */
 
+export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from '@marketlens/contract';
 export { DEMO_EMAIL, type DemoCredentials, grantUserTier, seedDemo, setUserTier } from './admin.js';
 export {
   type AdminCampaign,
@@ -26,7 +27,6 @@ export {
 export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
 export type { AccountConnection, AppDeps, AppEnv, Caller, ClientInfo, ServerConfig, SyncConfig } from './env.js';
 export { DEFAULT_CONFIG } from './env.js';
-export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from './envelope/envelope.js';
 export { AppError, ERROR_CODES, type ErrorCode, type ErrorName, type ErrorStatus } from './errors/app-error.js';
 export { RELEASE_FEED_PATH } from './feed/route.js';
 export {

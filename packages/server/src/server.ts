@@ -1,6 +1,8 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { isIPv6, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createSimulatedVenue, type MarketData, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { type App, createApp, type Observability } from './app.js';
@@ -39,6 +41,80 @@ export interface ServerOptions {
   config: ServerConfig;
   /** The credentials key (MARKETLENS_SECRET_KEY); absent: the key file in the data directory, created once. */
   credentialsKey?: Buffer;
+  /** Bounds on client connections (defaults: {@link DEFAULT_CONNECTION_LIMITS}). */
+  connections?: Partial<ConnectionLimits>;
+}
+
+/**
+ * How long and how many connections a client may hold, so that slow or partial requests cannot
+ * take every file descriptor (slowloris): a connection that has not sent a whole header block in
+ * `headersTimeoutMs`, or a whole request in `requestTimeoutMs`, is answered 408 and closed.
+ */
+export interface ConnectionLimits {
+  /** Time to receive a request's header block, from the connection or the previous request. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept. */
+  keepAliveTimeoutMs: number;
+  /** Requests served on one keep-alive connection before it is closed. */
+  maxRequestsPerSocket: number;
+  /** Open connections from one client address (an IPv6 /64 is one client); trusted proxies are exempt. */
+  perIp: number;
+  /** Open connections in all; beyond it new ones are closed at once (descriptors stay for storage and pushes). */
+  total: number;
+  /** How often the timeouts above are checked. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxRequestsPerSocket: 1_000,
+  perIp: 256,
+  total: 8_192,
+  checkIntervalMs: 1_000,
+};
+
+/** How long a refused request's answer may take to leave before its connection is closed anyway. */
+const CLIENT_ERROR_LINGER_MS = 2_000;
+
+/** The key a peer's connections are counted under: its address, or its /64 for IPv6 (one host's share). */
+function peerKey(address: string): string {
+  const ip = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (!isIPv6(ip)) return ip;
+  const [head, tail = ''] = ip.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/**
+ * Closes a new connection at once when its peer already holds `perIp` (trusted proxies, which
+ * carry many clients, are exempt); `server.maxConnections` bounds the total.
+ */
+function limitConnectionsPerPeer(server: Server, perIp: number, exempt: readonly string[]): void {
+  const open = new Map<string, number>();
+  server.prependListener('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined) return;
+    const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+    if (exempt.includes(plain)) return;
+    const key = peerKey(address);
+    const held = open.get(key) ?? 0;
+    if (held >= perIp) {
+      socket.destroy();
+      return;
+    }
+    open.set(key, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left <= 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
 }
 
 /**
@@ -169,9 +245,15 @@ function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
   return { baseUrl, apiKey, model, timeoutMs: 8_000 };
 }
 
-/** Opens the embedded SQLite storage in `dataDir` (created if missing). */
+/** Creates the data folder when missing and makes it owner-only (0700) in every mode: it holds the database and the credentials key. */
+function ownDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+}
+
+/** Opens the embedded SQLite storage in `dataDir` (created if missing, owner-only). */
 export function openDataDir(dataDir: string): Storage {
-  mkdirSync(dataDir, { recursive: true });
+  ownDataDir(dataDir);
   return createSqliteStorage(join(dataDir, 'marketlens.sqlite'));
 }
 
@@ -230,7 +312,7 @@ export function startServer(
     onError: (feed, err) =>
       console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
   });
-  mkdirSync(options.dataDir, { recursive: true });
+  ownDataDir(options.dataDir);
   const deps: AppDeps = {
     storage,
     config: options.config,
@@ -283,17 +365,23 @@ export function startServer(
   // Real sources: the favorites' and popular assets' analyses are kept warm (the simulated venue needs no warming).
   const warmer =
     warmMs !== undefined && warmMs > 0 && market.venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs) : null;
+  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   return new Promise((resolvePromise, reject) => {
     const server = serve(
       {
         fetch: app.fetch,
         port: options.port,
         hostname: options.host,
-        // The request id rides on the response class when requests are observed (see ObservedResponse).
-        serverOptions:
-          observability?.logger !== undefined || observability?.metrics !== undefined
+        serverOptions: {
+          // The request id rides on the response class when requests are observed (see ObservedResponse).
+          ...(observability?.logger !== undefined || observability?.metrics !== undefined
             ? OBSERVED_SERVER_OPTIONS
-            : PLATFORM_SERVER_OPTIONS,
+            : PLATFORM_SERVER_OPTIONS),
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: limits.requestTimeoutMs,
+          keepAliveTimeout: limits.keepAliveTimeoutMs,
+          connectionsCheckingInterval: limits.checkIntervalMs,
+        },
       },
       (info) => {
         const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
@@ -312,8 +400,21 @@ export function startServer(
         });
       },
     );
-    // Requests the HTTP parser refuses (e.g. 431, headers too large) get an ErrorResponse body.
-    server.on('clientError', answerClientError);
+    const http = server as Server;
+    http.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+    http.maxConnections = limits.total;
+    limitConnectionsPerPeer(http, limits.perIp, options.config.trustedProxies);
+    // Requests the HTTP parser refuses (e.g. 431, headers too large, 408 too slow) get an answer,
+    // then the connection is closed: a client that never reads would otherwise keep the
+    // half-closed socket, and its descriptor, for as long as it likes.
+    server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+      answerClientError(err, socket);
+      if (socket.destroyed) return;
+      const close = () => socket.destroy();
+      if (socket.writableFinished) close();
+      else socket.once('finish', close);
+      setTimeout(close, CLIENT_ERROR_LINGER_MS).unref();
+    });
     server.on('error', (err) => {
       void news.stop();
       void sync.stop();

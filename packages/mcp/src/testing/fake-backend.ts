@@ -2,6 +2,8 @@
  * TEST FIXTURES ONLY: a `Backend` over made-up data for the catalog's unit tests. Nothing here is
  * market data; prices are round numbers chosen to make rendered text easy to check.
  */
+
+import type { NotificationPreferences } from '@marketlens/contract';
 import type {
   AccountBackend,
   Alert,
@@ -16,7 +18,6 @@ import type {
   PositionsData,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
-import type { NotificationPreferences } from '../schemas/alerts.js';
 
 export const TEST_BTC: AssetRef = { id: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', icon: null, asset_class: 'coins' };
 

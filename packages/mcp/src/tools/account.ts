@@ -1,6 +1,7 @@
 /** Account tools: who you are, and your favorites. */
+
+import { AssetListInput, FavoriteInput, NoInput } from '@marketlens/contract';
 import { lines } from '../render.js';
-import { AssetListInput, FavoriteInput, NoInput } from '../schemas/market.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
 import { renderAssetRows } from './market.js';
 

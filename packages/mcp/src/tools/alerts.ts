@@ -1,15 +1,16 @@
 /** Alert tools: list, create, delete alerts, and the notification preferences. */
-import { z } from 'zod';
-import type { Alert } from '../backend.js';
-import { lines, num } from '../render.js';
+
 import {
   CreateAlertToolInput,
+  NoInput,
   NotificationIdSchema,
   NotificationPayloadSchema,
   type NotificationPreferences,
   NotificationPreferencesPatchSchema,
-} from '../schemas/alerts.js';
-import { NoInput } from '../schemas/market.js';
+} from '@marketlens/contract';
+import { z } from 'zod';
+import type { Alert } from '../backend.js';
+import { lines, num } from '../render.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 

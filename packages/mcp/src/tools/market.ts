@@ -1,6 +1,5 @@
 /** Market tools: analysis with zones, signal, overview, markets, signal list, screener, Fear & Greed, asset lists, exchanges. */
-import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
-import { lines, num, pct, share, usd } from '../render.js';
+
 import {
   AssetAnalysisInput,
   AssetListInput,
@@ -11,7 +10,9 @@ import {
   NoInput,
   ScreenerInput,
   TradingSignalsInput,
-} from '../schemas/market.js';
+} from '@marketlens/contract';
+import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
+import { lines, num, pct, share, usd } from '../render.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
 
 const TIERS_NOTE = 'Timeframe 1d and up to 500 candles are free; other timeframes and deeper windows need Pro.';

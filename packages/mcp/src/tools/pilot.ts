@@ -1,7 +1,8 @@
 /** Pilot tools: watch the service's paper-trading bot trade the service's own published plans. */
+
+import { NoInput, PilotHistoryInput } from '@marketlens/contract';
 import type { AssetRef, PilotPosition, PilotTrade } from '../backend.js';
 import { lines, num } from '../render.js';
-import { NoInput, PilotHistoryInput } from '../schemas/market.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 

@@ -3,8 +3,7 @@
  * trades, a position's assessment against the published zones, and its notes. Unpriced rows are
  * listed like the others with their mark and PnL written `unavailable` (contract 4.11).
  */
-import type { Balance, Order, PortfolioTotals, Position, Trade } from '../backend.js';
-import { lines, num, pct, signed, usd } from '../render.js';
+
 import {
   BalancesQuery,
   EditPositionInput,
@@ -13,7 +12,9 @@ import {
   PositionAnalysisInput,
   PositionsQuery,
   TradesQuery,
-} from '../schemas/accounts.js';
+} from '@marketlens/contract';
+import type { Balance, Order, PortfolioTotals, Position, Trade } from '../backend.js';
+import { lines, num, pct, signed, usd } from '../render.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 

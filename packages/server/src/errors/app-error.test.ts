@@ -4,10 +4,10 @@ import { AppError, ERROR_CODES } from './app-error.js';
 describe('error table', () => {
   it('holds the contract codes', () => {
     expect(ERROR_CODES.GeneralError.code).toBe(1);
-    expect(ERROR_CODES.AnalysisTimeframeRestricted).toEqual({ code: 1004, status: 402 });
-    expect(ERROR_CODES.AnalysisHistoryDepthRestricted).toEqual({ code: 1005, status: 402 });
-    expect(ERROR_CODES.NotificationLimitExceeded).toEqual({ code: 'NotificationLimitExceeded', status: 402 });
-    expect(ERROR_CODES.SignalControlsRestricted).toEqual({ code: 'SignalControlsRestricted', status: 402 });
+    expect(ERROR_CODES.AnalysisTimeframeRestricted).toMatchObject({ code: 1004, status: 402 });
+    expect(ERROR_CODES.AnalysisHistoryDepthRestricted).toMatchObject({ code: 1005, status: 402 });
+    expect(ERROR_CODES.NotificationLimitExceeded).toMatchObject({ code: 'NotificationLimitExceeded', status: 402 });
+    expect(ERROR_CODES.SignalControlsRestricted).toMatchObject({ code: 'SignalControlsRestricted', status: 402 });
   });
 
   it('has one code per entry', () => {

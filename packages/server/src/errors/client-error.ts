@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { errorBody } from '../envelope/envelope.js';
+import { errorBody } from '@marketlens/contract';
 import { ERROR_CODES } from './app-error.js';
 
 /** The parser error codes Node answers itself, with the status and code we answer them with. */

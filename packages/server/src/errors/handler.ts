@@ -1,7 +1,7 @@
+import { errorBody } from '@marketlens/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { errorBody } from '../envelope/envelope.js';
 import { AppError, ERROR_CODES, fallbackErrorName } from './app-error.js';
 
 /** Where unexpected errors go; the client only ever sees code 1 and a fixed message. */

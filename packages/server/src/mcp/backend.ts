@@ -4,9 +4,9 @@
  * tool answers what the route answers, and fails with the route's error code.
  */
 
+import { assetIdsOf } from '@marketlens/contract';
 import { parseSignalControls } from '@marketlens/core';
 import type { Backend } from '@marketlens/mcp';
-import { assetIdsOf } from '@marketlens/mcp';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
 import { AppError } from '../errors/app-error.js';
 import { alertViews, createAlert, deleteAlert, listAlerts } from '../services/alerts/alerts.js';

@@ -13,11 +13,12 @@
  * A browser page of another origin is refused (403) before the token is looked at, and a JSON-RPC
  * batch (400, JSON-RPC -32600) before any of its messages runs: one request, one message.
  */
+
+import { errorBody } from '@marketlens/contract';
 import { createMcpServer, manifest } from '@marketlens/mcp';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context, Hono } from 'hono';
 import type { AppEnv } from '../env.js';
-import { errorBody } from '../envelope/envelope.js';
 import { AppError } from '../errors/app-error.js';
 import type { ErrorLogger } from '../errors/handler.js';
 import { before, type Step } from '../middleware/platform/index.js';

@@ -19,6 +19,11 @@ export const ACCESS_TOKEN_TTL_MS = 3_600_000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 86_400_000;
 /** Authorization codes are single use and live two minutes. */
 export const AUTH_CODE_TTL_MS = 120_000;
+/**
+ * A redeemed code is remembered this long (an access token's life), so that presenting it again
+ * revokes the tokens it issued (RFC 6749 4.1.2); later it is dropped like an expired one.
+ */
+export const REDEEMED_CODE_KEEP_MS = ACCESS_TOKEN_TTL_MS;
 /** The one scope: the MCP tools of the signed-in account. */
 export const MCP_SCOPE = 'mcp';
 
@@ -405,27 +410,36 @@ export async function exchangeCode(
   if (!code) throw new OAuthError('invalid_request', 'code is missing');
   if (!verifier) throw new OAuthError('invalid_request', 'code_verifier is missing (PKCE)');
   const now = deps.now();
-  const record = await deps.storage.oauth.consumeCode(secretHash(code), now);
-  if (!record || record.client_id !== client.id)
+  let response: TokenResponse | undefined;
+  const found = await deps.storage.oauth.redeemCode(secretHash(code), now, now + REDEEMED_CODE_KEEP_MS, (record) => {
+    // Thrown inside the redemption: the code is used up and nothing is issued.
+    if (record.client_id !== client.id) throw new OAuthError('invalid_grant', 'The code is invalid or expired');
+    if (redirectUri !== undefined && redirectUri !== record.redirect_uri) {
+      throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    }
+    if (!PKCE_VERIFIER.test(verifier) || !equalSecret(s256(verifier), record.code_challenge)) {
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    }
+    if (resource !== undefined && resource !== record.resource) {
+      throw new OAuthError('invalid_target', `resource must be ${record.resource}`);
+    }
+    if (record.resource !== mcpResource(base))
+      throw new OAuthError('invalid_target', 'The code is for another resource');
+    const pair = tokenPair(now, randomUUID(), record);
+    response = pair.response;
+    return pair.records;
+  });
+  if (found.status === 'replayed') {
+    throw new OAuthError('invalid_grant', 'The code was already used; the tokens issued from it are revoked');
+  }
+  if (found.status === 'ended') throw new OAuthError('invalid_grant', 'The login session has ended');
+  if (found.status === 'invalid' || response === undefined) {
     throw new OAuthError('invalid_grant', 'The code is invalid or expired');
-  if (redirectUri !== undefined && redirectUri !== record.redirect_uri) {
-    throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
   }
-  if (!PKCE_VERIFIER.test(verifier) || !equalSecret(s256(verifier), record.code_challenge)) {
-    throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
-  }
-  if (resource !== undefined && resource !== record.resource) {
-    throw new OAuthError('invalid_target', `resource must be ${record.resource}`);
-  }
-  if (record.resource !== mcpResource(base)) throw new OAuthError('invalid_target', 'The code is for another resource');
-  if (!(await deps.storage.oauth.sessionLive(record.session_id, now)))
-    throw new OAuthError('invalid_grant', 'The login session has ended');
-  const pair = tokenPair(now, randomUUID(), record);
-  await deps.storage.oauth.createTokens(pair.records);
   // Housekeeping rides on logins, which are rare next to tool calls: expired codes and tokens go.
   await deps.storage.oauth.deleteExpired(now);
   await deps.storage.oauth.deleteUnusedClients(now - UNUSED_CLIENT_TTL_MS);
-  return pair.response;
+  return response;
 }
 
 /** `grant_type=refresh_token`: rotates the refresh token; a rotated one presented again ends its family. */

@@ -1,5 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { createECDH, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Running, startMain, stop } from '../testing/main-process.js';
 
@@ -137,4 +139,135 @@ describe('attacks on the built server', () => {
     expect(answer).toMatch(/content-type: application\/json/i);
     expect(bodyOf(answer)).toEqual({ success: false, code: 'HeadersTooLarge', message: expect.any(String) });
   }, 20_000);
+
+  it('holds at most one address share of 2,000 half-sent headers, closes them within the header timeout and keeps answering others', async () => {
+    const SOCKETS = 2_000;
+    const before = processFigures();
+    const sockets: Socket[] = [];
+    // The attacker is 127.0.0.2 (also loopback), so this process's own requests come from another
+    // address. It never reads: an answer (408) and a close from the server do not end its sockets.
+    for (let i = 0; i < SOCKETS; i += 250) {
+      await Promise.all(
+        Array.from(
+          { length: 250 },
+          () =>
+            new Promise<void>((resolve) => {
+              const socket = connect({ port, host, localAddress: '127.0.0.2' });
+              sockets.push(socket);
+              socket.on('error', () => undefined);
+              socket.once('close', () => resolve());
+              socket.once('connect', () => {
+                socket.write(`GET /v2/config HTTP/1.1\r\nHost: ${host}\r\nX-Slow: `);
+                resolve();
+              });
+            }),
+        ),
+      );
+    }
+    const started = Date.now();
+    await new Promise((r) => setTimeout(r, 1_000));
+    const during = processFigures();
+    // Another client meanwhile.
+    const answers: { status: number; ms: number }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = Date.now();
+      const res = await fetch(`${server.url}/v2/config`, { headers: { connection: 'close' } });
+      await res.arrayBuffer();
+      answers.push({ status: res.status, ms: Date.now() - t });
+    }
+    // The server's own descriptors tell whether it still holds the attacker's connections.
+    let now = processFigures();
+    const deadline = Date.now() + 20_000;
+    while (now.fds > before.fds + 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      now = processFigures();
+    }
+    const releasedS = (Date.now() - started) / 1000;
+    for (const socket of sockets) socket.destroy();
+    await settle();
+    const after = processFigures();
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    console.log(
+      `[attack] ${SOCKETS} half-sent headers from one address, never read: server fds ${before.fds} -> ${during.fds} after 1 s -> ${now.fds} ${releasedS.toFixed(1)} s after the last connect -> ${after.fds} once the attacker closed; another client: ${answers.filter((a) => a.status === 200).length}/20 answered 200, slowest ${slowest} ms; RSS ${before.rssMb} -> ${during.rssMb} -> ${after.rssMb} MB`,
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(during.fds - before.fds).toBeLessThanOrEqual(300);
+    expect(now.fds - before.fds).toBeLessThanOrEqual(2);
+  }, 60_000);
+
+  it('refuses push endpoints that reach inside the network or another port', async () => {
+    const ecdh = createECDH('prime256v1');
+    ecdh.generateKeys();
+    const keys = { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    const endpoints = [
+      'https://[64:ff9b::7f00:1]/push',
+      'https://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+      'https://[::127.0.0.1]/push',
+      'https://[::a9fe:a9fe]/push',
+      'https://[2002:7f00:1::1]/push',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/push',
+      'https://198.18.0.1/push',
+      'https://224.0.0.1/push',
+      'https://[ff02::1]/push',
+      'https://255.255.255.255/push',
+      'https://fcm.googleapis.com:22/fcm/send/x',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://localhost./push',
+    ];
+    const accepted: string[] = [];
+    for (const endpoint of endpoints) {
+      const res = await fetch(`${server.url}/v1/devices`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-session-token': server.token },
+        body: JSON.stringify({ endpoint, keys }),
+      });
+      if (res.status !== 400) accepted.push(`${endpoint} ${res.status}`);
+    }
+    console.log(`[attack] ${endpoints.length} inward or off-port push endpoints: ${accepted.length} accepted`);
+    expect(accepted).toEqual([]);
+  }, 20_000);
+
+  it("does not move another account's push device to whoever knows its URL", async () => {
+    const key = () => {
+      const ecdh = createECDH('prime256v1');
+      ecdh.generateKeys();
+      return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
+    };
+    const post = (path: string, body: unknown, token?: string) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { 'x-session-token': token } : {}) },
+        body: JSON.stringify(body),
+      });
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`;
+    expect((await post('/v1/devices', { endpoint, keys: key() }, server.token)).status).toBe(200);
+    const signup = await post('/v1/auth/signup', { email: 'attacker@example.com', password: 'password-123' });
+    const attacker = ((await signup.json()) as { data: { session_token: string } }).data.session_token;
+    const stolen = await post('/v1/devices', { endpoint, keys: key() }, attacker);
+    const list = async (token: string) =>
+      (
+        (await (await fetch(`${server.url}/v1/devices`, { headers: { 'x-session-token': token } })).json()) as {
+          data: { endpoint: string }[];
+        }
+      ).data.map((d) => d.endpoint);
+    const victimKeeps = (await list(server.token)).includes(endpoint);
+    console.log(
+      `[attack] re-registering another account's endpoint with other keys: ${stolen.status}, victim keeps it: ${victimKeeps}`,
+    );
+    expect(stolen.status).toBe(400);
+    expect(victimKeeps).toBe(true);
+    expect(await list(attacker)).toEqual([]);
+  }, 20_000);
+
+  it('keeps the data folder 0700 and its SQLite files 0600 outside production too', async () => {
+    const data = join(server.dir, 'data');
+    const modes: Record<string, string> = { data: (statSync(data).mode & 0o777).toString(8) };
+    for (const name of readdirSync(data)) modes[name] = (statSync(join(data, name)).mode & 0o777).toString(8);
+    console.log(`[attack] file modes (development): ${JSON.stringify(modes)}`);
+    expect(modes.data).toBe('700');
+    for (const [name, mode] of Object.entries(modes)) {
+      if (name.startsWith('marketlens.sqlite')) expect([name, mode]).toEqual([name, '600']);
+    }
+    expect(Object.keys(modes)).toEqual(expect.arrayContaining(['marketlens.sqlite-wal', 'marketlens.sqlite-shm']));
+  });
 });

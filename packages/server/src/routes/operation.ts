@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { ErrorResponseSchema } from '@marketlens/contract';
 import type { Handler } from 'hono';
 import type { AppEnv } from '../env.js';
-import { ErrorResponseSchema } from '../envelope/envelope.js';
 import type { ErrorStatus } from '../errors/app-error.js';
 import { type AuthSpec, authStep, securityOf } from '../middleware/auth/index.js';
 import { asMiddleware, before, type PlatformSteps, type Step, thenStep } from '../middleware/platform/index.js';
@@ -13,6 +13,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   402: 'Paid feature',
   403: 'Forbidden (e.g. unsupported client version)',
   404: 'Not found',
+  405: 'Method not allowed on this path; see the Allow header',
   410: 'Gone',
   413: 'Request body too large',
   422: 'Unprocessable',

@@ -1,14 +1,13 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRefSchema, envelopeOf, ok } from '@marketlens/contract';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
-import { envelopeOf, ok } from '../envelope/envelope.js';
 import { AppError } from '../errors/app-error.js';
 import { requireUser, SESSION_ONLY } from '../middleware/auth/index.js';
 import { PILOT_PAGE_SIZE, spectateOverview, spectateTrackRecord } from '../services/pilot/views.js';
 import { pilotEligible } from '../services/promotions/eligibility.js';
 import { PLAN_OUTCOMES } from '../storage/plans-types.js';
 import { operation } from './operation.js';
-import { AssetRefSchema } from './v2/market-schemas.js';
 
 const nn = z.number().nullable();
 const time = z.iso.datetime();

@@ -1,3 +1,4 @@
+import { ok } from '@marketlens/contract';
 import {
   type Analysis,
   analyze,
@@ -21,7 +22,6 @@ import {
   type Ticker,
 } from '@marketlens/exchanges';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
-import { ok } from '../envelope/envelope.js';
 import { AppError } from '../errors/app-error.js';
 import { venueCall } from '../errors/venue-error.js';
 import { CHART_DEPTH, type Timeframe } from './catalog.js';

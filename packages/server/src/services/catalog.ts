@@ -3,18 +3,12 @@
  * enforce. One table each, so `/v2/config` and the enforcement never disagree.
  */
 
-export const TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'] as const;
-export type Timeframe = (typeof TIMEFRAMES)[number];
+import { CHART_DEPTH, DEFAULT_TIMEFRAME, SIGNAL_TIMEFRAMES, TIMEFRAMES, type Timeframe } from '@marketlens/contract';
 
-export const DEFAULT_TIMEFRAME: Timeframe = 'd1';
+export { CHART_DEPTH, DEFAULT_TIMEFRAME, SIGNAL_TIMEFRAMES, TIMEFRAMES, type Timeframe };
+
 /** Timeframes every caller may read; the rest need Pro (h1 aside for old mobile builds). */
 export const FREE_TIMEFRAMES: readonly Timeframe[] = ['d1'];
-
-/** Candle depth of a chart or analysis window: free callers up to `free`, Pro and Elite up to `pro`. */
-export const CHART_DEPTH = { free: 500, pro: 5000 } as const;
-
-/** Timeframes the signal screener routes accept (`/v2/assets/signals*`); anything else is 400. */
-export const SIGNAL_TIMEFRAMES = ['h1', 'm15', 'd1'] as const;
 
 /** The windows window-reading alerts are evaluated over. */
 export const ALERT_WINDOWS = ['m15', 'h1', 'd1'] as const;

@@ -4,6 +4,8 @@
  * rows (written by the sync) go through core's portfolio arithmetic; this module only prices them
  * and maps records to core inputs. REST routes and MCP tools both call these functions.
  */
+
+import type { FillFilter as FillQuery } from '@marketlens/contract';
 import {
   AssessmentError,
   type AssessmentErrorReason,
@@ -27,7 +29,6 @@ import {
   tradesFromFills,
 } from '@marketlens/core';
 import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } from '@marketlens/exchanges';
-import type { FillFilter as FillQuery } from '@marketlens/mcp';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
 import { AppError, type ErrorName } from '../errors/app-error.js';
 import { fromVenueError } from '../errors/venue-error.js';

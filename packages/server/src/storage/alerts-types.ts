@@ -2,7 +2,7 @@
  * Records and repositories of alerts, push devices, the push outbox, push settings and
  * notification preferences. Times are epoch ms.
  */
-import type { NotificationKind, NotificationStatus } from '@marketlens/mcp';
+import type { NotificationKind, NotificationStatus } from '@marketlens/contract';
 
 /** Which way an alert's watched value must move to fire. */
 export type AlertDirection = 'above' | 'below';
@@ -105,6 +105,8 @@ export interface AlertRepository {
   /** The user's alerts, newest first. */
   listByUser(userId: string): Promise<AlertRecord[]>;
   countActive(userId: string): Promise<number>;
+  /** How many of the user's alerts are in `status`. */
+  countByStatus(userId: string, status: AlertRecord['status']): Promise<number>;
   /** Replaces the alert; refused with `limit` when it becomes active and the cap is reached. */
   update(alert: AlertRecord, maxActive: number | null): Promise<AlertUpdateResult>;
   remove(userId: string, id: string): Promise<boolean>;
@@ -124,8 +126,10 @@ export interface AlertRepository {
 
 export interface PushDeviceRepository {
   /**
-   * Registers a subscription; the same endpoint again updates its keys and owner and re-activates it
-   * (a re-subscribed browser). Pending pushes of a previous owner are dropped. Returns the row.
+   * Registers a subscription; the same endpoint again updates its keys and re-activates it (a
+   * re-subscribed browser). An endpoint of another user moves to this one only when the keys are
+   * the same (proof of holding the subscription), dropping that user's pending pushes; otherwise
+   * nothing changes and the other user's row is returned.
    */
   upsert(device: PushDeviceRecord): Promise<PushDeviceRecord>;
   byId(id: string): Promise<PushDeviceRecord | null>;

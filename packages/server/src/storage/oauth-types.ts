@@ -62,6 +62,16 @@ export type RefreshLookup =
   /** Unknown, expired, revoked, or its session ended. */
   | { status: 'invalid' };
 
+/** What presenting an authorization code found. */
+export type CodeRedemption =
+  | { status: 'valid'; code: OAuthCodeRecord }
+  /** Redeemed before: the tokens issued from it (and their refreshed successors) are now revoked. */
+  | { status: 'replayed' }
+  /** Unknown or expired. */
+  | { status: 'invalid' }
+  /** The login session it was issued under has ended. */
+  | { status: 'ended' };
+
 export interface OAuthRepository {
   createClient(client: OAuthClientRecord): Promise<void>;
   /**
@@ -77,6 +87,17 @@ export interface OAuthRepository {
   createCode(code: OAuthCodeRecord): Promise<void>;
   /** Deletes and returns the code (single use); null when unknown or expired. */
   consumeCode(codeHash: string, now: number): Promise<OAuthCodeRecord | null>;
+  /**
+   * Redeems a code once: when it is valid, stores the tokens `issue` returns and keeps the code,
+   * marked used, until `keepUntil`; presented again, it revokes the families of those tokens. The
+   * code is used up also when `issue` throws (a wrong verifier), and then issues nothing.
+   */
+  redeemCode(
+    codeHash: string,
+    now: number,
+    keepUntil: number,
+    issue: (code: OAuthCodeRecord) => readonly OAuthTokenRecord[],
+  ): Promise<CodeRedemption>;
   createTokens(tokens: readonly OAuthTokenRecord[]): Promise<void>;
   /** The access token, when it is unexpired, unrevoked and its session is still live. */
   liveAccessToken(tokenHash: string, now: number): Promise<OAuthTokenRecord | null>;

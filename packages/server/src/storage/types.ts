@@ -68,6 +68,8 @@ export interface SessionRepository {
   create(session: SessionRecord): Promise<void>;
   byTokenHash(tokenHash: string): Promise<SessionRecord | null>;
   deleteByTokenHash(tokenHash: string): Promise<boolean>;
+  /** Ends every session of the user (and so the OAuth codes and tokens bound to them); returns how many. */
+  deleteByUser(userId: string): Promise<number>;
   deleteExpired(now: number): Promise<number>;
 }
 

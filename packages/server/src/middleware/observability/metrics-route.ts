@@ -1,5 +1,5 @@
+import { errorBody } from '@marketlens/contract';
 import type { Context, Env, Handler } from 'hono';
-import { errorBody } from '../../envelope/envelope.js';
 import { ipAllowList, LOOPBACK } from './ip-allow.js';
 import type { Metrics } from './metrics.js';
 

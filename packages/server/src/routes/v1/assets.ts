@@ -1,10 +1,9 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRowSchema, envelopeOf, FavoriteStateSchema, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { addFavorite, favoriteAssets, legacyAssetId, removeFavorite } from '../../services/assets.js';
 import { operation } from '../operation.js';
-import { AssetRowSchema, FavoriteStateSchema } from '../v2/market-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

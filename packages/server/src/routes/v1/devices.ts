@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { PUBLIC, requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { deviceView, registerDevice, removeDevice } from '../../services/push/devices.js';
 import { vapidDetails } from '../../services/push/vapid.js';

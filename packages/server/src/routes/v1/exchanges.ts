@@ -1,11 +1,10 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { ExchangeDetailSchema, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import { exchangeDetail, exchangeViewer, listExchanges } from '../../services/exchanges.js';
 import { operation } from '../operation.js';
-import { ExchangeDetailSchema, ExchangeSchema } from '../v2/market-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

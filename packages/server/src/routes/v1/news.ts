@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_ONLY } from '../../middleware/auth/index.js';
 import { operation } from '../operation.js';
 

@@ -1,7 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { NotificationPreferencesPatchSchema, NotificationPreferencesSchema } from '@marketlens/mcp';
+import {
+  envelopeOf,
+  NotificationPreferencesPatchSchema,
+  NotificationPreferencesSchema,
+  ok,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { operation } from '../operation.js';
 

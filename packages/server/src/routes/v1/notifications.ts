@@ -1,13 +1,14 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
+  envelopeOf,
   NOTIFICATION_KINDS,
   NOTIFICATION_STATUSES,
   NotificationPayloadSchema,
+  ok,
   TARGET_OUT_OF_RANGE,
-} from '@marketlens/mcp';
+} from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { AppError } from '../../errors/app-error.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import {

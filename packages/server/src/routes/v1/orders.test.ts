@@ -1,7 +1,7 @@
+import { OrdersSchema, TradesSchema } from '@marketlens/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedAccount } from '../../testing/account-seed.js';
 import { type Harness, harness } from '../../testing/harness.js';
-import { OrdersSchema, TradesSchema } from '../v2/account-schemas.js';
 
 interface Trade {
   external_id: string;

@@ -1,11 +1,17 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
-import { fillFilterOf, OrdersQuery, TradesQuery } from '@marketlens/mcp';
+import {
+  envelopeOf,
+  fillFilterOf,
+  OrdersQuery,
+  OrdersSchema,
+  ok,
+  TradesQuery,
+  TradesSchema,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { listOrders, listTrades } from '../../services/portfolio.js';
 import { operation } from '../operation.js';
-import { OrdersSchema, TradesSchema } from '../v2/account-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { CampaignSchema, envelopeOf, ok, PromotionConnectionSchema, PromotionSchema } from '@marketlens/contract';
 import type { AppDeps, AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import {
   availablePromotions,
@@ -17,69 +17,6 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-
-const PromotionConnectionSchema = z.string().openapi('PromotionConnection', {
-  description: 'Exchange id of the catalog (`GET /v1/exchanges`)',
-  example: 'bybit',
-});
-
-const PromotionThemeSchema = z
-  .object({
-    primary_color: z.string().openapi({ example: '#f7a600' }),
-    background_color: z.string(),
-    text_color: z.string(),
-  })
-  .openapi('PromotionTheme', { description: 'Card colours, CSS `#rrggbb`' });
-
-const PromotionStepSchema = z
-  .object({
-    title: z.string(),
-    description: z.string(),
-    action_url: z.string().nullable().openapi({ description: "The step's button link; null: no button" }),
-  })
-  .openapi('PromotionStep');
-
-const ValidationConfigSchema = z
-  .object({
-    field: z.literal('uid').openapi({ description: 'The sign-up field checked' }),
-    label: z.string(),
-    pattern: z.string().openapi({ description: 'JavaScript regular expression the whole value must match' }),
-    message: z.string().openapi({ description: 'Shown when the value does not match' }),
-  })
-  .openapi('ValidationConfig');
-
-/** A promotion (contract 2.9); also the `promotion` (AffiliatePromotion) of an exchange list item. */
-export const PromotionSchema = z
-  .object({
-    id: z.string(),
-    connection_id: PromotionConnectionSchema,
-    partner_name: z.string(),
-    title: z.string(),
-    description: z.string(),
-    promotional_value: z.string(),
-    bonus_description: z.string(),
-    referral_url: z.string(),
-    icon: z.string(),
-    theme: PromotionThemeSchema,
-    steps: z.array(PromotionStepSchema),
-    validations: z.array(ValidationConfigSchema),
-  })
-  .openapi('Promotion');
-
-const CampaignSchema = z
-  .object({
-    id: z.string().openapi({ description: 'Stable campaign id' }),
-    url: z.string(),
-    video_url: z.string(),
-    web_banner_video_position: z.string().openapi({ description: 'CSS object-position', example: 'center' }),
-    registration_close: z.iso.datetime().openapi({ description: 'UTC; the campaign is live until then' }),
-    exchange_icon_url: z.string(),
-    exchange_icon_alt: z.string(),
-    prize_amount: z.string().nullable().optional(),
-    prize_banner_label: z.string().nullable().optional(),
-    prize_icon_url: z.string().nullable().optional(),
-  })
-  .openapi('Campaign');
 
 const PromotionVolumeExchangeSchema = z
   .object({

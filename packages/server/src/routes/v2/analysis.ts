@@ -1,7 +1,17 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  AnalysisQueryFields,
+  AnalysisSchema,
+  ConnectionQuerySchema,
+  envelopeOf,
+  MarketsSchema,
+  MarketTypeSchema,
+  OverviewSchema,
+  ok,
+  SignalResponseSchema,
+} from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import {
   type AnalysisRequest,
@@ -16,15 +26,6 @@ import {
 import { marketFor } from '../../services/market.js';
 import { recordServedPlan } from '../../services/plans/recorder.js';
 import { operation } from '../operation.js';
-import {
-  AnalysisQueryFields,
-  AnalysisSchema,
-  ConnectionQuerySchema,
-  MarketsSchema,
-  MarketTypeSchema,
-  OverviewSchema,
-  SignalResponseSchema,
-} from './market-schemas.js';
 
 const AssetParam = z.object({
   asset_id: z

@@ -1,10 +1,16 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  AssetListQuery,
+  AssetRowSchema,
+  envelopeOf,
+  FavoriteStateSchema,
+  ok,
+  PopularAssetSchema,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY, SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import { addFavorite, favoriteAssets, listAssets, popularAssets, removeFavorite } from '../../services/assets.js';
 import { operation } from '../operation.js';
-import { AssetListQuery, AssetRowSchema, FavoriteStateSchema, PopularAssetSchema } from './market-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { OPTIONAL_SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import { configDocument } from '../../services/config-document.js';
 import { TIERS } from '../../storage/types.js';

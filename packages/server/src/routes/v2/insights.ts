@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRefSchema, envelopeOf, MarketTypeSchema, ok } from '@marketlens/contract';
 import { FEAR_GREED_ZONES } from '@marketlens/core';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import {
   BREADTH_SMA,
@@ -12,7 +12,6 @@ import {
   insightsOf,
 } from '../../services/insights.js';
 import { operation } from '../operation.js';
-import { AssetRefSchema, MarketTypeSchema } from './market-schemas.js';
 
 const nn = z.number().nullable();
 const time = z.iso.datetime();

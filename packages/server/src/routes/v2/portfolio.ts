@@ -1,11 +1,17 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { assetIdsOf, BalancesQuery } from '@marketlens/mcp';
+import {
+  assetIdsOf,
+  BalancesQuery,
+  BalancesSchema,
+  envelopeOf,
+  LegacyBalancesSchema,
+  ok,
+  PortfolioSummarySchema,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import { legacyBalances, listBalances, portfolioSummary } from '../../services/portfolio.js';
 import { operation } from '../operation.js';
-import { BalancesSchema, LegacyBalancesSchema, PortfolioSummarySchema } from './account-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

@@ -1,9 +1,13 @@
+import {
+  ErrorResponseSchema,
+  LegacyPositionsSchema,
+  PositionAnalysisSchema,
+  PositionsSchema,
+} from '@marketlens/contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setUserTier } from '../../admin.js';
-import { ErrorResponseSchema } from '../../envelope/envelope.js';
 import { seedAccount } from '../../testing/account-seed.js';
 import { type Harness, harness } from '../../testing/harness.js';
-import { LegacyPositionsSchema, PositionAnalysisSchema, PositionsSchema } from './account-schemas.js';
 
 interface Body<T = unknown> {
   success: boolean;
@@ -218,8 +222,17 @@ describe('GET /v2/positions/{id}/analysis', () => {
   });
 
   it('rejects an unknown timeframe with 400', async () => {
-    const res = await get(`/v2/positions/${await idOf('BTCUSDT')}/analysis?timeframe=1h`);
+    const res = await get(`/v2/positions/${await idOf('BTCUSDT')}/analysis?timeframe=2h`);
     expect(res.status).toBe(400);
+  });
+
+  it('reads `1h` as h1, as every route and tool does (Pro only: 402 code 1004 for a free caller)', async () => {
+    const id = await idOf('BTCUSDT');
+    for (const timeframe of ['1h', 'h1']) {
+      const res = await get(`/v2/positions/${id}/analysis?timeframe=${timeframe}`);
+      expect(res.status).toBe(402);
+      expect(res.body.code).toBe(1004);
+    }
   });
 });
 

@@ -1,7 +1,18 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { assetIdsOf, EditPositionBody, PositionAnalysisQuery, PositionIdParams, PositionsQuery } from '@marketlens/mcp';
+import {
+  assetIdsOf,
+  EditPositionBody,
+  envelopeOf,
+  LegacyPositionsSchema,
+  ok,
+  PositionAnalysisQuery,
+  PositionAnalysisSchema,
+  PositionIdParams,
+  PositionSchema,
+  PositionsQuery,
+  PositionsSchema,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { AppError } from '../../errors/app-error.js';
 import { PUBLIC, requireUser, SESSION_ONLY } from '../../middleware/auth/index.js';
 import {
@@ -13,7 +24,6 @@ import {
   recordedPublishedPlans,
 } from '../../services/portfolio.js';
 import { operation } from '../operation.js';
-import { LegacyPositionsSchema, PositionAnalysisSchema, PositionSchema, PositionsSchema } from './account-schemas.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,

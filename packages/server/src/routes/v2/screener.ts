@@ -1,4 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRefSchema, envelopeOf, ok } from '@marketlens/contract';
 import {
   CANDLE_PATTERNS,
   FEAR_GREED_ZONES,
@@ -9,7 +10,6 @@ import {
   type SignalControlSpec,
 } from '@marketlens/core';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { AppError } from '../../errors/app-error.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import { ASSET_CLASS_FILTERS } from '../../services/assets.js';
@@ -23,7 +23,6 @@ import {
   signalListOf,
 } from '../../services/screener.js';
 import { operation } from '../operation.js';
-import { AssetRefSchema } from './market-schemas.js';
 
 const n = z.number();
 const nn = z.number().nullable();

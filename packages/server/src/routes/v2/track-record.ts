@@ -1,6 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRefSchema, envelopeOf, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
-import { envelopeOf, ok } from '../../envelope/envelope.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import { assetRef, checkAnalysisAccess, requireAsset } from '../../services/analysis.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../services/catalog.js';
@@ -8,7 +8,6 @@ import { marketOf } from '../../services/market.js';
 import { planTrackRecord, RECENT_PLANS, recentPlans } from '../../services/plans/track-record.js';
 import { PLAN_OUTCOMES } from '../../storage/plans-types.js';
 import { operation } from '../operation.js';
-import { AssetRefSchema } from './market-schemas.js';
 
 const nn = z.number().nullable();
 const time = z.iso.datetime();

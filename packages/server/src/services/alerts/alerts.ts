@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { NotificationKind, NotificationPayload } from '@marketlens/contract';
 import { analyze, rsi } from '@marketlens/core';
 import { type Asset, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
-import type { NotificationKind, NotificationPayload } from '@marketlens/mcp';
 import type { AppDeps } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { venueCall } from '../../errors/venue-error.js';
@@ -12,7 +12,7 @@ import { ALERT_KINDS } from '../catalog.js';
 import { iso, isoOrNull, marketOf } from '../market.js';
 import { isAtLeast } from '../tiers.js';
 import { ALERT_RSI_PERIOD, distancePct, evalWindowOf } from './evaluate.js';
-import { alertLimitOf, limitsOf, type NotificationLimits } from './limits.js';
+import { alertLimitOf, limitsOf, MAX_DISABLED_ALERTS, type NotificationLimits } from './limits.js';
 import { nextStatus, ownerEvent } from './status.js';
 
 /** An active alert that has not fired within this long after (re)arming expires. */
@@ -188,6 +188,16 @@ function limitError(cap: number): AppError {
   );
 }
 
+/** Refuses an alert becoming disabled when the user already keeps {@link MAX_DISABLED_ALERTS} paused ones. */
+async function checkDisabledBound(deps: AppDeps, userId: string): Promise<void> {
+  if ((await deps.storage.alerts.countByStatus(userId, 'disabled')) >= MAX_DISABLED_ALERTS) {
+    throw new AppError(
+      'NotificationLimitExceeded',
+      `An account keeps at most ${MAX_DISABLED_ALERTS} paused alerts; delete one before pausing another`,
+    );
+  }
+}
+
 /** `POST /v1/notifications`: 400 bad payload, 402 limit or sub-1h without Pro, 410 no active device. */
 export async function createAlert(
   deps: AppDeps,
@@ -201,6 +211,7 @@ export async function createAlert(
   if (status === 'active' && cap !== null && (await deps.storage.alerts.countActive(userId)) >= cap) {
     throw limitError(cap);
   }
+  if (status === 'disabled') await checkDisabledBound(deps, userId);
   if ((await deps.storage.pushDevices.countActive(userId)) === 0) {
     throw new AppError('NoActiveDevice', 'Register a push device (POST /v1/devices) before creating an alert');
   }
@@ -221,6 +232,7 @@ export async function updateAlert(
   const current = await requireAlert(deps, userId, id);
   const resolved = await resolvePayload(deps, tier, payload);
   const status = nextStatus(current.status, ownerEvent(payload.enabled)) ?? current.status;
+  if (status === 'disabled' && current.status !== 'disabled') await checkDisabledBound(deps, userId);
   const now = deps.now();
   const next: AlertRecord = { ...current, status, ...armed(resolved, now) };
   const cap = alertLimitOf(tier);

@@ -3,6 +3,11 @@ import { isAtLeast } from '../tiers.js';
 
 /** Active alerts a basic (free) account may hold (the contract leaves the number open, section 8). */
 export const FREE_ALERT_LIMIT = 5;
+/**
+ * Paused (disabled) alerts one account may keep, whatever its tier: they do not count against the
+ * active limit (pausing is how a basic account frees a slot), so they are bounded on their own.
+ */
+export const MAX_DISABLED_ALERTS = 100;
 /** The largest signed 64-bit integer, `max` when unlimited; beyond a JS number, so kept as text. */
 export const INT64_MAX = '9223372036854775807';
 

@@ -1,4 +1,4 @@
-import { NOTIFICATION_STATUSES } from '@marketlens/mcp';
+import { NOTIFICATION_STATUSES } from '@marketlens/contract';
 import { describe, expect, it } from 'vitest';
 import { type AlertEvent, nextStatus, ownerEvent } from './status.js';
 

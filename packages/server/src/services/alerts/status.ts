@@ -1,4 +1,4 @@
-import type { NotificationStatus } from '@marketlens/mcp';
+import type { NotificationStatus } from '@marketlens/contract';
 
 /** What moves an alert: the evaluator (`trigger`), time (`expire`), its owner (`update`, `enable`, `disable`). */
 export type AlertEvent = 'trigger' | 'expire' | 'update' | 'enable' | 'disable';

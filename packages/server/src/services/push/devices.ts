@@ -19,28 +19,66 @@ function decode(value: string, field: string): Buffer {
   return Buffer.from(value.replace(/=+$/, ''), 'base64url');
 }
 
-const INTERNAL = new BlockList();
-INTERNAL.addSubnet('0.0.0.0', 8, 'ipv4');
-INTERNAL.addSubnet('10.0.0.0', 8, 'ipv4');
-INTERNAL.addSubnet('100.64.0.0', 10, 'ipv4');
-INTERNAL.addSubnet('127.0.0.0', 8, 'ipv4');
-INTERNAL.addSubnet('169.254.0.0', 16, 'ipv4');
-INTERNAL.addSubnet('172.16.0.0', 12, 'ipv4');
-INTERNAL.addSubnet('192.168.0.0', 16, 'ipv4');
-INTERNAL.addAddress('::', 'ipv6');
-INTERNAL.addAddress('::1', 'ipv6');
-INTERNAL.addSubnet('fc00::', 7, 'ipv6');
-INTERNAL.addSubnet('fe80::', 10, 'ipv6');
+/**
+ * Where the server never sends a push: every IPv4 range that is not global unicast (this network,
+ * private, shared, loopback, link-local, protocol assignments, documentation, the 6to4 relay,
+ * benchmarking, multicast, reserved and broadcast), and in IPv6 everything outside 2000::/3 (which
+ * takes the unspecified and loopback addresses, the IPv4-mapped and IPv4-compatible forms, NAT64,
+ * discard, unique-local, link-local and multicast) plus the parts of 2000::/3 that embed or reach
+ * other networks (protocol assignments with Teredo, documentation, 6to4). One list, used when a
+ * subscription is registered and again for every address a push connects to.
+ */
+const DENIED_V4 = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const) {
+  DENIED_V4.addSubnet(net, bits, 'ipv4');
+}
+// Separate from the IPv4 list: a BlockList checks IPv4 addresses against its IPv6 rules too (as
+// IPv4-mapped), so `::/3` here would deny every IPv4 address.
+const DENIED_V6 = new BlockList();
+for (const [net, bits] of [
+  ['::', 3],
+  ['4000::', 2],
+  ['8000::', 1],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['3fff::', 20],
+] as const) {
+  DENIED_V6.addSubnet(net, bits, 'ipv6');
+}
 
-/** Loopback, private, link-local and shared addresses, `localhost` and dotless names. */
+/** Whether an IP address (v4 or v6, brackets allowed) is on the deny list; anything else that is not an address is too. */
+export function isDeniedAddress(address: string): boolean {
+  const ip = address.replace(/^\[|\]$/g, '').toLowerCase();
+  const family = isIP(ip);
+  if (family === 4) return DENIED_V4.check(ip, 'ipv4');
+  if (family === 6) return DENIED_V6.check(ip, 'ipv6');
+  return true;
+}
+
+/** A denied address literal, `localhost` and its subdomains, and dotless names (a trailing dot aside). */
 export function isInternalHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const family = isIP(host);
-  if (family === 4) return INTERNAL.check(host, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(host);
-    return mapped ? INTERNAL.check(mapped[1], 'ipv4') : INTERNAL.check(host, 'ipv6');
-  }
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
+  if (isIP(host) !== 0) return isDeniedAddress(host);
   return host === 'localhost' || host.endsWith('.localhost') || !host.includes('.');
 }
 
@@ -50,7 +88,7 @@ function invalid(message: string): AppError {
 
 /**
  * Checks a subscription before it is stored, so delivery cannot fail on it later: an https
- * endpoint (http only when `push.allowInsecureEndpoints`), `p256dh` an uncompressed point on
+ * endpoint on port 443 (http and other ports only when `push.allowInsecureEndpoints`), `p256dh` an uncompressed point on
  * P-256 (65 bytes), `auth` 16 bytes (RFC 8291).
  */
 export function checkSubscription(deps: AppDeps, s: SubscriptionInput): void {
@@ -65,6 +103,8 @@ export function checkSubscription(deps: AppDeps, s: SubscriptionInput): void {
     throw invalid('endpoint must be an https URL of a push service');
   }
   if (url.username || url.password) throw invalid('endpoint must not carry credentials');
+  // Push services listen on 443; another port is a way to reach some other service.
+  if (!insecureOk && url.port !== '') throw invalid('endpoint must use the https port (443)');
   // The server POSTs to this URL: refuse addresses inside the operator's network (SSRF). Local
   // push services are a test setup, allowed with the insecure switch. A public name that resolves
   // inward is refused when the push is sent (the transport checks every address it connects to).
@@ -90,11 +130,16 @@ export function checkSubscription(deps: AppDeps, s: SubscriptionInput): void {
   if (decode(s.keys.auth, 'keys.auth').length !== 16) throw invalid('keys.auth must be 16 bytes');
 }
 
-/** Registers (or refreshes) the caller's subscription; the same endpoint again is the same device. */
+/**
+ * Registers (or refreshes) the caller's subscription; the same endpoint again is the same device.
+ * An endpoint registered to another account moves only when the keys match (the same browser
+ * subscription after a change of login); anyone else who learnt the URL gets 400 and the device
+ * stays where it is.
+ */
 export async function registerDevice(deps: AppDeps, userId: string, s: SubscriptionInput): Promise<PushDeviceRecord> {
   checkSubscription(deps, s);
   const now = deps.now();
-  return deps.storage.pushDevices.upsert({
+  const device = await deps.storage.pushDevices.upsert({
     id: randomUUID(),
     user_id: userId,
     endpoint: s.endpoint,
@@ -107,6 +152,10 @@ export async function registerDevice(deps: AppDeps, userId: string, s: Subscript
     deactivated_at: null,
     deactivated_reason: null,
   });
+  if (device.user_id !== userId) {
+    throw invalid('endpoint is registered to another account; only the same subscription keys can move it');
+  }
+  return device;
 }
 
 export async function removeDevice(deps: AppDeps, userId: string, id: string): Promise<void> {

@@ -168,7 +168,8 @@ describe('sender', () => {
     const h = harness({ push: config.push });
     const u = await h.signup();
     const sub = push.subscribe();
-    const endpoint = sub.endpoint.replace('127.0.0.1', 'push.example.test');
+    // https on 443, so only the name's address can refuse it.
+    const endpoint = `https://push.example.test${new URL(sub.endpoint).pathname}`;
     const reg = await h.json('/v1/devices', { ...sub, endpoint }, { headers: { 'x-session-token': u.token } });
     expect(reg.status).toBe(200);
     await h.storage.pushOutbox.enqueue(

@@ -50,6 +50,13 @@ describe('guardedLookup', () => {
       '::1',
       'fe80::1',
       '::ffff:172.16.0.1',
+      '64:ff9b::7f00:1',
+      '::127.0.0.1',
+      '2002:7f00:1::1',
+      '198.18.0.1',
+      '224.0.0.251',
+      'ff02::fb',
+      '255.255.255.255',
     ]) {
       await expect(lookupOnce(resolveTo('93.184.216.34', inward), true)).rejects.toBeInstanceOf(PushEndpointRefused);
     }
@@ -70,7 +77,20 @@ describe('httpTransport', () => {
     const svc = await pushService();
     const send = httpTransport({ allowInternal: false, resolve: resolveTo('127.0.0.1') });
     await expect(send(push(`http://push.example.test:${svc.port}/sub`))).rejects.toThrow(PushEndpointRefused);
-    await expect(send(push(`http://127.0.0.1:${svc.port}/sub`))).rejects.toThrow(/internal address/);
+    await expect(send(push('https://push.example.test/sub'))).rejects.toThrow(/internal address 127\.0\.0\.1/);
+    for (const literal of ['127.0.0.1', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '198.18.0.1']) {
+      await expect(send(push(`https://${literal}/sub`)), literal).rejects.toThrow(/internal address/);
+    }
+    expect(svc.received).toHaveLength(0);
+  });
+
+  it('sends only https on 443 unless internal addresses are allowed', async () => {
+    const svc = await pushService();
+    // The name resolves to loopback so that nothing leaves this machine even if the port check were gone.
+    const send = httpTransport({ allowInternal: false, resolve: resolveTo('127.0.0.1') });
+    for (const endpoint of ['https://push.example.test:8443/sub', `http://push.example.test:${svc.port}/sub`]) {
+      await expect(send(push(endpoint)), endpoint).rejects.toThrow(/not https on port 443/);
+    }
     expect(svc.received).toHaveLength(0);
   });
 

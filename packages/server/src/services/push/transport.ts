@@ -3,7 +3,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isInternalHost } from './devices.js';
+import { isDeniedAddress } from './devices.js';
 
 /** A Web Push request as the web-push library prepares it (VAPID `Authorization`, aes128gcm body). */
 export interface PushRequest {
@@ -24,8 +24,8 @@ export type PushTransport = (request: PushRequest) => Promise<PushResponse>;
 export const PUSH_TIMEOUT_MS = 10_000;
 
 /**
- * The endpoint's name resolved to an address inside the operator's network (loopback, private,
- * link-local): the request was not sent. Permanent for that endpoint; the sender deactivates it.
+ * The endpoint is not https on 443, or its name resolved to an address on the deny list (loopback,
+ * private, link-local, NAT64, multicast, ...): the request was not sent. Permanent for that endpoint; the sender deactivates it.
  */
 export class PushEndpointRefused extends Error {
   override name = 'PushEndpointRefused';
@@ -39,7 +39,7 @@ export type Resolver = (
 ) => void;
 
 /**
- * A `lookup` for `net.connect` that refuses a name when any of its addresses is internal. The
+ * A `lookup` for `net.connect` that refuses a name when any of its addresses is on the deny list. The
  * connection then goes to an address this check saw, so a name cannot pass the check and be
  * answered differently for the connection (DNS rebinding).
  */
@@ -51,7 +51,7 @@ export function guardedLookup(
     const family = typeof options.family === 'number' ? options.family : undefined;
     resolve(hostname, { all: true, ...(family ? { family } : {}) }, (err, addresses) => {
       if (err) return (callback as (e: Error) => void)(err);
-      const inward = allowInternal ? undefined : addresses.find((a) => isInternalHost(a.address));
+      const inward = allowInternal ? undefined : addresses.find((a) => isDeniedAddress(a.address));
       if (inward || addresses.length === 0) {
         const why = inward ? `resolves to the internal address ${inward.address}` : 'has no address';
         return (callback as (e: Error) => void)(new PushEndpointRefused(`push endpoint host ${hostname} ${why}`));
@@ -83,10 +83,17 @@ export function httpTransport(options: HttpTransportOptions): PushTransport {
   return (push) =>
     new Promise<PushResponse>((resolvePromise, reject) => {
       const url = new URL(push.endpoint);
-      // An address literal is connected to without a lookup: checked here instead.
-      if (!options.allowInternal && isIP(url.hostname.replace(/^\[|\]$/g, '')) && isInternalHost(url.hostname)) {
-        reject(new PushEndpointRefused(`push endpoint ${url.hostname} is an internal address`));
-        return;
+      if (!options.allowInternal) {
+        // Devices registered before the port rule, or by hand: https on 443 only.
+        if (url.protocol !== 'https:' || url.port !== '') {
+          reject(new PushEndpointRefused(`push endpoint ${url.host} is not https on port 443`));
+          return;
+        }
+        // An address literal is connected to without a lookup: checked here instead.
+        if (isIP(url.hostname.replace(/^\[|\]$/g, '')) && isDeniedAddress(url.hostname)) {
+          reject(new PushEndpointRefused(`push endpoint ${url.hostname} is an internal address`));
+          return;
+        }
       }
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const body = push.body ?? new Uint8Array(0);

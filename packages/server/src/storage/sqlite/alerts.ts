@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type {
   AlertRecord,
@@ -48,6 +49,7 @@ export function sqliteAlerts(db: DB): AlertRepository {
       .join(', ')} WHERE id = @id AND user_id = @user_id`,
   );
   const countActive = db.prepare("SELECT COUNT(*) AS n FROM alerts WHERE user_id = ? AND status = 'active'");
+  const countStatus = db.prepare('SELECT COUNT(*) AS n FROM alerts WHERE user_id = ? AND status = ?');
   const byId = db.prepare('SELECT * FROM alerts WHERE user_id = ? AND id = ?');
   const list = db.prepare('SELECT * FROM alerts WHERE user_id = ? ORDER BY created_at DESC, id');
   const del = db.prepare('DELETE FROM alerts WHERE user_id = ? AND id = ?');
@@ -102,6 +104,7 @@ export function sqliteAlerts(db: DB): AlertRepository {
     byId: async (userId, id) => (byId.get(userId, id) as AlertRecord | undefined) ?? null,
     listByUser: async (userId) => list.all(userId) as AlertRecord[],
     countActive: async (userId) => (countActive.get(userId) as { n: number }).n,
+    countByStatus: async (userId, status) => (countStatus.get(userId, status) as { n: number }).n,
     update: async (alert, maxActive) => update(alert, maxActive),
     remove: async (userId, id) => del.run(userId, id).changes > 0,
     listActive: async () => active.all() as AlertRecord[],
@@ -133,6 +136,13 @@ interface DeviceRow extends Omit<PushDeviceRecord, 'active'> {
   active: number;
 }
 const deviceOf = (r: DeviceRow): PushDeviceRecord => ({ ...r, active: r.active === 1 });
+
+/** Whether two rows hold the same subscription keys (compared in constant time: `auth` is a secret). */
+function sameKeys(a: Pick<PushDeviceRecord, 'p256dh' | 'auth'>, b: Pick<PushDeviceRecord, 'p256dh' | 'auth'>): boolean {
+  const digest = (r: Pick<PushDeviceRecord, 'p256dh' | 'auth'>) =>
+    createHash('sha256').update(`${r.p256dh}\n${r.auth}`).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
 
 export function sqlitePushDevices(db: DB): PushDeviceRepository {
   const byEndpoint = db.prepare('SELECT * FROM push_devices WHERE endpoint = ?');
@@ -167,8 +177,13 @@ export function sqlitePushDevices(db: DB): PushDeviceRepository {
       insert.run(d);
       return deviceOf(byId.get(d.id) as DeviceRow);
     }
-    // Another account's pushes must not reach a browser that now belongs to this one.
-    if (held.user_id !== d.user_id) dropPending.run(d.updated_at, 'device re-registered', held.id);
+    if (held.user_id !== d.user_id) {
+      // Another account's endpoint moves only with proof that the caller holds that subscription
+      // (its keys, which only the browser and this server know); a bare endpoint leaves it where it is.
+      if (!sameKeys(held, d)) return deviceOf(held);
+      // The previous owner's pushes must not reach a browser that now belongs to this account.
+      dropPending.run(d.updated_at, 'device re-registered', held.id);
+    }
     refresh.run({ ...d, id: held.id });
     return deviceOf(byId.get(held.id) as DeviceRow);
   });

@@ -469,4 +469,14 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oauth_clients_unused ON oauth_clients(authorized_at, created_at);
     `,
   },
+  {
+    version: 11,
+    name: 'oauth_code_redemption',
+    // A redeemed code is kept (marked used, with the family of the tokens it issued) instead of
+    // deleted, so that presenting it again revokes those tokens.
+    sql: `
+      ALTER TABLE oauth_codes ADD COLUMN used_at INTEGER;
+      ALTER TABLE oauth_codes ADD COLUMN family_id TEXT;
+    `,
+  },
 ];

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type {
+  CodeRedemption,
   OAuthClientRecord,
   OAuthCodeRecord,
   OAuthRepository,
@@ -26,6 +27,11 @@ const clientOf = ({ authorized_at: _, ...r }: ClientRow): OAuthClientRecord => (
   metadata: JSON.parse(r.metadata) as Record<string, unknown>,
 });
 
+interface CodeRow extends OAuthCodeRecord {
+  used_at: number | null;
+  family_id: string | null;
+}
+
 /** The OAuth repository over SQLite (tables of migration 8). */
 export function oauth(db: DB): OAuthRepository {
   const insertClient = db.prepare(
@@ -47,6 +53,10 @@ export function oauth(db: DB): OAuthRepository {
      VALUES (@code_hash, @client_id, @user_id, @session_id, @redirect_uri, @code_challenge, @resource, @scope, @created_at, @expires_at)`,
   );
   const takeCode = db.prepare('DELETE FROM oauth_codes WHERE code_hash = ? RETURNING *');
+  const codeByHash = db.prepare('SELECT * FROM oauth_codes WHERE code_hash = ?');
+  const markCodeUsed = db.prepare(
+    'UPDATE oauth_codes SET used_at = @now, family_id = @family, expires_at = MAX(expires_at, @keep) WHERE code_hash = @hash',
+  );
   const insertToken = db.prepare(
     `INSERT INTO oauth_tokens (token_hash, kind, family_id, client_id, user_id, session_id, resource, scope, created_at, expires_at, used_at, revoked_at)
      VALUES (@token_hash, @kind, @family_id, @client_id, @user_id, @session_id, @resource, @scope, @created_at, @expires_at, @used_at, @revoked_at)`,
@@ -87,6 +97,42 @@ export function oauth(db: DB): OAuthRepository {
     for (const t of tokens) insertToken.run(t);
   });
 
+  const useCode = db.transaction(
+    (hash: string, now: number, keepUntil: number, tokens: readonly OAuthTokenRecord[]) => {
+      markCodeUsed.run({ now, family: tokens[0]?.family_id ?? null, keep: keepUntil, hash });
+      createTokens(tokens);
+    },
+  );
+  // Synchronous from the read to the write, so no other request's redemption runs in between.
+  const redeem = (
+    hash: string,
+    now: number,
+    keepUntil: number,
+    issue: (code: OAuthCodeRecord) => readonly OAuthTokenRecord[],
+  ): CodeRedemption => {
+    const row = codeByHash.get(hash) as CodeRow | undefined;
+    if (!row) return { status: 'invalid' };
+    if (row.used_at !== null) {
+      if (row.family_id !== null) revokeFamily.run(now, row.family_id);
+      return { status: 'replayed' };
+    }
+    if (row.expires_at <= now) return { status: 'invalid' };
+    const { used_at: _, family_id: __, ...code } = row;
+    if (sessionLive.get(code.session_id, now) === undefined) {
+      useCode(hash, now, keepUntil, []);
+      return { status: 'ended' };
+    }
+    let tokens: readonly OAuthTokenRecord[];
+    try {
+      tokens = issue(code);
+    } catch (err) {
+      useCode(hash, now, keepUntil, []);
+      throw err;
+    }
+    useCode(hash, now, keepUntil, tokens);
+    return { status: 'valid', code };
+  };
+
   const rotate = db.transaction(
     (
       hash: string,
@@ -123,9 +169,12 @@ export function oauth(db: DB): OAuthRepository {
       storeCode(code);
     },
     consumeCode: async (hash, now) => {
-      const row = takeCode.get(hash) as OAuthCodeRecord | undefined;
-      return row && row.expires_at > now ? row : null;
+      const row = takeCode.get(hash) as CodeRow | undefined;
+      if (!row || row.used_at !== null || row.expires_at <= now) return null;
+      const { used_at: _, family_id: __, ...code } = row;
+      return code;
     },
+    redeemCode: async (hash, now, keepUntil, issue) => redeem(hash, now, keepUntil, issue),
     createTokens: async (tokens) => {
       createTokens(tokens);
     },

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -31,6 +31,40 @@ describe('sqlite storage', () => {
     const n = s.db.prepare('SELECT COUNT(*) AS n FROM schema_migrations').get() as { n: number };
     expect(n.n).toBe(MIGRATIONS.length);
     await s.close();
+  });
+
+  it('keeps the database and its WAL and shared-memory files owner-only (0600), also ones left 0644', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ml-sqlite-'));
+    const file = join(dir, 'db.sqlite');
+    const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    const first = createSqliteStorage(file);
+    await first.users.create(user('u1', 'a@example.com'), []);
+    expect([mode(file), mode(`${file}-wal`), mode(`${file}-shm`)]).toEqual(['600', '600', '600']);
+    await first.close();
+    // Files of an earlier version, born 0644: narrowed when opened.
+    writeFileSync(`${file}-journal`, '');
+    for (const suffix of ['', '-journal']) chmodSync(`${file}${suffix}`, 0o644);
+    const again = createSqliteStorage(file);
+    expect([mode(file), mode(`${file}-journal`), mode(`${file}-wal`)]).toEqual(['600', '600', '600']);
+    expect(await again.users.byId('u1')).toMatchObject({ email: 'a@example.com' });
+    await again.close();
+  });
+
+  it('drops every session of a user at once', async () => {
+    const s = createSqliteStorage(':memory:');
+    await s.users.create(user('u1', 'a@example.com'), []);
+    await s.users.create(user('u2', 'b@example.com'), []);
+    const session = (id: string, userId: string) => ({
+      id,
+      user_id: userId,
+      token_hash: `h-${id}`,
+      created_at: 1,
+      expires_at: 10,
+    });
+    for (const x of [session('s1', 'u1'), session('s2', 'u1'), session('s3', 'u2')]) await s.sessions.create(x);
+    expect(await s.sessions.deleteByUser('u1')).toBe(2);
+    expect(await s.sessions.byTokenHash('h-s1')).toBeNull();
+    expect(await s.sessions.byTokenHash('h-s3')).not.toBeNull();
   });
 
   it('applies only migrations newer than the database', () => {

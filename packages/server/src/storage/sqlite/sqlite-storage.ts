@@ -1,3 +1,4 @@
+import { chmodSync, closeSync, openSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type {
   ApiKeyRecord,
@@ -50,7 +51,25 @@ export function migrate(db: DB, migrations: readonly Migration[] = MIGRATIONS): 
 }
 
 /** Opens (creating if needed) a SQLite database in WAL mode and migrates it. */
+/**
+ * Makes a database file owner-only (0600) before SQLite opens it: created empty with that mode
+ * when new, narrowed when it exists. SQLite gives the `-wal`, `-shm` and `-journal` files it
+ * creates the database file's mode; ones left from an earlier run are narrowed here too.
+ */
+function ownerOnly(filename: string): void {
+  closeSync(openSync(filename, 'a', 0o600));
+  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+    try {
+      chmodSync(`${filename}${suffix}`, 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+}
+
+/** Opens (creating and migrating) a database file, owner-only (see {@link ownerOnly}); `:memory:` is kept in memory. */
 export function openSqlite(filename: string): DB {
+  if (filename !== ':memory:' && filename !== '' && !filename.startsWith('file:')) ownerOnly(filename);
   const db = new Database(filename);
   // busy_timeout first: two processes opening a new file at once contend for the WAL switch.
   db.pragma('busy_timeout = 5000');
@@ -99,12 +118,14 @@ function sessions(db: DB): SessionRepository {
   const byHash = db.prepare('SELECT * FROM sessions WHERE token_hash = ?');
   const del = db.prepare('DELETE FROM sessions WHERE token_hash = ?');
   const delExpired = db.prepare('DELETE FROM sessions WHERE expires_at <= ?');
+  const delUser = db.prepare('DELETE FROM sessions WHERE user_id = ?');
   return {
     create: async (s) => {
       insert.run(s);
     },
     byTokenHash: async (h) => (byHash.get(h) as SessionRecord | undefined) ?? null,
     deleteByTokenHash: async (h) => del.run(h).changes > 0,
+    deleteByUser: async (userId) => delUser.run(userId).changes,
     deleteExpired: async (now) => delExpired.run(now).changes,
   };
 }

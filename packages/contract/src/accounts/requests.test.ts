@@ -11,7 +11,7 @@ import {
   PositionAnalysisQuery,
   PositionsQuery,
   TradesQuery,
-} from './accounts.js';
+} from './requests.js';
 
 describe('account request schemas', () => {
   it('reads asset_ids from a comma list, a repeated key or JSON, with coin_ids as an alias', () => {
@@ -96,7 +96,8 @@ describe('account request schemas', () => {
   it('defaults the analysis timeframe to d1', () => {
     expect(PositionAnalysisQuery.parse({}).timeframe).toBe('d1');
     expect(PositionAnalysisQuery.parse({ timeframe: 'h1' }).timeframe).toBe('h1');
-    expect(PositionAnalysisQuery.safeParse({ timeframe: '1h' }).success).toBe(false);
+    expect(PositionAnalysisQuery.parse({ timeframe: '1h' }).timeframe).toBe('h1');
+    expect(PositionAnalysisQuery.safeParse({ timeframe: '2h' }).success).toBe(false);
     expect(PositionAnalysisInput.parse({ position_id: 'p' })).toEqual({ position_id: 'p', timeframe: 'd1' });
   });
 

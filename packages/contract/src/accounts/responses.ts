@@ -1,6 +1,6 @@
-import { z } from '@hono/zod-openapi';
-import { POSITION_ANALYSIS_TIMEFRAMES } from '@marketlens/mcp';
-import { AssetRefSchema, MarketTypeSchema } from './market-schemas.js';
+import { z } from 'zod';
+import { AssetRefSchema, MarketTypeSchema } from '../market/responses.js';
+import { POSITION_ANALYSIS_TIMEFRAMES } from './requests.js';
 
 /**
  * Wire schemas of the account-data reads (positions, balances, summary, orders, trades, position
@@ -20,10 +20,10 @@ const unpriced = (what: string) => `${what}; null when unpriced (never 0)`;
 export const PositionSchema = z
   .object({
     id: z.string(),
-    user_connection_id: z.string().openapi({ description: 'The connected account' }),
-    connection_id: z.string().openapi({ description: 'The exchange id' }),
-    asset: AccountAssetSchema.nullable().openapi({ description: 'Null when the instrument maps to no tracked asset' }),
-    pair: z.string().openapi({ description: "The venue's native instrument name", example: 'BTCUSDT' }),
+    user_connection_id: z.string().meta({ description: 'The connected account' }),
+    connection_id: z.string().meta({ description: 'The exchange id' }),
+    asset: AccountAssetSchema.nullable().meta({ description: 'Null when the instrument maps to no tracked asset' }),
+    pair: z.string().meta({ description: "The venue's native instrument name", example: 'BTCUSDT' }),
     side: z.enum(['long', 'short']).nullable(),
     size: z.number(),
     contract_type: z.enum(['linear', 'inverse']),
@@ -35,10 +35,10 @@ export const PositionSchema = z
     liquidation_price: nn,
     opened_at: timeOrNull,
     updated_at: timeOrNull,
-    current_price: nn.openapi({ description: unpriced('The mark') }),
-    market_value: nn.openapi({ description: unpriced('Notional at the mark') }),
+    current_price: nn.meta({ description: unpriced('The mark') }),
+    market_value: nn.meta({ description: unpriced('Notional at the mark') }),
     market_value_usd: nn,
-    unrealized_pnl: nn.openapi({ description: unpriced('Settlement currency') }),
+    unrealized_pnl: nn.meta({ description: unpriced('Settlement currency') }),
     unrealized_pnl_usd: nn,
     daily_pnl: nn,
     daily_pnl_usd: nn,
@@ -46,79 +46,79 @@ export const PositionSchema = z
     weekly_pnl_usd: nn,
     margin_usd: nn,
     margin_ratio: nn,
-    distance_to_liquidation: nn.openapi({ description: unpriced('Signed %, positive on the safe side') }),
+    distance_to_liquidation: nn.meta({ description: unpriced('Signed %, positive on the safe side') }),
     ticker_last_updated: timeOrNull,
-    stop_loss: nn.openapi({ description: 'From the venue protective-order sync only; an unset leg is null' }),
+    stop_loss: nn.meta({ description: 'From the venue protective-order sync only; an unset leg is null' }),
     take_profit: nn,
-    protective_levels_synced_at: timeOrNull.openapi({
+    protective_levels_synced_at: timeOrNull.meta({
       description: 'Null: no protective-order read has ever succeeded (a null stop then proves nothing)',
     }),
-    funding_since_open: nn.openapi({ description: 'Settlement currency, negative = received; null = not reported' }),
+    funding_since_open: nn.meta({ description: 'Settlement currency, negative = received; null = not reported' }),
     notes: z.string(),
-    visible: z.literal(false).openapi({ description: 'Always false; retained only for old clients' }),
+    visible: z.literal(false).meta({ description: 'Always false; retained only for old clients' }),
   })
-  .openapi('PositionExtended');
+  .meta({ id: 'PositionExtended' });
 
 export const PortfolioTotalsSchema = z
   .object({
-    open_positions_count: z.number().int().openapi({ description: 'Every open position, priced or not' }),
+    open_positions_count: z.number().int().meta({ description: 'Every open position, priced or not' }),
     open_long_positions_count: z.number().int(),
     open_short_positions_count: z.number().int(),
     priced_positions_count: z.number().int(),
     unpriced_positions_count: z.number().int(),
-    total_market_value_usd: nn.openapi({ description: 'Over priced positions only' }),
+    total_market_value_usd: nn.meta({ description: 'Over priced positions only' }),
     total_unrealized_pnl_usd: nn,
     total_daily_pnl_usd: nn,
     total_weekly_pnl_usd: nn,
     total_margin_usd: nn,
   })
-  .openapi('PortfolioTotals');
+  .meta({ id: 'PortfolioTotals' });
 
 export const PositionsSchema = z
   .object({ positions: z.array(PositionSchema), totals: PortfolioTotalsSchema })
-  .openapi('Positions');
+  .meta({ id: 'Positions' });
 
 export const LegacyPositionsSchema = z
   .object({
-    positions: z.array(PositionSchema).openapi({ description: 'Tracked, priced positions' }),
-    unpriced_positions: z.array(PositionSchema).openapi({ description: 'Tracked, unpriced positions' }),
+    positions: z.array(PositionSchema).meta({ description: 'Tracked, priced positions' }),
+    unpriced_positions: z.array(PositionSchema).meta({ description: 'Tracked, unpriced positions' }),
     totals: PortfolioTotalsSchema,
   })
-  .openapi('LegacyPositions', { description: 'The earlier split shape, served to mobile builds below 3.9.26' });
+  .meta({ id: 'LegacyPositions', description: 'The earlier split shape, served to mobile builds below 3.9.26' });
 
 export const BalanceSchema = z
   .object({
     user_connection_id: z.string(),
     connection_id: z.string(),
-    account: z.string().openapi({ description: "The venue's account: spot, futures, funding, ..." }),
-    symbol: z.string().openapi({ description: "The venue's currency code, uppercased" }),
+    account: z.string().meta({ description: "The venue's account: spot, futures, funding, ..." }),
+    symbol: z.string().meta({ description: "The venue's currency code, uppercased" }),
     asset: AccountAssetSchema.nullable(),
     balance: z.number(),
     available: nn,
     frozen: nn,
     usd_price: nn,
-    balance_usd: nn.openapi({ description: unpriced('USD value') }),
+    balance_usd: nn.meta({ description: unpriced('USD value') }),
     available_usd: nn,
     frozen_usd: nn,
     percentage_of_total: nn,
   })
-  .openapi('Balance');
+  .meta({ id: 'Balance' });
 
 const BalanceTotals = {
-  total_usd: nn.openapi({ description: 'Over priced balances; null when none is priced' }),
+  total_usd: nn.meta({ description: 'Over priced balances; null when none is priced' }),
   priced_count: z.number().int(),
   unpriced_count: z.number().int(),
 };
 
-export const BalancesSchema = z.object({ balances: z.array(BalanceSchema), ...BalanceTotals }).openapi('Balances');
+export const BalancesSchema = z.object({ balances: z.array(BalanceSchema), ...BalanceTotals }).meta({ id: 'Balances' });
 
 export const LegacyBalancesSchema = z
   .object({
-    balances: z.array(BalanceSchema).openapi({ description: 'Tracked, priced balances' }),
-    unpriced_balances: z.array(BalanceSchema).openapi({ description: 'Tracked, unpriced balances' }),
+    balances: z.array(BalanceSchema).meta({ description: 'Tracked, priced balances' }),
+    unpriced_balances: z.array(BalanceSchema).meta({ description: 'Tracked, unpriced balances' }),
     ...BalanceTotals,
   })
-  .openapi('LegacyBalances', { description: 'The earlier split shape, served to mobile builds below 3.9.26' });
+  .meta({ id: 'LegacyBalances', description: 'The earlier split shape, served to mobile builds below 3.9.26' });
 
 export const PortfolioSummarySchema = z
   .object({
@@ -126,12 +126,12 @@ export const PortfolioSummarySchema = z
     balances: z.object({ ...BalanceTotals, count: z.number().int() }),
     connections: z.object({
       count: z.number().int(),
-      failing_count: z.number().int().openapi({ description: 'Accounts whose last sync failed' }),
+      failing_count: z.number().int().meta({ description: 'Accounts whose last sync failed' }),
       never_synced_count: z.number().int(),
-      oldest_synced_at: timeOrNull.openapi({ description: 'Oldest last successful sync among synced accounts' }),
+      oldest_synced_at: timeOrNull.meta({ description: 'Oldest last successful sync among synced accounts' }),
     }),
   })
-  .openapi('PortfolioSummary');
+  .meta({ id: 'PortfolioSummary' });
 
 export const TradeSchema = z
   .object({
@@ -140,8 +140,8 @@ export const TradeSchema = z
     connection_id: z.string(),
     order_id: z.string().nullable(),
     pair: z.string(),
-    asset_id: z.string().nullable().openapi({ description: 'Null when the pair resolves to no asset' }),
-    coin_id: z.string().nullable().openapi({ description: 'Deprecated alias of asset_id', deprecated: true }),
+    asset_id: z.string().nullable().meta({ description: 'Null when the pair resolves to no asset' }),
+    coin_id: z.string().nullable().meta({ description: 'Deprecated alias of asset_id', deprecated: true }),
     side: z.enum(['buy', 'sell']),
     price: z.number(),
     size: z.number(),
@@ -150,7 +150,7 @@ export const TradeSchema = z
     pnl: nn,
     executed_at: time,
   })
-  .openapi('Trade');
+  .meta({ id: 'Trade' });
 
 export const OrderSchema = z
   .object({
@@ -160,9 +160,9 @@ export const OrderSchema = z
     connection_id: z.string(),
     pair: z.string(),
     asset_id: z.string().nullable(),
-    coin_id: z.string().nullable().openapi({ description: 'Deprecated alias of asset_id', deprecated: true }),
+    coin_id: z.string().nullable().meta({ description: 'Deprecated alias of asset_id', deprecated: true }),
     side: z.enum(['buy', 'sell']),
-    price: z.number().openapi({ description: 'Size-weighted average fill price' }),
+    price: z.number().meta({ description: 'Size-weighted average fill price' }),
     size: z.number(),
     fee: nn,
     fee_currency: z.string().nullable(),
@@ -172,15 +172,15 @@ export const OrderSchema = z
     last_fill_at: time,
     fills: z.array(TradeSchema),
   })
-  .openapi('OrderExtended');
+  .meta({ id: 'OrderExtended' });
 
 export const OrdersSchema = z
-  .object({ orders: z.array(OrderSchema), total: z.number().int().openapi({ format: 'int64' }) })
-  .openapi('Orders');
+  .object({ orders: z.array(OrderSchema), total: z.number().int().meta({ format: 'int64' }) })
+  .meta({ id: 'Orders' });
 
 export const TradesSchema = z
-  .object({ trades: z.array(TradeSchema), total: z.number().int().openapi({ format: 'int64' }) })
-  .openapi('Trades');
+  .object({ trades: z.array(TradeSchema), total: z.number().int().meta({ format: 'int64' }) })
+  .meta({ id: 'Trades' });
 
 const PlanSource = z.enum(['published', 'entry_structure', 'current']);
 const Level = z.object({
@@ -200,7 +200,7 @@ export const PositionAnalysisSchema = z
     candles: z
       .object({ venue: z.string(), pair: z.string(), market_type: MarketTypeSchema })
       .nullable()
-      .openapi({ description: 'The market the candles came from; null when none were read' }),
+      .meta({ description: 'The market the candles came from; null when none were read' }),
     direction: z.enum(['long', 'short']).nullable(),
     timeframe: z.enum(POSITION_ANALYSIS_TIMEFRAMES).nullable(),
     as_of: timeOrNull,
@@ -298,4 +298,4 @@ export const PositionAnalysisSchema = z
       ]),
     ),
   })
-  .openapi('PositionAnalysis', { description: 'Descriptive only: no action, suggested stop or confidence' });
+  .meta({ id: 'PositionAnalysis', description: 'Descriptive only: no action, suggested stop or confidence' });

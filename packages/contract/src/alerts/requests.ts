@@ -5,6 +5,7 @@
  * both validate with. Plain zod v4, so either side can derive its JSON Schema from it.
  */
 import { z } from 'zod';
+import { NOTIFICATION_TIMEFRAMES, timeframeSchema } from '../timeframes.js';
 
 /** Alert kinds, canonical spelling (the contract's `RSI`, `smart-zone`, `percent-change` are accepted too). */
 export const NOTIFICATION_KINDS = ['price', 'zone', 'breakout', 'rsi', 'smart_zone', 'percent_change'] as const;
@@ -13,10 +14,6 @@ export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** Alert statuses: armed, fired once, lapsed unfired, paused by its owner. */
 export const NOTIFICATION_STATUSES = ['active', 'triggered', 'expired', 'disabled'] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
-
-/** Every request timeframe some kind accepts (`/v2/config` `alerts.kinds[].timeframes` says which kind takes which). */
-export const NOTIFICATION_TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'h12', 'd1', 'd3', 'w1'] as const;
-export type NotificationTimeframe = (typeof NOTIFICATION_TIMEFRAMES)[number];
 
 const KIND_SPELLINGS: Readonly<Record<string, NotificationKind>> = {
   RSI: 'rsi',
@@ -77,6 +74,23 @@ export function targetRangeProblem(kind: NotificationKind, target: number): stri
   return null;
 }
 
+/** One kind's range in words: `rsi: > 0 and < 100 (RSI(14) level; ...)`. */
+function rangeText(kind: NotificationKind, r: TargetRange): string {
+  const bounds = [
+    r.gt !== undefined ? `> ${r.gt}` : null,
+    r.min !== undefined ? `>= ${r.min}` : null,
+    r.lt !== undefined ? `< ${r.lt}` : null,
+    r.max !== undefined ? `<= ${r.max}` : null,
+    r.nonZero ? 'not 0' : null,
+  ].filter((b) => b !== null);
+  return `${kind}: ${bounds.join(' and ')} (${r.unit})`;
+}
+
+/** What `target` means and where it may lie, per kind, as the published schema says it. */
+export const TARGET_TEXT = `Meaning and range per kind. ${Object.entries(TARGET_RANGES)
+  .map(([kind, r]) => rangeText(kind as NotificationKind, r))
+  .join('; ')}. Price-level kinds must also lie within a band around the live price.`;
+
 /** The `params.reason` of the issue a target out of its kind's range raises (REST answers `TargetOutOfRange`). */
 export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
 
@@ -88,9 +102,8 @@ export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
 const payloadFields = {
   asset_id: z.string().min(1).max(100).describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
   kind: NotificationKindSchema,
-  target: z.number().describe('Meaning and range per kind: see TARGET_RANGES'),
-  timeframe: z
-    .enum(NOTIFICATION_TIMEFRAMES)
+  target: z.number().describe(TARGET_TEXT),
+  timeframe: timeframeSchema(NOTIFICATION_TIMEFRAMES)
     .nullable()
     .optional()
     .describe('Request timeframe; evaluated over its `evaluates_as` window (`/v2/config`). None for price.'),

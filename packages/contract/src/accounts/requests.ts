@@ -7,16 +7,14 @@
  * Source: service contract sections 2.6, 4.3, 4.4 and 4.7.
  */
 import { z } from 'zod';
+import { TIMEFRAMES, type Timeframe, timeframeSchema } from '../timeframes.js';
 
 /** `limit` of the order and trade lists: default 50, clamped to 0..200 (contract sections 4.3 and 8). */
 export const FILL_LIST_LIMIT = { default: 50, min: 0, max: 200 } as const;
 
-/**
- * Timeframes a position analysis reads candles on; the same values as the analysis routes
- * (`/v2/analysis`, server `TIMEFRAMES`), `d1` by default (contract section 4.4).
- */
-export const POSITION_ANALYSIS_TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'] as const;
-export type PositionAnalysisTimeframe = (typeof POSITION_ANALYSIS_TIMEFRAMES)[number];
+/** Timeframes a position analysis reads candles on: those of the analysis routes, `d1` by default. */
+export const POSITION_ANALYSIS_TIMEFRAMES = TIMEFRAMES;
+export type PositionAnalysisTimeframe = Timeframe;
 
 /** Longest note a position keeps. */
 export const POSITION_NOTES_MAX = 2000;
@@ -145,7 +143,7 @@ export const POSITION_ANALYSIS_MAX_CANDLES = 5000;
  * Without `limit` the window reaches back to the entry, capped at the caller's chart depth.
  */
 export const PositionAnalysisQuery = z.object({
-  timeframe: blankOr(z.enum(POSITION_ANALYSIS_TIMEFRAMES))
+  timeframe: blankOr(timeframeSchema(POSITION_ANALYSIS_TIMEFRAMES))
     .transform((t) => t ?? 'd1')
     .describe('Candle timeframe, default d1 (free); others need Pro (402, code 1004)'),
   limit: blankOr(Int)

@@ -1,8 +1,8 @@
-import { z } from '@hono/zod-openapi';
-import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
-import { CCXT_VENUES, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../services/catalog.js';
-import { PromotionSchema } from '../v1/promotions.js';
+import { z } from 'zod';
+import { PromotionSchema } from '../promotions/responses.js';
+import { DEFAULT_TIMEFRAME, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
+import { CHART_DEPTH, FEAR_GREED_ZONES } from './requests.js';
+import { CANDLE_PATTERNS, REGIME_PHASES, SIGNAL_FACTORS } from './words.js';
 
 /** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */
 
@@ -15,27 +15,27 @@ export const AssetClassSchema = z.enum(['coins', 'stocks', 'fx', 'external']);
 
 export const AssetRefSchema = z
   .object({
-    id: z.string().openapi({ example: 'bitcoin' }),
+    id: z.string().meta({ example: 'bitcoin' }),
     symbol: z.string(),
     name: z.string(),
-    icon: z.string().openapi({ description: 'A data: URI (never a remote URL)' }),
+    icon: z.string().meta({ description: 'A data: URI (never a remote URL)' }),
     asset_class: AssetClassSchema,
   })
-  .openapi('AssetRef');
+  .meta({ id: 'AssetRef' });
 
 const ServedFields = {
   asset: AssetRefSchema,
   timeframe: z.enum(TIMEFRAMES),
-  market_type: MarketTypeSchema.openapi({ description: 'The market actually served' }),
-  pair: z.string().openapi({ description: 'Venue-native instrument name', example: 'BTC/USDT' }),
+  market_type: MarketTypeSchema.meta({ description: 'The market actually served' }),
+  pair: z.string().meta({ description: 'Venue-native instrument name', example: 'BTC/USDT' }),
   venue: z.string(),
-  data_source: z.string().openapi({
+  data_source: z.string().meta({
     description:
       'The configured market source that served the candles: `simulated`, `ccxt:<venue>`, `yahoo` or `files:<dir>`',
     example: 'ccxt:binance',
   }),
-  fetched_at: z.iso.datetime().openapi({ description: 'When the candles were read from that source' }),
-  stale: z.boolean().openapi({
+  fetched_at: z.iso.datetime().meta({ description: 'When the candles were read from that source' }),
+  stale: z.boolean().meta({
     description: 'True when the source failed and the last stored candles were served instead',
   }),
 };
@@ -69,7 +69,7 @@ const IndicatorsSchema = z
     cci_20: nn,
     williams_r_14: nn,
   })
-  .openapi('IndicatorSnapshot');
+  .meta({ id: 'IndicatorSnapshot' });
 
 const zoneFields = {
   kind: z.enum(['support', 'resistance']),
@@ -82,8 +82,8 @@ const zoneFields = {
   last_touch_time: time,
   volume: n,
 };
-const ZoneSchema = z.object(zoneFields).openapi('PriceZone');
-const NearestLevelSchema = z.object({ ...zoneFields, distance_pct: n, distance_atr: nn }).openapi('NearestLevel');
+const ZoneSchema = z.object(zoneFields).meta({ id: 'PriceZone' });
+const NearestLevelSchema = z.object({ ...zoneFields, distance_pct: n, distance_atr: nn }).meta({ id: 'NearestLevel' });
 
 const LevelsSchema = z
   .object({
@@ -95,7 +95,7 @@ const LevelsSchema = z
     nearest_support: NearestLevelSchema.nullable(),
     nearest_resistance: NearestLevelSchema.nullable(),
   })
-  .openapi('AnalysisLevels');
+  .meta({ id: 'AnalysisLevels' });
 
 const VolumeProfileSchema = z
   .object({
@@ -106,7 +106,7 @@ const VolumeProfileSchema = z
     basis: z.enum(['volume', 'time']),
     bins: z.array(z.object({ low: n, high: n, volume: n })),
   })
-  .openapi('VolumeProfile');
+  .meta({ id: 'VolumeProfile' });
 
 const Direction = z.enum(['long', 'short']);
 const TradePlanSchema = z
@@ -127,19 +127,19 @@ const TradePlanSchema = z
     take_profits: z
       .array(z.object({ price: n, size_pct: n, risk_reward: n }))
       .max(2)
-      .openapi({ description: 'At most two targets: 70% / 30% of the position, or 100% for one' }),
+      .meta({ description: 'At most two targets: 70% / 30% of the position, or 100% for one' }),
     risk_pct: nn,
     horizon_bars: nn,
     entry_window_bars: nn,
   })
-  .openapi('TradePlan');
+  .meta({ id: 'TradePlan' });
 
-const FactorName = z.enum(SIGNAL_FACTORS as unknown as [string, ...string[]]);
+const FactorName = z.enum(SIGNAL_FACTORS);
 export const SignalSchema = z
   .object({
     action: z.enum(['buy', 'hold', 'sell']),
-    score: n.openapi({ description: 'Composite score in -1..1' }),
-    confidence: n.openapi({ description: '0..1' }),
+    score: n.meta({ description: 'Composite score in -1..1' }),
+    confidence: n.meta({ description: '0..1' }),
     factors: z.array(
       z.object({
         name: FactorName,
@@ -155,7 +155,7 @@ export const SignalSchema = z
     threshold: n,
     reason: z.literal('insufficient_data').optional(),
   })
-  .openapi('Signal');
+  .meta({ id: 'Signal' });
 
 const RatingLabel = z.enum(['strong_sell', 'sell', 'neutral', 'buy', 'strong_buy']);
 const RatingGroupSchema = z.object({
@@ -176,13 +176,13 @@ const TechnicalRatingSchema = z
     oscillators: RatingGroupSchema,
     reason: z.literal('insufficient_data').optional(),
   })
-  .openapi('TechnicalRating');
+  .meta({ id: 'TechnicalRating' });
 
 const FgComponent = z.enum(['volatility', 'momentum', 'volume', 'overextension', 'funding', 'breadth', 'dominance']);
 export const FearGreedSchema = z
   .object({
     score: z.number().int().min(0).max(100).nullable(),
-    zone: z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]).nullable(),
+    zone: z.enum(FEAR_GREED_ZONES).nullable(),
     components: z.array(
       z.object({ name: FgComponent, value: n, weight: n, base_weight: n, inputs: z.record(z.string(), nn) }),
     ),
@@ -191,9 +191,9 @@ export const FearGreedSchema = z
     ),
     reason: z.literal('insufficient_data').optional(),
   })
-  .openapi('FearGreed');
+  .meta({ id: 'FearGreed' });
 
-const Phase = z.enum(REGIME_PHASES as unknown as [string, ...string[]]);
+const Phase = z.enum(REGIME_PHASES);
 const RegimeSchema = z
   .object({
     phase: Phase.nullable(),
@@ -206,12 +206,12 @@ const RegimeSchema = z
     inputs: z.object({ ema_50: nn, atr_14: nn, efficiency_ratio: nn, move_atr: nn, channel_position: nn }),
     reason: z.literal('insufficient_data').optional(),
   })
-  .openapi('Regime');
+  .meta({ id: 'Regime' });
 
 export const AnalysisSchema = z
   .object({
     ...ServedFields,
-    as_of: time.openapi({ description: 'Open time of the candle analysed (the last one, possibly still open)' }),
+    as_of: time.meta({ description: 'Open time of the candle analysed (the last one, possibly still open)' }),
     as_of_index: z.number().int(),
     indicators: IndicatorsSchema,
     levels: LevelsSchema,
@@ -221,28 +221,28 @@ export const AnalysisSchema = z
     technical_rating: TechnicalRatingSchema,
     fear_greed: FearGreedSchema,
     regime: RegimeSchema,
-    patterns: z.array(z.enum(CANDLE_PATTERNS as unknown as [string, ...string[]])),
+    patterns: z.array(z.enum(CANDLE_PATTERNS)),
   })
-  .openapi('Analysis');
+  .meta({ id: 'Analysis' });
 
 export const SignalResponseSchema = z
   .object({
     ...ServedFields,
     as_of: time,
     signal: SignalSchema,
-    cached_at: time.openapi({ description: 'When this signal was computed' }),
-    age: z.number().int().openapi({ description: 'Seconds since cached_at' }),
-    max_age: z.number().int().openapi({ description: 'Seconds it is still served from the cache (of 3600)' }),
+    cached_at: time.meta({ description: 'When this signal was computed' }),
+    age: z.number().int().meta({ description: 'Seconds since cached_at' }),
+    max_age: z.number().int().meta({ description: 'Seconds it is still served from the cache (of 3600)' }),
   })
-  .openapi('AnalysisSignal');
+  .meta({ id: 'AnalysisSignal' });
 
 export const OverviewSchema = z
   .object({
     ...ServedFields,
     as_of: time,
-    locale: z.string().openapi({ description: 'The language served: the x-locale language when supported, else en' }),
+    locale: z.string().meta({ description: 'The language served: the x-locale language when supported, else en' }),
     text: z.string(),
-    source: z.enum(['facts', 'llm']).openapi({
+    source: z.enum(['facts', 'llm']).meta({
       description:
         '`facts`: the deterministic narrative; `llm`: a rewrite by the configured OpenAI-compatible endpoint, served only when every number in it is one of `facts`',
     }),
@@ -256,7 +256,7 @@ export const OverviewSchema = z
       }),
     ),
   })
-  .openapi('AnalysisOverview');
+  .meta({ id: 'AnalysisOverview' });
 
 // ---- tickers ----
 
@@ -273,27 +273,29 @@ const tickerFields = {
   change_1h_pct: nn,
   change_24h_pct: nn,
   change_7d_pct: nn,
-  volume_24h: nn.openapi({ description: 'Base amount traded over 24h' }),
+  volume_24h: nn.meta({ description: 'Base amount traded over 24h' }),
   quote_volume_usd: nn,
   time,
 };
 const fundingFields = {
   settle: z.string().nullable(),
-  funding_rate: nn.openapi({ description: 'Per funding interval, as a fraction (0.0001 = 0.01%)' }),
+  funding_rate: nn.meta({ description: 'Per funding interval, as a fraction (0.0001 = 0.01%)' }),
   funding_interval_hours: nn,
   next_funding_time: time.nullable(),
   mark_price: nn,
   index_price: nn,
 };
-export const CoinTickerSchema = z.object(tickerFields).openapi('CoinTicker');
-export const CoinFuturesTickerSchema = z.object({ ...tickerFields, ...fundingFields }).openapi('CoinFuturesTicker');
+export const CoinTickerSchema = z.object(tickerFields).meta({ id: 'CoinTicker' });
+export const CoinFuturesTickerSchema = z
+  .object({ ...tickerFields, ...fundingFields })
+  .meta({ id: 'CoinFuturesTicker' });
 export const MarketsSchema = z
   .object({
     asset: AssetRefSchema,
     venue: z.string(),
-    markets: z.array(CoinFuturesTickerSchema).openapi({ description: 'Spot rows carry null funding columns' }),
+    markets: z.array(CoinFuturesTickerSchema).meta({ description: 'Spot rows carry null funding columns' }),
   })
-  .openapi('AssetMarkets');
+  .meta({ id: 'AssetMarkets' });
 
 // ---- assets ----
 
@@ -310,44 +312,44 @@ export const AssetRowSchema = z
     change_24h_pct: nn,
     change_7d_pct: nn,
     volume_24h_usd: nn,
-    market_type: MarketTypeSchema.nullable().openapi({
+    market_type: MarketTypeSchema.nullable().meta({
       description: 'Market the row is priced from: spot, else derivatives',
     }),
     pair: z.string().nullable(),
     venue: z.string().nullable(),
   })
-  .openapi('AssetRow');
+  .meta({ id: 'AssetRow' });
 
 export const PopularAssetSchema = AssetRowSchema.extend({
-  favorites: z.number().int().openapi({ description: 'Users who favorite it' }),
-}).openapi('PopularAsset');
+  favorites: z.number().int().meta({ description: 'Users who favorite it' }),
+}).meta({ id: 'PopularAsset' });
 
 export const FavoriteStateSchema = z
   .object({ asset_id: z.string(), is_favorite: z.boolean() })
-  .openapi('FavoriteState');
+  .meta({ id: 'FavoriteState' });
 
 /**
  * `GET /v2/assets/` (and favorites) query: the MCP package's `AssetListInput`, so REST and the
  * `list_assets` / `get_favorite_assets` tools parse with one schema.
  */
-export { AssetListInput as AssetListQuery } from '@marketlens/mcp';
+export { AssetListInput as AssetListQuery } from './requests.js';
 
 // ---- exchanges ----
 
 const ExchangeVolumeSchema = z
   .object({ spot_24h_usd: nn, derivatives_24h_usd: nn, total_24h_usd: nn })
-  .openapi('ExchangeVolume', { description: 'null where marketlens does not read the venue' });
+  .meta({ id: 'ExchangeVolume', description: 'null where marketlens does not read the venue' });
 
 const exchangeFields = {
   id: z.string(),
   name: z.string(),
   icon: z.string(),
-  connected: z.boolean().openapi({ description: 'The caller (or the API key owner) has a connection to it' }),
+  connected: z.boolean().meta({ description: 'The caller (or the API key owner) has a connection to it' }),
   volume: ExchangeVolumeSchema,
   affiliate_url: z.string().nullable().optional(),
   api_connection_exists: z.boolean().nullable().optional(),
   api_key_guide_url: z.string().nullable().optional(),
-  promotion: PromotionSchema.nullable().optional().openapi({
+  promotion: PromotionSchema.nullable().optional().meta({
     description: 'AffiliatePromotion: the promotion of this exchange the caller has not claimed, else null',
   }),
   website_url: z.string().nullable().optional(),
@@ -355,7 +357,7 @@ const exchangeFields = {
   futures: z.boolean(),
   simulated: z.boolean(),
 };
-export const ExchangeSchema = z.object(exchangeFields).openapi('Exchange');
+export const ExchangeSchema = z.object(exchangeFields).meta({ id: 'Exchange' });
 export const ExchangeDetailSchema = z
   .object({
     ...exchangeFields,
@@ -365,31 +367,27 @@ export const ExchangeDetailSchema = z
     spot_tickers: z.array(CoinTickerSchema),
     futures_tickers: z.array(CoinFuturesTickerSchema),
   })
-  .openapi('ExchangeDetail');
+  .meta({ id: 'ExchangeDetail' });
 
 // ---- analysis request ----
 
-/** `connection` of `/v2/analysis*` (section 4.4): which exchange's market data to read. */
-export const ConnectionQuerySchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .optional()
-  .openapi({
-    description: `Exchange id whose market data is read (as in \`/v1/exchanges\`): the simulated venue \`${SIMULATED_VENUE_ID}\` (the default when absent) or a real venue (${CCXT_VENUES.join(', ')}). Any other id: 404 \`UnknownExchange\`; a venue that is unreachable or limiting us: 503 \`ServiceUnavailable\` (with \`retry-after\` when it said).`,
-    example: 'binance',
-  });
+/** `connection` of `/v2/analysis*`: which exchange's market data to read. */
+export const ConnectionQuerySchema = z.string().min(1).max(64).optional().meta({
+  description:
+    'Exchange id whose market data is read, as listed by `/v1/exchanges`; absent: the configured market sources. Any other id: 404 `UnknownExchange`; a venue that is unreachable or limiting us: 503 `ServiceUnavailable` (with `retry-after` when it said).',
+  example: 'binance',
+});
 
 export const AnalysisQueryFields = {
-  timeframe: z.enum(TIMEFRAMES).default(DEFAULT_TIMEFRAME).openapi({ description: 'Default d1 (free)' }),
-  market_type: MarketTypeSchema.optional().openapi({ description: 'A preference, not a filter' }),
-  pair: z.string().min(1).max(64).optional().openapi({ description: 'Venue-native instrument of the asset' }),
+  timeframe: timeframeSchema(TIMEFRAMES).default(DEFAULT_TIMEFRAME).meta({ description: 'Default d1 (free)' }),
+  market_type: MarketTypeSchema.optional().meta({ description: 'A preference, not a filter' }),
+  pair: z.string().min(1).max(64).optional().meta({ description: 'Venue-native instrument of the asset' }),
   limit: z.coerce
     .number()
     .int()
     .min(50)
     .max(CHART_DEPTH.pro)
     .default(CHART_DEPTH.free)
-    .openapi({ description: `Candles analysed; deeper than ${CHART_DEPTH.free} needs Pro (402, code 1005)` }),
+    .meta({ description: `Candles analysed; deeper than ${CHART_DEPTH.free} needs Pro (402, code 1005)` }),
   connection: ConnectionQuerySchema,
 };

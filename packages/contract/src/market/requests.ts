@@ -7,25 +7,7 @@
  * Source: service contract sections 4.1, 4.4, 4.5 and 4.11.
  */
 import { z } from 'zod';
-
-/** Timeframes of the analysis routes, REST spelling (server `TIMEFRAMES`). */
-export const TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'] as const;
-export type Timeframe = (typeof TIMEFRAMES)[number];
-
-/** The spelling a person writes, per REST timeframe (`1h` is `h1`). */
-export const TIMEFRAME_ALIASES: Readonly<Record<string, Timeframe>> = {
-  '5m': 'm5',
-  '15m': 'm15',
-  '30m': 'm30',
-  '1h': 'h1',
-  '4h': 'h4',
-  '1d': 'd1',
-  '1w': 'w1',
-};
-
-/** The signal list's timeframes (contract 4.4 rule 5), REST spelling. */
-export const SIGNAL_TIMEFRAMES = ['h1', 'm15', 'd1'] as const;
-export type SignalTimeframe = (typeof SIGNAL_TIMEFRAMES)[number];
+import { SIGNAL_TIMEFRAMES, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
 
 /** `asset_class` filter of the lists: `coins` (default), `stocks`, `fx`, or `all` (fx and on-chain included). */
 export const ASSET_CLASS_FILTERS = ['coins', 'stocks', 'fx', 'all'] as const;
@@ -44,18 +26,6 @@ export const FEAR_GREED_SORTS = ['score', 'volume', 'change_24h'] as const;
 /** Candles analysed: 500 free, up to 5000 with Pro (contract 4.4 rule 4). */
 export const CHART_DEPTH = { min: 50, free: 500, pro: 5000 } as const;
 
-/** A timeframe in either spelling, read as the REST one; `allowed` limits the values. */
-function timeframeOf<const T extends readonly Timeframe[]>(allowed: T) {
-  const spelled = Object.entries(TIMEFRAME_ALIASES)
-    .filter(([, tf]) => allowed.includes(tf))
-    .map(([alias]) => alias);
-  const values: [string, ...string[]] = [allowed[0], ...spelled, ...allowed.slice(1)];
-  return z
-    .enum(values)
-    .transform((v) => (TIMEFRAME_ALIASES[v] ?? v) as T[number])
-    .describe(`Timeframe: ${spelled.join(', ')} (also spelled ${allowed.join(', ')})`);
-}
-
 const AssetId = z.string().trim().min(1).max(128).describe('Asset id: `bitcoin`, `stock-aapl`, `fx-eurusd`, ...');
 
 const Connection = z
@@ -70,7 +40,7 @@ const MarketType = z.enum(MARKET_TYPES);
 /** `get_asset_analysis`, `get_asset_signal`, `get_asset_overview`: an asset and how to read it. */
 export const AssetAnalysisInput = z.object({
   asset_id: AssetId,
-  timeframe: timeframeOf(TIMEFRAMES)
+  timeframe: timeframeSchema(TIMEFRAMES)
     .default('d1')
     .describe('1d (default, free); every other timeframe needs Pro (code 1004)'),
   market_type: MarketType.optional().describe('Preferred market (a preference, not a filter)'),
@@ -111,7 +81,7 @@ const AssetClassFilterSchema = z
 
 /** `get_trading_signals`: the signal list over an asset class. */
 export const TradingSignalsInput = z.object({
-  timeframe: timeframeOf(SIGNAL_TIMEFRAMES).default('d1').describe('1h, 15m or 1d (default)'),
+  timeframe: timeframeSchema(SIGNAL_TIMEFRAMES).default('d1').describe('1h, 15m or 1d (default)'),
   asset_class: AssetClassFilterSchema,
   limit: z.number().int().min(1).max(500).default(100).describe('Rows at most; free accounts get the top 10'),
 });

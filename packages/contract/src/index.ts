@@ -1,0 +1,17 @@
+/**
+ * @marketlens/contract: the marketlens wire contract, written once. Zod schemas of every request
+ * and response (REST routes take their OpenAPI from them, MCP tools their input and output schemas,
+ * the CLI its `--json`), the enums with their accepted spellings, the error table, and one serializer
+ * per resource. Depends on zod only.
+ */
+export * from './accounts/requests.js';
+export * from './accounts/responses.js';
+export * from './alerts/requests.js';
+export * from './envelope.js';
+export * from './errors.js';
+export * from './market/requests.js';
+export * from './market/responses.js';
+export * from './market/words.js';
+export * from './promotions/responses.js';
+export * from './time.js';
+export * from './timeframes.js';

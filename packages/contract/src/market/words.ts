@@ -1,0 +1,17 @@
+/**
+ * Words of the analysis objects that core computes: the wire spelling of its factor, pattern and
+ * phase names. Core owns the maths; these are the same lists as published (the server's contract
+ * test checks that they equal core's).
+ */
+
+/** The factors of the signal, in the order they are reported. */
+export const SIGNAL_FACTORS = ['trend', 'momentum', 'sentiment', 'breakout', 'risk', 'cycle_phase'] as const;
+export type SignalFactor = (typeof SIGNAL_FACTORS)[number];
+
+/** The candle patterns the analysis reports. */
+export const CANDLE_PATTERNS = ['bullish_engulfing', 'bearish_engulfing', 'hammer', 'shooting_star', 'doji'] as const;
+export type CandlePatternName = (typeof CANDLE_PATTERNS)[number];
+
+/** The phases of the market regime. */
+export const REGIME_PHASES = ['accumulation', 'markup', 'distribution', 'markdown'] as const;
+export type RegimePhaseName = (typeof REGIME_PHASES)[number];

@@ -1,0 +1,66 @@
+/** Wire schemas of promotions and campaigns. */
+import { z } from 'zod';
+
+export const PromotionConnectionSchema = z.string().meta({
+  id: 'PromotionConnection',
+  description: 'Exchange id of the catalog (`GET /v1/exchanges`)',
+  example: 'bybit',
+});
+
+export const PromotionThemeSchema = z
+  .object({
+    primary_color: z.string().meta({ example: '#f7a600' }),
+    background_color: z.string(),
+    text_color: z.string(),
+  })
+  .meta({ id: 'PromotionTheme', description: 'Card colours, CSS `#rrggbb`' });
+
+export const PromotionStepSchema = z
+  .object({
+    title: z.string(),
+    description: z.string(),
+    action_url: z.string().nullable().meta({ description: "The step's button link; null: no button" }),
+  })
+  .meta({ id: 'PromotionStep' });
+
+export const ValidationConfigSchema = z
+  .object({
+    field: z.literal('uid').meta({ description: 'The sign-up field checked' }),
+    label: z.string(),
+    pattern: z.string().meta({ description: 'JavaScript regular expression the whole value must match' }),
+    message: z.string().meta({ description: 'Shown when the value does not match' }),
+  })
+  .meta({ id: 'ValidationConfig' });
+
+/** A promotion (contract 2.9); also the `promotion` (AffiliatePromotion) of an exchange list item. */
+export const PromotionSchema = z
+  .object({
+    id: z.string(),
+    connection_id: PromotionConnectionSchema,
+    partner_name: z.string(),
+    title: z.string(),
+    description: z.string(),
+    promotional_value: z.string(),
+    bonus_description: z.string(),
+    referral_url: z.string(),
+    icon: z.string(),
+    theme: PromotionThemeSchema,
+    steps: z.array(PromotionStepSchema),
+    validations: z.array(ValidationConfigSchema),
+  })
+  .meta({ id: 'Promotion' });
+
+export const CampaignSchema = z
+  .object({
+    id: z.string().meta({ description: 'Stable campaign id' }),
+    url: z.string(),
+    video_url: z.string(),
+    web_banner_video_position: z.string().meta({ description: 'CSS object-position', example: 'center' }),
+    registration_close: z.iso.datetime().meta({ description: 'UTC; the campaign is live until then' }),
+    exchange_icon_url: z.string(),
+    exchange_icon_alt: z.string(),
+    prize_amount: z.string().nullable().optional(),
+    prize_banner_label: z.string().nullable().optional(),
+    prize_icon_url: z.string().nullable().optional(),
+  })
+  .meta({ id: 'Campaign' });

@@ -1,0 +1,18 @@
+import * as contract from '@marketlens/contract';
+import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
+import { TIMEFRAMES as VENUE_TIMEFRAMES } from '@marketlens/exchanges';
+import { describe, expect, it } from 'vitest';
+
+/** The contract spells the words core computes and the venues read; they must be the same lists. */
+describe('contract words and the packages that compute them', () => {
+  it('lists the same signal factors, candle patterns, regime phases and Fear & Greed zones as core', () => {
+    expect([...contract.SIGNAL_FACTORS]).toEqual([...SIGNAL_FACTORS]);
+    expect([...contract.CANDLE_PATTERNS]).toEqual([...CANDLE_PATTERNS]);
+    expect([...contract.REGIME_PHASES]).toEqual([...REGIME_PHASES]);
+    expect([...contract.FEAR_GREED_ZONES]).toEqual(FEAR_GREED_ZONES.map((z) => z.zone));
+  });
+
+  it('serves every timeframe of the contract from the venues', () => {
+    expect([...contract.TIMEFRAMES]).toEqual([...VENUE_TIMEFRAMES]);
+  });
+});
