@@ -67,3 +67,9 @@ export function ok<T>(data: T, message: string | null = null): Envelope<T> {
 export function errorBody(code: number | string, message: string): ErrorResponse {
   return { success: false, code, message } as ErrorResponse;
 }
+
+/** The structured content of an MCP tool error (`isError: true`): the REST code and message. */
+export const ToolErrorContentSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string().meta({ description: 'English text for logs; never branch on it.' }),
+});

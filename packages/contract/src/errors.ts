@@ -2,7 +2,7 @@
  * The one table of error codes, with the HTTP status each is answered with and what it means.
  * Clients branch on `code`, never on `message`; a code once published keeps its meaning. Numeric
  * codes are the original contract's (1, 1004, 1005), the others are stable names. REST answers them
- * in an `ErrorResponse`, MCP tools in `structuredContent.code`, the CLI in its `--json` error.
+ * in an `ErrorResponse`, MCP tools in `structuredContent.code` (the table is `docs/errors.md`).
  */
 
 /** Statuses failures are answered with. */

@@ -2,56 +2,72 @@
  * The `Backend` the tool catalog is written against: every tool's data needs, one method each.
  * The server implements it over its services for one signed-in user (`/mcp`); the stdio runner is
  * handed one by whoever starts it (the CLI, a test). Results are the JSON shapes the REST routes put
- * in `data` (contract sections 2 and 4): the fields the tools read are typed here, and whatever else a
- * result carries is passed through to the client untouched as structured content.
+ * in `data`, typed from the contract's schemas (`z.output` of each), so the shapes are written once and
+ * a result is the structured content a tool answers, untouched.
  *
  * A method fails by throwing an error with a `code` (the REST `ErrorResponse` code: `UnknownAsset`,
  * `1004`, ...) and a `message`, e.g. the server's `AppError` or this package's `ToolError`; the tool
  * then answers an MCP tool error with that code.
  */
 import type {
-  AssetClassFilter,
+  AccountInfoSchema,
+  AnalysisSchema,
+  AssetClassSchema,
   AssetListInput,
+  AssetRefSchema,
+  AssetRowSchema,
   BalancesQuery,
+  BalancesSchema,
+  CoinFuturesTickerSchema,
   EditPositionInput,
+  ExchangeDetailSchema,
+  ExchangeSchema,
+  FavoriteStateSchema,
   FearGreedInput,
+  FearGreedListSchema,
+  FearGreedSchema,
   FillFilter,
+  MarketsSchema,
   MarketTypeName,
-  NotificationKind,
   NotificationPayload,
   NotificationPreferences,
   NotificationPreferencesPatch,
-  NotificationStatus,
+  NotificationSchema,
+  OrdersSchema,
+  OverviewSchema,
+  PilotOpenPositionSchema,
+  PilotSpectateSchema,
+  PilotTrackRecordSchema,
+  PilotTradeSchema,
+  PortfolioTotalsSchema,
   PositionAnalysisQuery,
+  PositionAnalysisSchema,
+  PositionSchema,
   PositionsQuery,
+  PositionsSchema,
   ScreenerInput,
+  ScreenerSchema,
+  SignalListSchema,
+  SignalResponseSchema,
+  SignalSchema,
   Timeframe,
+  TradesSchema,
   TradingSignalsInput,
 } from '@marketlens/contract';
+import type { z } from 'zod';
 
 // ---- shared ----
 
-export type AssetClass = 'coins' | 'stocks' | 'fx' | 'external';
+export type AssetClass = z.output<typeof AssetClassSchema>;
 
-/** The asset block of every result (contract 2.5). */
-export interface AssetRef {
-  id: string;
-  symbol: string;
-  name: string;
-  icon: string | null;
-  asset_class: AssetClass;
-}
+/** The asset block of every market result. */
+export type AssetRef = z.output<typeof AssetRefSchema>;
 
-/** Which market served an analysis, signal or overview. */
-export interface Served {
-  asset: AssetRef;
-  timeframe: string;
-  /** The market actually served. */
-  market_type: MarketTypeName;
-  /** Venue-native instrument name. */
-  pair: string;
-  venue: string;
-}
+/** Which market served an analysis, signal or overview, and from which source. */
+export type Served = Pick<
+  AnalysisData,
+  'asset' | 'timeframe' | 'market_type' | 'pair' | 'venue' | 'data_source' | 'fetched_at' | 'stale'
+>;
 
 // ---- market requests ----
 
@@ -69,362 +85,112 @@ export interface AnalysisRequest {
 
 // ---- market results ----
 
-export interface TakeProfit {
-  price: number;
-  size_pct: number;
-  risk_reward: number;
-}
+/** `GET /v2/analysis/{asset_id}` data. */
+export type AnalysisData = z.output<typeof AnalysisSchema>;
 
-/** The published trade plan of an analysis (`zone`, contract 2.10). */
-export interface TradePlan {
-  direction: 'long' | 'short' | null;
-  bias: 'long' | 'short' | null;
-  reason: string | null;
-  entry_zone: { low: number; high: number } | null;
-  entry_price: number | null;
-  invalidation: number | null;
-  stop_loss: number | null;
-  take_profits: TakeProfit[];
-  risk_pct: number | null;
-}
+/** The published trade plan of an analysis (`zone`). */
+export type TradePlan = AnalysisData['zone'];
 
-export interface SignalFactor {
-  name: string;
-  score: number | null;
-  weight: number;
-  contribution: number;
-}
+export type TakeProfit = TradePlan['take_profits'][number];
 
-/** Buy/Hold/Sell with confidence and the weighted factors (contract 2.10). */
-export interface Signal {
-  action: 'buy' | 'hold' | 'sell';
-  score: number;
-  confidence: number;
-  factors: SignalFactor[];
-}
+/** Buy/Hold/Sell with confidence and the weighted factors. */
+export type Signal = z.output<typeof SignalSchema>;
+
+export type SignalFactor = Signal['factors'][number];
 
 /** Fear & Greed of one asset: score 0..100 and its zone; both null when the candles do not allow one. */
-export interface FearGreed {
-  score: number | null;
-  zone: string | null;
-}
+export type FearGreed = z.output<typeof FearGreedSchema>;
 
-export interface Level {
-  kind: 'support' | 'resistance';
-  low: number;
-  high: number;
-  distance_pct: number;
-}
-
-/** `GET /v2/analysis/{asset_id}` data. */
-export interface AnalysisData extends Served {
-  as_of: string;
-  indicators: { close: number; change_pct: number | null; rsi_14: number | null; atr_14: number | null };
-  levels: { nearest_support: Level | null; nearest_resistance: Level | null };
-  zone: TradePlan;
-  signal: Signal;
-  fear_greed: FearGreed;
-  regime: { phase: string | null };
-  patterns: string[];
-}
+/** The nearest support or resistance of an analysis. */
+export type Level = NonNullable<AnalysisData['levels']['nearest_support']>;
 
 /** `GET /v2/analysis/{asset_id}/signal` data. */
-export interface SignalData extends Served {
-  as_of: string;
-  signal: Signal;
-  cached_at: string;
-  age: number;
-  max_age: number;
-}
+export type SignalData = z.output<typeof SignalResponseSchema>;
 
 /** `GET /v2/analysis/{asset_id}/overview` data. */
-export interface OverviewData extends Served {
-  as_of: string;
-  locale: string;
-  text: string;
-  source: 'facts' | 'llm';
-}
+export type OverviewData = z.output<typeof OverviewSchema>;
 
-export interface MarketTicker {
-  venue: string;
-  pair: string;
-  market_type: MarketTypeName;
-  last: number;
-  change_24h_pct: number | null;
-  quote_volume_usd: number | null;
-  funding_rate?: number | null;
-}
+/** A ticker of an asset's market; spot rows carry null funding columns. */
+export type MarketTicker = z.output<typeof CoinFuturesTickerSchema>;
 
 /** `GET /v2/analysis/{asset_id}/markets` data. */
-export interface AssetMarketsData {
-  asset: AssetRef;
-  venue: string;
-  markets: MarketTicker[];
-}
-
-export interface SignalListRow {
-  asset: AssetRef;
-  action: 'buy' | 'hold' | 'sell';
-  confidence: number;
-  score: number;
-  trend: string;
-  rsi: number | null;
-  fear_greed: number | null;
-  change_pct: number | null;
-}
+export type AssetMarketsData = z.output<typeof MarketsSchema>;
 
 /** `GET /v2/assets/signals` data. */
-export interface SignalListData {
-  timeframe: string;
-  asset_class: AssetClassFilter;
-  as_of: string;
-  sort: string;
-  total: number;
-  limit: number;
-  /** The free list: the top rows of the default sort. */
-  restricted: boolean;
-  rows: SignalListRow[];
-}
+export type SignalListData = z.output<typeof SignalListSchema>;
+
+export type SignalListRow = SignalListData['rows'][number];
 
 /** `GET /v2/assets/screener` data. */
-export interface ScreenerData {
-  asset_class: AssetClassFilter;
-  timeframe: string;
-  as_of: string;
-  assets_screened: number;
-  breakouts: { asset: AssetRef; direction: 'up' | 'down'; kind: string; level: number; distance_pct: number }[];
-  oversold: { asset: AssetRef; rsi_14: number; support: number; distance_pct: number }[];
-  volume_surges: { asset: AssetRef; volume_z: number | null; volume_ratio: number; change_pct: number | null }[];
-}
-
-export interface FearGreedRow {
-  asset: AssetRef;
-  score: number | null;
-  zone: string | null;
-  price: number | null;
-  change_24h_pct: number | null;
-  volume_24h_usd: number | null;
-}
+export type ScreenerData = z.output<typeof ScreenerSchema>;
 
 /** `GET /v2/insights/fear_greed` data. */
-export interface FearGreedListData {
-  timeframe: string;
-  as_of: string;
-  total: number;
-  limit: number;
-  assets: FearGreedRow[];
-}
+export type FearGreedListData = z.output<typeof FearGreedListSchema>;
+
+export type FearGreedRow = FearGreedListData['assets'][number];
 
 /** A row of `GET /v2/assets/` and `/v2/assets/favorites`. */
-export interface AssetRow {
-  id: string;
-  symbol: string;
-  name: string;
-  asset_class: AssetClass;
-  price: number | null;
-  change_1h_pct: number | null;
-  change_24h_pct: number | null;
-  change_7d_pct: number | null;
-  volume_24h_usd: number | null;
-}
+export type AssetRow = z.output<typeof AssetRowSchema>;
 
 /** `POST /v2/assets/favorites` / `DELETE /v2/assets/favorites/{asset_id}` data. */
-export interface FavoriteState {
-  asset_id: string;
-  is_favorite: boolean;
-}
+export type FavoriteState = z.output<typeof FavoriteStateSchema>;
 
 /** A `GET /v1/exchanges` item. */
-export interface Exchange {
-  id: string;
-  name: string;
-  connected: boolean;
-  volume: { total_24h_usd: number | null };
-}
+export type Exchange = z.output<typeof ExchangeSchema>;
 
 /** `GET /v1/exchanges/{exchange_id}` data. */
-export interface ExchangeDetail extends Exchange {
-  spot_pairs: number;
-  futures_pairs: number;
-  futures_open_interest_usd: number;
-}
+export type ExchangeDetail = z.output<typeof ExchangeDetailSchema>;
 
 // ---- account ----
 
-/** The signed-in user and the tier it is served at. */
-export interface AccountInfo {
-  user: { id: string; email: string; created_at: string };
-  /** Effective tier; null when the subscription could not be read (the user is served as free). */
-  tier: 'free' | 'pro' | 'elite' | null;
-  tier_expires_at: string | null;
-  favorites: string[];
-}
+/** The signed-in user, the tier it is served at (null: unreadable, served as free), and its favorites. */
+export type AccountInfo = z.output<typeof AccountInfoSchema>;
 
-/** A position on the wire (`PositionExtended`, contract 2.6): mark-dependent figures are null when unpriced. */
-export interface Position {
-  id: string;
-  connection_id: string;
-  asset: AssetRef | null;
-  pair: string;
-  side: 'long' | 'short' | null;
-  size: number;
-  entry_price: number | null;
-  leverage: number | null;
-  liquidation_price: number | null;
-  current_price: number | null;
-  market_value: number | null;
-  unrealized_pnl: number | null;
-  unrealized_pnl_usd: number | null;
-  daily_pnl: number | null;
-  stop_loss: number | null;
-  take_profit: number | null;
-  notes: string;
-}
+/** A position on the wire (`PositionExtended`): mark-dependent figures are null when unpriced. */
+export type Position = z.output<typeof PositionSchema>;
 
-/** Portfolio totals: counts include unpriced positions, money totals exclude them (contract 2.6). */
-export interface PortfolioTotals {
-  open_positions_count: number;
-  open_long_positions_count: number;
-  open_short_positions_count: number;
-  priced_positions_count: number;
-  unpriced_positions_count: number;
-  total_market_value_usd: number | null;
-  total_unrealized_pnl_usd: number | null;
-  total_daily_pnl_usd: number | null;
-  total_weekly_pnl_usd: number | null;
-  total_margin_usd: number | null;
-}
+/** Portfolio totals: counts include unpriced positions, money totals exclude them. */
+export type PortfolioTotals = z.output<typeof PortfolioTotalsSchema>;
 
 /** `GET /v2/positions` data: every open position, priced or not, and the totals. */
-export interface PositionsData {
-  positions: Position[];
-  totals: PortfolioTotals;
-}
+export type PositionsData = z.output<typeof PositionsSchema>;
 
-export interface Balance {
-  connection_id: string;
-  account: string;
-  symbol: string;
-  asset: AssetRef | null;
-  balance: number;
-  balance_usd: number | null;
-  percentage_of_total: number | null;
-}
+/** Balances with their total. */
+export type BalancesData = z.output<typeof BalancesSchema>;
 
-/** Balances with their total (contract 2.7). */
-export interface BalancesData {
-  balances: Balance[];
-  total_usd: number | null;
-  priced_count: number;
-  unpriced_count: number;
-}
-
-export interface Trade {
-  external_id: string;
-  connection_id: string;
-  pair: string;
-  asset_id: string | null;
-  side: 'buy' | 'sell';
-  price: number;
-  size: number;
-  fee: number | null;
-  pnl: number | null;
-  executed_at: string;
-}
-
-export interface Order {
-  id: string;
-  connection_id: string;
-  pair: string;
-  asset_id: string | null;
-  side: 'buy' | 'sell';
-  price: number;
-  size: number;
-  fee: number | null;
-  pnl: number | null;
-  fills_count: number;
-  last_fill_at: string;
-}
+export type Balance = BalancesData['balances'][number];
 
 /** `GET /v1/orders` data. */
-export interface OrdersData {
-  orders: Order[];
-  total: number;
-}
+export type OrdersData = z.output<typeof OrdersSchema>;
+
+export type Order = OrdersData['orders'][number];
 
 /** `GET /v1/trades` data. */
-export interface TradesData {
-  trades: Trade[];
-  total: number;
-}
+export type TradesData = z.output<typeof TradesSchema>;
 
-/** `GET /v2/positions/{position_id}/analysis` data (contract 2.10): descriptive only. */
-export interface PositionAnalysisData {
-  thesis_status: 'intact' | 'invalidated' | 'unknown';
-  mark: number;
-  entry_price: number;
-  stop_loss: number | null;
-  take_profit: number | null;
-  unrealized_r: number | null;
-  remaining_rr: number | null;
-  warnings: string[];
-}
+export type Trade = TradesData['trades'][number];
+
+/** `GET /v2/positions/{position_id}/analysis` data: descriptive only. */
+export type PositionAnalysisData = z.output<typeof PositionAnalysisSchema>;
 
 // ---- alerts and preferences ----
 
-/** A notification (alert), contract 2.4: the alert and its body resolved with live target data. */
-export interface Alert {
-  id: string;
-  kind: NotificationKind;
-  created_at: string;
-  status: NotificationStatus;
-  body: {
-    asset_id: string;
-    asset: AssetRef | null;
-    target: number;
-    timeframe: string | null;
-    live: { price: number | null; value: number | null };
-    expires_at: string;
-    triggered_at: string | null;
-  };
-}
+/** An alert as REST and the tools answer it (the contract's `Notification`): resolved with live target data. */
+export type Alert = z.output<typeof NotificationSchema>;
 
 // ---- pilot ----
 
 /** An open position of the pilot (the service's paper-trading bot), with its live excursions in R. */
-export interface PilotPosition {
-  asset?: AssetRef;
-  side: 'long' | 'short';
-  entry_price: number;
-  mfe_r: number | null;
-  mae_r: number | null;
-  [field: string]: unknown;
-}
+export type PilotPosition = z.output<typeof PilotOpenPositionSchema>;
 
 /** `GET /pilot/spectate` data; `last_active_at` is absent when unknown (absence is not stalled). */
-export interface PilotSpectate {
-  open_positions: PilotPosition[];
-  last_active_at?: string;
-  [field: string]: unknown;
-}
+export type PilotSpectate = z.output<typeof PilotSpectateSchema>;
 
 /** A closed pilot trade; `asset` is absent when the asset is not in the coin universe. */
-export interface PilotTrade {
-  asset?: AssetRef;
-  side: 'long' | 'short';
-  entry_price: number;
-  exit_price: number | null;
-  stop_loss: number | null;
-  take_profit: number | null;
-  [field: string]: unknown;
-}
+export type PilotTrade = z.output<typeof PilotTradeSchema>;
 
-/** `GET /pilot/spectate/track-record` data: `trades_truncated` means older trades exist before the window. */
-export interface PilotTrackRecord {
-  trades: PilotTrade[];
-  trades_truncated: boolean;
-  [field: string]: unknown;
-}
+/** `GET /pilot/spectate/track-record` data: a page of closed trades, and the cursor of the older page. */
+export type PilotTrackRecord = z.output<typeof PilotTrackRecordSchema>;
 
 // ---- the port ----
 

@@ -1,3 +1,4 @@
+import { ToolErrorContentSchema } from '@marketlens/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -23,8 +24,15 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.close();
 });
 
+/** Calls a tool, and checks its structured content against the tool's output schema (or the error shape). */
 async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
   const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const tool = CATALOG.find((t) => t.name === name);
+  if (tool !== undefined) {
+    const schema = r.isError ? ToolErrorContentSchema : tool.output;
+    const checked = schema.safeParse(r.structuredContent);
+    expect(checked.success, `${name}: ${checked.error?.message}`).toBe(true);
+  }
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   return { ...r, text, data: r.structuredContent as Record<string, unknown> };
 }
@@ -272,14 +280,18 @@ describe('portfolio tools', () => {
     expect(calls.positionAnalysis?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
     expect(a.text).toContain('thesis intact');
     expect(a.text).toContain('remaining reward/risk unavailable');
-    expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe('Unprocessable');
+    expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe(
+      'PositionUnpricedWithoutAsset',
+    );
     const e = await call(client, 'edit_position', { position_id: 'pos-unpriced', notes: 'hedge' });
     expect(e.data.notes).toBe('hedge');
     expect(e.text).toContain('mark unavailable');
     const refused = await call(client, 'edit_position', { position_id: 'pos-priced', notes: 'x', stop_loss: 1 });
     expect(refused.data.code).toBe('InvalidRequest');
     expect(String(refused.data.message)).toContain('stop_loss');
-    expect((await call(client, 'edit_position', { position_id: 'gone', notes: null })).data.code).toBe('NotFound');
+    expect((await call(client, 'edit_position', { position_id: 'gone', notes: null })).data.code).toBe(
+      'PositionNotFound',
+    );
   });
 });
 

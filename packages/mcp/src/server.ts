@@ -4,6 +4,8 @@
  * answers invalid arguments with an uncoded text error, and a tool error here always carries the
  * REST code (`InvalidRequest` for bad input, as REST answers 400), so the input is parsed by the tool.
  */
+
+import { SERVICE_VERSION, ToolErrorContentSchema } from '@marketlens/contract';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
@@ -11,7 +13,6 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -22,14 +23,17 @@ import type { ToolDefinition } from './tool.js';
 
 /** Name the server reports to clients. */
 export const MCP_SERVER_NAME = 'marketlens';
-/** Version of this package, reported to clients unless the host passes its own. */
-export const MCP_PACKAGE_VERSION = '0.1.0';
+/**
+ * Version reported to clients: the service contract's, the same over stdio and HTTP and in the
+ * OpenAPI document (the tools are that contract).
+ */
+export const MCP_PACKAGE_VERSION = SERVICE_VERSION;
 
 const INSTRUCTIONS =
   'marketlens is a read-only technical-analysis and market-data service: analyses with zones and trade plans, signals, Fear & Greed, screeners, and your own exchange positions, balances, orders and trades. It cannot place orders or move funds. Tool errors carry the REST error code in structuredContent.code (e.g. 1004: the timeframe needs Pro).';
 
 export interface McpServerOptions {
-  /** Version reported to clients (default: this package's). */
+  /** Version reported to clients (default: the service contract's). */
   version?: string;
   /** Called with errors that carry no REST code (the client sees code 1 only). */
   onError?: (err: unknown, tool: string) => void;
@@ -42,16 +46,53 @@ export function toolsOf(backend: Backend): readonly ToolDefinition[] {
 
 const listings = new WeakMap<ToolDefinition, Tool>();
 
-/** A tool as `tools/list` describes it: its input schema as JSON Schema of what a client sends. */
+/**
+ * `schema` as one self-contained JSON Schema object: zod names the contract's components
+ * (`.meta({ id })`) and refers to them, but MCP clients expect an inline object schema (a top-level
+ * `$ref` is refused by several), so every reference is replaced by what it names.
+ */
+export function inlineJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  const defs = (json.definitions ?? {}) as Record<string, unknown>;
+  const resolve = (node: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((n) => resolve(n, seen));
+    if (node === null || typeof node !== 'object') return node;
+    const obj = node as Record<string, unknown>;
+    const ref = obj.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/definitions/')) {
+      const name = ref.slice('#/definitions/'.length);
+      // The contract's schemas are trees; a cycle would be a bug there, refused rather than looped on.
+      if (seen.includes(name)) throw new Error(`${name}: recursive schema cannot be inlined`);
+      const { $ref: _ref, definitions: _defs, $schema: _schema, ...rest } = obj;
+      return { ...(resolve(defs[name], [...seen, name]) as object), ...(resolve(rest, seen) as object) };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(obj)) if (k !== 'definitions' && k !== '$schema') out[k] = resolve(v, seen);
+    return out;
+  };
+  return { $schema: json.$schema, ...(resolve(json, []) as Record<string, unknown>), type: 'object' };
+}
+
+/**
+ * What a call answers, as published: the tool's data, or (with `isError: true`) the REST error code
+ * and message. Both are structured content, so the schema names both (a client validates either).
+ */
+function outputSchemaOf(tool: ToolDefinition): Tool['outputSchema'] {
+  const { $schema, ...data } = inlineJsonSchema(tool.output, 'output');
+  const { $schema: _s, ...error } = inlineJsonSchema(ToolErrorContentSchema, 'output');
+  return { $schema, type: 'object', anyOf: [data, error] } as Tool['outputSchema'];
+}
+
+/** A tool as `tools/list` describes it: its input and output schemas as inline JSON Schema objects. */
 export function toolListing(tool: ToolDefinition): Tool {
   let listing = listings.get(tool);
   if (listing === undefined) {
-    const schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-7' }) as Tool['inputSchema'];
     listing = {
       name: tool.name,
       title: tool.title,
       description: tool.description,
-      inputSchema: { ...schema, type: 'object' },
+      inputSchema: inlineJsonSchema(tool.input, 'input') as Tool['inputSchema'],
+      outputSchema: outputSchemaOf(tool),
       annotations: { title: tool.title, ...tool.annotations },
     };
     listings.set(tool, listing);
@@ -98,6 +139,15 @@ export async function callTool(
  */
 const ToolsCallRequest = z.looseObject({ method: z.literal('tools/call'), params: z.unknown() });
 
+/**
+ * A JSON-RPC error for the SDK to answer with. Not the SDK's `McpError`: its message already starts
+ * with `MCP error -32602: `, and a client that wraps the answer in its own `McpError` adds the prefix
+ * again ("MCP error -32602: MCP error -32602: ..."). The SDK sends `code` and `message` as given.
+ */
+function protocolError(code: ErrorCode, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
+}
+
 /** An MCP server (SDK `Server`) serving the catalog over `backend`; connect it to any transport. */
 export function createMcpServer(backend: Backend, options: McpServerOptions = {}): Server {
   const tools = toolsOf(backend);
@@ -110,11 +160,11 @@ export function createMcpServer(backend: Backend, options: McpServerOptions = {}
   server.setRequestHandler(ToolsCallRequest, (raw) => {
     // The SDK has checked `raw` against CallToolRequestSchema already (invalid params otherwise).
     const parsed = CallToolRequestSchema.safeParse(raw);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, 'Invalid tools/call request');
+    if (!parsed.success) throw protocolError(ErrorCode.InvalidParams, 'Invalid tools/call request');
     const request = parsed.data;
     const tool = byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP spec: tools/call with an unknown name).
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     return callTool(backend, tool, request.params.arguments, options.onError);
   });
   return server;

@@ -13,13 +13,15 @@ export type BackendGroup = keyof Backend;
 
 /**
  * One MCP tool: its name, description, input schema (the schema REST parses with, where REST has
- * one), the backend group it needs, and its handler, which gets the parsed input.
+ * one), output schema (the contract's schema of what REST answers, or of the object the tool wraps
+ * a list in), the backend group it needs, and its handler, which gets the parsed input.
  */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
   description: string;
   input: S;
+  output: z.ZodObject;
   needs: BackendGroup;
   annotations: ToolAnnotations;
   run(backend: Required<Backend>, input: z.output<S>): Promise<ToolOutput>;

@@ -48,9 +48,11 @@ export async function seedDemo(storage: Storage, now: number = Date.now()): Prom
     grant = await signup(storage, DEMO_EMAIL, password, now);
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'EmailAlreadyRegistered') throw err;
-    // Existing demo user: open a session directly (its password is not kept).
+    // Existing demo user: its earlier demo sessions end (one live demo session, not one per
+    // start), then a session opens directly (its password is not kept).
     const user = await storage.users.byEmail(DEMO_EMAIL);
     if (!user) throw err;
+    await storage.sessions.deleteByUser(user.id);
     grant = await openSession(storage, user, now);
   }
   const keys = await storage.apiKeys.listByUser(grant.user.id);

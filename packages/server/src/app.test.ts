@@ -128,3 +128,25 @@ describe('random requests against every operation', () => {
     },
   );
 });
+
+describe('methods a path does not answer', () => {
+  it('answers 405 MethodNotAllowed with Allow on a known path, 404 NotFound on an unknown one', async () => {
+    for (const op of ops) {
+      const other = op.method === 'DELETE' ? 'PUT' : 'DELETE';
+      const path = fillPath(op.path, () => 'x');
+      const pattern = (p: string) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const sameAnswers = ops.some((o) => o.method === other && pattern(o.path).test(path));
+      if (sameAnswers) continue;
+      const res = await h.request(path, { method: other, headers: creds.session });
+      expect(res.status, `${other} ${path}`).toBe(405);
+      const allow = (res.headers.get('allow') ?? '').split(', ');
+      expect(allow, `${other} ${path}`).toContain(op.method);
+      expect(allow).not.toContain(other);
+      const body: unknown = await res.json();
+      expect(ErrorResponseSchema.parse(body).code).toBe('MethodNotAllowed');
+    }
+    const res = await h.request('/v2/no-such-route', { method: 'DELETE', headers: creds.session });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('allow')).toBeNull();
+  });
+});

@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { SERVICE_VERSION } from '@marketlens/contract';
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { fixNullableRefs } from './docs/nullable-refs.js';
@@ -16,7 +17,7 @@ import { observeRequests } from './middleware/observability/observe.js';
 import { before, platformSteps } from './middleware/platform/index.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
 import { MemoRouter } from './router/memo-router.js';
-import { servePlatform } from './routes/operation.js';
+import { registerResponseHeaders, servePlatform } from './routes/operation.js';
 import { registerPilotRoutes } from './routes/pilot.js';
 import { registerApiKeyRoutes } from './routes/v1/api-keys.js';
 import { registerLegacyAssetRoutes } from './routes/v1/assets.js';
@@ -40,7 +41,7 @@ import { registerTrackRecordRoutes } from './routes/v2/track-record.js';
 import { SessionCache } from './services/session-cache.js';
 
 /** The version of the service the OpenAPI document reports (section 9). */
-export const SERVICE_VERSION = '2.10.55';
+export { SERVICE_VERSION };
 export const OPENAPI_PATH = '/docs/openapi.json';
 
 export interface CreateAppOptions {
@@ -89,9 +90,15 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       : undefined;
   const steps = platformSteps(deps, observe);
   app.onError(errorHandler(options.logError));
-  app.notFound(before(steps, notFoundHandler));
+  app.notFound(
+    before(
+      steps,
+      notFoundHandler(() => app.routes),
+    ),
+  );
   servePlatform(app, steps);
 
+  registerResponseHeaders(app.openAPIRegistry);
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey',
     in: 'header',

@@ -1,7 +1,8 @@
 import * as contract from '@marketlens/contract';
-import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS } from '@marketlens/core';
+import { CANDLE_PATTERNS, FEAR_GREED_ZONES, REGIME_PHASES, SIGNAL_FACTORS, SIGNAL_SORTS } from '@marketlens/core';
 import { TIMEFRAMES as VENUE_TIMEFRAMES } from '@marketlens/exchanges';
 import { describe, expect, it } from 'vitest';
+import { PLAN_OUTCOMES } from './storage/plans-types.js';
 
 /** The contract spells the words core computes and the venues read; they must be the same lists. */
 describe('contract words and the packages that compute them', () => {
@@ -9,7 +10,12 @@ describe('contract words and the packages that compute them', () => {
     expect([...contract.SIGNAL_FACTORS]).toEqual([...SIGNAL_FACTORS]);
     expect([...contract.CANDLE_PATTERNS]).toEqual([...CANDLE_PATTERNS]);
     expect([...contract.REGIME_PHASES]).toEqual([...REGIME_PHASES]);
+    expect([...contract.SIGNAL_SORTS]).toEqual([...SIGNAL_SORTS]);
     expect([...contract.FEAR_GREED_ZONES]).toEqual(FEAR_GREED_ZONES.map((z) => z.zone));
+  });
+
+  it('publishes the plan outcomes the plan store records', () => {
+    expect([...contract.PLAN_OUTCOMES]).toEqual([...PLAN_OUTCOMES]);
   });
 
   it('serves every timeframe of the contract from the venues', () => {

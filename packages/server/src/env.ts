@@ -1,7 +1,8 @@
 import type { AccountData, CcxtVenueId, MarketData, VenueCredentials } from '@marketlens/exchanges';
+import type { Caller } from './caller.js';
 import type { NewsSource } from './news/news.js';
 import type { SessionCache } from './services/session-cache.js';
-import type { Storage, Tier, UserRecord } from './storage/types.js';
+import type { Storage } from './storage/types.js';
 
 export interface ServerConfig {
   /** Addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket decides. */
@@ -155,16 +156,7 @@ export interface ClientInfo {
 }
 
 /** Who is calling: resolved per operation by the `authorize` middleware. */
-export type Caller =
-  | { kind: 'anonymous' }
-  | {
-      kind: 'session' | 'api_key';
-      user: UserRecord;
-      /** Effective tier, or null when the subscription could not be read. */
-      tier: Tier | null;
-      tier_expires_at: number | null;
-      api_key_id: string | null;
-    };
+export type { Caller };
 
 export interface AppEnv {
   Variables: {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { isIPv6, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -67,17 +67,36 @@ export interface ConnectionLimits {
   checkIntervalMs: number;
 }
 
+/** The process's limit on open files (Linux), or null where it cannot be read. */
+function openFileLimit(): number | null {
+  try {
+    const soft = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    return soft === undefined ? null : Number(soft);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Open connections in all: the descriptor limit less 1,024 kept for SQLite, pushes and market
+ * calls, at most 32,768 (about 11 KB of memory each while held); 8,192 where the limit is unknown.
+ */
+function defaultTotalConnections(): number {
+  const limit = openFileLimit();
+  return limit === null ? 8_192 : Math.max(256, Math.min(32_768, limit - 1_024));
+}
+
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
   maxRequestsPerSocket: 1_000,
   perIp: 256,
-  total: 8_192,
+  total: defaultTotalConnections(),
   checkIntervalMs: 1_000,
 };
 
-/** How long a refused request's answer may take to leave before its connection is closed anyway. */
+/** How long a refused request's connection stays half-closed for its answer to be read. */
 const CLIENT_ERROR_LINGER_MS = 2_000;
 
 /** The key a peer's connections are counted under: its address, or its /64 for IPv6 (one host's share). */
@@ -404,16 +423,13 @@ export function startServer(
     http.maxRequestsPerSocket = limits.maxRequestsPerSocket;
     http.maxConnections = limits.total;
     limitConnectionsPerPeer(http, limits.perIp, options.config.trustedProxies);
-    // Requests the HTTP parser refuses (e.g. 431, headers too large, 408 too slow) get an answer,
-    // then the connection is closed: a client that never reads would otherwise keep the
-    // half-closed socket, and its descriptor, for as long as it likes.
+    // Requests the HTTP parser refuses (e.g. 431, headers too large, 408 too slow) get an answer
+    // and the connection is half-closed; a client that never reads would keep it, and its
+    // descriptor, for as long as it likes, so it is destroyed a moment later. Not at once: unread
+    // request bytes would turn the close into a reset that can discard the answer on its way.
     server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
       answerClientError(err, socket);
-      if (socket.destroyed) return;
-      const close = () => socket.destroy();
-      if (socket.writableFinished) close();
-      else socket.once('finish', close);
-      setTimeout(close, CLIENT_ERROR_LINGER_MS).unref();
+      if (!socket.destroyed) setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
     });
     server.on('error', (err) => {
       void news.stop();

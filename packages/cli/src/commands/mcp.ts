@@ -29,9 +29,6 @@ import { clockFrom, simulatedVenue } from '../data/source.js';
 import { dataError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 
-declare const __MARKETLENS_VERSION__: string | undefined;
-const VERSION = typeof __MARKETLENS_VERSION__ === 'string' ? __MARKETLENS_VERSION__ : undefined;
-
 /** How long the start-up check of `--server` waits for the server. */
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -212,7 +209,8 @@ async function localUser(storage: Storage, email: string | undefined) {
 
 /** Serves `backend` over stdio until stdin closes, then runs `cleanup`. */
 async function start(backend: Backend, io: Io, what: string, cleanup?: () => void): Promise<void> {
-  const server = await runStdio(backend, VERSION === undefined ? {} : { version: VERSION });
+  // The stdio server reports the service contract's version, as the HTTP one does.
+  const server = await runStdio(backend);
   io.stderr(`[marketlens mcp] serving ${what} over stdio\n`);
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {

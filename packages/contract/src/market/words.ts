@@ -15,3 +15,19 @@ export type CandlePatternName = (typeof CANDLE_PATTERNS)[number];
 /** The phases of the market regime. */
 export const REGIME_PHASES = ['accumulation', 'markup', 'distribution', 'markdown'] as const;
 export type RegimePhaseName = (typeof REGIME_PHASES)[number];
+
+/** Sort orders of the signal list. */
+export const SIGNAL_SORTS = [
+  'confidence_desc',
+  'confidence_asc',
+  'score_desc',
+  'score_asc',
+  'rsi_asc',
+  'rsi_desc',
+  'volume_z_desc',
+  'fear_greed_asc',
+  'fear_greed_desc',
+  'change_desc',
+  'change_asc',
+] as const;
+export type SignalSortName = (typeof SIGNAL_SORTS)[number];

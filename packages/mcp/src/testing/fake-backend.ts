@@ -11,63 +11,223 @@ import type {
   AnalysisRequest,
   AssetRef,
   Backend,
+  FearGreed,
   MarketBackend,
+  MarketTicker,
   PilotBackend,
+  PilotTrade,
   PortfolioBackend,
   Position,
   PositionsData,
+  Served,
+  Signal,
+  Trade,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
 
-export const TEST_BTC: AssetRef = { id: 'bitcoin', symbol: 'BTC', name: 'Bitcoin', icon: null, asset_class: 'coins' };
+/** A one-pixel SVG: icons are data URIs on the wire, never remote URLs. */
+const TEST_ICON = 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E';
 
-const served = (r: AnalysisRequest) => ({
+export const TEST_BTC: AssetRef = {
+  id: 'bitcoin',
+  symbol: 'BTC',
+  name: 'Bitcoin',
+  icon: TEST_ICON,
+  asset_class: 'coins',
+};
+
+const TEST_USER_ID = '00000000-0000-4000-8000-0000000000aa';
+/** Open time of the live d1 candle every market fixture is computed at. */
+const AS_OF = '2026-01-15T00:00:00.000Z';
+/** When the fixtures were read or computed. */
+const NOW = '2026-01-15T12:00:00.000Z';
+
+const served = (r: AnalysisRequest): Served => ({
   asset: TEST_BTC,
   timeframe: r.timeframe,
-  market_type: 'spot' as const,
+  market_type: 'spot',
   pair: 'BTC/USDT',
   venue: 'test-venue',
+  data_source: 'simulated',
+  fetched_at: NOW,
+  stale: false,
 });
+
+/** A BUY whose factor contributions (score x weight) add up to its score. */
+const BUY_SIGNAL: Signal = {
+  action: 'buy',
+  score: 0.4,
+  confidence: 0.72,
+  factors: [
+    {
+      name: 'trend',
+      score: 0.8,
+      weight: 0.3,
+      base_weight: 0.3,
+      contribution: 0.24,
+      inputs: { adx_14: 28, ema_50: 101 },
+    },
+    { name: 'momentum', score: 0.5, weight: 0.2, base_weight: 0.2, contribution: 0.1, inputs: { rsi_14: 61.2 } },
+    { name: 'sentiment', score: 0.2, weight: 0.2, base_weight: 0.2, contribution: 0.04, inputs: { fear_greed: 64 } },
+    { name: 'breakout', score: 0.1, weight: 0.1, base_weight: 0.1, contribution: 0.01, inputs: { breakout: null } },
+    { name: 'risk', score: 0.1, weight: 0.1, base_weight: 0.1, contribution: 0.01, inputs: { atr_pct: 3.64 } },
+    { name: 'cycle_phase', score: 0, weight: 0.1, base_weight: 0.1, contribution: 0, inputs: { phase: 'markup' } },
+  ],
+  weights: { trend: 0.3, momentum: 0.2, sentiment: 0.2, breakout: 0.1, risk: 0.1, cycle_phase: 0.1 },
+  threshold: 0.25,
+};
+
+const HOLD_SIGNAL: Signal = {
+  action: 'hold',
+  score: 0.01,
+  confidence: 0.3,
+  factors: [
+    { name: 'trend', score: 0.05, weight: 0.5, base_weight: 0.3, contribution: 0.025, inputs: { adx_14: 14 } },
+    { name: 'momentum', score: -0.03, weight: 0.5, base_weight: 0.2, contribution: -0.015, inputs: { rsi_14: 49.5 } },
+  ],
+  weights: { trend: 0.5, momentum: 0.5 },
+  threshold: 0.25,
+};
+
+/** Greed, 64 = the weighted mean of the two components the candles allow. */
+const TEST_FEAR_GREED: FearGreed = {
+  score: 64,
+  zone: 'greed',
+  components: [
+    { name: 'momentum', value: 70, weight: 0.5, base_weight: 0.25, inputs: { rsi_14: 61.2 } },
+    { name: 'volatility', value: 58, weight: 0.5, base_weight: 0.25, inputs: { atr_pct: 3.64 } },
+  ],
+  unavailable: [
+    { name: 'funding', reason: 'not_supplied' },
+    { name: 'breadth', reason: 'not_supplied' },
+  ],
+};
+
+/** The spot and perpetual tickers of BTC on the test venue; the spot row carries null funding columns. */
+const TEST_TICKERS: MarketTicker[] = [
+  {
+    venue: 'test-venue',
+    pair: 'BTC/USDT',
+    asset_id: 'bitcoin',
+    market_type: 'spot',
+    base: 'BTC',
+    quote: 'USDT',
+    last: 110,
+    bid: 109.9,
+    ask: 110.1,
+    change_1h_pct: 0.2,
+    change_24h_pct: 1,
+    change_7d_pct: 4.5,
+    volume_24h: 9100,
+    quote_volume_usd: 1e6,
+    time: NOW,
+    settle: null,
+    funding_rate: null,
+    funding_interval_hours: null,
+    next_funding_time: null,
+    mark_price: null,
+    index_price: null,
+  },
+  {
+    venue: 'test-venue',
+    pair: 'BTC/USDT:USDT',
+    asset_id: 'bitcoin',
+    market_type: 'derivatives',
+    base: 'BTC',
+    quote: 'USDT',
+    last: 110.5,
+    bid: 110.4,
+    ask: 110.6,
+    change_1h_pct: null,
+    change_24h_pct: null,
+    change_7d_pct: null,
+    volume_24h: null,
+    quote_volume_usd: null,
+    time: NOW,
+    settle: 'USDT',
+    funding_rate: 0.0001,
+    funding_interval_hours: 8,
+    next_funding_time: '2026-01-15T16:00:00.000Z',
+    mark_price: 110.5,
+    index_price: 110.4,
+  },
+];
 
 /** A priced long and an unpriced short (no mark: every mark-dependent figure null). */
 export const TEST_POSITIONS: Position[] = [
   {
     id: 'pos-priced',
+    user_connection_id: 'conn-1',
     connection_id: 'test-exchange',
     asset: TEST_BTC,
     pair: 'BTC/USDT:USDT',
     side: 'long',
     size: 2,
+    contract_type: 'linear',
+    settlement_currency: 'USDT',
     entry_price: 100,
     leverage: 5,
+    margin: 44,
+    maintenance_margin: 1.1,
     liquidation_price: 80,
+    opened_at: '2026-01-10T00:00:00.000Z',
+    updated_at: NOW,
     current_price: 110,
     market_value: 220,
+    market_value_usd: 220,
     unrealized_pnl: 20,
     unrealized_pnl_usd: 20,
     daily_pnl: 4,
+    daily_pnl_usd: 4,
+    weekly_pnl: null,
+    weekly_pnl_usd: null,
+    margin_usd: 44,
+    margin_ratio: 0.0172,
+    distance_to_liquidation: 27.27,
+    ticker_last_updated: NOW,
     stop_loss: 90,
     take_profit: null,
+    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
+    funding_since_open: 0.05,
     notes: '',
+    visible: false,
   },
   {
     id: 'pos-unpriced',
+    user_connection_id: 'conn-1',
     connection_id: 'test-exchange',
     asset: null,
     pair: 'ODDCOIN-PERP',
     side: 'short',
     size: 7,
+    contract_type: 'linear',
+    settlement_currency: 'USDT',
     entry_price: 3,
     leverage: null,
+    margin: null,
+    maintenance_margin: null,
     liquidation_price: null,
+    opened_at: '2026-01-12T08:00:00.000Z',
+    updated_at: NOW,
     current_price: null,
     market_value: null,
+    market_value_usd: null,
     unrealized_pnl: null,
     unrealized_pnl_usd: null,
     daily_pnl: null,
+    daily_pnl_usd: null,
+    weekly_pnl: null,
+    weekly_pnl_usd: null,
+    margin_usd: null,
+    margin_ratio: null,
+    distance_to_liquidation: null,
+    ticker_last_updated: null,
     stop_loss: null,
     take_profit: null,
+    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
+    funding_since_open: null,
     notes: 'watch',
+    visible: false,
   },
 ];
 
@@ -85,6 +245,79 @@ export const TEST_POSITIONS_DATA: PositionsData = {
     total_weekly_pnl_usd: null,
     total_margin_usd: 44,
   },
+};
+
+/** Two fills of one buy order. */
+const TEST_FILLS: Trade[] = [1, 2].map((i) => ({
+  external_id: `fill-${i}`,
+  user_connection_id: 'conn-1',
+  connection_id: 'test-exchange',
+  order_id: 'venue-order-1',
+  pair: 'BTC/USDT',
+  asset_id: 'bitcoin',
+  coin_id: 'bitcoin',
+  side: 'buy',
+  price: 100,
+  size: 1,
+  fee: null,
+  fee_currency: null,
+  pnl: null,
+  executed_at: `2026-01-1${i + 2}T00:00:00.000Z`,
+}));
+
+/** The pilot's first trade: a BTC long stopped out at -1R (16% of margin lost, costs included). */
+const TEST_PILOT_LOSS: PilotTrade = {
+  trade_index: 1,
+  asset_id: 'bitcoin',
+  asset: TEST_BTC,
+  side: 'long',
+  timeframe: 'd1',
+  pair: 'BTC/USDT:USDT',
+  outcome: 'stopped_out',
+  opened_at: '2026-01-02T00:00:00.000Z',
+  closed_at: '2026-01-04T00:00:00.000Z',
+  entry_price: 100,
+  exit_price: 97,
+  stop_loss: 97,
+  take_profit: 106,
+  take_profits: [
+    { price: 106, size_pct: 70 },
+    { price: 109, size_pct: 30 },
+  ],
+  quantity: 2.5,
+  margin_usd: 50,
+  leverage: 5,
+  realized_r: -1,
+  pnl_usd: -8,
+  return_on_margin_pct: -16,
+  legs: [
+    { target: 1, size_pct: 70, exit: 'stop', exit_price: 97, exit_at: '2026-01-04T00:00:00.000Z' },
+    { target: 2, size_pct: 30, exit: 'stop', exit_price: 97, exit_at: '2026-01-04T00:00:00.000Z' },
+  ],
+};
+
+/** A closed short of an asset outside the coin universe (no `asset`): target 1 hit, then the rest at 95 too. */
+const TEST_PILOT_TRADE: PilotTrade = {
+  trade_index: 2,
+  asset_id: 'oddcoin',
+  side: 'short',
+  timeframe: 'd1',
+  pair: 'ODD/USDT:USDT',
+  outcome: 'tp_hit',
+  opened_at: '2026-01-05T00:00:00.000Z',
+  closed_at: '2026-01-08T00:00:00.000Z',
+  entry_price: 100,
+  exit_price: 95,
+  stop_loss: 104,
+  take_profit: 95,
+  take_profits: [{ price: 95, size_pct: 100 }],
+  quantity: 2.5,
+  margin_usd: 50,
+  leverage: 5,
+  realized_r: 1.25,
+  pnl_usd: 12,
+  return_on_margin_pct: 24,
+  legs: [{ target: 1, size_pct: 100, exit: 'target', exit_price: 95, exit_at: '2026-01-08T00:00:00.000Z' }],
 };
 
 /** Calls the fake saw, for assertions on what the tools pass down. */
@@ -110,18 +343,75 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       record('analysis', r);
       if (r.asset_id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
       if (r.timeframe !== 'd1') throw new ToolError(1004, `Timeframe ${r.timeframe} requires Pro`);
+      const support = {
+        kind: 'support' as const,
+        low: 100,
+        high: 102,
+        mid: 101,
+        strength: 0.8,
+        touches: 3,
+        last_touch_index: r.limit - 10,
+        last_touch_time: '2026-01-05T00:00:00.000Z',
+        volume: 3600,
+      };
       return {
         ...served(r),
-        as_of: '2026-01-15T00:00:00.000Z',
-        indicators: { close: 110, change_pct: 1.5, rsi_14: 61.2, atr_14: 4 },
+        as_of: AS_OF,
+        as_of_index: r.limit - 1,
+        indicators: {
+          close: 110,
+          change_pct: 1.5,
+          volume: 1200,
+          volume_z: 0.4,
+          volume_ratio: 1.1,
+          sma_20: 106,
+          sma_50: 100,
+          sma_200: 90,
+          ema_20: 106.5,
+          ema_50: 101,
+          ema_200: 92,
+          rsi_14: 61.2,
+          macd: 1.8,
+          macd_signal: 1.2,
+          macd_histogram: 0.6,
+          stoch_k: 72,
+          stoch_d: 68,
+          adx_14: 28,
+          plus_di_14: 27,
+          minus_di_14: 14,
+          atr_14: 4,
+          atr_pct: 3.64,
+          cci_20: 110,
+          williams_r_14: -22,
+        },
         levels: {
-          nearest_support: { kind: 'support', low: 100, high: 102, distance_pct: -8.1 },
+          as_of_index: r.limit - 1,
+          as_of_time: AS_OF,
+          mark: 110,
+          atr: 4,
+          zones: [support],
+          nearest_support: { ...support, distance_pct: -8.1, distance_atr: -2.25 },
           nearest_resistance: null,
+        },
+        volume_profile: {
+          poc: 104,
+          value_area_low: 99,
+          value_area_high: 112,
+          total_volume: 50_000,
+          basis: 'volume',
+          bins: [
+            { low: 96, high: 104, volume: 30_000 },
+            { low: 104, high: 112, volume: 20_000 },
+          ],
         },
         zone: {
           direction: 'long',
           bias: 'long',
           reason: null,
+          published_index: r.limit - 1,
+          published_time: AS_OF,
+          mark: 110,
+          atr: 4,
           entry_zone: { low: 100, high: 102 },
           entry_price: 101,
           invalidation: 97,
@@ -131,71 +421,77 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
             { price: 120, size_pct: 30, risk_reward: 3.8 },
           ],
           risk_pct: 5,
+          horizon_bars: 20,
+          entry_window_bars: 5,
         },
-        signal: {
-          action: 'buy',
-          score: 0.4,
-          confidence: 0.72,
-          factors: [{ name: 'trend', score: 0.8, weight: 0.3, contribution: 0.24 }],
+        signal: BUY_SIGNAL,
+        technical_rating: {
+          value: 0.4,
+          rating: 'buy',
+          moving_averages: {
+            value: 0.6,
+            rating: 'buy',
+            buy: 2,
+            neutral: 0,
+            sell: 0,
+            votes: [
+              { name: 'sma_20', value: 106, vote: 1 },
+              { name: 'ema_50', value: 101, vote: 1 },
+            ],
+          },
+          oscillators: {
+            value: 0.2,
+            rating: 'neutral',
+            buy: 1,
+            neutral: 1,
+            sell: 0,
+            votes: [
+              { name: 'rsi_14', value: 61.2, vote: 0 },
+              { name: 'macd', value: 1.8, vote: 1 },
+            ],
+          },
         },
-        fear_greed: { score: 64, zone: 'greed' },
-        regime: { phase: 'uptrend' },
+        fear_greed: TEST_FEAR_GREED,
+        regime: {
+          phase: 'markup',
+          previous_phase: 'accumulation',
+          since: '2026-01-05T00:00:00.000Z',
+          bars_in_phase: 10,
+          strength: 0.6,
+          transition: { from: 'accumulation', to: 'markup', time: '2026-01-05T00:00:00.000Z', bars_ago: 10 },
+          changed: false,
+          inputs: { ema_50: 101, atr_14: 4, efficiency_ratio: 0.45, move_atr: 3, channel_position: 0.8 },
+        },
         patterns: ['hammer'],
       };
     },
     async signal(r) {
       record('signal', r);
-      return {
-        ...served(r),
-        as_of: '2026-01-15T00:00:00.000Z',
-        signal: { action: 'hold', score: 0.01, confidence: 0.3, factors: [] },
-        cached_at: '2026-01-15T12:00:00.000Z',
-        age: 0,
-        max_age: 3600,
-      };
+      return { ...served(r), as_of: AS_OF, signal: HOLD_SIGNAL, cached_at: NOW, age: 0, max_age: 3600 };
     },
     async overview(r) {
       record('overview', r);
       return {
         ...served(r),
-        as_of: '2026-01-15T00:00:00.000Z',
+        as_of: AS_OF,
         locale: r.locale ?? 'en',
         text: 'TEST narrative.',
         source: 'facts',
+        facts: [
+          { id: 'price', values: { close: { value: 110, text: '110' }, change_pct: { value: 1.5, text: '+1.5%' } } },
+        ],
       };
     },
     async assetMarkets(r) {
       record('assetMarkets', r);
-      return {
-        asset: TEST_BTC,
-        venue: 'test-venue',
-        markets: [
-          {
-            venue: 'test-venue',
-            pair: 'BTC/USDT',
-            market_type: 'spot',
-            last: 110,
-            change_24h_pct: 1,
-            quote_volume_usd: 1e6,
-          },
-          {
-            venue: 'test-venue',
-            pair: 'BTC/USDT:USDT',
-            market_type: 'derivatives',
-            last: 110.5,
-            change_24h_pct: null,
-            quote_volume_usd: null,
-            funding_rate: 0.0001,
-          },
-        ],
-      };
+      return { asset: TEST_BTC, venue: 'test-venue', markets: TEST_TICKERS };
     },
     async tradingSignals(r) {
       record('tradingSignals', r);
       return {
         timeframe: r.timeframe,
         asset_class: r.asset_class,
-        as_of: '2026-01-15T12:00:00.000Z',
+        as_of: NOW,
         sort: 'confidence_desc',
         total: 1,
         limit: 10,
@@ -208,7 +504,14 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
             score: 0.4,
             trend: 'up',
             rsi: 61.2,
+            breakout: null,
+            volume_z: 0.4,
+            volume_surge: false,
             fear_greed: 64,
+            fear_greed_zone: 'greed',
+            support_distance_atr: -2.25,
+            resistance_distance_atr: null,
+            patterns: ['hammer'],
             change_pct: 1.5,
           },
         ],
@@ -219,9 +522,21 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       return {
         asset_class: r.asset_class,
         timeframe: 'd1',
-        as_of: '2026-01-15T00:00:00.000Z',
+        as_of: AS_OF,
         assets_screened: 3,
-        breakouts: [{ asset: TEST_BTC, direction: 'up', kind: 'zone', level: 105, distance_pct: 4.7 }],
+        breakouts: [
+          {
+            asset: TEST_BTC,
+            direction: 'up',
+            kind: 'zone',
+            level: 105,
+            close: 110,
+            distance_pct: 4.7,
+            distance_atr: 1.25,
+            volume_z: 2.1,
+            volume_ratio: 2.4,
+          },
+        ],
         oversold: [],
         volume_surges: [],
       };
@@ -230,10 +545,21 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       record('fearGreed', r);
       return {
         timeframe: 'd1',
-        as_of: '2026-01-15T00:00:00.000Z',
+        as_of: AS_OF,
         total: 1,
         limit: Math.min(r.limit, 100),
-        assets: [{ asset: TEST_BTC, score: 64, zone: 'greed', price: 110, change_24h_pct: 1, volume_24h_usd: null }],
+        assets: [
+          {
+            asset: TEST_BTC,
+            is_stablecoin: false,
+            score: 64,
+            zone: 'greed',
+            price: 110,
+            change_24h_pct: 1,
+            volume_24h_usd: null,
+            funding_rate: 0.0001,
+          },
+        ],
       };
     },
     async listAssets(r) {
@@ -243,28 +569,50 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           id: 'bitcoin',
           symbol: 'BTC',
           name: 'Bitcoin',
+          icon: TEST_ICON,
           asset_class: 'coins',
+          is_stablecoin: false,
           price: 110,
           change_1h_pct: null,
           change_24h_pct: 1,
           change_7d_pct: null,
           volume_24h_usd: 1e6,
+          market_type: 'spot',
+          pair: 'BTC/USDT',
+          venue: 'test-venue',
         },
       ];
     },
     async listExchanges() {
-      return [{ id: 'test-exchange', name: 'Test Exchange', connected: true, volume: { total_24h_usd: null } }];
+      return [
+        {
+          id: 'test-exchange',
+          name: 'Test Exchange',
+          icon: TEST_ICON,
+          connected: true,
+          volume: { spot_24h_usd: null, derivatives_24h_usd: null, total_24h_usd: null },
+          spot: true,
+          futures: true,
+          simulated: true,
+        },
+      ];
     },
     async exchangeDetail(id) {
       if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);
       return {
         id,
         name: 'Test Exchange',
+        icon: TEST_ICON,
         connected: true,
-        volume: { total_24h_usd: 5e6 },
+        volume: { spot_24h_usd: 3e6, derivatives_24h_usd: 2e6, total_24h_usd: 5e6 },
+        spot: true,
+        futures: true,
+        simulated: true,
         spot_pairs: 3,
         futures_pairs: 2,
-        futures_open_interest_usd: 0,
+        futures_open_interest_usd: 2.5e6,
+        spot_tickers: TEST_TICKERS.filter((t) => t.market_type === 'spot'),
+        futures_tickers: TEST_TICKERS.filter((t) => t.market_type === 'derivatives'),
       };
     },
   };
@@ -272,7 +620,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
   const account: AccountBackend = {
     async accountInfo() {
       return {
-        user: { id: 'user-1', email: 'test@example.com', created_at: '2026-01-01T00:00:00.000Z' },
+        user: { id: TEST_USER_ID, email: 'test@example.com', created_at: '2026-01-01T00:00:00.000Z' },
         tier: 'free',
         tier_expires_at: null,
         favorites: [...favorites],
@@ -303,21 +651,33 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       return {
         balances: [
           {
+            user_connection_id: 'conn-1',
             connection_id: 'test-exchange',
             account: 'spot',
             symbol: 'USDT',
             asset: null,
             balance: 50,
+            available: 45,
+            frozen: 5,
+            usd_price: 1,
             balance_usd: 50,
+            available_usd: 45,
+            frozen_usd: 5,
             percentage_of_total: 100,
           },
           {
+            user_connection_id: 'conn-1',
             connection_id: 'test-exchange',
             account: 'spot',
             symbol: 'ODD',
             asset: null,
             balance: 9,
+            available: 9,
+            frozen: 0,
+            usd_price: null,
             balance_usd: null,
+            available_usd: null,
+            frozen_usd: null,
             percentage_of_total: null,
           },
         ],
@@ -332,16 +692,22 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         orders: [
           {
             id: 'order-1',
+            order_id: 'venue-order-1',
+            user_connection_id: 'conn-1',
             connection_id: 'test-exchange',
             pair: 'BTC/USDT',
             asset_id: 'bitcoin',
+            coin_id: 'bitcoin',
             side: 'buy',
             price: 100,
             size: 2,
             fee: null,
+            fee_currency: null,
             pnl: null,
-            fills_count: 2,
+            fills_count: TEST_FILLS.length,
+            first_fill_at: '2026-01-13T00:00:00.000Z',
             last_fill_at: '2026-01-14T00:00:00.000Z',
+            fills: TEST_FILLS,
           },
         ],
         total: 1,
@@ -353,13 +719,17 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         trades: [
           {
             external_id: 'fill-1',
+            user_connection_id: 'conn-1',
             connection_id: 'test-exchange',
+            order_id: null,
             pair: 'BTC/USDT',
             asset_id: 'bitcoin',
+            coin_id: 'bitcoin',
             side: 'buy',
             price: 100,
             size: 1,
             fee: 0.1,
+            fee_currency: 'USDT',
             pnl: null,
             executed_at: '2026-01-14T00:00:00.000Z',
           },
@@ -369,22 +739,98 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     },
     async positionAnalysis(id, q) {
       record('positionAnalysis', { id, ...q });
-      if (id === 'pos-unpriced') throw new ToolError('Unprocessable', 'The position has no asset and no mark');
+      if (id === 'pos-unpriced')
+        throw new ToolError('PositionUnpricedWithoutAsset', 'The position maps to no tracked asset');
       return {
-        thesis_status: 'intact',
+        position_id: id,
+        asset: TEST_BTC,
+        pair: 'BTC/USDT:USDT',
+        candles: { venue: 'test-venue', pair: 'BTC/USDT:USDT', market_type: 'derivatives' },
+        direction: 'long',
+        timeframe: q.timeframe,
+        as_of: AS_OF,
         mark: 110,
+        mark_source: 'venue',
         entry_price: 100,
         stop_loss: 90,
         take_profit: null,
+        atr: 4,
+        thesis_status: 'intact',
         unrealized_r: 1,
         remaining_rr: null,
-        warnings: ['protective_levels_not_synced'],
+        entry_vs_plan_pct: -0.99,
+        stop_placement: {
+          stop_loss: 90,
+          signed_distance_pct: -10,
+          noise_distance_atr: 2.5,
+          inside_entry_zone: false,
+          beyond_invalidation: true,
+          inside_opposing_zone: false,
+          breakeven_or_better: false,
+        },
+        liquidation_risk: { liquidation_price: 80, abs_distance_pct: 27.27, abs_distance_atr: 7.5 },
+        timing: {
+          entry_time: '2026-01-10T00:00:00.000Z',
+          bars_held: 5,
+          bars_held_at_least: 5,
+          horizon_bars: 20,
+          horizon_exceeded: false,
+        },
+        invalidation: {
+          price: 97,
+          source: 'published',
+          signed_distance_pct: -11.82,
+          signed_distance_atr: -3.25,
+          breached_at: null,
+        },
+        excursion: {
+          mfe_pct: 12,
+          mae_pct: -2,
+          mfe_atr: 3,
+          mae_atr: -0.5,
+          bars_since_peak: 1,
+          current_over_peak: 0.83,
+        },
+        plan_geometry: {
+          hypothetical: true,
+          plan_stop: 96,
+          plan_target: 115,
+          unrealized_r_at_plan_stop: 2.5,
+          remaining_rr_on_plan: 0.36,
+        },
+        nearest_levels: {
+          support: { low: 100, high: 102, mid: 101, strength: 0.8, distance_pct: -8.1, distance_atr: -2.25 },
+          resistance: null,
+        },
+        published_at_entry: {
+          published_time: '2026-01-09T00:00:00.000Z',
+          timeframe: q.timeframe,
+          entry_vs_published_pct: -0.99,
+          entry_inside_published_zone: true,
+          unrealized_r_at_published_stop: 2,
+          outcome: 'entered',
+          plan_realized_r: null,
+        },
+        reference_plan: {
+          source: 'published',
+          published_time: '2026-01-09T00:00:00.000Z',
+          entry_zone: { low: 100, high: 102 },
+          entry_price: 101,
+          invalidation: 97,
+          stop_loss: 96,
+          take_profits: [
+            { price: 115, size_pct: 70, risk_reward: 2.8 },
+            { price: 120, size_pct: 30, risk_reward: 3.8 },
+          ],
+          horizon_bars: 20,
+        },
+        warnings: [],
       };
     },
     async editPosition(input) {
       record('editPosition', input);
       const p = TEST_POSITIONS.find((x) => x.id === input.position_id);
-      if (!p) throw new ToolError('NotFound', `No position ${input.position_id}`);
+      if (!p) throw new ToolError('PositionNotFound', `No open position '${input.position_id}'`);
       return { ...p, notes: input.notes };
     },
   };
@@ -398,16 +844,26 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       const a: Alert = {
         id: `00000000-0000-4000-8000-00000000000${alerts.length + 1}`,
         kind: p.kind,
-        created_at: '2026-01-15T12:00:00.000Z',
+        user_id: TEST_USER_ID,
+        created_at: NOW,
         status: 'active',
         body: {
           asset_id: p.asset_id,
           asset: p.asset_id === 'bitcoin' ? TEST_BTC : null,
+          kind: p.kind,
           target: p.target,
           timeframe: p.timeframe ?? null,
-          live: { price: null, value: null },
+          evaluates_as: p.timeframe ?? null,
+          direction: 'above',
+          zone: null,
+          reference: null,
+          live: { price: null, value: null, as_of: null },
+          armed_at: '2026-01-15T12:00:00.000Z',
           expires_at: '2026-04-15T12:00:00.000Z',
+          updated_at: '2026-01-15T12:00:00.000Z',
           triggered_at: null,
+          trigger_value: null,
+          trigger_candle_open: null,
         },
       };
       alerts.push(a);
@@ -429,13 +885,108 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
 
   const pilot: PilotBackend = {
     async pilotSpectate() {
-      return { open_positions: [{ asset: TEST_BTC, side: 'long', entry_price: 100, mfe_r: 0.5, mae_r: null }] };
+      // No `last_active_at`: the bot's last run is unknown.
+      return {
+        timeframe: 'd1',
+        universe: [{ asset_id: 'bitcoin', asset: TEST_BTC }],
+        starting_equity_usd: 10_000,
+        equity_usd: 10_004,
+        realized_pnl_usd: 4,
+        risk_per_trade_usd: 100,
+        leverage: 5,
+        cost_pct: 0.2,
+        closed_trades: 2,
+        open_positions: [
+          {
+            trade_index: 3,
+            asset_id: 'bitcoin',
+            asset: TEST_BTC,
+            side: 'long',
+            timeframe: 'd1',
+            pair: 'BTC/USDT:USDT',
+            opened_at: '2026-01-14T00:00:00.000Z',
+            entry_price: 100,
+            stop_loss: 96,
+            take_profit: 115,
+            take_profits: [
+              { price: 115, size_pct: 70 },
+              { price: 120, size_pct: 30 },
+            ],
+            quantity: 25,
+            margin_usd: 500,
+            leverage: 5,
+            closed_pct: 0,
+            realized_pnl_usd: 0,
+            current_price: 102,
+            unrealized_pnl_usd: 50,
+            mfe_r: 0.5,
+            mae_r: null,
+          },
+        ],
+      };
     },
     async pilotTrackRecord(r) {
       record('pilotTrackRecord', r);
+      // The first page holds trade 2; trade 1 (the loss) is on the older page.
+      const truncated = r.before_trade === undefined;
+      const t = TEST_PILOT_TRADE;
+      const odd = {
+        trades: 1,
+        wins: 1,
+        losses: 0,
+        win_rate: 1,
+        pnl_usd: 12,
+        return_on_margin_pct: 24,
+        mean_realized_r: 1.25,
+      };
+      const btc = {
+        trades: 1,
+        wins: 0,
+        losses: 1,
+        win_rate: 0,
+        pnl_usd: -8,
+        return_on_margin_pct: -16,
+        mean_realized_r: -1,
+      };
       return {
-        trades: [{ side: 'short', entry_price: 100, exit_price: 95, stop_loss: 104, take_profit: 95 }],
-        trades_truncated: r.before_trade === undefined,
+        page_size: 50,
+        trades: [t],
+        trades_truncated: truncated,
+        next_before_trade: truncated ? t.trade_index : null,
+        curve: [
+          {
+            trade_index: TEST_PILOT_LOSS.trade_index,
+            time: TEST_PILOT_LOSS.closed_at,
+            return_on_margin_pct: -16,
+            cumulative_return_on_margin_pct: -16,
+            equity_usd: 9_992,
+          },
+          {
+            trade_index: t.trade_index,
+            time: t.closed_at,
+            return_on_margin_pct: t.return_on_margin_pct,
+            cumulative_return_on_margin_pct: 8,
+            equity_usd: 10_004,
+          },
+        ],
+        best_trade: t,
+        worst_trade: TEST_PILOT_LOSS,
+        by_asset: [
+          { asset_id: 'bitcoin', asset: TEST_BTC, ...btc },
+          { asset_id: t.asset_id, ...odd },
+        ],
+        summary: {
+          trades: 2,
+          wins: 1,
+          losses: 1,
+          win_rate: 0.5,
+          pnl_usd: 4,
+          return_on_margin_pct: 8,
+          mean_realized_r: 0.125,
+          starting_equity_usd: 10_000,
+          equity_usd: 10_004,
+          cumulative_return_on_margin_pct: 8,
+        },
       };
     },
   };

@@ -1,6 +1,14 @@
+import { z } from 'zod';
 /** Account tools: who you are, and your favorites. */
 
-import { AssetListInput, FavoriteInput, NoInput } from '@marketlens/contract';
+import {
+  AccountInfoSchema,
+  AssetListInput,
+  AssetRowSchema,
+  FavoriteInput,
+  FavoriteStateSchema,
+  NoInput,
+} from '@marketlens/contract';
 import { lines } from '../render.js';
 import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
 import { renderAssetRows } from './market.js';
@@ -11,6 +19,7 @@ const getAccountInfo = defineTool({
   description:
     'The signed-in account: email, subscription tier (free, pro, elite) and when a granted tier ends, and favorites.',
   input: NoInput,
+  output: AccountInfoSchema,
   needs: 'account',
   annotations: READ_ONLY,
   async run(b) {
@@ -31,6 +40,7 @@ const getFavoriteAssets = defineTool({
   title: 'Favorite assets',
   description: 'Your favorite assets across coins, stocks and fx, with price and change columns.',
   input: AssetListInput.extend({ asset_class: AssetListInput.shape.asset_class.unwrap().default('all') }),
+  output: z.object({ assets: z.array(AssetRowSchema) }),
   needs: 'account',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -44,6 +54,7 @@ const addFavoriteAsset = defineTool({
   title: 'Add a favorite',
   description: 'Adds an asset to your favorites. Favoriting an asset twice succeeds and changes nothing.',
   input: FavoriteInput,
+  output: FavoriteStateSchema,
   needs: 'account',
   annotations: IDEMPOTENT_WRITE,
   async run(b, input) {
@@ -57,6 +68,7 @@ const removeFavoriteAsset = defineTool({
   title: 'Remove a favorite',
   description: 'Removes an asset from your favorites. Removing one that is not a favorite succeeds.',
   input: FavoriteInput,
+  output: FavoriteStateSchema,
   needs: 'account',
   annotations: IDEMPOTENT_WRITE,
   async run(b, input) {

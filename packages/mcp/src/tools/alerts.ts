@@ -4,9 +4,10 @@ import {
   CreateAlertToolInput,
   NoInput,
   NotificationIdSchema,
-  NotificationPayloadSchema,
   type NotificationPreferences,
   NotificationPreferencesPatchSchema,
+  NotificationPreferencesSchema,
+  NotificationSchema,
 } from '@marketlens/contract';
 import { z } from 'zod';
 import type { Alert } from '../backend.js';
@@ -32,6 +33,7 @@ const getAlerts = defineTool({
   description:
     'Your alerts (price, zone, breakout, RSI, smart-zone, percent-change) with their status and the live price.',
   input: NoInput,
+  output: z.object({ alerts: z.array(NotificationSchema) }),
   needs: 'alerts',
   annotations: READ_ONLY,
   async run(b) {
@@ -46,6 +48,7 @@ const createPriceAlert = defineTool({
   description:
     'Creates an alert pushed to your devices: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device (code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
   input: CreateAlertToolInput,
+  output: NotificationSchema,
   needs: 'alerts',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(b, input) {
@@ -59,6 +62,7 @@ const deleteAlert = defineTool({
   title: 'Delete an alert',
   description: 'Deletes one of your alerts by id (from get_alerts).',
   input: z.object({ alert_id: NotificationIdSchema }),
+  output: z.object({ id: z.uuid(), deleted: z.literal(true) }),
   needs: 'alerts',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(b, input) {
@@ -72,6 +76,7 @@ const getNotificationPreferences = defineTool({
   title: 'Notification preferences',
   description: 'Which push notifications you receive besides your alerts: pilot trades and regime changes.',
   input: NoInput,
+  output: NotificationPreferencesSchema,
   needs: 'alerts',
   annotations: READ_ONLY,
   async run(b) {
@@ -86,6 +91,7 @@ const updateNotificationPreferences = defineTool({
   description:
     'Turns pilot-trade or regime-change push notifications on or off (pilot_trade_notification_disabled, regime_notification_disabled; give at least one).',
   input: NotificationPreferencesPatchSchema,
+  output: NotificationPreferencesSchema,
   needs: 'alerts',
   annotations: IDEMPOTENT_WRITE,
   async run(b, input) {

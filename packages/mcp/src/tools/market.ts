@@ -1,14 +1,25 @@
+import { z } from 'zod';
 /** Market tools: analysis with zones, signal, overview, markets, signal list, screener, Fear & Greed, asset lists, exchanges. */
 
 import {
+  AnalysisSchema,
   AssetAnalysisInput,
   AssetListInput,
   AssetMarketsInput,
   AssetOverviewInput,
+  AssetRowSchema,
   ExchangeDetailInput,
+  ExchangeDetailSchema,
+  ExchangeSchema,
   FearGreedInput,
+  FearGreedListSchema,
+  MarketsSchema,
   NoInput,
+  OverviewSchema,
   ScreenerInput,
+  ScreenerSchema,
+  SignalListSchema,
+  SignalResponseSchema,
   TradingSignalsInput,
 } from '@marketlens/contract';
 import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
@@ -29,7 +40,9 @@ function analysisRequest(input: AssetAnalysisInput): AnalysisRequest {
   };
 }
 
-export const assetName = (a: AssetRef | null): string => (a ? `${a.name} (${a.symbol})` : 'untracked asset');
+/** `Bitcoin (BTC)`; any asset block will do (an account row's icon may be null). */
+export const assetName = (a: Pick<AssetRef, 'name' | 'symbol'> | null): string =>
+  a ? `${a.name} (${a.symbol})` : 'untracked asset';
 
 const servedLine = (s: Served, what: string, asOf: string) =>
   `${assetName(s.asset)} ${what} on ${s.timeframe}: ${s.market_type} ${s.pair} on ${s.venue}, as of ${asOf}`;
@@ -79,6 +92,7 @@ const getAssetAnalysis = defineTool({
   title: 'Asset analysis with zones',
   description: `Full technical analysis of an asset: indicators, support/resistance zones, the trade plan (entry zone, stop loss, at most two take-profit targets), Buy/Hold/Sell signal, Fear & Greed and market regime. ${TIERS_NOTE}`,
   input: AssetAnalysisInput,
+  output: AnalysisSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -92,6 +106,7 @@ const getAssetSignal = defineTool({
   title: 'Buy/Hold/Sell signal',
   description: `Buy/Hold/Sell signal of an asset with confidence and its weighted factors (trend, momentum, sentiment, breakout, risk, cycle phase); one computation is served for an hour. ${TIERS_NOTE}`,
   input: AssetAnalysisInput,
+  output: SignalResponseSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -108,6 +123,7 @@ const getAssetOverview = defineTool({
   title: 'Market overview narrative',
   description: `A short market overview of an asset written from its analysis facts, in the requested language (en, es, de, fr, pt, ja, zh). ${TIERS_NOTE}`,
   input: AssetOverviewInput,
+  output: OverviewSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -125,6 +141,7 @@ const getAssetMarkets = defineTool({
   description:
     'Spot and derivatives markets of an asset on a venue with their tickers (last price, 24h change, volume, funding for perpetuals).',
   input: AssetMarketsInput,
+  output: MarketsSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -154,6 +171,7 @@ const getTradingSignals = defineTool({
   description:
     'Signal list over an asset class: one row per asset with action, confidence, trend, RSI and Fear & Greed, most confident first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
   input: TradingSignalsInput,
+  output: SignalListSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -178,6 +196,7 @@ const getScreener = defineTool({
   description:
     'Screens an asset class on the live daily candle: volume-confirmed breakouts, oversold readings near a support, and volume surges.',
   input: ScreenerInput,
+  output: ScreenerSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -209,6 +228,7 @@ const getFearGreed = defineTool({
   description:
     "Coins ranked by their Fear & Greed score (0 extreme fear .. 100 extreme greed) on daily candles, with the perpetual's funding; filter by zone or volume, sort by score, volume or 24h change.",
   input: FearGreedInput,
+  output: FearGreedListSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -232,6 +252,7 @@ const listAssets = defineTool({
   description:
     'Assets of a class (coins, stocks, fx, or all) with price and 1h/24h/7d change, sorted by volume, price, change or name.',
   input: AssetListInput,
+  output: z.object({ assets: z.array(AssetRowSchema) }),
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -266,6 +287,7 @@ const listExchanges = defineTool({
   title: 'Exchanges',
   description: 'The exchange catalog: id, name, whether you are connected, and 24h volume where it is read.',
   input: NoInput,
+  output: z.object({ exchanges: z.array(ExchangeSchema) }),
   needs: 'market',
   annotations: READ_ONLY,
   async run(b) {
@@ -287,6 +309,7 @@ const getExchangeDetail = defineTool({
   title: 'Exchange detail',
   description: 'One exchange: pair counts, open interest and its spot and futures tickers.',
   input: ExchangeDetailInput,
+  output: ExchangeDetailSchema,
   needs: 'market',
   annotations: READ_ONLY,
   async run(b, input) {

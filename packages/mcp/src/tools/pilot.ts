@@ -1,6 +1,6 @@
 /** Pilot tools: watch the service's paper-trading bot trade the service's own published plans. */
 
-import { NoInput, PilotHistoryInput } from '@marketlens/contract';
+import { NoInput, PilotHistoryInput, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
 import type { AssetRef, PilotPosition, PilotTrade } from '../backend.js';
 import { lines, num } from '../render.js';
 import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
@@ -22,6 +22,7 @@ const getPilotSpectate = defineTool({
   description:
     "The pilot (the service's paper-trading bot on its own published plans): open positions with live favorable and adverse excursions in R, and when it was last active. Eligibility follows the affiliate volume rules.",
   input: NoInput,
+  output: PilotSpectateSchema,
   needs: 'pilot',
   annotations: READ_ONLY,
   async run(b) {
@@ -42,6 +43,7 @@ const getPilotSpectateHistory = defineTool({
   description:
     "The pilot's track record: closed trades (entry, exit, stop, target), the return curve, best and worst trade and per-asset segments. Page older trades with before_trade.",
   input: PilotHistoryInput,
+  output: PilotTrackRecordSchema,
   needs: 'pilot',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -51,7 +53,7 @@ const getPilotSpectateHistory = defineTool({
     return {
       data: { ...r },
       text: lines(
-        `Pilot trades: ${r.trades.length}${r.trades_truncated ? ' (older trades exist: page with before_trade)' : ''}`,
+        `Pilot trades: ${r.trades.length}${r.next_before_trade !== null ? ` (older trades exist: page with before_trade ${r.next_before_trade})` : ''}`,
         ...r.trades.map(renderTrade),
       ),
     };

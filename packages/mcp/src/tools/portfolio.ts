@@ -6,12 +6,19 @@
 
 import {
   BalancesQuery,
+  BalancesSchema,
   EditPositionInput,
   fillFilterOf,
   OrdersQuery,
+  OrdersSchema,
+  PortfolioTotalsSchema,
   PositionAnalysisInput,
+  PositionAnalysisSchema,
+  PositionSchema,
   PositionsQuery,
+  PositionsSchema,
   TradesQuery,
+  TradesSchema,
 } from '@marketlens/contract';
 import type { Balance, Order, PortfolioTotals, Position, Trade } from '../backend.js';
 import { lines, num, pct, signed, usd } from '../render.js';
@@ -53,6 +60,7 @@ const getPositions = defineTool({
   description:
     'All your open positions across connected exchanges, priced or not, with the portfolio totals. A position without a live mark shows its mark and PnL as unavailable. Filter with asset_ids.',
   input: PositionsQuery,
+  output: PositionsSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -67,6 +75,7 @@ const getPortfolioSummary = defineTool({
   description:
     'Portfolio totals: open positions (long, short, unpriced) and the USD market value, unrealized, daily and weekly PnL and margin of the priced ones.',
   input: PositionsQuery,
+  output: PortfolioTotalsSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -81,6 +90,7 @@ const getBalances = defineTool({
   description:
     'Your balances per exchange account and currency with USD value and share of the total; a currency without a USD price shows unavailable.',
   input: BalancesQuery,
+  output: BalancesSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -101,16 +111,25 @@ const getOrders = defineTool({
   description:
     'Your orders aggregated from their fills (average price, summed size, fee and PnL), newest first; filter by account, exchange, pair, asset, side and time; paged with limit (default 50, at most 200) and offset.',
   input: OrdersQuery,
+  output: OrdersSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
-    const d = await b.portfolio.orders(fillFilterOf(input));
+    const filter = fillFilterOf(input);
+    const d = await b.portfolio.orders(filter);
     return {
       data: { ...d },
-      text: lines(`Orders: ${d.orders.length} of ${d.total}`, ...d.orders.map(renderOrder)),
+      text: lines(pageLine('Orders', d.orders.length, d.total, filter), ...d.orders.map(renderOrder)),
     };
   },
 });
+
+/** `Orders: 50 of 120 (offset 0); next page: offset 50`: the cursor in the text too, for a model that reads only text. */
+function pageLine(what: string, shown: number, total: number, page: { offset: number }): string {
+  const next = page.offset + shown;
+  const more = shown > 0 && next < total ? `; next page: offset ${next}` : '';
+  return `${what}: ${shown} of ${total} (offset ${page.offset})${more}`;
+}
 
 const getTrades = defineTool({
   name: 'get_trades',
@@ -118,13 +137,15 @@ const getTrades = defineTool({
   description:
     'Your individual fills, newest first, with the same filters as get_orders; paged with limit (default 50, at most 200) and offset.',
   input: TradesQuery,
+  output: TradesSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
-    const d = await b.portfolio.trades(fillFilterOf(input));
+    const filter = fillFilterOf(input);
+    const d = await b.portfolio.trades(filter);
     return {
       data: { ...d },
-      text: lines(`Trades: ${d.trades.length} of ${d.total}`, ...d.trades.map(renderTrade)),
+      text: lines(pageLine('Trades', d.trades.length, d.total, filter), ...d.trades.map(renderTrade)),
     };
   },
 });
@@ -135,6 +156,7 @@ const positionAnalysis = defineTool({
   description:
     'Assesses an open position against the published analysis zones: thesis status, R multiples, stop placement, liquidation risk, excursions and warnings. Descriptive only: no advice. Timeframes other than d1 need Pro.',
   input: PositionAnalysisInput,
+  output: PositionAnalysisSchema,
   needs: 'portfolio',
   annotations: READ_ONLY,
   async run(b, input) {
@@ -157,6 +179,7 @@ const editPosition = defineTool({
   description:
     "Sets the notes of one of your positions (null or '' clears them). Only notes can be edited: stop loss and take profit come from the exchange's protective orders.",
   input: EditPositionInput,
+  output: PositionSchema,
   needs: 'portfolio',
   annotations: IDEMPOTENT_WRITE,
   async run(b, input) {

@@ -1,6 +1,7 @@
 import { errorBody } from '@marketlens/contract';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { TrieRouter } from 'hono/router/trie-router';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { AppError, ERROR_CODES, fallbackErrorName } from './app-error.js';
 
@@ -39,5 +40,37 @@ export function errorHandler(log: ErrorLogger = defaultLogger): ErrorHandler {
   };
 }
 
-export const notFoundHandler: NotFoundHandler = (c) =>
-  c.json(errorBody(ERROR_CODES.NotFound.code, `No route for ${c.req.method} ${c.req.path}`), 404);
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/**
+ * The handler of requests no route answers: 405 `MethodNotAllowed` with `Allow` when the path is
+ * served with other methods (a GET route answers HEAD too), else 404 `NotFound`. `routes` is read
+ * when the first such request comes, once every route is registered; middleware (`ALL`) is not a route.
+ */
+export function notFoundHandler(routes: () => readonly { method: string; path: string }[]): NotFoundHandler {
+  let byMethod: TrieRouter<true> | undefined;
+  const allowed = (path: string): string[] => {
+    if (byMethod === undefined) {
+      byMethod = new TrieRouter<true>();
+      for (const r of routes()) if (r.method !== 'ALL') byMethod.add(r.method, r.path, true);
+    }
+    const router = byMethod;
+    const methods: string[] = METHODS.filter((m) => router.match(m, path)[0].length > 0);
+    if (methods.includes('GET')) methods.splice(1, 0, 'HEAD');
+    return methods;
+  };
+  return (c) => {
+    const allow = allowed(c.req.path);
+    if (allow.length > 0 && !allow.includes(c.req.method)) {
+      return c.json(
+        errorBody(
+          ERROR_CODES.MethodNotAllowed.code,
+          `${c.req.path} does not answer ${c.req.method}; it answers ${allow.join(', ')}`,
+        ),
+        405,
+        { allow: allow.join(', ') },
+      );
+    }
+    return c.json(errorBody(ERROR_CODES.NotFound.code, `No route for ${c.req.method} ${c.req.path}`), 404);
+  };
+}

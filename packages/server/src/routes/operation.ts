@@ -23,17 +23,52 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   503: 'Service unavailable',
 };
 
+/** The response headers every answer carries: the caller's request budget (see `RATE_LIMIT_HEADERS`). */
+const budgetHeaders = () =>
+  Object.fromEntries(
+    Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  ) as Record<string, { $ref: string }>;
+
+/** `retry-after` of a 429 (always) and a 503 (when the venue said how long). */
+const retryAfter = { 'retry-after': { $ref: '#/components/headers/retry-after' } };
+
 const error = (status: ErrorStatus) => ({
   description: DESCRIPTIONS[status],
   content: { 'application/json': { schema: ErrorResponseSchema } },
-  ...(status === 429
-    ? {
-        headers: {
-          'retry-after': { description: 'Seconds until the budget resets', schema: { type: 'integer' as const } },
-        },
-      }
-    : {}),
+  headers: { ...budgetHeaders(), ...(status === 429 || status === 503 ? retryAfter : {}) },
 });
+
+/**
+ * The shared response headers, registered once as components: the budget headers sent on every
+ * answer, and `retry-after`.
+ */
+export const RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit': 'Request units the caller may spend in any window',
+  'x-ratelimit-remaining': 'Units left in the current window',
+  'x-ratelimit-used': 'Units spent in the current window, this request included',
+  'x-ratelimit-window': 'The window, in seconds (a sliding window)',
+} as const;
+
+/** Registers the shared response headers of every operation in `registry`. */
+export function registerResponseHeaders(registry: OpenAPIHono<AppEnv>['openAPIRegistry']): void {
+  for (const [name, description] of Object.entries(RATE_LIMIT_HEADERS)) {
+    registry.registerComponent('headers', name, { description, schema: { type: 'integer', minimum: 0 } });
+  }
+  registry.registerComponent('headers', 'retry-after', {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', minimum: 0 },
+  });
+}
+
+/** `responses` with the budget headers declared on each. */
+function withBudgetHeaders(responses: RouteConfig['responses']): RouteConfig['responses'] {
+  const out: RouteConfig['responses'] = {};
+  for (const [status, response] of Object.entries(responses)) {
+    const r = response as { headers?: Record<string, unknown> };
+    out[status] = { ...response, headers: { ...budgetHeaders(), ...(r.headers ?? {}) } } as (typeof out)[string];
+  }
+  return out;
+}
 
 type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operationId: string; summary: string };
 
@@ -58,7 +93,7 @@ export function operation<const R extends OperationConfig>(
   const op = createRoute({
     ...route,
     security: securityOf(auth),
-    responses: { ...errorResponses, ...route.responses },
+    responses: { ...errorResponses, ...withBudgetHeaders(route.responses) },
   }) as unknown as Operation<R>;
   AUTH.set(op, auth);
   return op;

@@ -1,3 +1,4 @@
+import { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP } from '@marketlens/contract';
 import { type Candles, computeContext, type FearGreedZone, fearGreed, InputError } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
 import type { AppDeps } from '../env.js';
@@ -14,14 +15,7 @@ import {
 import { fundingRateOf } from './screener.js';
 import { cachedPerMarket, classSeries } from './universe-series.js';
 
-/** Coins listed in the live-price and funding blocks of `GET /v2/insights` (by 24h volume). */
-export const INSIGHT_TOP = 10;
-/** The moving average of market breadth: daily closes. */
-export const BREADTH_SMA = 50;
-
-/** `/v2/insights/fear_greed` list length: default and cap (a larger `limit` is clamped, section 8). */
-export const FEAR_GREED_LIMIT = { default: 50, max: 100 } as const;
-export const FEAR_GREED_SORTS = ['score', 'volume', 'change_24h'] as const;
+export { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP };
 export type FearGreedSort = (typeof FEAR_GREED_SORTS)[number];
 
 const volumeOf = (q: MarketQuote | null) => q?.ticker.quote_volume_usd ?? null;

@@ -1,4 +1,4 @@
-import type { Caller } from '../env.js';
+import type { Caller } from '../caller.js';
 
 /** How long a resolved session is believed without asking storage again. */
 export const SESSION_CACHE_TTL_MS = 1000;

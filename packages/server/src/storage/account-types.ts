@@ -13,7 +13,7 @@ import type {
   VenueFill,
   VenuePosition,
 } from '@marketlens/exchanges';
-import type { PageOptions } from './types.js';
+import type { PageOptions } from './records.js';
 
 /**
  * One connected exchange account. `id` is the `user_connection_id` of the API; `venue` is the

@@ -85,8 +85,6 @@ export interface OAuthRepository {
   clientById(id: string): Promise<OAuthClientRecord | null>;
   /** Stores a code; its client counts as used (it completed an authorization) from then on. */
   createCode(code: OAuthCodeRecord): Promise<void>;
-  /** Deletes and returns the code (single use); null when unknown or expired. */
-  consumeCode(codeHash: string, now: number): Promise<OAuthCodeRecord | null>;
   /**
    * Redeems a code once: when it is valid, stores the tokens `issue` returns and keeps the code,
    * marked used, until `keepUntil`; presented again, it revokes the families of those tokens. The

@@ -4,7 +4,7 @@
  * (a verified venue UID that earned the promotion's Pro grant) and the affiliate-earned Elite grant.
  * Times are epoch milliseconds.
  */
-import type { TierGrantRecord } from './types.js';
+import type { TierGrantRecord } from './records.js';
 
 /** Colours of a promotion card (`PromotionTheme`), CSS hex colours `#rrggbb`. */
 export interface PromotionTheme {

@@ -4,8 +4,9 @@
  */
 import type { BalanceRepository, ConnectionRepository, FillRepository, PositionRepository } from './account-types.js';
 
-export const TIERS = ['free', 'pro', 'elite'] as const;
-export type Tier = (typeof TIERS)[number];
+import { type GrantSource, type PageOptions, TIERS, type Tier, type TierGrantRecord } from './records.js';
+
+export { type GrantSource, type PageOptions, TIERS, type Tier, type TierGrantRecord };
 
 export interface UserRecord {
   id: string;
@@ -24,17 +25,6 @@ export interface SessionRecord {
   expires_at: number;
 }
 
-export type GrantSource = 'promotion' | 'affiliate' | 'admin';
-
-export interface TierGrantRecord {
-  id: string;
-  user_id: string;
-  tier: Tier;
-  source: GrantSource;
-  granted_at: number;
-  expires_at: number;
-}
-
 export interface ApiKeyRecord {
   id: string;
   user_id: string;
@@ -49,10 +39,6 @@ export interface ApiKeyRecord {
 }
 
 /** A page of a list: at most `limit` rows (all when absent) after skipping `offset` (default 0). */
-export interface PageOptions {
-  limit?: number;
-  offset?: number;
-}
 
 export interface UserRepository {
   /** Creates the user and its initial favorites atomically; null when the email is taken. */

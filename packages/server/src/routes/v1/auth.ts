@@ -1,5 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok } from '@marketlens/contract';
+import { envelopeOf, MeSchema, ok } from '@marketlens/contract';
 import type { AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { PUBLIC, SESSION_ONLY } from '../../middleware/auth/index.js';
@@ -71,17 +71,6 @@ const logoutRoute = operation(SESSION_ONLY, {
   summary: 'End the current session',
   responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
 });
-
-const MeSchema = z
-  .object({
-    user: z.object({ id: z.uuid(), email: z.string(), created_at: z.iso.datetime() }),
-    tier: z
-      .enum(['free', 'pro', 'elite'])
-      .nullable()
-      .openapi({ description: 'Effective tier; null when it cannot be read' }),
-    tier_expires_at: z.iso.datetime().nullable().openapi({ description: 'When the grant that raises the tier ends' }),
-  })
-  .openapi('Me');
 
 const meRoute = operation(SESSION_ONLY, {
   method: 'get',

@@ -1,9 +1,8 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   envelopeOf,
-  NOTIFICATION_KINDS,
-  NOTIFICATION_STATUSES,
   NotificationPayloadSchema,
+  NotificationSchema,
   ok,
   TARGET_OUT_OF_RANGE,
 } from '@marketlens/contract';
@@ -22,61 +21,6 @@ import {
 import { FREE_ALERT_LIMIT, limitsEnvelopeJson } from '../../services/alerts/limits.js';
 import { tierOf } from '../../services/analysis.js';
 import { operation } from '../operation.js';
-
-const LiveSchema = z.object({
-  price: z.number().nullable().openapi({ description: 'Last price of the asset' }),
-  value: z.number().nullable().openapi({
-    description:
-      'The watched value now: price (price, zone, breakout), RSI, % change of the column, % distance from the entry zone',
-  }),
-  as_of: z.iso.datetime().nullable(),
-});
-
-const BodySchema = z
-  .object({
-    asset_id: z.string(),
-    asset: z
-      .object({ id: z.string(), symbol: z.string(), name: z.string(), icon: z.string(), asset_class: z.string() })
-      .nullable(),
-    kind: z.enum(NOTIFICATION_KINDS),
-    target: z.number(),
-    timeframe: z.string().nullable().openapi({ description: 'Request timeframe; null for price' }),
-    evaluates_as: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Window (m15, h1, d1) or change column (1h, 24h, 7d) it is evaluated over' }),
-    direction: z.enum(['above', 'below']).openapi({ description: 'Which way the watched value must move to fire' }),
-    zone: z
-      .object({ low: z.number(), high: z.number() })
-      .nullable()
-      .openapi({ description: 'The watched zone (zone alerts)' }),
-    reference: z.number().nullable().openapi({ description: 'The watched value when the alert was armed' }),
-    live: LiveSchema,
-    armed_at: z.iso.datetime(),
-    expires_at: z.iso.datetime().openapi({ description: 'An active alert that has not fired by then expires' }),
-    updated_at: z.iso.datetime(),
-    triggered_at: z.iso.datetime().nullable(),
-    trigger_value: z.number().nullable(),
-    trigger_candle_open: z.iso
-      .datetime()
-      .nullable()
-      .openapi({ description: 'Open time of the candle whose close fired it' }),
-  })
-  .openapi('NotificationResponseBody');
-
-const NotificationSchema = z
-  .object({
-    id: z.uuid(),
-    kind: z.enum(NOTIFICATION_KINDS),
-    user_id: z.uuid(),
-    created_at: z.iso.datetime(),
-    status: z.enum(NOTIFICATION_STATUSES).openapi({
-      description:
-        'active (armed), triggered (fired once; a PATCH re-arms it), expired (not fired within 90 days), disabled (paused with enabled: false)',
-    }),
-    body: BodySchema,
-  })
-  .openapi('Notification');
 
 const LimitsSchema = z
   .object({

@@ -1,20 +1,13 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AssetRefSchema, envelopeOf, MarketTypeSchema, ok } from '@marketlens/contract';
+import { envelopeOf, FearGreedListSchema, InsightsSchema, ok } from '@marketlens/contract';
 import { FEAR_GREED_ZONES } from '@marketlens/core';
 import type { AppEnv } from '../../env.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
-import {
-  BREADTH_SMA,
-  FEAR_GREED_LIMIT,
-  FEAR_GREED_SORTS,
-  fearGreedListOf,
-  INSIGHT_TOP,
-  insightsOf,
-} from '../../services/insights.js';
+import { FEAR_GREED_LIMIT, FEAR_GREED_SORTS, fearGreedListOf, insightsOf } from '../../services/insights.js';
 import { operation } from '../operation.js';
 
-const nn = z.number().nullable();
-const time = z.iso.datetime();
+const _nn = z.number().nullable();
+const _time = z.iso.datetime();
 const ZoneSchema = z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]);
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -23,66 +16,6 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 // ---- /v2/insights ----
-
-const LivePriceSchema = z
-  .object({
-    asset: AssetRefSchema,
-    price: nn,
-    change_1h_pct: nn,
-    change_24h_pct: nn,
-    change_7d_pct: nn,
-    volume_24h_usd: nn,
-    market_type: MarketTypeSchema.nullable(),
-    pair: z.string().nullable(),
-  })
-  .openapi('InsightPrice');
-
-const FundingRowSchema = z
-  .object({
-    asset: AssetRefSchema,
-    pair: z.string(),
-    settle: z.string().nullable(),
-    volume_24h_usd: nn,
-    funding_rate: nn.openapi({ description: 'Per funding interval, as a fraction (0.0001 = 0.01%)' }),
-    funding_interval_hours: nn,
-    next_funding_time: time.nullable(),
-    mark_price: nn,
-    index_price: nn,
-  })
-  .openapi('InsightFunding');
-
-const InsightsSchema = z
-  .object({
-    venue: z.string(),
-    as_of: time.openapi({ description: 'When the tickers were read' }),
-    prices: z.array(LivePriceSchema).openapi({ description: `The ${INSIGHT_TOP} coins with the largest 24h volume` }),
-    funding: z.object({
-      markets: z.number().int().openapi({ description: 'Coin perpetuals quoted' }),
-      positive: z.number().int(),
-      negative: z.number().int(),
-      average_rate: nn.openapi({ description: 'Mean funding rate over the perpetuals (unweighted)' }),
-      top: z.array(FundingRowSchema).openapi({ description: `The ${INSIGHT_TOP} perpetuals with the largest volume` }),
-    }),
-    breadth: z
-      .object({
-        asset_class: z.literal('coins'),
-        as_of: time.openapi({ description: 'Open time of the live d1 candle' }),
-        sma_period: z.number().int(),
-        assets: z
-          .number()
-          .int()
-          .openapi({ description: `Coins with at least ${BREADTH_SMA} daily closes` }),
-        above_sma: z.number().int(),
-        below_sma: z.number().int(),
-        above_sma_share: nn.openapi({ description: `Share 0..1 of coins closing above their ${BREADTH_SMA}-day SMA` }),
-        advancers: z.number().int().openapi({ description: 'Coins up over 24h' }),
-        decliners: z.number().int(),
-        unchanged: z.number().int(),
-        advancers_share: nn.openapi({ description: 'Advancers over coins with a 24h change, 0..1' }),
-      })
-      .openapi({ description: 'Over the coins, stablecoins left out' }),
-  })
-  .openapi('Insights');
 
 const insightsRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',
@@ -119,29 +52,6 @@ const FearGreedQuery = z.object({
       description: `Default ${FEAR_GREED_LIMIT.default}; capped at ${FEAR_GREED_LIMIT.max} (larger values are clamped)`,
     }),
 });
-
-const FearGreedRowSchema = z
-  .object({
-    asset: AssetRefSchema,
-    is_stablecoin: z.boolean(),
-    score: z.number().int().min(0).max(100).nullable(),
-    zone: ZoneSchema.nullable(),
-    price: nn,
-    change_24h_pct: nn,
-    volume_24h_usd: nn,
-    funding_rate: nn.openapi({ description: 'Perpetual funding fed into the score; null without a perpetual' }),
-  })
-  .openapi('FearGreedRow');
-
-const FearGreedListSchema = z
-  .object({
-    timeframe: z.literal('d1'),
-    as_of: time.openapi({ description: 'Open time of the live d1 candle scored' }),
-    total: z.number().int().openapi({ description: 'Assets matching the filters, before `limit`' }),
-    limit: z.number().int().openapi({ description: 'The limit applied (after the cap)' }),
-    assets: z.array(FearGreedRowSchema),
-  })
-  .openapi('FearGreedList');
 
 const fearGreedRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',

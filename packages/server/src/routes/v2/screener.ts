@@ -1,14 +1,6 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AssetRefSchema, envelopeOf, ok } from '@marketlens/contract';
-import {
-  CANDLE_PATTERNS,
-  FEAR_GREED_ZONES,
-  InputError,
-  parseSignalControls,
-  SIGNAL_CONTROLS,
-  SIGNAL_SORTS,
-  type SignalControlSpec,
-} from '@marketlens/core';
+import { envelopeOf, ok, ScreenerSchema, SignalListSchema } from '@marketlens/contract';
+import { InputError, parseSignalControls, SIGNAL_CONTROLS, type SignalControlSpec } from '@marketlens/core';
 import type { AppEnv } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
@@ -24,8 +16,8 @@ import {
 } from '../../services/screener.js';
 import { operation } from '../operation.js';
 
-const n = z.number();
-const nn = z.number().nullable();
+const _n = z.number();
+const _nn = z.number().nullable();
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -37,50 +29,6 @@ const AssetClassQuery = z.enum(ASSET_CLASS_FILTERS).default('coins').openapi({
 });
 
 // ---- screener ----
-
-const BreakoutSchema = z
-  .object({
-    asset: AssetRefSchema,
-    direction: z.enum(['up', 'down']),
-    kind: z.enum(['zone', 'channel']).openapi({ description: 'A support/resistance zone or the prior 20-day channel' }),
-    level: n.openapi({ description: 'The broken edge' }),
-    close: n,
-    distance_pct: n,
-    distance_atr: nn,
-    volume_z: nn,
-    volume_ratio: nn,
-  })
-  .openapi('ScreenerBreakout');
-
-const OversoldSchema = z
-  .object({
-    asset: AssetRefSchema,
-    rsi_14: n,
-    stoch_k: nn,
-    williams_r: nn,
-    oscillators_low: z.number().int().openapi({ description: 'How many of RSI, Stoch %K, Williams %R are low' }),
-    support: n,
-    support_kind: z.enum(['zone', 'channel']),
-    distance_pct: n,
-    distance_atr: n,
-  })
-  .openapi('ScreenerOversold');
-
-const VolumeSurgeSchema = z
-  .object({ asset: AssetRefSchema, volume: n, volume_z: nn, volume_ratio: n, change_pct: nn })
-  .openapi('ScreenerVolumeSurge');
-
-const ScreenerSchema = z
-  .object({
-    asset_class: z.enum(ASSET_CLASS_FILTERS),
-    timeframe: z.literal('d1'),
-    as_of: z.iso.datetime().openapi({ description: 'Open time of the d1 candle screened (the live one)' }),
-    assets_screened: z.number().int(),
-    breakouts: z.array(BreakoutSchema).openapi({ description: 'Largest |distance_atr| first' }),
-    oversold: z.array(OversoldSchema).openapi({ description: 'Lowest RSI first' }),
-    volume_surges: z.array(VolumeSurgeSchema).openapi({ description: 'Largest z-score first' }),
-  })
-  .openapi('Screener');
 
 const screenerRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',
@@ -135,39 +83,6 @@ const SignalListQuery = z.object({
     .openapi({ description: `Rows at most; free callers get at most ${FREE_SIGNAL_ROWS}` }),
   ...controlParams,
 });
-
-const SignalRowSchema = z
-  .object({
-    asset: AssetRefSchema,
-    action: z.enum(['buy', 'hold', 'sell']),
-    confidence: n,
-    score: n,
-    trend: z.enum(['up', 'down', 'sideways']),
-    rsi: nn,
-    breakout: z.enum(['up', 'down']).nullable(),
-    volume_z: nn,
-    volume_surge: z.boolean(),
-    fear_greed: z.number().int().nullable(),
-    fear_greed_zone: z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]).nullable(),
-    support_distance_atr: nn,
-    resistance_distance_atr: nn,
-    patterns: z.array(z.enum(CANDLE_PATTERNS as unknown as [string, ...string[]])),
-    change_pct: nn,
-  })
-  .openapi('SignalListRow');
-
-const SignalListSchema = z
-  .object({
-    timeframe: z.enum(SIGNAL_TIMEFRAMES),
-    asset_class: z.enum(ASSET_CLASS_FILTERS),
-    as_of: z.iso.datetime().openapi({ description: 'Open time of the (live) candle the rows are computed at' }),
-    sort: z.enum(SIGNAL_SORTS),
-    total: z.number().int().openapi({ description: 'Rows matching the controls, before `limit`' }),
-    limit: z.number().int().openapi({ description: 'Rows served at most (the free ceiling for free callers)' }),
-    restricted: z.boolean().openapi({ description: 'The free list: no controls, the top rows of the default sort' }),
-    rows: z.array(SignalRowSchema),
-  })
-  .openapi('SignalList');
 
 const signalsRoute = operation(
   SESSION_OR_API_KEY,

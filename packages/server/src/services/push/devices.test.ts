@@ -2,7 +2,8 @@ import { createECDH, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../env.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
-import { checkSubscription, isInternalHost } from './devices.js';
+import { isInternalHost } from './addresses.js';
+import { checkSubscription } from './devices.js';
 
 const keys = () => {
   const ecdh = createECDH('prime256v1');

@@ -3,7 +3,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { isDeniedAddress } from './devices.js';
+import { isDeniedAddress } from './addresses.js';
 
 /** A Web Push request as the web-push library prepares it (VAPID `Authorization`, aes128gcm body). */
 export interface PushRequest {

@@ -52,7 +52,6 @@ export function oauth(db: DB): OAuthRepository {
     `INSERT INTO oauth_codes (code_hash, client_id, user_id, session_id, redirect_uri, code_challenge, resource, scope, created_at, expires_at)
      VALUES (@code_hash, @client_id, @user_id, @session_id, @redirect_uri, @code_challenge, @resource, @scope, @created_at, @expires_at)`,
   );
-  const takeCode = db.prepare('DELETE FROM oauth_codes WHERE code_hash = ? RETURNING *');
   const codeByHash = db.prepare('SELECT * FROM oauth_codes WHERE code_hash = ?');
   const markCodeUsed = db.prepare(
     'UPDATE oauth_codes SET used_at = @now, family_id = @family, expires_at = MAX(expires_at, @keep) WHERE code_hash = @hash',
@@ -167,12 +166,6 @@ export function oauth(db: DB): OAuthRepository {
     },
     createCode: async (code) => {
       storeCode(code);
-    },
-    consumeCode: async (hash, now) => {
-      const row = takeCode.get(hash) as CodeRow | undefined;
-      if (!row || row.used_at !== null || row.expires_at <= now) return null;
-      const { used_at: _, family_id: __, ...code } = row;
-      return code;
     },
     redeemCode: async (hash, now, keepUntil, issue) => redeem(hash, now, keepUntil, issue),
     createTokens: async (tokens) => {

@@ -1,0 +1,86 @@
+/** Wire schemas of the screener and the signal list. */
+import { z } from 'zod';
+import { SIGNAL_TIMEFRAMES } from '../timeframes.js';
+import { ASSET_CLASS_FILTERS, FEAR_GREED_ZONES } from './requests.js';
+import { AssetRefSchema } from './responses.js';
+import { CANDLE_PATTERNS, SIGNAL_SORTS } from './words.js';
+
+const n = z.number();
+const nn = z.number().nullable();
+
+export const BreakoutSchema = z
+  .object({
+    asset: AssetRefSchema,
+    direction: z.enum(['up', 'down']),
+    kind: z.enum(['zone', 'channel']).meta({ description: 'A support/resistance zone or the prior 20-day channel' }),
+    level: n.meta({ description: 'The broken edge' }),
+    close: n,
+    distance_pct: n,
+    distance_atr: nn,
+    volume_z: nn,
+    volume_ratio: nn,
+  })
+  .meta({ id: 'ScreenerBreakout' });
+
+export const OversoldSchema = z
+  .object({
+    asset: AssetRefSchema,
+    rsi_14: n,
+    stoch_k: nn,
+    williams_r: nn,
+    oscillators_low: z.number().int().meta({ description: 'How many of RSI, Stoch %K, Williams %R are low' }),
+    support: n,
+    support_kind: z.enum(['zone', 'channel']),
+    distance_pct: n,
+    distance_atr: n,
+  })
+  .meta({ id: 'ScreenerOversold' });
+
+export const VolumeSurgeSchema = z
+  .object({ asset: AssetRefSchema, volume: n, volume_z: nn, volume_ratio: n, change_pct: nn })
+  .meta({ id: 'ScreenerVolumeSurge' });
+
+export const ScreenerSchema = z
+  .object({
+    asset_class: z.enum(ASSET_CLASS_FILTERS),
+    timeframe: z.literal('d1'),
+    as_of: z.iso.datetime().meta({ description: 'Open time of the d1 candle screened (the live one)' }),
+    assets_screened: z.number().int(),
+    breakouts: z.array(BreakoutSchema).meta({ description: 'Largest |distance_atr| first' }),
+    oversold: z.array(OversoldSchema).meta({ description: 'Lowest RSI first' }),
+    volume_surges: z.array(VolumeSurgeSchema).meta({ description: 'Largest z-score first' }),
+  })
+  .meta({ id: 'Screener' });
+
+export const SignalRowSchema = z
+  .object({
+    asset: AssetRefSchema,
+    action: z.enum(['buy', 'hold', 'sell']),
+    confidence: n,
+    score: n,
+    trend: z.enum(['up', 'down', 'sideways']),
+    rsi: nn,
+    breakout: z.enum(['up', 'down']).nullable(),
+    volume_z: nn,
+    volume_surge: z.boolean(),
+    fear_greed: z.number().int().nullable(),
+    fear_greed_zone: z.enum(FEAR_GREED_ZONES).nullable(),
+    support_distance_atr: nn,
+    resistance_distance_atr: nn,
+    patterns: z.array(z.enum(CANDLE_PATTERNS)),
+    change_pct: nn,
+  })
+  .meta({ id: 'SignalListRow' });
+
+export const SignalListSchema = z
+  .object({
+    timeframe: z.enum(SIGNAL_TIMEFRAMES),
+    asset_class: z.enum(ASSET_CLASS_FILTERS),
+    as_of: z.iso.datetime().meta({ description: 'Open time of the (live) candle the rows are computed at' }),
+    sort: z.enum(SIGNAL_SORTS),
+    total: z.number().int().meta({ description: 'Rows matching the controls, before `limit`' }),
+    limit: z.number().int().meta({ description: 'Rows served at most (the free ceiling for free callers)' }),
+    restricted: z.boolean().meta({ description: 'The free list: no controls, the top rows of the default sort' }),
+    rows: z.array(SignalRowSchema),
+  })
+  .meta({ id: 'SignalList' });
