@@ -391,6 +391,23 @@ describe('admin users and API keys', () => {
     expect(listed).toHaveLength(2);
   });
 
+  it('pilot grant and revoke: an operator lets a user spectate the pilot, and ends it', async () => {
+    const { env } = await dataDir();
+    const g = marketlens(['admin', 'pilot', 'grant', OTHER, '--days', '7', '--json'], env);
+    expect(g.code, g.stderr).toBe(0);
+    const access = json(g.stdout).pilot_access as { email: string; granted_at: number; expires_at: number };
+    expect(access.email).toBe(OTHER);
+    expect(access.expires_at - access.granted_at).toBe(7 * 86_400_000);
+    expect(marketlens(['admin', 'pilot', 'grant', OTHER, '--days', '0'], env).code).toBe(2);
+    expect(marketlens(['admin', 'pilot', 'grant', 'nobody@example.com'], env).code).toBe(3);
+    const r = marketlens(['admin', 'pilot', 'revoke', OTHER], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('pilot grant ended');
+    const again = marketlens(['admin', 'pilot', 'revoke', OTHER, '--json'], env);
+    expect(again.code).toBe(3);
+    expect(errorOf(again.stderr)).toMatchObject({ code: 'no_pilot_grant', exit_code: 3 });
+  });
+
   it('keys create: bad --expires-in-days exits 2, an unknown email 3', async () => {
     const { env } = await dataDir();
     for (const bad of ['0', '366', '-1', '1.5', 'x', '']) {

@@ -16,4 +16,13 @@ describe('seedDemo', () => {
     // The last printed token is the one that works.
     expect(new Set(starts.map((s) => s.session_token)).size).toBe(5);
   });
+
+  it('lets the demo user spectate the pilot', async () => {
+    const storage = createSqliteStorage(':memory:');
+    const now = Date.now();
+    await seedDemo(storage, now);
+    const user = await storage.users.byEmail(DEMO_EMAIL);
+    if (!user) throw new Error('no demo user');
+    expect(await storage.pilot.accessOf(user.id, now)).not.toBeNull();
+  });
 });

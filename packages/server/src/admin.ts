@@ -3,6 +3,7 @@ import { normalizeEmail, openSession, type SessionGrant, signup } from './servic
 import { createApiKey } from './services/api-keys.js';
 import { forgetUser } from './services/session-cache.js';
 import { grantTier } from './services/tiers.js';
+import type { PilotAccessRecord } from './storage/plans-types.js';
 import type { GrantSource, Storage, Tier, TierGrantRecord, UserRecord } from './storage/types.js';
 
 /** Admin: sets a user's base tier by email or id. Throws when no such user exists. */
@@ -28,7 +29,40 @@ export async function grantUserTier(
   return grantTier(storage, user.id, tier, source, days, now);
 }
 
+/** Longest pilot grant an operator may give. */
+export const PILOT_GRANT_MAX_DAYS = 3650;
+const DAY_MS = 86_400_000;
+
+/**
+ * Admin: lets a user spectate the pilot for `days` days whatever their affiliate volume (an
+ * operator, a partner, the demo). Granting again replaces the earlier grant. Throws when no such user exists.
+ */
+export async function grantPilotAccess(
+  storage: Storage,
+  emailOrId: string,
+  days: number,
+  now: number = Date.now(),
+): Promise<PilotAccessRecord & { email: string }> {
+  if (!Number.isInteger(days) || days < 1 || days > PILOT_GRANT_MAX_DAYS) {
+    throw new Error(`days must be an integer 1..${PILOT_GRANT_MAX_DAYS}`);
+  }
+  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
+  if (!user) throw new Error(`No user ${emailOrId}`);
+  const access = { user_id: user.id, granted_at: now, expires_at: now + days * DAY_MS };
+  await storage.pilot.grantAccess(access);
+  return { ...access, email: user.email };
+}
+
+/** Admin: ends a user's pilot grant (their affiliate volume may still qualify them); false when none was in force. */
+export async function revokePilotAccess(storage: Storage, emailOrId: string): Promise<boolean> {
+  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
+  if (!user) throw new Error(`No user ${emailOrId}`);
+  return storage.pilot.revokeAccess(user.id);
+}
+
 export const DEMO_EMAIL = 'demo@marketlens.local';
+/** Days of pilot access the demo user gets at every start of the embedded default. */
+export const DEMO_PILOT_DAYS = 30;
 
 export interface DemoCredentials {
   email: string;
@@ -55,6 +89,8 @@ export async function seedDemo(storage: Storage, now: number = Date.now()): Prom
     await storage.sessions.deleteByUser(user.id);
     grant = await openSession(storage, user, now);
   }
+  // The demo can spectate the pilot (no affiliate volume needed), as an operator's grant allows.
+  await grantPilotAccess(storage, grant.user.id, DEMO_PILOT_DAYS, now);
   const keys = await storage.apiKeys.listByUser(grant.user.id);
   for (const k of keys)
     if (k.name === 'demo' && k.revoked_at === null) await storage.apiKeys.revoke(grant.user.id, k.id, now);

@@ -4,7 +4,17 @@
  */
 
 export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from '@marketlens/contract';
-export { DEMO_EMAIL, type DemoCredentials, grantUserTier, seedDemo, setUserTier } from './admin.js';
+export {
+  DEMO_EMAIL,
+  DEMO_PILOT_DAYS,
+  type DemoCredentials,
+  grantPilotAccess,
+  grantUserTier,
+  PILOT_GRANT_MAX_DAYS,
+  revokePilotAccess,
+  seedDemo,
+  setUserTier,
+} from './admin.js';
 export {
   type AdminCampaign,
   type AdminInvitation,

@@ -5,13 +5,17 @@ import {
   type ApiKeyRecord,
   AppError,
   createApiKey,
+  DEMO_PILOT_DAYS,
+  grantPilotAccess,
   grantUserTier,
   isKeyActive,
   MAX_ACTIVE_API_KEYS,
   openDataDir,
   optionsFromEnv,
+  PILOT_GRANT_MAX_DAYS,
   PROMOTION_PRO_DAYS,
   revokeApiKey,
+  revokePilotAccess,
   type Storage,
   setUserTier,
   TIERS,
@@ -381,6 +385,43 @@ const keyRevokeCommand: Command = {
   },
 };
 
+const pilotGrantCommand: Command = {
+  spec: adminSpec(
+    'pilot grant',
+    "let a user spectate the pilot whatever their affiliate volume (an operator's grant)",
+    '<email>',
+    1,
+    { days: { type: 'string', value: '<n>', description: `days the grant lasts, default ${DEMO_PILOT_DAYS}` } },
+    ['Granting again replaces the earlier grant. Affiliate volume still qualifies users without one.'],
+  ),
+  async run(args, io) {
+    const daysRaw = args.string('days') ?? String(DEMO_PILOT_DAYS);
+    const days = Number(daysRaw);
+    if (!/^\d+$/.test(daysRaw) || days < 1 || days > PILOT_GRANT_MAX_DAYS)
+      throw usageError(`--days must be an integer 1..${PILOT_GRANT_MAX_DAYS}; got '${daysRaw}'`, 'admin pilot grant');
+    const grant = await withStorage(args, io, async (storage) => {
+      const user = await findUser(storage, args.positionals[0]);
+      return grantPilotAccess(storage, user.id, days, Date.now());
+    });
+    const view = { email: grant.email, granted_at: grant.granted_at, expires_at: grant.expires_at };
+    if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: view });
+    else io.stdout(`${grant.email}: may spectate the pilot until ${utc(grant.expires_at)} UTC\n`);
+  },
+};
+
+const pilotRevokeCommand: Command = {
+  spec: adminSpec('pilot revoke', "end a user's pilot grant", '<email>', 1),
+  async run(args, io) {
+    const { email, revoked } = await withStorage(args, io, async (storage) => {
+      const user = await findUser(storage, args.positionals[0]);
+      return { email: user.email, revoked: await revokePilotAccess(storage, user.id) };
+    });
+    if (!revoked) throw dataError('no_pilot_grant', `${email} holds no pilot grant`);
+    if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: null, email });
+    else io.stdout(`${email}: pilot grant ended (affiliate volume may still qualify)\n`);
+  },
+};
+
 /** `marketlens admin ...` subcommands. */
 export const adminCommands: readonly Command[] = [
   tierCommand,
@@ -390,4 +431,6 @@ export const adminCommands: readonly Command[] = [
   keysCommand,
   keyCreateCommand,
   keyRevokeCommand,
+  pilotGrantCommand,
+  pilotRevokeCommand,
 ];

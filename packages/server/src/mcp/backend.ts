@@ -8,7 +8,6 @@ import { assetIdsOf } from '@marketlens/contract';
 import { parseSignalControls } from '@marketlens/core';
 import type { Backend } from '@marketlens/mcp';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
-import { AppError } from '../errors/app-error.js';
 import { alertViews, createAlert, deleteAlert, listAlerts } from '../services/alerts/alerts.js';
 import {
   analysisOf,
@@ -24,6 +23,7 @@ import { addFavorite, favoriteAssets, listAssets, removeFavorite } from '../serv
 import { exchangeDetail, exchangeViewer, listExchanges } from '../services/exchanges.js';
 import { fearGreedListOf } from '../services/insights.js';
 import { iso, isoOrNull, marketFor } from '../services/market.js';
+import { requirePilotEligible } from '../services/pilot/eligibility.js';
 import { spectateOverview, spectateTrackRecord } from '../services/pilot/views.js';
 import {
   analyzePosition,
@@ -33,7 +33,6 @@ import {
   listPositions,
   listTrades,
 } from '../services/portfolio.js';
-import { pilotEligible } from '../services/promotions/eligibility.js';
 import { mayUseSignalControls, screenerOf, signalListOf } from '../services/screener.js';
 
 /** A signed-in caller (the user of the access token). */
@@ -64,23 +63,7 @@ export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> 
     return { market, asset };
   }
 
-  async function requireEligible(): Promise<void> {
-    const threshold = deps.config.affiliateVolumeThresholdUsd;
-    const eligible = deps.isPilotEligible
-      ? await deps.isPilotEligible(userId)
-      : await pilotEligible(
-          deps.storage,
-          userId,
-          deps.now(),
-          threshold === undefined ? {} : { thresholdUsd: threshold },
-        );
-    if (!eligible) {
-      throw new AppError(
-        'PilotNotEligible',
-        'Pilot spectate needs 30-day affiliate volume at or above the threshold on a supported affiliate exchange',
-      );
-    }
-  }
+  const requireEligible = () => requirePilotEligible(deps, userId);
 
   return {
     market: {

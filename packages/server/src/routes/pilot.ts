@@ -2,10 +2,9 @@ import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { envelopeOf, ok, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.js';
-import { AppError } from '../errors/app-error.js';
 import { requireUser, SESSION_ONLY } from '../middleware/auth/index.js';
+import { requirePilotEligible } from '../services/pilot/eligibility.js';
 import { PILOT_PAGE_SIZE, spectateOverview, spectateTrackRecord } from '../services/pilot/views.js';
-import { pilotEligible } from '../services/promotions/eligibility.js';
 import { operation } from './operation.js';
 
 const ELIGIBILITY =
@@ -54,23 +53,9 @@ const trackRecordRoute = operation(SESSION_ONLY, {
   },
 });
 
-/** 403 `PilotNotEligible` unless the caller qualifies (the injected rule, else promotions' volume standing). */
+/** 403 `PilotNotEligible` unless the caller qualifies. */
 async function requireEligible(c: Context<AppEnv>): Promise<void> {
-  const deps = c.get('deps');
-  const user = requireUser(c.get('caller')).user;
-  const eligible = deps.isPilotEligible
-    ? await deps.isPilotEligible(user.id)
-    : await pilotEligible(deps.storage, user.id, deps.now(), {
-        ...(deps.config.affiliateVolumeThresholdUsd === undefined
-          ? {}
-          : { thresholdUsd: deps.config.affiliateVolumeThresholdUsd }),
-      });
-  if (!eligible) {
-    throw new AppError(
-      'PilotNotEligible',
-      'Pilot spectate needs 30-day affiliate volume at or above the threshold on a supported affiliate exchange',
-    );
-  }
+  await requirePilotEligible(c.get('deps'), requireUser(c.get('caller')).user.id);
 }
 
 export function registerPilotRoutes(app: OpenAPIHono<AppEnv>): void {

@@ -72,8 +72,19 @@ interface Pricing {
   usdRate(code: string | null): number | null;
 }
 
+/** The account asset block of an asset id (null when it is no tracked asset); reads no prices. */
+function assetsOf(deps: AppDeps): (id: string | null) => AssetRef | null {
+  const universe = universeOf(marketOf(deps));
+  return (id) => {
+    if (id === null) return null;
+    const a = universe.get(id);
+    return a === undefined ? null : assetRefOf(a);
+  };
+}
+
 async function pricingOf(deps: AppDeps): Promise<Pricing> {
   const universe = universeOf(marketOf(deps));
+  const asset = assetsOf(deps);
   const snapshot = await venueSnapshot(deps).catch(() => null);
   const quotesOf = (id: string): readonly MarketQuote[] => snapshot?.byAsset.get(id) ?? [];
   const quote = (assetId: string | null, derivatives: boolean): Ticker | null => {
@@ -84,11 +95,7 @@ async function pricingOf(deps: AppDeps): Promise<Pricing> {
     return q !== undefined && q.ticker.last > 0 ? q.ticker : null;
   };
   return {
-    asset(id) {
-      if (id === null) return null;
-      const a = universe.get(id);
-      return a === undefined ? null : assetRefOf(a);
-    },
+    asset,
     quote,
     usdRate(code) {
       if (code === null) return null;
@@ -103,18 +110,31 @@ function assetRefOf(a: Asset): AssetRef {
   return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
 }
 
-/** The price `ago` before a mark, from the asset's percent change over that window; null when unknown. */
-function priceBefore(mark: number | null, changePct: number | null): number | null {
-  if (mark === null || changePct === null || !(changePct > -100)) return null;
-  return mark / (1 + changePct / 100);
+/**
+ * The market's price a window before its last read, from its last price and its percent change over
+ * that window; null when unknown. A price of the market, never derived from the position's mark.
+ */
+function priceBefore(ticker: Ticker | null, changePct: number | null): number | null {
+  if (ticker === null || changePct === null || !(changePct > -100)) return null;
+  return ticker.last / (1 + changePct / 100);
+}
+
+/** Where a position's mark came from: the venue's sync, the service's market data, or nowhere (unpriced). */
+export type MarkSource = 'venue' | 'market' | null;
+
+/** Where the mark of a stored position comes from (see {@link positionInput}). */
+function markSourceOf(record: PositionRecord, pricing: Pricing): MarkSource {
+  if (record.mark_price !== null && record.mark_price > 0) return 'venue';
+  return pricing.quote(record.asset_id, true) === null ? null : 'market';
 }
 
 /**
  * The core input of a stored position. The mark is the venue's (as of the sync that last saw the
  * position open); when the venue reported none and the instrument maps to a tracked asset, the
  * app's market data prices it (the asset's perpetual, else its primary market). Daily and weekly
- * PnL apply the asset's 24 h / 7 d change to the mark. Without either, the position is unpriced
- * and its figures null (never 0).
+ * PnL run from the market's own price 24 h / 7 d before its last read (its last price less its
+ * change) to the mark, so a venue mark the market has moved away from is not rescaled by a change
+ * measured elsewhere. Without a mark, the position is unpriced and its figures null (never 0).
  */
 function positionInput(record: PositionRecord, pricing: Pricing): PositionInput {
   const ticker = pricing.quote(record.asset_id, true);
@@ -145,8 +165,8 @@ function positionInput(record: PositionRecord, pricing: Pricing): PositionInput 
     updated_at: record.updated_at,
     mark_price: mark,
     mark_time: markTime,
-    price_24h_ago: priceBefore(mark, ticker?.change_24h_pct ?? null),
-    price_7d_ago: priceBefore(mark, ticker?.change_7d_pct ?? null),
+    price_24h_ago: priceBefore(ticker, ticker?.change_24h_pct ?? null),
+    price_7d_ago: priceBefore(ticker, ticker?.change_7d_pct ?? null),
     usd_rate: usdRate,
     stop_loss: record.stop_loss,
     take_profit: record.take_profit,
@@ -370,39 +390,68 @@ export interface FillReadOptions {
   trackedOnly: boolean;
 }
 
+/** A fill on the wire: core's trade with the account asset block its `asset_id` maps to (as positions carry it). */
+export type TradeView = Trade & { asset: AssetRef | null };
+
+/** An order on the wire: core's order and its fills, each with the account asset block. */
+export type OrderView = Omit<OrderExtended, 'fills'> & { asset: AssetRef | null; fills: TradeView[] };
+
+function tradeView(t: Trade, asset: (id: string | null) => AssetRef | null): TradeView {
+  return { ...t, asset: asset(t.asset_id) };
+}
+
+function orderView(o: OrderExtended, asset: (id: string | null) => AssetRef | null): OrderView {
+  return { ...o, asset: asset(o.asset_id), fills: o.fills.map((t) => tradeView(t, asset)) };
+}
+
 /** `GET /v1/trades`: fills newest first, a page of them, and how many match. */
 export async function listTrades(
   deps: AppDeps,
   userId: string,
   q: FillQuery,
   options: FillReadOptions,
-): Promise<{ trades: Trade[]; total: number }> {
+): Promise<{ trades: TradeView[]; total: number }> {
   const filter = storageFilter(userId, q);
+  const asset = assetsOf(deps);
   if (!options.trackedOnly) {
     const { fills, total } = await deps.storage.fills.page(filter, { limit: q.limit, offset: q.offset });
-    return { trades: tradesFromFills(fills.map(fillInput)), total };
+    return { trades: tradesFromFills(fills.map(fillInput)).map((t) => tradeView(t, asset)), total };
   }
   const tracked = tradesFromFills((await deps.storage.fills.all(filter)).map(fillInput)).filter(
     (t) => t.asset_id !== null,
   );
-  return { trades: tracked.slice(q.offset, q.offset + q.limit), total: tracked.length };
+  return { trades: tracked.slice(q.offset, q.offset + q.limit).map((t) => tradeView(t, asset)), total: tracked.length };
+}
+
+/** The order a stored fill belongs to, as core groups them: a fill with no order id is an order of its own. */
+function orderKeyOf(f: FillRecord): string {
+  return f.order_id === null
+    ? `fill\u0000${f.user_connection_id}\u0000${f.external_id}`
+    : `order\u0000${f.user_connection_id}\u0000${f.order_id}\u0000${f.side}`;
 }
 
 /**
- * `GET /v1/orders`: orders aggregated from the fills matching the filter (so `start` / `end` bound
- * the fills an order is built from), newest first, a page of them, and how many match.
+ * `GET /v1/orders`: orders aggregated from their fills, newest first, a page of them, and how many
+ * match. `start` / `end` select the orders with a fill executed inside the window; each order is then
+ * built from all its fills, so an order whose fills straddle the window keeps its true size and price.
  */
 export async function listOrders(
   deps: AppDeps,
   userId: string,
   q: FillQuery,
   options: FillReadOptions,
-): Promise<{ orders: OrderExtended[]; total: number }> {
-  const fills = (await deps.storage.fills.all(storageFilter(userId, q))).filter(
-    (f) => !options.trackedOnly || f.asset_id !== null,
-  );
+): Promise<{ orders: OrderView[]; total: number }> {
+  const kept = (f: FillRecord) => !options.trackedOnly || f.asset_id !== null;
+  const filter = storageFilter(userId, q);
+  let fills = (await deps.storage.fills.all(filter)).filter(kept);
+  if (fills.length > 0 && (filter.start !== undefined || filter.end !== undefined)) {
+    const inWindow = new Set(fills.map(orderKeyOf));
+    const { start: _start, end: _end, ...unbounded } = filter;
+    fills = (await deps.storage.fills.all(unbounded)).filter((f) => kept(f) && inWindow.has(orderKeyOf(f)));
+  }
   const orders = ordersFromFills(fills.map(fillInput));
-  return { orders: orders.slice(q.offset, q.offset + q.limit), total: orders.length };
+  const asset = assetsOf(deps);
+  return { orders: orders.slice(q.offset, q.offset + q.limit).map((o) => orderView(o, asset)), total: orders.length };
 }
 
 /** What a published-plan lookup is asked: the plan in force when the position was entered. */
@@ -499,7 +548,9 @@ export async function analyzePosition(
   } else if (!pro && limit > CHART_DEPTH.free) {
     throw new AppError('AnalysisHistoryDepthRestricted', `Windows deeper than ${CHART_DEPTH.free} candles require Pro`);
   }
-  const [position] = normalizePositions([positionInput(record, await pricingOf(deps))]);
+  const pricing = await pricingOf(deps);
+  const [position] = normalizePositions([positionInput(record, pricing)]);
+  const markSource = markSourceOf(record, pricing);
   const series = asset === null ? null : await candlesFor(deps, asset.id, request.timeframe, limit);
   const plans =
     asset === null || record.opened_at === null
@@ -522,7 +573,9 @@ export async function analyzePosition(
     if (err instanceof AssessmentError) throw new AppError(NOT_ASSESSABLE[err.reason], err.message);
     throw err;
   }
-  return assessmentWire(position, series, request.timeframe, assessment);
+  // Core knows only whether the position carried a mark; a mark the service's market data supplied is `market`.
+  const wire = assessmentWire(position, series, request.timeframe, assessment);
+  return { ...wire, mark_source: wire.mark_source === 'venue' && markSource === 'market' ? 'market' : wire.mark_source };
 }
 
 const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

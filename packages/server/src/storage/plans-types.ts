@@ -167,7 +167,20 @@ export interface PilotStateRecord {
   last_active_at: number;
 }
 
+/** Pilot access an operator granted to a user, until `expires_at`. */
+export interface PilotAccessRecord {
+  user_id: string;
+  granted_at: number;
+  expires_at: number;
+}
+
 export interface PilotRepository {
+  /** Grants (or extends, or shortens) a user's pilot access; one grant per user. */
+  grantAccess(access: PilotAccessRecord): Promise<void>;
+  /** Ends a user's pilot access; false when there was none. */
+  revokeAccess(userId: string): Promise<boolean>;
+  /** The user's grant still in force at `now`, or null. */
+  accessOf(userId: string, now: number): Promise<PilotAccessRecord | null>;
   state(): Promise<PilotStateRecord | null>;
   /** Marks a run: sets `started_at` on the first one, `last_active_at` always. */
   touch(now: number): Promise<PilotStateRecord>;

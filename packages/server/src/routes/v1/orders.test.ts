@@ -5,6 +5,7 @@ import { type Harness, harness } from '../../testing/harness.js';
 
 interface Trade {
   external_id: string;
+  asset: { id: string } | null;
   asset_id: string | null;
   coin_id: string | null;
   executed_at: string;
@@ -79,6 +80,19 @@ describe('GET /v1/orders', () => {
     expect(o1).toMatchObject({ price: 103, size: 4, fills_count: 2, fee: 0.4, fee_currency: 'USDT' });
   });
 
+  it('carries the account asset block on orders and their fills (null when the pair maps to none)', async () => {
+    const { body } = await get<{ orders: (Order & { asset: unknown; fills: { asset: unknown }[] })[] }>('/v1/orders');
+    const byId = new Map(body.data.orders.map((o) => [o.id, o]));
+    const btc = { id: 'bitcoin', symbol: 'BTC', asset_class: 'coins' };
+    expect(byId.get('o1')?.asset).toMatchObject(btc);
+    expect(byId.get('o1')?.fills.map((f) => f.asset)).toEqual([byId.get('o1')?.asset, byId.get('o1')?.asset]);
+    expect(byId.get('g1')?.asset).toMatchObject({ id: 'ethereum' });
+    expect(byId.get('o3')?.asset).toBeNull();
+    expect(byId.get('o3')?.fills[0].asset).toBeNull();
+    expect(byId.get('o1')?.asset_id).toBe('bitcoin');
+    expect(OrdersSchema.safeParse(body.data).success).toBe(true);
+  });
+
   it('pages orders with limit and offset, clamping limit to 0..200', async () => {
     const page = await get<{ orders: Order[]; total: number }>('/v1/orders?limit=2&offset=1');
     expect(page.body.data.orders.map((o) => o.id)).toEqual(['o3', 'o2']);
@@ -104,15 +118,21 @@ describe('GET /v1/orders', () => {
     expect((await get('/v1/orders?asset_id=bitcoin&coin_id=ethereum')).status).toBe(400);
   });
 
-  it('bounds fills inclusively by start and end', async () => {
+  it('selects orders with a fill inside start..end (inclusive) and builds each from all its fills', async () => {
     const iso = (t: number) => encodeURIComponent(new Date(t).toISOString());
     const { body } = await get<{ orders: Order[]; total: number }>(
       `/v1/orders?start=${iso(T0 + hour)}&end=${iso(T0 + 2 * hour)}`,
     );
+    // o1's fills straddle the window (f1 before it, f2 inside): o1 is still the whole order.
     expect(body.data.orders.map((o) => [o.id, o.fills_count])).toEqual([
       ['o2', 1],
-      ['o1', 1],
+      ['o1', 2],
     ]);
+    expect(body.data.orders[1]).toMatchObject({ price: 103, size: 4, fee: 0.4, first_fill_at: new Date(T0).toISOString() });
+    expect(body.data.total).toBe(2);
+    // An order with no fill in the window is not listed.
+    const before = await get<{ orders: Order[] }>(`/v1/orders?end=${iso(T0)}`);
+    expect(before.body.data.orders.map((o) => [o.id, o.fills_count])).toEqual([['o1', 2]]);
     // The same instant given with an offset is the same bound.
     const offset = await get<{ total: number }>(
       `/v1/orders?start=${encodeURIComponent('2026-01-10T02:00:00+01:00')}&end=${iso(T0 + hour)}`,
@@ -139,6 +159,11 @@ describe('GET /v1/trades', () => {
     expect(body.data.trades.map((t) => t.external_id)).toEqual(['g1', 'f4', 'f3', 'f2', 'f1']);
     for (const t of body.data.trades) expect(t.coin_id).toBe(t.asset_id);
     expect(body.data.trades.find((t) => t.external_id === 'f4')?.asset_id).toBeNull();
+    // The account asset block, as positions and balances carry it; null for a pair that maps to none.
+    const assets = new Map(body.data.trades.map((t) => [t.external_id, t.asset]));
+    expect(assets.get('f1')).toMatchObject({ id: 'bitcoin', symbol: 'BTC', asset_class: 'coins' });
+    expect(assets.get('g1')).toMatchObject({ id: 'ethereum' });
+    expect(assets.get('f4')).toBeNull();
   });
 
   it('pages fills and applies the same filters', async () => {

@@ -112,6 +112,50 @@ describe('GET /v2/positions', () => {
     expect(body.data.totals.total_unrealized_pnl_usd).toBeCloseTo(5_000 + ethPnl, 6);
   });
 
+  it("measures daily / weekly PnL from the market's prices 24 h / 7 d ago, not by scaling a frozen venue mark", async () => {
+    // The market's perpetual quote of bitcoin: its price 24 h and 7 d before its last read.
+    const perp = (await h.market.markets('bitcoin')).find((m) => m.market_type === 'derivatives');
+    if (perp === undefined) throw new Error('no bitcoin perpetual');
+    const q = await h.market.ticker({ asset_id: 'bitcoin', pair: perp.pair });
+    if (q.change_24h_pct === null || q.change_7d_pct === null) throw new Error('changes not reported');
+    const ago24h = q.last / (1 + q.change_24h_pct / 100);
+    const ago7d = q.last / (1 + q.change_7d_pct / 100);
+    // A venue mark of 100,000 that the market has moved away from (the sync's mark, frozen since).
+    expect(Math.abs(q.last - 100_000)).toBeGreaterThan(1_000);
+    await seedAccount(h.storage, userId, 'okx', {
+      at: h.clock.now - 60_000,
+      positions: [
+        {
+          pair: 'BTC-USDT-SWAP',
+          asset_id: 'bitcoin',
+          side: 'long',
+          size: 2,
+          entry_price: 90_000,
+          mark_price: 100_000,
+          opened_at: h.clock.now - 10 * 86_400_000,
+        },
+      ],
+    });
+    const read = async () => {
+      const { body } = await get<{ positions: (PositionsData['positions'][number] & Record<string, unknown>)[] }>(
+        '/v2/positions',
+      );
+      const p = body.data.positions.find((x) => x.pair === 'BTC-USDT-SWAP');
+      if (p === undefined) throw new Error('position not listed');
+      return p;
+    };
+    const p = await read();
+    expect(p.current_price).toBe(100_000);
+    expect(p.daily_pnl as number).toBeCloseTo(2 * (100_000 - ago24h), 6);
+    expect(p.weekly_pnl as number).toBeCloseTo(2 * (100_000 - ago7d), 6);
+    // Opened 3 days ago (the seeded BTCUSDT): weekly from the entry, daily still from the market's price.
+    const btc = (await get<{ positions: Record<string, unknown>[] }>('/v2/positions')).body.data.positions.find(
+      (x) => x.pair === 'BTCUSDT',
+    );
+    expect(btc?.weekly_pnl).toBeCloseTo(0.5 * (100_000 - 90_000), 6);
+    expect(btc?.daily_pnl as number).toBeCloseTo(0.5 * (100_000 - ago24h), 6);
+  });
+
   it('filters by asset_ids and by its coin_ids alias alike', async () => {
     const a = await get<PositionsData>('/v2/positions?asset_ids=bitcoin,ethereum');
     const b = await get<PositionsData>('/v2/positions?coin_ids=bitcoin&coin_ids=ethereum');
@@ -194,6 +238,14 @@ describe('GET /v2/positions/{id}/analysis', () => {
     });
     expect(body.data.unrealized_r).toBeCloseTo((100_000 - 90_000) / (90_000 - 85_000), 9);
     expect(body.data.liquidation_risk).toMatchObject({ liquidation_price: 81_000 });
+  });
+
+  it("reports mark_source 'market' when the service's market data priced a position the venue gave no mark", async () => {
+    const { status, body } = await get<Record<string, unknown>>(`/v2/positions/${await idOf('ETHUSDT')}/analysis`);
+    expect(status).toBe(200);
+    expect(PositionAnalysisSchema.safeParse(body.data).success).toBe(true);
+    const eth = (await get<PositionsData>('/v2/positions')).body.data.positions.find((p) => p.pair === 'ETHUSDT');
+    expect(body.data).toMatchObject({ mark: eth?.current_price, mark_source: 'market', direction: 'short' });
   });
 
   it('applies the timeframe gates (402 1004 and 1005) for free callers', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { NotificationKind, NotificationPayload } from '@marketlens/contract';
 import { analyze, rsi } from '@marketlens/core';
-import { type Asset, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
+import { type Asset, candleOpenTime, type MarketData, type Ticker, type Timeframe } from '@marketlens/exchanges';
 import type { AppDeps } from '../../env.js';
 import { AppError } from '../../errors/app-error.js';
 import { venueCall } from '../../errors/venue-error.js';
@@ -85,7 +85,8 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
   let direction: AlertDirection = 'above';
   let reference: number | null = null;
   let zone: { low: number; high: number } | null = null;
-  const live = async () => (await venueCall(() => market.ticker({ asset_id: asset.id }))).last;
+  const ticker = () => venueCall(() => market.ticker({ asset_id: asset.id }));
+  const live = async () => (await ticker()).last;
   const inBand = (price: number) => {
     if (target > price * PRICE_BAND || target < price / PRICE_BAND) {
       throw new AppError(
@@ -130,11 +131,19 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
       break;
     }
     case 'percent_change':
+      // Armed with the column's change now, as the listing's live value reads it.
+      reference = changeColumnOf(await ticker(), evaluatesAs);
       direction = target > 0 ? 'above' : 'below';
       break;
-    case 'smart_zone':
+    case 'smart_zone': {
+      // Armed with the price's distance from the entry zone published now; null while none is.
+      const price = await live();
+      const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
+      const band = tryAnalyze(candles)?.zone.entry_zone ?? null;
+      reference = band === null ? null : distancePct(price, band.low, band.high);
       direction = 'below';
       break;
+    }
   }
   if (timeframe !== null && SUB_HOUR_TIMEFRAMES.includes(timeframe) && !isAtLeast(tier, 'pro')) {
     throw new AppError('AnalysisTimeframeRestricted', `Alerts on ${timeframe} (under an hour) require Pro`);
@@ -150,6 +159,13 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
     zone_high: zone?.high ?? null,
     reference,
   };
+}
+
+/** A ticker's % change over a percent-change alert's column (`1h`, `24h`, `7d`; 24h by default). */
+function changeColumnOf(ticker: Ticker, column: string | null): number | null {
+  if (column === '1h') return ticker.change_1h_pct;
+  if (column === '7d') return ticker.change_7d_pct;
+  return ticker.change_24h_pct;
 }
 
 function tryAnalyze(candles: Parameters<typeof analyze>[0]) {
@@ -292,12 +308,7 @@ async function readLive(deps: AppDeps, alert: AlertRecord): Promise<LiveFigures>
   const price = ticker.last;
   let value: number | null = price;
   if (alert.kind === 'percent_change') {
-    value =
-      alert.evaluates_as === '1h'
-        ? ticker.change_1h_pct
-        : alert.evaluates_as === '7d'
-          ? ticker.change_7d_pct
-          : ticker.change_24h_pct;
+    value = changeColumnOf(ticker, alert.evaluates_as);
   } else if (alert.kind === 'rsi') {
     value = null;
     const series = await market.candles({

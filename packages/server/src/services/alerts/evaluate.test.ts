@@ -60,10 +60,26 @@ const H1 = TIMEFRAME_MS.h1;
 describe('evaluateAlert per kind', () => {
   it('price: a wick touching the target fires (above and below)', () => {
     const c = candles([90, 92, 95, 94], M5, 0, [91, 93, 101, 95]);
-    expect(evaluateAlert(alert({ target: 100 }), c)).toEqual({ candle_open: T0 + 2 * M5, value: 95 });
+    // The value is the level the wick touched (the target), not the candle's close.
+    expect(evaluateAlert(alert({ target: 100 }), c)).toEqual({ candle_open: T0 + 2 * M5, value: 100, close: 95 });
     const down = candles([110, 105, 104], M5, 0, undefined, [108, 99, 103]);
-    expect(evaluateAlert(alert({ target: 100, direction: 'below' }), down)?.candle_open).toBe(T0 + M5);
+    expect(evaluateAlert(alert({ target: 100, direction: 'below' }), down)).toMatchObject({
+      candle_open: T0 + M5,
+      value: 100,
+    });
     expect(evaluateAlert(alert({ target: 120 }), c)).toBeNull();
+  });
+  it('price: a candle that gaps through the target reports the nearest price it traded', () => {
+    // Candle 2 opens at 104 and never trades below 103: the level 100 was jumped over.
+    const c = candles([90, 92, 104, 106], M5, 0, [91, 93, 107, 108], [89, 90, 103, 104]);
+    expect(evaluateAlert(alert({ target: 100 }), c)).toEqual({ candle_open: T0 + 2 * M5, value: 103, close: 104 });
+    // Of the candle open at arming only the close counts, so that close is the value.
+    const armed = candles([90, 101], M5, 0, [91, 102], [89, 99]);
+    expect(evaluateAlert(alert({ target: 100, armed_at: T0 + M5 + 60_000 }), armed)).toEqual({
+      candle_open: T0 + M5,
+      value: 101,
+      close: 101,
+    });
   });
   it('price: the candle open at arming counts by its close only; evaluated candles are skipped', () => {
     const c = candles([90, 95, 96], M5, 0, [105, 99, 101]);
@@ -76,6 +92,7 @@ describe('evaluateAlert per kind', () => {
     expect(evaluateAlert(alert({ kind: 'breakout', evaluates_as: 'h1', target: 100 }), c)).toEqual({
       candle_open: T0 + 2 * H1,
       value: 101,
+      close: 101,
     });
   });
   it('zone: fires when a candle trades into the band', () => {
@@ -88,7 +105,11 @@ describe('evaluateAlert per kind', () => {
       zone_high: 110,
       direction: 'below',
     });
-    expect(evaluateAlert(a, c)?.candle_open).toBe(T0 + 2 * H1);
+    // Coming down into 100-110: the zone's upper edge is the level touched.
+    expect(evaluateAlert(a, c)).toEqual({ candle_open: T0 + 2 * H1, value: 110, close: 111 });
+    // Coming up into it from below, its lower edge.
+    const up = candles([90, 95, 99], H1, 0, [91, 97, 103]);
+    expect(evaluateAlert({ ...a, direction: 'above' }, up)).toEqual({ candle_open: T0 + 2 * H1, value: 100, close: 99 });
   });
   it('rsi: fires when RSI(14) reaches the level at a close', () => {
     const closes = [

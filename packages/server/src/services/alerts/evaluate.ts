@@ -46,10 +46,14 @@ function windowOf(alert: Pick<AlertRecord, 'evaluates_as'>): Timeframe {
   return w === 'm15' || w === 'h1' || w === 'd1' ? w : 'h1';
 }
 
-/** The candle whose close fired an alert and the value it read (price, RSI, % change, % distance). */
+/**
+ * The candle whose close fired an alert and the value that fired it: the price level touched (price
+ * and zone alerts), the close (breakout), the RSI, the % change or the % distance; and that candle's close.
+ */
 export interface AlertHit {
   candle_open: number;
   value: number;
+  close: number;
 }
 
 /** Percent distance of `price` from a band (0 inside it). */
@@ -82,12 +86,15 @@ export function evaluateAlert(alert: AlertRecord, candles: Candles): AlertHit | 
   const hiOf = (i: number) => (time[i] < alert.armed_at ? close[i] : high[i]);
   const loOf = (i: number) => (time[i] < alert.armed_at ? close[i] : low[i]);
   const above = alert.direction === 'above';
-  const hit = (i: number, value: number): AlertHit => ({ candle_open: time[i], value });
+  const hit = (i: number, value: number): AlertHit => ({ candle_open: time[i], value, close: close[i] });
+  // The level a touch reached: `level` when the candle traded through it, else (a gap past it, or
+  // the candle open at arming, of which only the close counts) the candle's price nearest to it.
+  const touched = (i: number, level: number) => (above ? Math.max(loOf(i), level) : Math.min(hiOf(i), level));
 
   switch (alert.kind) {
     case 'price':
       for (let i = first; i < n; i++) {
-        if (above ? hiOf(i) >= alert.target : loOf(i) <= alert.target) return hit(i, close[i]);
+        if (above ? hiOf(i) >= alert.target : loOf(i) <= alert.target) return hit(i, touched(i, alert.target));
       }
       return null;
     case 'breakout':
@@ -98,7 +105,10 @@ export function evaluateAlert(alert: AlertRecord, candles: Candles): AlertHit | 
     case 'zone': {
       const zl = alert.zone_low ?? alert.target;
       const zh = alert.zone_high ?? alert.target;
-      for (let i = first; i < n; i++) if (loOf(i) <= zh && hiOf(i) >= zl) return hit(i, close[i]);
+      // Approached from below the zone's lower edge is the level touched, from above its upper edge.
+      for (let i = first; i < n; i++) {
+        if (loOf(i) <= zh && hiOf(i) >= zl) return hit(i, touched(i, above ? zl : zh));
+      }
       return null;
     }
     case 'rsi': {

@@ -49,7 +49,7 @@ export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHi
       break;
     default:
       title = `${assetName} ${arrow} ${formatPrice(alert.target)}`;
-      body = `${assetName} reached ${formatPrice(alert.target)} (last close ${formatPrice(hit.value)})`;
+      body = `${assetName} reached ${formatPrice(alert.target)} (last close ${formatPrice(hit.close)})`;
   }
   return noticeOf({
     key,

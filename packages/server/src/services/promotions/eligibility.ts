@@ -8,9 +8,10 @@ export interface EligibilityOptions {
 }
 
 /**
- * Pilot-spectate eligibility (section 4.10): the user qualifies on the volume standing, i.e. holds a
- * connection on an affiliate exchange and traded at least the threshold there over the last 30 days.
- * Read-only: unlike `GET /v1/promotions/volume` it grants nothing.
+ * Pilot-spectate eligibility: an operator's pilot grant in force (`marketlens admin pilot grant`),
+ * or the volume standing, i.e. a connection on an affiliate exchange with at least the threshold
+ * traded there over the last 30 days. Read-only: unlike `GET /v1/promotions/volume` it grants
+ * nothing. REST and MCP both ask this one function.
  */
 export async function pilotEligible(
   storage: Storage,
@@ -18,6 +19,7 @@ export async function pilotEligible(
   now: number,
   options: EligibilityOptions = {},
 ): Promise<boolean> {
+  if ((await storage.pilot.accessOf(userId, now)) !== null) return true;
   const threshold = options.thresholdUsd ?? DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD;
   return (await volumeFigures(storage, userId, now, threshold)).qualifies;
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../env.js';
 import type { PilotTradeRecord } from '../../storage/plans-types.js';
 import { iso } from '../market.js';
-import { pilotEligible } from '../promotions/eligibility.js';
+import { pilotEligibility } from '../pilot/eligibility.js';
 import { formatPrice, noticeOf } from './notices.js';
 
 /** What a `pilot_trade` push tells about a trade the pilot opened. */
@@ -9,13 +9,6 @@ export type PilotTradeNotice = Pick<
   PilotTradeRecord,
   'id' | 'asset_id' | 'timeframe' | 'side' | 'entry_price' | 'stop_loss' | 'opened_at'
 >;
-
-/** Pilot-spectate eligibility (section 4.10): `deps.isPilotEligible`, else the promotions' volume standing. */
-function eligibility(deps: AppDeps): (userId: string) => Promise<boolean> {
-  if (deps.isPilotEligible) return deps.isPilotEligible;
-  return (userId) =>
-    pilotEligible(deps.storage, userId, deps.now(), { thresholdUsd: deps.config.affiliateVolumeThresholdUsd });
-}
 
 /**
  * Writes a `pilot_trade` push (section 6) for a trade the pilot just opened to every
@@ -26,7 +19,7 @@ function eligibility(deps: AppDeps): (userId: string) => Promise<boolean> {
 export async function notifyPilotTrade(
   deps: AppDeps,
   trade: PilotTradeNotice,
-  isPilotEligible: (userId: string) => Promise<boolean> = eligibility(deps),
+  isPilotEligible: (userId: string) => Promise<boolean> = pilotEligibility(deps),
 ): Promise<number> {
   const audience: string[] = [];
   for (const userId of await deps.storage.pushDevices.usersWithActiveDevices()) {

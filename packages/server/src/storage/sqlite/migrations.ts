@@ -479,4 +479,17 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE oauth_codes ADD COLUMN family_id TEXT;
     `,
   },
+  {
+    version: 12,
+    name: 'pilot_access',
+    // Pilot access granted by an operator (`marketlens admin pilot grant`), beside the affiliate
+    // volume that otherwise qualifies a user; a grant ends at expires_at or when revoked (deleted).
+    sql: `
+      CREATE TABLE pilot_access (
+        user_id TEXT PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+        granted_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import {
   canMove,
+  type PilotAccessRecord,
   type PilotRepository,
   type PilotStateRecord,
   type PilotTradeRecord,
@@ -138,6 +139,12 @@ export function sqlitePilot(db: DB): PilotRepository {
     "SELECT * FROM pilot_trades WHERE status = 'closed' AND trade_index < ? ORDER BY trade_index DESC LIMIT ?",
   );
   const closedAll = db.prepare("SELECT * FROM pilot_trades WHERE status = 'closed' ORDER BY trade_index");
+  const grantAccess = db.prepare(
+    `INSERT INTO pilot_access (user_id, granted_at, expires_at) VALUES (@user_id, @granted_at, @expires_at)
+     ON CONFLICT(user_id) DO UPDATE SET granted_at = excluded.granted_at, expires_at = excluded.expires_at`,
+  );
+  const revokeAccess = db.prepare('DELETE FROM pilot_access WHERE user_id = ?');
+  const accessOf = db.prepare('SELECT * FROM pilot_access WHERE user_id = ? AND expires_at > ?');
   const decide = db.transaction(
     (
       planId: string,
@@ -156,6 +163,11 @@ export function sqlitePilot(db: DB): PilotRepository {
     },
   );
   return {
+    grantAccess: async (access) => {
+      grantAccess.run(access);
+    },
+    revokeAccess: async (userId) => revokeAccess.run(userId).changes > 0,
+    accessOf: async (userId, now) => (accessOf.get(userId, now) as PilotAccessRecord | undefined) ?? null,
     state: async () => (state.get() as PilotStateRecord | undefined) ?? null,
     touch: async (now) => touch.get({ now }) as PilotStateRecord,
     decide: async (planId, decision, now) => decide(planId, decision, now),
