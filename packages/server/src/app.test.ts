@@ -150,3 +150,15 @@ describe('methods a path does not answer', () => {
     expect(res.headers.get('allow')).toBeNull();
   });
 });
+
+describe('a session and an API key sent together', () => {
+  it('uses the session: an invalid one is 401 InvalidSession even beside a valid key', async () => {
+    const both = (session: string) =>
+      h.request('/v2/config', { headers: { 'x-session-token': session, 'x-api-key': creds.api_key['x-api-key'] } });
+    const bad = await both('mls_not-a-session');
+    expect(bad.status).toBe(401);
+    expect(ErrorResponseSchema.parse(await bad.json()).code).toBe('InvalidSession');
+    const good = await both(creds.session['x-session-token']);
+    expect(good.status).toBe(200);
+  });
+});

@@ -103,7 +103,8 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
     type: 'apiKey',
     in: 'header',
     name: 'x-session-token',
-    description: 'Session token from POST /v1/auth/signup or /v1/auth/login.',
+    description:
+      'Session token from POST /v1/auth/signup or /v1/auth/login. Sent together with an API key, the session is the one used: an invalid or expired session is answered 401 `InvalidSession` even beside a valid key (a credential that is present is never ignored).',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'api_key', {
     type: 'apiKey',
@@ -147,6 +148,18 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       { name: 'Auth', description: 'Accounts and sessions' },
       { name: 'API keys', description: 'Keys for the read-only market-data routes' },
       { name: 'Config', description: 'Client configuration' },
+      { name: 'Analysis', description: 'Indicators, zones, the trade plan, the signal and the overview of one asset' },
+      { name: 'Assets', description: 'Asset lists, favorites, the signal list and the screener' },
+      { name: 'Insights', description: 'Live prices, funding, market breadth and Fear & Greed across assets' },
+      { name: 'Exchanges', description: 'The venues marketlens reads, with volumes and tickers' },
+      { name: 'Connections', description: "The user's read-only exchange connections" },
+      { name: 'Positions', description: 'Open positions, balances and their assessment against the published zones' },
+      { name: 'Orders', description: 'Orders and trades aggregated from the fills of the connections' },
+      { name: 'Notifications', description: 'Alerts and notification preferences' },
+      { name: 'Devices', description: 'Web Push devices that receive alerts' },
+      { name: 'Promotions', description: 'Exchange promotions, campaigns and affiliate volume' },
+      { name: 'Pilot', description: "The paper-trading pilot's positions and track record (spectate)" },
+      { name: 'News', description: 'Market news from the configured feeds' },
     ],
   });
   let openapiCache: {

@@ -157,5 +157,5 @@ export const NotificationPreferencesPatchSchema = z
   .refine((p) => p.pilot_trade_notification_disabled !== undefined || p.regime_notification_disabled !== undefined, {
     message: 'give at least one preference to change',
   })
-  .meta({ id: 'NotificationPreferencesPatch' });
+  .meta({ id: 'NotificationPreferencesPatch', minProperties: 1 });
 export type NotificationPreferencesPatch = z.infer<typeof NotificationPreferencesPatchSchema>;

@@ -49,7 +49,10 @@ describe('OpenAPI document', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, await (await fetch(`${server.url}${OPENAPI_PATH}`)).text());
     // The contract's paths keep their trailing slash (`GET /v2/assets/`): clients call them so.
-    writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\nrules:\n  no-path-trailing-slash: off\n');
+    writeFileSync(
+      join(dir, 'redocly.yaml'),
+      'extends:\n  - recommended\nrules:\n  no-path-trailing-slash: off\n  operation-tag-defined: error\n',
+    );
     const require = createRequire(import.meta.url);
     const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
     const env = {

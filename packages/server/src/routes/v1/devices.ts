@@ -21,7 +21,11 @@ const DeviceSchema = z
 
 const SubscriptionBody = z
   .object({
-    endpoint: z.string().min(1).max(2048).openapi({ description: 'PushSubscription.endpoint (https)' }),
+    endpoint: z
+      .string()
+      .min(1)
+      .max(2048)
+      .openapi({ format: 'uri', description: 'PushSubscription.endpoint: an https URL on port 443 of a public host' }),
     keys: z.object({
       p256dh: z.string().min(1).max(200).openapi({ description: 'P-256 public key of the subscription, base64url' }),
       auth: z.string().min(1).max(100).openapi({ description: 'Auth secret (16 bytes), base64url' }),

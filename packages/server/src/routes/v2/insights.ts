@@ -32,11 +32,10 @@ const insightsRoute = operation(SESSION_OR_API_KEY, {
 
 const FearGreedQuery = z.object({
   zone: ZoneSchema.optional().openapi({ description: 'Only assets in this Fear & Greed zone' }),
-  min_volume: z.coerce
-    .number()
-    .min(0)
-    .optional()
-    .openapi({ description: 'Smallest 24h USD volume; assets without a volume are left out when given' }),
+  min_volume: z.coerce.number().min(0).optional().openapi({
+    type: 'number',
+    description: 'Smallest 24h USD volume; assets without a volume are left out when given',
+  }),
   exclude_stables: z
     .enum(['true', 'false'])
     .default('true')
