@@ -1,5 +1,5 @@
 /**
- * Tool errors carry the REST error code (contract section 7): a client branches on `code` whichever
+ * Tool errors carry the REST error code: a client branches on `code` whichever
  * surface it reads. A failure is answered as an MCP tool result with `isError: true`, the code and
  * message as structured content, and the same as text for a model.
  */

@@ -1,6 +1,6 @@
 /**
  * Readable text for tool results. A missing figure is written `unavailable`, never 0: an unpriced
- * position's mark and PnL are unknown, not zero (contract 2.6 and 4.11).
+ * position's mark and PnL are unknown, not zero.
  */
 
 /** The word for a figure that is not known. */

@@ -40,7 +40,7 @@ import { registerScreenerRoutes } from './routes/v2/screener.js';
 import { registerTrackRecordRoutes } from './routes/v2/track-record.js';
 import { SessionCache } from './services/session-cache.js';
 
-/** The version of the service the OpenAPI document reports (section 9). */
+/** The version of the service the OpenAPI document reports. */
 export { SERVICE_VERSION };
 export const OPENAPI_PATH = '/docs/openapi.json';
 

@@ -100,7 +100,7 @@ export interface AppDeps {
   /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
   market?: MarketData;
   /**
-   * Opens a real venue named by a `connection` query (section 4.4), once per app and venue;
+   * Opens a real venue named by a `connection` query, once per app and venue;
    * absent: `createCcxtMarketData({ venue })`. Tests pass a simulated venue (or one that fails).
    */
   marketFor?: (venue: CcxtVenueId) => MarketData | Promise<MarketData>;

@@ -11,7 +11,7 @@ import { BINARY, ensureBuilt, FIXED_NOW, marketlens, PACKAGE_DIR } from '../test
 
 const run = promisify(execFile);
 
-/** Tools contract 4.11 names: every one must be listed by both backends. */
+/** The tools the service offers: every one must be listed by both backends. */
 const CONTRACT_TOOLS = [
   'get_positions',
   'get_portfolio_summary',

@@ -4,12 +4,11 @@
  * same schemas (STYLE.md: the schema is the single source of truth), so each accepts both a query
  * string (every value a string, a repeated key an array) and JSON (numbers, arrays):
  * numbers are read from digits, lists from a comma-separated string or an array, date-times as RFC 3339.
- * Source: service contract sections 2.6, 4.3, 4.4 and 4.7.
  */
 import { z } from 'zod';
 import { TIMEFRAMES, type Timeframe, timeframeSchema } from '../timeframes.js';
 
-/** `limit` of the order and trade lists: default 50, clamped to 0..200 (contract sections 4.3 and 8). */
+/** `limit` of the order and trade lists: default 50, clamped to 0..200. */
 export const FILL_LIST_LIMIT = { default: 50, min: 0, max: 200 } as const;
 
 /** Timeframes a position analysis reads candles on: those of the analysis routes, `d1` by default. */
@@ -103,7 +102,7 @@ const Notes = z
 
 /**
  * Refuses every key but `allowed`; `stop_loss`, `take_profit` and `visible` by name with the reason
- * (contract 4.7 and 9.6), anything else as unknown, so a typo never reads as a successful edit.
+ * (the venue sets them; a visibility flag is gone), anything else as unknown, so a typo never reads as a successful edit.
  */
 function onlyKeys(allowed: readonly string[]) {
   return (body: Record<string, unknown>, ctx: z.RefinementCtx): void => {
@@ -201,7 +200,7 @@ function checkFillFilter(
 }
 
 /**
- * `GET /v1/orders` / `GET /v1/trades` and MCP `get_orders` / `get_trades` (contract 4.3): every filter
+ * `GET /v1/orders` / `GET /v1/trades` and MCP `get_orders` / `get_trades`: every filter
  * optional; `start` / `end` are inclusive bounds on fill execution time; `limit` pages orders (resp.
  * fills). Use {@link fillFilterOf} for the normalized filter.
  */

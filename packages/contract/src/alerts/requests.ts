@@ -95,7 +95,7 @@ export const TARGET_TEXT = `Meaning and range per kind. ${Object.entries(TARGET_
 export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
 
 /**
- * `Payload` of create and update (section 2.4): the asset, the kind, the target and the timeframe.
+ * `Payload` of create and update: the asset, the kind, the target and the timeframe.
  * `timeframe` is absent (or null) for `price`, which reads no window; `enabled: false` on update
  * pauses the alert, `true` re-arms it.
  */

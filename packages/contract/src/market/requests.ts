@@ -4,7 +4,6 @@
  * {@link AssetListInput} (the server's `routes/v2/market-schemas.ts` imports it), so the two cannot
  * drift. Timeframes are accepted in both spellings, the REST one (`h1`, `m15`, `d1`) and the one a
  * person writes (`1h`, `15m`, `1d`), and handed to the `Backend` in the REST spelling.
- * Source: service contract sections 4.1, 4.4, 4.5 and 4.11.
  */
 import { z } from 'zod';
 import { SIGNAL_TIMEFRAMES, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
@@ -19,11 +18,11 @@ export const ASSET_SORTS = ['volume', 'price', 'change_1h', 'change_24h', 'chang
 export const MARKET_TYPES = ['spot', 'derivatives'] as const;
 export type MarketTypeName = (typeof MARKET_TYPES)[number];
 
-/** Fear & Greed zones (contract 2.10). */
+/** Fear & Greed zones. */
 export const FEAR_GREED_ZONES = ['extreme_fear', 'fear', 'neutral', 'greed', 'extreme_greed'] as const;
 export const FEAR_GREED_SORTS = ['score', 'volume', 'change_24h'] as const;
 
-/** Candles analysed: 500 free, up to 5000 with Pro (contract 4.4 rule 4). */
+/** Candles analysed: 500 free, up to 5000 with Pro. */
 export const CHART_DEPTH = { min: 50, free: 500, pro: 5000 } as const;
 
 const AssetId = z.string().trim().min(1).max(128).describe('Asset id: `bitcoin`, `stock-aapl`, `fx-eurusd`, ...');

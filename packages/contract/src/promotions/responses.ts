@@ -32,7 +32,7 @@ export const ValidationConfigSchema = z
   })
   .meta({ id: 'ValidationConfig' });
 
-/** A promotion (contract 2.9); also the `promotion` (AffiliatePromotion) of an exchange list item. */
+/** A promotion; also the `promotion` (AffiliatePromotion) of an exchange list item. */
 export const PromotionSchema = z
   .object({
     id: z.string(),

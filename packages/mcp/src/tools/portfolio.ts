@@ -1,7 +1,7 @@
 /**
  * Portfolio tools over the user's connected exchange accounts: positions, totals, balances, orders,
  * trades, a position's assessment against the published zones, and its notes. Unpriced rows are
- * listed like the others with their mark and PnL written `unavailable` (contract 4.11).
+ * listed like the others with their mark and PnL written `unavailable`.
  */
 
 import {

@@ -55,7 +55,7 @@ export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> 
   const userId = caller.user.id;
   const tier = tierOf(caller);
 
-  /** Resolves venue and asset and applies the analysis gates of contract 4.4, as the REST routes do. */
+  /** Resolves venue and asset and applies the analysis gates (timeframe and depth by tier), as the REST routes do. */
   async function gated(request: Parameters<Backend['market']['analysis']>[0]) {
     const market = await marketFor(deps, request.connection);
     const asset = requireAsset(deps, request.asset_id, market);

@@ -8,7 +8,7 @@
  *
  * Refusals follow RFC 6750 / RFC 9728: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`,
  * plus `error="invalid_token"` when a token was sent and rejected. An API key or a session token is
- * refused the same way (contract section 5: bearer tokens only on /mcp).
+ * refused the same way (bearer tokens are accepted on /mcp only).
  *
  * A browser page of another origin is refused (403) before the token is looked at, and a JSON-RPC
  * batch (400, JSON-RPC -32600) before any of its messages runs: one request, one message.

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { parseFeed } from '@rowanmanning/feed-parser';
 
-/** A news item as published (section 2.3). */
+/** A news item as published. */
 export interface NewsItem {
   id: string;
   source: string;

@@ -11,7 +11,7 @@ import { offlineHarness } from './offline.js';
 import { resolverOf, validArb } from './schema-arbitrary.js';
 
 /**
- * The full auth matrix (issue #13, contract section 5): every operation of the route table
+ * The full auth matrix (issue #13): every operation of the route table
  * against every kind of credential. The expected answer is derived from each operation's
  * declared security alone: a credential the operation does not accept is refused with exactly
  * 401 and the code saying why; one it accepts is never refused as unauthenticated, and its
@@ -45,7 +45,7 @@ const CREDS: Cred[] = [
   'bearer_random',
 ];
 
-/** Routes that read or change account data (section 5's session list); keys and bearers never reach them. */
+/** Routes that read or change account data (the session-only list); keys and bearers never reach them. */
 const ACCOUNT_ROUTE =
   /^\/(v1\/orders|v1\/trades|v2\/positions|v1\/connections|v1\/notifications|v1\/users|v1\/promotions\/(volume|[^/]+\/sign_up)|v2\/balances|v2\/portfolio|v2\/assets\/favorites|v1\/assets\/coins\/favorite)(\/|$)/;
 /** Section 5: the only routes an API key may reach. */
@@ -165,7 +165,7 @@ beforeAll(async () => {
   doc = await servedDocument((p) => h.request(p));
 });
 
-describe('declared security (section 5)', () => {
+describe('declared security', () => {
   it('API keys reach only the market-data routes, never an account route', () => {
     const keyed = doc.operations.filter((o) => admits(o, 'api_key') && o.security.length > 0);
     expect(keyed.length).toBeGreaterThan(5);
@@ -276,7 +276,7 @@ const mcpPost = (hs: Record<string, string>) =>
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 
-describe('/mcp and bearer tokens (section 5.6)', () => {
+describe('/mcp and bearer tokens', () => {
   it('refuses no credential, API keys, sessions and unknown bearers with a Bearer challenge', async () => {
     for (const cred of ['none', 'key_elite', 'session_elite', 'expired_key', 'malformed_session'] as const) {
       const res = await mcpPost(headers.get(cred) ?? {});

@@ -6,7 +6,7 @@ import type { Harness } from '../testing/harness.js';
 import { offlineHarness } from './offline.js';
 
 /**
- * Limits under concurrency (issue #13, contract section 8), in process: many requests at once
+ * Limits under concurrency (issue #13), in process: many requests at once
  * through app.fetch, from many client IPs behind a configured trusted proxy, with many keys.
  * The per-IP budget admits exactly floor(2000 / weight) requests of an operation per window and
  * the daily allowance exactly its calls per account, never more. The same over real sockets

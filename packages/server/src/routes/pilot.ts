@@ -8,7 +8,7 @@ import { PILOT_PAGE_SIZE, spectateOverview, spectateTrackRecord } from '../servi
 import { operation } from './operation.js';
 
 const ELIGIBILITY =
-  'Session only. Eligibility (section 4.10): 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
+  'Session only. Eligibility: 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
 
 const spectateRoute = operation(SESSION_ONLY, {
   method: 'get',

@@ -5,7 +5,7 @@ import { hashPassword, newSecret, secretHash, verifyPassword } from './secrets.j
 import { forgetSession } from './session-cache.js';
 import { tierStanding } from './tiers.js';
 
-/** Favorites every new account starts with (section 4.5). */
+/** Favorites every new account starts with. */
 export const DEFAULT_FAVORITES = ['bitcoin', 'ethereum', 'solana'] as const;
 
 /** How long a session token stays valid. */

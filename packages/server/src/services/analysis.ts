@@ -41,7 +41,7 @@ export interface AnalysisRequest {
   pair?: string;
   /** Candles analysed (the window depth). */
   limit: number;
-  /** The exchange id to read (section 4.4); absent: the configured venue. Resolved by `marketFor`. */
+  /** The exchange id to read; absent: the configured venue. Resolved by `marketFor`. */
   connection?: string;
 }
 
@@ -84,7 +84,7 @@ interface AnalysisCaches {
 export const ANALYSIS_CACHE_SIZE = 256;
 /** ... and at most this long, so the live candle shows through within a minute. */
 export const ANALYSIS_CACHE_MS = 60_000;
-/** The signal route serves one computation for an hour (section 8). */
+/** The signal route serves one computation for an hour. */
 export const SIGNAL_CACHE_MS = 3_600_000;
 
 const caches = new WeakMap<MarketData, AnalysisCaches>();
@@ -94,7 +94,7 @@ const cachesOf = (market: MarketData) =>
     signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
   }));
 
-/** The asset with this id on `market` (default: the configured one), or 400 `UnknownAsset` (section 7.5). */
+/** The asset with this id on `market` (default: the configured one), or 400 `UnknownAsset`. */
 export function requireAsset(deps: AppDeps, assetId: string, market: MarketData = marketOf(deps)): Asset {
   const asset = universeOf(market).get(assetId);
   if (!asset) throw new AppError('UnknownAsset', `Unknown asset '${assetId}'`);
@@ -111,7 +111,7 @@ export function tierOf(caller: Caller) {
 }
 
 /**
- * The gates of section 4.4: a paid timeframe without Pro is 402 (1004) unless the client gets h1
+ * The analysis gates: a paid timeframe without Pro is 402 (1004) unless the client gets h1
  * free or the asset is on-chain (`external`: every timeframe free); a window deeper than the free
  * candle ceiling without Pro is 402 (1005). A caller whose subscription could not be read is free.
  */

@@ -133,14 +133,14 @@ export interface FavoriteState {
   is_favorite: boolean;
 }
 
-/** Favorites an asset; favoriting it again changes nothing and succeeds (section 3). */
+/** Favorites an asset; favoriting it again changes nothing and succeeds. */
 export async function addFavorite(deps: AppDeps, userId: string, assetId: string): Promise<FavoriteState> {
   const asset = requireAsset(deps, assetId);
   await deps.storage.favorites.add(userId, asset.id, deps.now());
   return { asset_id: asset.id, is_favorite: true };
 }
 
-/** Removes a favorite; removing one that is absent (or an unknown id) succeeds (section 3). */
+/** Removes a favorite; removing one that is absent (or an unknown id) succeeds. */
 export async function removeFavorite(deps: AppDeps, userId: string, assetId: string): Promise<FavoriteState> {
   await deps.storage.favorites.remove(userId, assetId);
   return { asset_id: assetId, is_favorite: false };

@@ -35,7 +35,7 @@ export function marketOf(deps: AppDeps): MarketData {
 const venueMarkets = new WeakMap<AppDeps, Map<CcxtVenueId, Promise<MarketData>>>();
 
 /**
- * The market data a `connection` (an exchange id, section 4.4) names: absent, the simulated
+ * The market data a `connection` (an exchange id) names: absent, the simulated
  * venue's id or the configured venue's own id read the configured market; a ccxt venue is opened
  * once per app through `deps.marketFor` (else `createCcxtMarketData`, which loads ccxt only then);
  * any other id is 404 `UnknownExchange`. A venue that fails to open is not kept, so the next
@@ -145,11 +145,5 @@ export function primaryQuote(quotes: readonly MarketQuote[] | undefined): Market
   return quotes.find((q) => q.market.market_type === 'spot') ?? quotes[0] ?? null;
 }
 
-/** Epoch ms as an ISO date-time, the wire form of every time. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-export function isoOrNull(ms: number | null): string | null {
-  return ms === null ? null : iso(ms);
-}
+/** Epoch ms as an ISO date-time, the wire form of every time (the contract's helpers). */
+export { iso, isoOrNull } from '@marketlens/contract';

@@ -5,10 +5,10 @@ import { forgetUser } from './session-cache.js';
 const RANK: Record<Tier, number> = { free: 0, pro: 1, elite: 2 };
 const DAY_MS = 86_400_000;
 
-/** Daily API-key allowance per tier (section 8). */
+/** Daily API-key allowance per tier. */
 export const API_KEY_DAILY_ALLOWANCE: Readonly<Record<Tier, number>> = { free: 100, pro: 1000, elite: 5000 };
 
-/** Length of the Pro grant a claimed promotion gives (section 8). */
+/** Length of the Pro grant a claimed promotion gives. */
 export const PROMOTION_PRO_DAYS = 30;
 
 export interface TierStanding {

@@ -8,7 +8,7 @@ export interface VenueLimits {
   timeoutMs: number;
 }
 
-/** Defaults for a venue read through the `connection` parameter (section 4.4). */
+/** Defaults for a venue read through the `connection` parameter. */
 export const DEFAULT_VENUE_LIMITS: VenueLimits = { concurrency: 8, queue: 32, timeoutMs: 15_000 };
 
 const busy = (venue: string) =>

@@ -56,7 +56,7 @@ export interface PushDeviceRecord {
   deactivated_reason: string | null;
 }
 
-/** Categories of push (section 6). */
+/** Categories of push. */
 export type PushCategory = 'alert' | 'regime' | 'pilot_trade';
 
 /** One push to one device, written before it is sent and kept after (the at-least-once ledger). */

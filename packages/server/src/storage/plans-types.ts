@@ -6,7 +6,7 @@
 import type { Direction, PlanOutcome, SimulatedLeg, TradePlan } from '@marketlens/core';
 import type { MarketType } from '@marketlens/exchanges';
 
-/** Every outcome state of a published plan (contract section 3), in the order a plan can pass them. */
+/** Every outcome state of a published plan, in the order a plan can pass them. */
 export const PLAN_OUTCOMES: readonly PlanOutcome[] = [
   'pending',
   'entered',

@@ -1,5 +1,5 @@
 /**
- * Records and repositories of affiliate promotions (section 2.9): the promotions an admin publishes
+ * Records and repositories of affiliate promotions: the promotions an admin publishes
  * per exchange, the campaigns shown as banners, the accounts invited to a promotion, the claims
  * (a verified venue UID that earned the promotion's Pro grant) and the affiliate-earned Elite grant.
  * Times are epoch milliseconds.
@@ -87,7 +87,7 @@ export interface PromotionClaimRecord {
   grant_id: string;
 }
 
-/** Why a claim was refused; the promotion stays unclaimed (section 3). */
+/** Why a claim was refused; the promotion stays unclaimed. */
 export type ClaimRejection = 'not_invited' | 'already_claimed' | 'uid_used';
 
 export type ClaimOutcome =

@@ -6,9 +6,9 @@ import { requestHeader } from '../request-header/index.js';
 
 type Version = readonly [number, number, number];
 
-/** Mobile builds below this get `h1` free (temporary gate, section 4.4). */
+/** Mobile builds below this get `h1` free (a temporary gate). */
 export const H1_FREE_BELOW: Version = [3, 9, 30];
-/** Mobile builds below this get the earlier split positions/balances shape (section 9). */
+/** Mobile builds below this get the earlier split positions/balances shape. */
 export const LEGACY_SHAPES_BELOW: Version = [3, 9, 26];
 
 const MOBILE = new Set(['ios', 'android']);

@@ -10,7 +10,7 @@ interface NodeBindings {
 }
 
 /**
- * Keys travel only in the `x-api-key` header; the query-string form was removed (section 9).
+ * Keys travel only in the `x-api-key` header; the query-string form was removed.
  * The query string is parsed only when the URL has one (on Node, read from the request target,
  * so a request without one never builds hono's request wrapper here).
  */

@@ -96,7 +96,7 @@ describe('GET /v2/analysis', () => {
   });
 });
 
-describe('timeframe and depth gates (section 4.4)', () => {
+describe('timeframe and depth gates', () => {
   type Who = 'free' | 'pro' | 'key';
   const who = (w: Who) => (w === 'free' ? free : w === 'pro' ? pro : freeKey);
   const rows: [string, Who, Record<string, string>, string, number, number | string][] = [
@@ -181,7 +181,7 @@ describe('GET /v2/analysis/{asset_id}/markets', () => {
   });
 });
 
-describe('connection (section 4.4)', () => {
+describe('connection', () => {
   const ROUTES = [
     (q: string) => `/v2/analysis/bitcoin?${q}`,
     (q: string) => `/v2/analysis/bitcoin/signal?${q}`,

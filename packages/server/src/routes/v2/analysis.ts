@@ -51,7 +51,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
 });
 
 const GATES =
-  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 400 `UnknownAsset` (section 7.5); a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
+  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 400 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
 
 const AnalysisEnvelope = envelopeOf(AnalysisSchema, 'AnalysisEnvelope');
 
@@ -132,7 +132,7 @@ const marketsRoute = operation(
     operationId: 'getAssetMarkets',
     tags: ['Analysis'],
     summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
-    description: 'Unknown asset: 400 `UnknownAsset` (section 7.5); an unknown `connection`: 404 `UnknownExchange`.',
+    description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
     request: {
       params: AssetParam,
       query: z.object({ market_type: MarketTypeSchema.optional(), connection: ConnectionQuerySchema }),
@@ -142,7 +142,7 @@ const marketsRoute = operation(
   [404, 503],
 );
 
-/** Resolves the venue (`connection`) and the asset on it, and applies the gates of section 4.4. */
+/** Resolves the venue (`connection`) and the asset on it, and applies the analysis gates (timeframe and depth by tier). */
 async function gated(c: Context<AppEnv>, request: AnalysisRequest) {
   const deps = c.get('deps');
   const market = await marketFor(deps, request.connection);

@@ -73,7 +73,7 @@ describe('GET /v2/assets/', () => {
   });
 });
 
-describe('favorites (section 3: idempotent)', () => {
+describe('favorites (idempotent)', () => {
   it('starts with the three defaults, and adding or removing twice succeeds', async () => {
     const local = await h.signup();
     const s = { 'x-session-token': local.token };

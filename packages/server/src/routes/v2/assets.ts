@@ -63,7 +63,7 @@ const addFavoriteRoute = operation(
     tags: ['Assets'],
     summary: 'Favorite an asset (idempotent)',
     description:
-      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset` (section 7.5).',
+      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset`.',
     request: { body: { content: { 'application/json': { schema: FavoriteBody } }, required: true } },
     responses: { 200: json(envelopeOf(FavoriteStateSchema, 'FavoriteStateEnvelope'), 'Favorited') },
   },

@@ -34,7 +34,7 @@ async function scenario(stages: Bar[][], first: Bar = PUB) {
   return { seen, moves, row: last };
 }
 
-describe('published-plan outcome transitions (contract section 3), one row per move', () => {
+describe('published-plan outcome transitions, one row per move', () => {
   const table: { move: string; stages: Bar[][]; seen: PlanOutcome[]; moves: string[] }[] = [
     { move: 'pending stays pending (window open)', stages: [[ABOVE]], seen: ['pending'], moves: [] },
     {

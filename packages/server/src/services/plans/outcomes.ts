@@ -10,7 +10,7 @@ import {
 } from '../../storage/plans-types.js';
 import { marketOf } from '../market.js';
 
-/** The flat round-trip cost every outcome deducts, in % of the fill (contract section 1). */
+/** The flat round-trip cost every outcome deducts, in % of the fill. */
 export const PLAN_COST_PCT = 0.2;
 
 /** Open plans the job reads per run, oldest first. */

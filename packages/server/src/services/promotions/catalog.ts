@@ -11,10 +11,10 @@ import type {
 } from '../../storage/promotions-types.js';
 import type { Storage } from '../../storage/types.js';
 
-/** A promotion on the wire (section 2.9): the record without its bookkeeping. */
+/** A promotion on the wire: the record without its bookkeeping. */
 export type PromotionView = Omit<PromotionRecord, 'created_at'>;
 
-/** A campaign on the wire (section 2.9): `registration_close` as an ISO date-time (UTC). */
+/** A campaign on the wire: `registration_close` as an ISO date-time (UTC). */
 export type CampaignView = Omit<CampaignRecord, 'created_at' | 'registration_close'> & { registration_close: string };
 
 export function promotionView({ created_at: _created, ...rest }: PromotionRecord): PromotionView {

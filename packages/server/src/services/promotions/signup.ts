@@ -65,7 +65,7 @@ export async function signUpShown(storage: Storage, userId: string, connectionId
 }
 
 /**
- * `POST /v1/promotions/{connection_id}/sign_up` (section 3): an invited account that has not claimed,
+ * `POST /v1/promotions/{connection_id}/sign_up`: an invited account that has not claimed,
  * with a UID nobody used on this exchange, claims the promotion and receives 30 days of Pro; else
  * 422 with the reason's code and nothing changes. A UID failing the promotion's format check is 400.
  */

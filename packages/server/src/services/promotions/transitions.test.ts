@@ -76,7 +76,7 @@ async function claimState(storage: Storage, promotionId: string, userId: string)
   return { claimed: claim !== null, tier, grants: grants.length };
 }
 
-describe('section 3: promotion unclaimed -> claimed | unchanged (POST sign-up check)', () => {
+describe('promotion unclaimed -> claimed | unchanged (POST sign-up check)', () => {
   it.each(CLAIM_CASES)('$name', async (c) => {
     const storage = createSqliteStorage(':memory:');
     const promotion = await seedBybitPromotion(storage, NOW);
@@ -167,7 +167,7 @@ const GRANT_CASES: GrantCase[] = [
   },
 ];
 
-describe('section 3: affiliate-earned Elite grant absent -> held (volume standing)', () => {
+describe('affiliate-earned Elite grant absent -> held (volume standing)', () => {
   it.each(GRANT_CASES)('$name', async (c) => {
     const storage = createSqliteStorage(':memory:');
     const user = await seedUser(storage, 'trader@example.com', NOW);

@@ -16,7 +16,7 @@ import {
 
 const DAY_MS = 86_400_000;
 
-/** The window the volume standing sums over (section 2.9: `total_30d_usd`). */
+/** The window the volume standing sums over (`total_30d_usd`). */
 export const VOLUME_WINDOW_DAYS = 30;
 
 /** Default `threshold_usd` when the server config sets none (the contract leaves the value open). */
@@ -79,7 +79,7 @@ export interface VolumeFigures {
   qualifies: boolean;
 }
 
-/** The wire standing of `GET /v1/promotions/volume` (section 2.9). */
+/** The wire standing of `GET /v1/promotions/volume`. */
 export interface VolumeStanding extends VolumeFigures {
   granted_via_promotion: boolean;
   promotion_expires_at: string | null;
@@ -102,7 +102,7 @@ export function fillNotionalUsd(fill: FillRecord): ExactDecimal | null {
 /**
  * The 30-day volume standing before grants: every fill of the user's connections on affiliate
  * exchanges executed in [now - 30 days, now], summed exactly; `qualifies` needs at least one such
- * connection and a total at or above the threshold (section 2.9).
+ * connection and a total at or above the threshold.
  */
 export async function volumeFigures(
   storage: Storage,
@@ -160,7 +160,7 @@ export async function affiliateEliteGrant(
 export const AFFILIATE_ELITE_DAYS = 30;
 
 /**
- * `GET /v1/promotions/volume` (sections 2.9 and 3): the figures, and while the user qualifies an
+ * `GET /v1/promotions/volume`: the figures, and while the user qualifies an
  * Elite grant from source `affiliate` for 30 days unless one is still valid (idempotent: reading the
  * standing again grants nothing new). A grant outlives a later drop in volume until it expires.
  */

@@ -11,7 +11,7 @@ export type PilotTradeNotice = Pick<
 >;
 
 /**
- * Writes a `pilot_trade` push (section 6) for a trade the pilot just opened to every
+ * Writes a `pilot_trade` push for a trade the pilot just opened to every
  * pilot-eligible user with an active device who has not set `pilot_trade_notification_disabled`
  * (on by default). The key is the trade id, so calling it again for the same trade sends nothing
  * new. The scheduler's sender delivers it (`deliverDue`). Returns the outbox rows written.

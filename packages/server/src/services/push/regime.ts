@@ -10,7 +10,7 @@ export const REGIME_MARK = 'regime_d1_checked';
 const REGIME_DEPTH = 500;
 
 /**
- * Regime-transition pushes (section 6), raised off `d1` analysis: once per closed d1 candle, each
+ * Regime-transition pushes, raised off `d1` analysis: once per closed d1 candle, each
  * asset some user with an active device favorites (and has not turned regime pushes off) is
  * analysed over closed candles; when that candle confirmed a transition, its audience gets a push
  * keyed by (asset, transition time), so a re-run never sends it twice. Returns outbox rows written.
