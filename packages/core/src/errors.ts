@@ -1,3 +1,5 @@
+import { brand, isBranded } from './error-brand.js';
+
 /** Stable codes of {@link InputError}. */
 export type InputErrorCode = 'empty_input' | 'length_mismatch' | 'non_finite' | 'invalid_option' | 'invalid_candle';
 
@@ -5,6 +7,9 @@ export type InputErrorCode = 'empty_input' | 'length_mismatch' | 'non_finite' | 
  * The one error core throws for bad input: empty or mismatched columns, NaN or Infinity
  * inside a series, a non-integer or out-of-range option. `code` is stable; `message` names
  * the offending column, index or option for a human.
+ *
+ * `instanceof InputError` holds for an error thrown by either build of core (ESM or CommonJS)
+ * or by another copy of core in the same process; testing `error.code` works everywhere too.
  */
 export class InputError extends Error {
   override readonly name = 'InputError';
@@ -19,5 +24,12 @@ export class InputError extends Error {
     this.code = code;
     this.field = field;
     this.index = index;
+    brand(this, 'InputError');
+  }
+
+  /** True for an `InputError` from any copy of core (ESM or CommonJS build) loaded in this realm. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, maybe a user's subclass.
+    return isBranded(this, InputError, value, 'InputError');
   }
 }

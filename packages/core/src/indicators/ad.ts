@@ -1,7 +1,7 @@
 import type { CandleLike, HLCV } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['high', 'low', 'close', 'volume'] as const;
 
@@ -24,7 +24,7 @@ export function moneyFlowVolume(high: number, low: number, close: number, volume
  * The level depends on where the series starts; only its changes carry meaning.
  * No options. Lookback: 0.
  */
-export const ad = withLookback(
+export const ad = /* @__PURE__ */ withLookback(
   function ad(candles: HLCV): Float64Array {
     const n = checkColumns(candles, FIELDS);
     const { high, low, close, volume } = candles;
@@ -40,41 +40,41 @@ export const ad = withLookback(
 );
 
 /** Streaming {@link ad}; takes candles with `high`, `low`, `close` and `volume`. */
-export class AD implements Stream<CandleLike, number> {
-  private n = 0;
+export class AD extends StreamBase<CandleLike, number> {
   private acc = 0;
   private pAcc = 0;
-  private out = Number.NaN;
 
-  get value(): number {
-    return this.out;
+  constructor() {
+    super(0, Number.NaN);
   }
 
-  get isStable(): boolean {
-    return this.n > 0;
+  protected override save(): void {
+    this.pAcc = this.acc;
   }
 
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.acc = this.pAcc;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pAcc = this.acc;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.acc = this.pAcc;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     this.acc += moneyFlowVolume(
       candle.high as number,
       candle.low as number,

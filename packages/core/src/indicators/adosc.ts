@@ -1,8 +1,8 @@
 import type { CandleLike, HLCV } from '../types.js';
 import { moneyFlowVolume } from './ad.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, nanArray } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['high', 'low', 'close', 'volume'] as const;
 
@@ -34,7 +34,7 @@ function lookbackOf(options?: AdOscOptions): number {
  * Defaults: fast 3, slow 10 (periods from 1; either may be the larger one, as in TA-Lib).
  * Lookback: `max(fast, slow) - 1` (TA-Lib's, leaving the seeded EMAs time to settle).
  */
-export const adOsc = withLookback(function adOsc(candles: HLCV, options?: AdOscOptions): Float64Array {
+export const adOsc = /* @__PURE__ */ withLookback(function adOsc(candles: HLCV, options?: AdOscOptions): Float64Array {
   const { fast, slow } = paramsOf(options);
   const lookback = Math.max(fast, slow) - 1;
   const n = checkColumns(candles, FIELDS);
@@ -58,7 +58,7 @@ export const adOsc = withLookback(function adOsc(candles: HLCV, options?: AdOscO
 }, lookbackOf);
 
 /** Streaming {@link adOsc}; takes candles with `high`, `low`, `close` and `volume`. */
-export class ADOsc implements Stream<CandleLike, number> {
+export class ADOsc extends StreamBase<CandleLike, number> {
   readonly fast: number;
   readonly slow: number;
   private readonly lookback: number;
@@ -66,17 +66,16 @@ export class ADOsc implements Stream<CandleLike, number> {
   private readonly fastK1: number;
   private readonly slowK: number;
   private readonly slowK1: number;
-  private n = 0;
   private acc = 0;
   private fastEma = 0;
   private slowEma = 0;
   private pAcc = 0;
   private pFast = 0;
   private pSlow = 0;
-  private out = Number.NaN;
 
   constructor(options?: AdOscOptions) {
     const { fast, slow } = paramsOf(options);
+    super(Math.max(fast, slow) - 1, Number.NaN);
     this.fast = fast;
     this.slow = slow;
     this.lookback = Math.max(fast, slow) - 1;
@@ -86,39 +85,37 @@ export class ADOsc implements Stream<CandleLike, number> {
     this.slowK1 = 1 - this.slowK;
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.pAcc = this.acc;
+    this.pFast = this.fastEma;
+    this.pSlow = this.slowEma;
   }
 
-  get isStable(): boolean {
-    return this.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.acc = this.pAcc;
+    this.fastEma = this.pFast;
+    this.slowEma = this.pSlow;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pAcc = this.acc;
-    this.pFast = this.fastEma;
-    this.pSlow = this.slowEma;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.acc = this.pAcc;
-    this.fastEma = this.pFast;
-    this.slowEma = this.pSlow;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     const mfv = moneyFlowVolume(
       candle.high as number,
       candle.low as number,

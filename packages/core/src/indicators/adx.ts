@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { type DmiOptions, DmiState, dmiInto, dmiParams } from './dmi.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 import type { HLCValues } from './true-range.js';
 
 /** Options of {@link adx}: those of `dmi`. */
@@ -25,7 +25,7 @@ function lookbackOf(options?: AdxOptions): number {
  * `convention: 'tradingview'` seeds the DIs as TradingView's DMI script does (see `dmi`), with
  * ADX smoothing equal to the DI length. Defaults: period 14. Lookback: `2 * period - 1`.
  */
-export const adx = withLookback(function adx(candles: HLC, options?: AdxOptions): Float64Array {
+export const adx = /* @__PURE__ */ withLookback(function adx(candles: HLC, options?: AdxOptions): Float64Array {
   const params = dmiParams(options);
   const n = checkColumns(candles, FIELDS);
   const out = outputColumn(n, 2 * params.period - 1);
@@ -34,40 +34,45 @@ export const adx = withLookback(function adx(candles: HLC, options?: AdxOptions)
 }, lookbackOf);
 
 /** Streaming {@link adx}. */
-export class ADX implements Stream<CandleLike, number> {
+export class ADX extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly state: DmiState;
 
   constructor(options?: AdxOptions) {
     const params = dmiParams(options);
+    super(2 * params.period - 1, Number.NaN);
     this.period = params.period;
     this.state = new DmiState(params);
   }
 
-  get value(): number {
-    return this.state.adx;
+  protected override save(): void {
+    this.state.save();
   }
 
-  get isStable(): boolean {
-    return this.state.n >= 2 * this.period;
-  }
-
-  get count(): number {
-    return this.state.n;
+  protected override restore(): void {
+    this.state.restore();
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.state.save();
-    this.state.n++;
-    this.state.step(candle as HLCValues);
-    return this.state.adx;
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    checkReplace(this.state.n);
-    this.state.restore();
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  protected step(candle: CandleLike): number {
+    this.state.n = this.n;
     this.state.step(candle as HLCValues);
     return this.state.adx;
   }

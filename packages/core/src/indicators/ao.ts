@@ -1,8 +1,8 @@
 import type { CandleLike, HL } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link ao}. */
 export interface AoOptions {
@@ -29,7 +29,7 @@ const FIELDS = ['high', 'low'] as const;
  * moved by the difference of the newest and the dropped value. TA-Lib has no AO.
  * Defaults fast 5, slow 34. Lookback: `slow - 1`.
  */
-export const ao = withLookback(
+export const ao = /* @__PURE__ */ withLookback(
   function ao(candles: HL, options?: AoOptions): Float64Array {
     const { fast, slow } = paramsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -51,57 +51,54 @@ export const ao = withLookback(
 );
 
 /** Streaming {@link ao}. */
-export class AO implements Stream<CandleLike, number> {
+export class AO extends StreamBase<CandleLike, number> {
   readonly fast: number;
   readonly slow: number;
   // The last `slow` median prices; the fast window is its newest `fast` values.
   private readonly window: Window;
-  private n = 0;
   private sumFast = 0;
   private sumSlow = 0;
   private pSumFast = 0;
   private pSumSlow = 0;
-  private out = Number.NaN;
 
   constructor(options?: AoOptions) {
     const { fast, slow } = paramsOf(options);
+    super(slow - 1, Number.NaN);
     this.fast = fast;
     this.slow = slow;
     this.window = new Window(slow);
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.pSumFast = this.sumFast;
+    this.pSumSlow = this.sumSlow;
   }
 
-  get isStable(): boolean {
-    return this.n >= this.slow;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.window.undo();
+    this.sumFast = this.pSumFast;
+    this.sumSlow = this.pSumSlow;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pSumFast = this.sumFast;
-    this.pSumSlow = this.sumSlow;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.window.undo();
-    this.sumFast = this.pSumFast;
-    this.sumSlow = this.pSumSlow;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     const m = ((candle.high as number) + (candle.low as number)) / 2;
     const i = this.n - 1;
     const w = this.window;

@@ -1,8 +1,8 @@
 import type { CandleLike, HL } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link aroon}. */
 export interface AroonOptions {
@@ -39,7 +39,7 @@ const FIELDS = ['high', 'low'] as const;
  * (equal to `up - down` up to rounding). On equal highs (lows) the most recent one counts, as in
  * TA-Lib. Default period 14. Lookback: `period`.
  */
-export const aroon = withLookback(
+export const aroon = /* @__PURE__ */ withLookback(
   function aroon(candles: HL, options?: AroonOptions): AroonOutput {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -95,56 +95,56 @@ export const aroon = withLookback(
 );
 
 /** Streaming {@link aroon}. */
-export class Aroon implements Stream<CandleLike, AroonValue> {
+export class Aroon extends StreamBase<CandleLike, AroonValue> {
   readonly period: number;
   private readonly factor: number;
   private readonly window: HighLowWindow;
-  private n = 0;
   private up = Number.NaN;
   private down = Number.NaN;
   private oscillator = Number.NaN;
 
   constructor(options?: AroonOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period, { up: Number.NaN, down: Number.NaN, oscillator: Number.NaN });
+    this.period = period;
     this.factor = 100 / this.period;
     this.window = new HighLowWindow(this.period + 1);
   }
 
-  get value(): AroonValue {
+  /** The newest Aroon up, down and oscillator (NaN before the lookback), a fresh object on each read. */
+  override get value(): AroonValue {
     return { up: this.up, down: this.down, oscillator: this.oscillator };
   }
 
-  get isStable(): boolean {
-    return this.n > this.period;
+  protected override restore(): void {
+    this.window.undo();
   }
 
-  get count(): number {
-    return this.n;
-  }
-
+  // `value` is built from the state on each read, so the fresh record of `step` is not kept:
+  // unused by the caller, it is never allocated.
   update(candle: CandleLike): AroonValue {
     checkCandle(candle, FIELDS);
+    this.save();
     this.n++;
-    this.step(candle);
-    return this.value;
+    return this.step(candle);
   }
 
   replace(candle: CandleLike): AroonValue {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.window.undo();
-    this.step(candle);
-    return this.value;
+    this.restore();
+    return this.step(candle);
   }
 
-  private step(candle: CandleLike): void {
+  protected step(candle: CandleLike): AroonValue {
     const w = this.window;
     w.push(candle.high as number, candle.low as number);
-    if (this.n <= this.period) return;
+    if (this.n <= this.period) return this.value;
     const today = this.n - 1;
     const f = this.factor;
     this.up = f * (this.period - (today - w.highestAt));
     this.down = f * (this.period - (today - w.lowestAt));
     this.oscillator = f * (w.highestAt - w.lowestAt);
+    return this.value;
   }
 }

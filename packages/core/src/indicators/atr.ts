@@ -1,9 +1,9 @@
 import type { CandleLike, HLC } from '../types.js';
 import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
 /** How {@link atr} averages the true range. */
@@ -107,7 +107,7 @@ export function atrInto(candles: HLC, n: number, params: AtrParams, out: Float64
  * `period` true ranges, or an EMA with `k = 2 / (period + 1)` (`ema = (tr - ema) * k + ema`),
  * with the same seed and lookback. Defaults: period 14, smoothing 'wilder', convention 'talib'.
  */
-export const atr = withLookback(
+export const atr = /* @__PURE__ */ withLookback(
   function atr(candles: HLC, options?: AtrOptions): Float64Array {
     const params = atrParams(options);
     const n = checkColumns(candles, FIELDS);
@@ -191,44 +191,48 @@ export class AtrState {
 }
 
 /** Streaming {@link atr}. */
-export class ATR implements Stream<CandleLike, number> {
+export class ATR extends StreamBase<CandleLike, number> {
   readonly period: number;
   readonly lookback: number;
   private readonly state: AtrState;
-  private out = Number.NaN;
 
   constructor(options?: AtrOptions) {
     const params = atrParams(options);
+    const lookback = atrLookback(params);
+    super(lookback, Number.NaN);
     this.period = params.period;
-    this.lookback = atrLookback(params);
+    this.lookback = lookback;
     this.state = new AtrState(params);
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.state.save();
   }
 
-  get isStable(): boolean {
-    return this.state.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.state.n;
+  protected override restore(): void {
+    this.state.restore();
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.state.save();
-    this.state.n++;
-    this.out = this.state.step(candle as HLCValues);
-    return this.out;
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    checkReplace(this.state.n);
-    this.state.restore();
-    this.out = this.state.step(candle as HLCValues);
-    return this.out;
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  protected step(candle: CandleLike): number {
+    this.state.n = this.n;
+    return this.state.step(candle as HLCValues);
   }
 }

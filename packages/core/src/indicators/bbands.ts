@@ -1,8 +1,8 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
 import { StdDev, windowStdDevInto } from './stddev.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link bbands}. */
 export interface BBandsOptions {
@@ -62,7 +62,7 @@ function widthOf(lower: number, upper: number, middle: number): number {
  * windows TA-Lib's bands collapse onto the middle and these do not.
  * Defaults: period 20, stdDev 2. Lookback: `period - 1`.
  */
-export const bbands = withLookback(
+export const bbands = /* @__PURE__ */ withLookback(
   function bbands(values: ArrayLike<number>, options?: BBandsOptions): BBandsOutput {
     const { period, stdDev } = paramsOf(options);
     const n = checkSeries(values);
@@ -100,66 +100,61 @@ export const bbands = withLookback(
 );
 
 /** Streaming {@link bbands}. */
-export class BBands implements Stream<number, BBandsValues> {
+export class BBands extends StreamBase<number, BBandsValues> {
   readonly period: number;
   readonly stdDev: number;
   private readonly sigma: StdDev;
   private readonly window: Window;
   private sum = 0;
   private pSum = 0;
-  private out: BBandsValues = {
-    upper: Number.NaN,
-    middle: Number.NaN,
-    lower: Number.NaN,
-    percentB: Number.NaN,
-    width: Number.NaN,
-  };
 
   constructor(options?: BBandsOptions) {
     const { period, stdDev } = paramsOf(options);
+    super(period - 1, empty());
     this.period = period;
     this.stdDev = stdDev;
     this.sigma = new StdDev({ period, nbDev: 1 });
     this.window = new Window(period);
   }
 
-  get value(): BBandsValues {
-    return { ...this.out };
+  /** The newest bands (NaN before the lookback), a fresh object on each read. */
+  override get value(): BBandsValues {
+    return { ...super.value };
   }
 
-  get isStable(): boolean {
-    return this.sigma.count >= this.period;
+  protected override save(): void {
+    this.pSum = this.sum;
   }
 
-  get count(): number {
-    return this.sigma.count;
+  protected override restore(): void {
+    this.sum = this.pSum;
+    this.window.undo();
   }
 
   update(value: number): BBandsValues {
-    checkValue(value);
-    this.pSum = this.sum;
-    const sigma = this.sigma.update(value);
-    this.out = this.step(value, sigma);
-    return { ...this.out };
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value, false);
+    this.out = out;
+    return { ...out };
   }
 
   replace(value: number): BBandsValues {
-    checkValue(value);
-    checkReplace(this.sigma.count);
-    this.sum = this.pSum;
-    this.window.undo();
-    const sigma = this.sigma.replace(value);
-    this.out = this.step(value, sigma);
-    return { ...this.out };
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value, true);
+    this.out = out;
+    return { ...out };
   }
 
-  private step(x: number, sigma: number): BBandsValues {
+  protected step(x: number, replacing: boolean): BBandsValues {
+    const sigma = replacing ? this.sigma.replace(x) : this.sigma.update(x);
     const p = this.period;
     this.window.push(x);
     this.sum += x;
-    if (this.sigma.count < p) {
-      return { upper: Number.NaN, middle: Number.NaN, lower: Number.NaN, percentB: Number.NaN, width: Number.NaN };
-    }
+    if (this.n < p) return empty();
     const mid = this.sum / p;
     this.sum -= this.window.at(0);
     const dev = sigma * this.stdDev;
@@ -167,4 +162,8 @@ export class BBands implements Stream<number, BBandsValues> {
     const lo = mid - dev;
     return { upper: up, middle: mid, lower: lo, percentB: percentBOf(x, lo, up), width: widthOf(lo, up, mid) };
   }
+}
+
+function empty(): BBandsValues {
+  return { upper: Number.NaN, middle: Number.NaN, lower: Number.NaN, percentB: Number.NaN, width: Number.NaN };
 }

@@ -1,7 +1,7 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link cci}. */
 export interface CciOptions {
@@ -38,7 +38,7 @@ function cciOf(buf: Float64Array, period: number, tp: number): number {
  * as in TA-Lib; a flat window (every typical price equal) reads 0 too, where TA-Lib can print
  * +-66.7 when the rounded mean misses the price by an ulp. Default period 20. Lookback: `period - 1`.
  */
-export const cci = withLookback(
+export const cci = /* @__PURE__ */ withLookback(
   function cci(candles: HLC, options?: CciOptions): Float64Array {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -63,52 +63,50 @@ export const cci = withLookback(
 );
 
 /** Streaming {@link cci}. */
-export class CCI implements Stream<CandleLike, number> {
+export class CCI extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly buf: Float64Array;
-  private n = 0;
   private run = 0;
   private last = Number.NaN;
   private pRun = 0;
   private pLast = Number.NaN;
-  private out = Number.NaN;
 
   constructor(options?: CciOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
     this.buf = new Float64Array(this.period);
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.pRun = this.run;
+    this.pLast = this.last;
   }
 
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.run = this.pRun;
+    this.last = this.pLast;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pRun = this.run;
-    this.pLast = this.last;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.run = this.pRun;
-    this.last = this.pLast;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     // The last candle's slot: what it overwrote has left the window, so replace needs no undo.
     const tp = ((candle.high as number) + (candle.low as number) + (candle.close as number)) / 3;
     this.run = tp === this.last ? this.run + 1 : 1;

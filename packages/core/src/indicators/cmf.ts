@@ -1,8 +1,8 @@
 import type { CandleLike, HLCV } from '../types.js';
 import { moneyFlowVolume } from './ad.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, nanArray } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['high', 'low', 'close', 'volume'] as const;
 
@@ -91,7 +91,7 @@ class BlockSums {
  * bars (a running sum can leave a residue that fakes a volume, or cancels a tiny real one).
  * TA-Lib has no CMF. Default period 20. Lookback: `period - 1`.
  */
-export const cmf = withLookback(
+export const cmf = /* @__PURE__ */ withLookback(
   function cmf(candles: HLCV, options?: CmfOptions): Float64Array {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -145,52 +145,50 @@ export const cmf = withLookback(
 );
 
 /** Streaming {@link cmf}; takes candles with `high`, `low`, `close` and `volume`. */
-export class CMF implements Stream<CandleLike, number> {
+export class CMF extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly sums: BlockSums;
-  private n = 0;
   private pHeadFlow = 0;
   private pHeadVol = 0;
-  private out = Number.NaN;
 
   constructor(options?: CmfOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
     this.sums = new BlockSums(this.period);
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.pHeadFlow = this.sums.headFlow;
+    this.pHeadVol = this.sums.headVol;
   }
 
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    // Only the prefix sums need restoring: the replaced bar rewrites its own slot, and when it
+    // completes a block its step recomputes the suffix sums, which its own window does not read.
+    this.sums.headFlow = this.pHeadFlow;
+    this.sums.headVol = this.pHeadVol;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pHeadFlow = this.sums.headFlow;
-    this.pHeadVol = this.sums.headVol;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    // Only the prefix sums need restoring: the replaced bar rewrites its own slot, and when it
-    // completes a block its step recomputes the suffix sums, which its own window does not read.
-    this.sums.headFlow = this.pHeadFlow;
-    this.sums.headVol = this.pHeadVol;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     const v = candle.volume as number;
     const mfv = moneyFlowVolume(candle.high as number, candle.low as number, candle.close as number, v);
     return this.sums.push((this.n - 1) % this.period, mfv, v, this.n >= this.period);

@@ -1,7 +1,7 @@
 import { EMA, emaInto } from './ema.js';
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link dema}. */
 export interface DemaOptions {
@@ -20,7 +20,7 @@ function periodOf(options?: DemaOptions): number {
  * SMA (see `ema`); the second EMA starts on the first defined value of the first.
  * Lookback: `2 * (period - 1)`.
  */
-export const dema = withLookback(
+export const dema = /* @__PURE__ */ withLookback(
   function dema(values: ArrayLike<number>, options?: DemaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -38,46 +38,41 @@ export const dema = withLookback(
 );
 
 /** Streaming {@link dema}. */
-export class DEMA implements Stream<number, number> {
+export class DEMA extends StreamBase<number, number> {
   readonly period: number;
   private readonly e1: EMA;
   private readonly e2: EMA;
-  private out = Number.NaN;
 
   constructor(options?: DemaOptions) {
-    this.period = periodOf(options);
-    this.e1 = new EMA({ period: this.period });
-    this.e2 = new EMA({ period: this.period });
-  }
-
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.e2.isStable;
-  }
-
-  get count(): number {
-    return this.e1.count;
+    const period = periodOf(options);
+    super(2 * (period - 1), Number.NaN);
+    this.period = period;
+    this.e1 = new EMA({ period });
+    this.e2 = new EMA({ period });
   }
 
   update(value: number): number {
-    checkValue(value);
-    const a = this.e1.update(value);
-    this.out = this.e1.isStable ? this.combine(a, this.e2.update(a)) : Number.NaN;
-    return this.out;
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value, false);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.e1.count);
-    const a = this.e1.replace(value);
-    this.out = this.e1.isStable ? this.combine(a, this.e2.replace(a)) : Number.NaN;
-    return this.out;
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value, true);
+    this.out = out;
+    return out;
   }
 
-  private combine(a: number, b: number): number {
-    return this.e2.isStable ? 2 * a - b : Number.NaN;
+  protected step(value: number, replacing: boolean): number {
+    const a = this.e1.next(value, replacing);
+    if (this.n < this.period) return Number.NaN;
+    const b = this.e2.next(a, replacing);
+    return this.n > this.lookbackCount ? 2 * a - b : Number.NaN;
   }
 }

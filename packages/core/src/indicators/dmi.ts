@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
 /** Options of {@link dmi} and `adx`. */
@@ -303,7 +303,7 @@ export class DmiState {
  * `convention: 'tradingview'` seeds by the means of bars 1..period (TradingView's DMI script,
  * `ta.rma`), which changes only the first values. Defaults: period 14. Lookback: `period`.
  */
-export const dmi = withLookback(
+export const dmi = /* @__PURE__ */ withLookback(
   function dmi(candles: HLC, options?: DmiOptions): DmiOutput {
     const params = dmiParams(options);
     const n = checkColumns(candles, FIELDS);
@@ -316,43 +316,52 @@ export const dmi = withLookback(
 );
 
 /** Streaming {@link dmi}. */
-export class DMI implements Stream<CandleLike, DmiValues> {
+export class DMI extends StreamBase<CandleLike, DmiValues> {
   readonly period: number;
   private readonly state: DmiState;
 
   constructor(options?: DmiOptions) {
     const params = dmiParams(options);
+    super(params.period, { plusDI: Number.NaN, minusDI: Number.NaN, dx: Number.NaN });
     this.period = params.period;
     this.state = new DmiState(params);
   }
 
-  get value(): DmiValues {
+  /** The newest +DI, -DI and DX (NaN before the lookback), a fresh object on each read. */
+  override get value(): DmiValues {
     const s = this.state;
     return { plusDI: s.plusDI, minusDI: s.minusDI, dx: s.dx };
   }
 
-  get isStable(): boolean {
-    return this.state.n > this.period;
+  protected override save(): void {
+    this.state.save();
   }
 
-  get count(): number {
-    return this.state.n;
+  protected override restore(): void {
+    this.state.restore();
   }
 
+  // `value` is built from the state on each read, so the fresh record of `step` is not kept:
+  // unused by the caller, it is never allocated.
   update(candle: CandleLike): DmiValues {
     checkCandle(candle, FIELDS);
-    this.state.save();
-    this.state.n++;
-    this.state.step(candle as HLCValues);
-    return this.value;
+    this.save();
+    this.n++;
+    return this.step(candle);
   }
 
   replace(candle: CandleLike): DmiValues {
     checkCandle(candle, FIELDS);
-    checkReplace(this.state.n);
-    this.state.restore();
-    this.state.step(candle as HLCValues);
-    return this.value;
+    checkReplace(this.n);
+    this.restore();
+    return this.step(candle);
+  }
+
+  protected step(candle: CandleLike): DmiValues {
+    const s = this.state;
+    s.n = this.n;
+    s.step(candle as HLCValues);
+    return { plusDI: s.plusDI, minusDI: s.minusDI, dx: s.dx };
   }
 }
 

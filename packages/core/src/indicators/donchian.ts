@@ -1,8 +1,8 @@
 import type { CandleLike, HL } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link donchian}. */
 export interface DonchianOptions {
@@ -41,7 +41,7 @@ function periodOf(options?: DonchianOptions): number {
  * `middle = (upper + lower) / 2`. The window's extreme is rescanned only when it leaves the
  * window, as in TA-Lib. Defaults: period 20. Lookback: `period - 1`.
  */
-export const donchian = withLookback(
+export const donchian = /* @__PURE__ */ withLookback(
   function donchian(candles: HL, options?: DonchianOptions): DonchianOutput {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -93,51 +93,38 @@ export const donchian = withLookback(
 );
 
 /** Streaming {@link donchian}. */
-export class Donchian implements Stream<CandleLike, DonchianValues> {
+export class Donchian extends StreamBase<CandleLike, DonchianValues> {
   readonly period: number;
   private readonly highs: Window;
   private readonly lows: Window;
-  private n = 0;
   private hi = 0;
   private hiAt = -1;
   private lo = 0;
   private loAt = -1;
   private readonly saved = new Float64Array(4);
-  private out: DonchianValues = { upper: Number.NaN, middle: Number.NaN, lower: Number.NaN };
 
   constructor(options?: DonchianOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period - 1, { upper: Number.NaN, middle: Number.NaN, lower: Number.NaN });
+    this.period = period;
     this.highs = new Window(this.period);
     this.lows = new Window(this.period);
   }
 
-  get value(): DonchianValues {
-    return { ...this.out };
+  /** The newest channel (NaN before the lookback), a fresh object on each read. */
+  override get value(): DonchianValues {
+    return { ...super.value };
   }
 
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(candle: CandleLike): DonchianValues {
-    checkCandle(candle, FIELDS);
+  protected override save(): void {
     const s = this.saved;
     s[0] = this.hi;
     s[1] = this.hiAt;
     s[2] = this.lo;
     s[3] = this.loAt;
-    this.n++;
-    this.out = this.step(candle as { high: number; low: number });
-    return { ...this.out };
   }
 
-  replace(candle: CandleLike): DonchianValues {
-    checkCandle(candle, FIELDS);
-    checkReplace(this.n);
+  protected override restore(): void {
     const s = this.saved;
     this.hi = s[0];
     this.hiAt = s[1];
@@ -145,11 +132,28 @@ export class Donchian implements Stream<CandleLike, DonchianValues> {
     this.loAt = s[3];
     this.highs.undo();
     this.lows.undo();
-    this.out = this.step(candle as { high: number; low: number });
-    return { ...this.out };
   }
 
-  private step(c: { high: number; low: number }): DonchianValues {
+  update(candle: CandleLike): DonchianValues {
+    checkCandle(candle, FIELDS);
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return { ...out };
+  }
+
+  replace(candle: CandleLike): DonchianValues {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return { ...out };
+  }
+
+  protected step(candle: CandleLike): DonchianValues {
+    const c = candle as { high: number; low: number };
     this.highs.push(c.high);
     this.lows.push(c.low);
     const p = this.period;

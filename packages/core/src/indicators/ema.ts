@@ -1,6 +1,6 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link ema}. */
 export interface EmaOptions {
@@ -27,7 +27,7 @@ function paramsOf(options?: EmaOptions): { period: number; k: number } {
  * `ema[i-1] * (1 - k) + x[i] * k` (agrees with TA-Lib to rounding, about 1e-15 relative).
  * Lookback: `period - 1`.
  */
-export const ema = withLookback(
+export const ema = /* @__PURE__ */ withLookback(
   function ema(values: ArrayLike<number>, options?: EmaOptions): Float64Array {
     const { period, k } = paramsOf(options);
     const n = checkSeries(values);
@@ -65,56 +65,71 @@ export function emaInto(
 }
 
 /** Streaming {@link ema}. */
-export class EMA implements Stream<number, number> {
+export class EMA extends StreamBase<number, number> {
   readonly period: number;
   readonly k: number;
   private readonly a: number;
-  private n = 0;
   // The running sum of the seed window while n < period, then the EMA itself.
   private acc = 0;
   private prevAcc = 0;
 
   constructor(options?: EmaOptions) {
     const { period, k } = paramsOf(options);
+    super(period - 1, Number.NaN);
     this.period = period;
     this.k = k;
     this.a = 1 - k;
   }
 
-  get value(): number {
-    return this.n >= this.period ? this.acc : Number.NaN;
+  protected override save(): void {
+    this.prevAcc = this.acc;
   }
 
-  get isStable(): boolean {
-    return this.n >= this.period;
+  protected override restore(): void {
+    this.acc = this.prevAcc;
   }
 
-  get count(): number {
-    return this.n;
+  /**
+   * `update(x)`, or `replace(x)` when `replacing`, for an indicator built on EMAs (DEMA, TEMA, RMA,
+   * MACD, Keltner) that has checked `x` already. It leaves `value` alone: the owner reads the
+   * returned output. Code that only EMAs run stays monomorphic, so the owner's loop inlines it.
+   * @internal
+   */
+  next(x: number, replacing: boolean): number {
+    if (replacing) {
+      checkReplace(this.n);
+      this.restore();
+    } else {
+      this.save();
+      this.n++;
+    }
+    return this.step(x);
   }
 
   update(value: number): number {
-    // value - value is 0 for finite numbers and NaN for NaN and +-Infinity.
-    if (value - value !== 0) checkValue(value);
-    const acc = this.acc;
-    this.prevAcc = acc;
-    const n = ++this.n;
-    if (n > this.period) {
-      const next = acc * this.a + value * this.k;
-      this.acc = next;
-      return next;
-    }
-    return this.seed(value);
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    this.acc = this.prevAcc;
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  // Kept small, the seeding apart: TEMA inlines three of it, DEMA and MACD two or three.
+  protected step(value: number): number {
     if (this.n > this.period) {
-      const acc = this.acc;
-      this.acc = acc * this.a + value * this.k;
-      return this.acc;
+      const next = this.acc * this.a + value * this.k;
+      this.acc = next;
+      return next;
     }
     return this.seed(value);
   }

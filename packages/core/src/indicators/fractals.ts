@@ -1,7 +1,7 @@
 import type { CandleLike, HL } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, nanArray } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['high', 'low'] as const;
 
@@ -37,7 +37,7 @@ function periodOf(options?: FractalsOptions): number {
  * highs equal to the center right before it (a flat top whose last bar is then the fractal).
  * Default period 2. Lookback: `2 * period`.
  */
-export const fractals = withLookback(
+export const fractals = /* @__PURE__ */ withLookback(
   function fractals(candles: HL, options?: FractalsOptions): FractalsResult {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -71,50 +71,42 @@ export const fractals = withLookback(
 );
 
 /** Streaming {@link fractals}; takes candles with `high` and `low`. */
-export class Fractals implements Stream<CandleLike, FractalsResult<number>> {
+export class Fractals extends StreamBase<CandleLike, FractalsResult<number>> {
   readonly period: number;
   /** Highs and lows of the last `2 * period + 1` bars, at slot `index % size`. */
   private readonly size: number;
   private readonly highs: Float64Array;
   private readonly lows: Float64Array;
-  private n = 0;
-  private out: FractalsResult<number> = { up: Number.NaN, down: Number.NaN };
 
   constructor(options?: FractalsOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(2 * period, { up: Number.NaN, down: Number.NaN });
+    this.period = period;
     this.size = 2 * this.period + 1;
     this.highs = new Float64Array(this.size);
     this.lows = new Float64Array(this.size);
   }
 
-  get value(): FractalsResult<number> {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > 2 * this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
+  // No save or restore: the window holds raw bars only, and overwriting the last slot is the whole undo.
   update(candle: CandleLike): FractalsResult<number> {
     checkCandle(candle, FIELDS);
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): FractalsResult<number> {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    // The window holds raw bars only: overwriting the last slot is the whole undo.
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): FractalsResult<number> {
+  protected step(candle: CandleLike): FractalsResult<number> {
     const i = this.n - 1;
     const size = this.size;
     const p = this.period;

@@ -1,6 +1,6 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { WMA, wmaInto } from './wma.js';
 
 /** Options of {@link hma}. */
@@ -34,7 +34,7 @@ function lookbackOf(p: HmaParams): number {
  * (identical for the common 9, 16, 20, 25, 49, 55).
  * Default period 20. Lookback: `n - 1 + floor(sqrt(n)) - 1`.
  */
-export const hma = withLookback(
+export const hma = /* @__PURE__ */ withLookback(
   function hma(values: ArrayLike<number>, options?: HmaOptions): Float64Array {
     const p = paramsOf(options);
     const n = checkSeries(values);
@@ -54,51 +54,43 @@ export const hma = withLookback(
 );
 
 /** Streaming {@link hma}. */
-export class HMA implements Stream<number, number> {
+export class HMA extends StreamBase<number, number> {
   readonly period: number;
-  private readonly lookback: number;
   private readonly full: WMA;
   private readonly half: WMA;
   private readonly root: WMA;
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: HmaOptions) {
     const p = paramsOf(options);
+    super(lookbackOf(p), Number.NaN);
     this.period = p.period;
-    this.lookback = lookbackOf(p);
     this.full = new WMA({ period: p.period });
     this.half = new WMA({ period: p.half });
     this.root = new WMA({ period: p.root });
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
   update(value: number): number {
-    checkValue(value);
+    checkInput(value);
+    this.save();
     this.n++;
-    const f = this.full.update(value);
-    const h = this.half.update(value);
-    this.out = this.n < this.period ? Number.NaN : this.root.update(2 * h - f);
-    return this.out;
+    const out = this.step(value, false);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    const f = this.full.replace(value);
-    const h = this.half.replace(value);
-    this.out = this.n < this.period ? Number.NaN : this.root.replace(2 * h - f);
-    return this.out;
+    this.restore();
+    const out = this.step(value, true);
+    this.out = out;
+    return out;
+  }
+
+  protected step(value: number, replacing: boolean): number {
+    const f = replacing ? this.full.replace(value) : this.full.update(value);
+    const h = replacing ? this.half.replace(value) : this.half.update(value);
+    if (this.n < this.period) return Number.NaN;
+    return replacing ? this.root.replace(2 * h - f) : this.root.update(2 * h - f);
   }
 }

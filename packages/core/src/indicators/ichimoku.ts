@@ -1,7 +1,7 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, nanArray } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['high', 'low', 'close'] as const;
 
@@ -119,7 +119,7 @@ function midpointInto(
  * the other columns, defined earlier, read NaN before it too. With `displacement: 1` the
  * plotted spans equal the computed ones and the lookback is `max(conversion, base, spanB) - 1`.
  */
-export const ichimoku = withLookback(
+export const ichimoku = /* @__PURE__ */ withLookback(
   function ichimoku(candles: HLC, options?: IchimokuOptions): IchimokuResult {
     const { conversion: pc, base: pb, spanB: ps, displacement, lookback } = paramsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -152,7 +152,7 @@ export const ichimoku = withLookback(
 );
 
 /** Streaming {@link ichimoku}; takes candles with `high`, `low` and `close`. */
-export class Ichimoku implements Stream<CandleLike, IchimokuResult<number>> {
+export class Ichimoku extends StreamBase<CandleLike, IchimokuResult<number>> {
   readonly conversion: number;
   readonly base: number;
   readonly spanB: number;
@@ -168,11 +168,20 @@ export class Ichimoku implements Stream<CandleLike, IchimokuResult<number>> {
   /** Spans computed over the last `displacement` bars, at slot `index % displacement`. */
   private readonly pastA: Float64Array;
   private readonly pastB: Float64Array;
-  private n = 0;
-  private out: IchimokuResult<number>;
 
   constructor(options?: IchimokuOptions) {
     const p = paramsOf(options);
+    const nan = Number.NaN;
+    const empty = {
+      conversion: nan,
+      base: nan,
+      spanA: nan,
+      spanB: nan,
+      spanAPlotted: nan,
+      spanBPlotted: nan,
+      lagging: nan,
+    };
+    super(p.lookback, empty);
     this.conversion = p.conversion;
     this.base = p.base;
     this.spanB = p.spanB;
@@ -183,40 +192,37 @@ export class Ichimoku implements Stream<CandleLike, IchimokuResult<number>> {
     this.lows = new Float64Array(this.size);
     this.pastA = new Float64Array(p.displacement);
     this.pastB = new Float64Array(p.displacement);
-    this.out = this.result(Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN, Number.NaN);
   }
 
-  get value(): IchimokuResult<number> {
-    return this.out;
+  protected override save(): void {
+    this.pTrack.set(this.track);
   }
 
-  get isStable(): boolean {
-    return this.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    // The ring slots of the replaced bar are simply overwritten: the bar they held before the
+    // update is older than every window, so nothing else needs restoring.
+    this.track.set(this.pTrack);
   }
 
   update(candle: CandleLike): IchimokuResult<number> {
     checkCandle(candle, FIELDS);
-    this.pTrack.set(this.track);
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): IchimokuResult<number> {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    // The ring slots of the replaced bar are simply overwritten: the bar they held before the
-    // update is older than every window, so nothing else needs restoring.
-    this.track.set(this.pTrack);
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): IchimokuResult<number> {
+  protected step(candle: CandleLike): IchimokuResult<number> {
     const i = this.n - 1;
     const slot = i % this.size;
     this.highs[slot] = candle.high as number;

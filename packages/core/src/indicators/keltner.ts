@@ -2,8 +2,8 @@ import type { CandleLike, HLC } from '../types.js';
 import { AtrState, atrInto, atrLookback, atrParams } from './atr.js';
 import { EMA, emaInto } from './ema.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkNumber, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 import type { HLCValues } from './true-range.js';
 
 /** Options of {@link keltner}. */
@@ -58,7 +58,10 @@ const NAN_ROW: KeltnerValues = { upper: Number.NaN, middle: Number.NaN, lower: N
  * with the TA-Lib Wilder ATR (see `atr`). All three columns start together.
  * Defaults: period 20, multiplier 2, atrPeriod 10. Lookback: `max(period - 1, atrPeriod)`.
  */
-export const keltner = withLookback(function keltner(candles: HLC, options?: KeltnerOptions): KeltnerOutput {
+export const keltner = /* @__PURE__ */ withLookback(function keltner(
+  candles: HLC,
+  options?: KeltnerOptions,
+): KeltnerOutput {
   const { period, multiplier, atrPeriod } = paramsOf(options);
   const n = checkColumns(candles, FIELDS);
   const lb = Math.max(period - 1, atrPeriod);
@@ -81,59 +84,63 @@ export const keltner = withLookback(function keltner(candles: HLC, options?: Kel
 }, lookbackOf);
 
 /** Streaming {@link keltner}. */
-export class Keltner implements Stream<CandleLike, KeltnerValues> {
+export class Keltner extends StreamBase<CandleLike, KeltnerValues> {
   readonly period: number;
   readonly multiplier: number;
   readonly atrPeriod: number;
   readonly lookback: number;
   private readonly ema: EMA;
   private readonly atr: AtrState;
-  private out: KeltnerValues = NAN_ROW;
 
   constructor(options?: KeltnerOptions) {
     const { period, multiplier, atrPeriod } = paramsOf(options);
+    const lookback = Math.max(period - 1, atrPeriod);
+    super(lookback, { ...NAN_ROW });
     this.period = period;
     this.multiplier = multiplier;
     this.atrPeriod = atrPeriod;
-    this.lookback = Math.max(period - 1, atrPeriod);
+    this.lookback = lookback;
     this.ema = new EMA({ period });
     this.atr = new AtrState(atrParams({ period: atrPeriod }));
   }
 
-  get value(): KeltnerValues {
-    return { ...this.out };
+  /** The newest channel (NaN before the lookback), a fresh object on each read. */
+  override get value(): KeltnerValues {
+    return { ...super.value };
   }
 
-  get isStable(): boolean {
-    return this.atr.n > this.lookback;
+  protected override save(): void {
+    this.atr.save();
   }
 
-  get count(): number {
-    return this.atr.n;
+  protected override restore(): void {
+    this.atr.restore();
   }
 
   update(candle: CandleLike): KeltnerValues {
     checkCandle(candle, FIELDS);
-    const c = candle as HLCValues;
-    const mid = this.ema.update(c.close);
-    this.atr.save();
-    this.atr.n++;
-    this.out = this.row(mid, this.atr.step(c));
-    return { ...this.out };
+    this.save();
+    this.n++;
+    const out = this.step(candle, false);
+    this.out = out;
+    return { ...out };
   }
 
   replace(candle: CandleLike): KeltnerValues {
     checkCandle(candle, FIELDS);
-    checkReplace(this.atr.n);
-    const c = candle as HLCValues;
-    const mid = this.ema.replace(c.close);
-    this.atr.restore();
-    this.out = this.row(mid, this.atr.step(c));
-    return { ...this.out };
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle, true);
+    this.out = out;
+    return { ...out };
   }
 
-  private row(mid: number, atr: number): KeltnerValues {
-    if (this.atr.n <= this.lookback) return NAN_ROW;
+  protected step(candle: CandleLike, replacing: boolean): KeltnerValues {
+    const c = candle as HLCValues;
+    const mid = this.ema.next(c.close, replacing);
+    this.atr.n = this.n;
+    const atr = this.atr.step(c);
+    if (this.n <= this.lookback) return { ...NAN_ROW };
     const dev = this.multiplier * atr;
     return { upper: mid + dev, middle: mid, lower: mid - dev };
   }

@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link linRegSlope}. */
 export interface LinRegSlopeOptions {
@@ -29,7 +29,7 @@ function periodOf(options?: LinRegSlopeOptions): number {
  * so neither the price level nor rounding accumulates.
  * Lookback: `period - 1`.
  */
-export const linRegSlope = withLookback(
+export const linRegSlope = /* @__PURE__ */ withLookback(
   function linRegSlope(values: ArrayLike<number>, options?: LinRegSlopeOptions): Float64Array {
     const p = periodOf(options);
     const n = checkSeries(values);
@@ -67,23 +67,22 @@ export const linRegSlope = withLookback(
 );
 
 /** Streaming {@link linRegSlope}. */
-export class LinRegSlope implements Stream<number, number> {
+export class LinRegSlope extends StreamBase<number, number> {
   readonly period: number;
   private readonly window: Window;
   private readonly c: number;
   private readonly denom: number;
   private readonly a: number;
   private readonly b: number;
-  private n = 0;
   private shift = 0;
   private sum = 0;
   private num = 0;
   private due = 0;
   private saved = new Float64Array(4);
-  private out = Number.NaN;
 
   constructor(options?: LinRegSlopeOptions) {
     const p = periodOf(options);
+    super(p - 1, Number.NaN);
     this.period = p;
     this.window = new Window(p);
     this.c = (p - 1) / 2;
@@ -92,44 +91,42 @@ export class LinRegSlope implements Stream<number, number> {
     this.b = (p - 1) / 2;
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(value: number): number {
-    checkValue(value);
+  protected override save(): void {
     const s = this.saved;
     s[0] = this.shift;
     s[1] = this.sum;
     s[2] = this.num;
     s[3] = this.due;
-    this.n++;
-    this.out = this.step(value);
-    return this.out;
   }
 
-  replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.n);
+  protected override restore(): void {
     this.window.undo();
     const s = this.saved;
     this.shift = s[0];
     this.sum = s[1];
     this.num = s[2];
     this.due = s[3];
-    this.out = this.step(value);
-    return this.out;
   }
 
-  private step(x: number): number {
+  update(value: number): number {
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  replace(value: number): number {
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  protected step(x: number): number {
     const p = this.period;
     const w = this.window;
     const old = w.push(x);

@@ -1,7 +1,7 @@
 import { EMA, emaInto } from './ema.js';
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link macd}. */
 export interface MacdOptions {
@@ -59,7 +59,7 @@ function lookbackOf(p: MacdParams): number {
  * the signal line the MACD line itself (TA-Lib misaligns its outputs in that case).
  * Defaults 12, 26, 9. Lookback: `slow - 1 + signal - 1` (33 for the defaults).
  */
-export const macd = withLookback(
+export const macd = /* @__PURE__ */ withLookback(
   function macd(values: ArrayLike<number>, options?: MacdOptions): MacdOutput {
     const p = paramsOf(options);
     const n = checkSeries(values);
@@ -84,66 +84,65 @@ export const macd = withLookback(
 );
 
 /** Streaming {@link macd}. */
-export class MACD implements Stream<number, MacdValue> {
+export class MACD extends StreamBase<number, MacdValue> {
   readonly fast: number;
   readonly slow: number;
   readonly signal: number;
-  private readonly lookback: number;
   private readonly fastEma: EMA;
   private readonly slowEma: EMA;
   private readonly signalEma: EMA;
-  private n = 0;
   private line = Number.NaN;
   private sig = Number.NaN;
 
   constructor(options?: MacdOptions) {
     const p = paramsOf(options);
+    super(lookbackOf(p), { macd: Number.NaN, signal: Number.NaN, histogram: Number.NaN });
     this.fast = p.fast;
     this.slow = p.slow;
     this.signal = p.signal;
-    this.lookback = lookbackOf(p);
     this.fastEma = new EMA({ period: p.fast });
     this.slowEma = new EMA({ period: p.slow });
     this.signalEma = new EMA({ period: p.signal });
   }
 
-  get value(): MacdValue {
-    const stable = this.n > this.lookback;
+  /** The newest MACD line, signal and histogram (NaN before the lookback), a fresh object on each read. */
+  override get value(): MacdValue {
+    const stable = this.n > this.lookbackCount;
     const line = stable ? this.line : Number.NaN;
     const signal = stable ? this.sig : Number.NaN;
     return { macd: line, signal, histogram: line - signal };
   }
 
-  get isStable(): boolean {
-    return this.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
+  // `value` is built from the state on each read, so the fresh record of `step` is not kept:
+  // unused by the caller, it is never allocated.
   update(value: number): MacdValue {
-    checkValue(value);
+    checkInput(value);
+    this.save();
     this.n++;
-    this.step(value, false);
-    return this.value;
+    return this.step(value, false);
   }
 
   replace(value: number): MacdValue {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    this.step(value, true);
-    return this.value;
+    this.restore();
+    return this.step(value, true);
   }
 
-  private step(x: number, replace: boolean): void {
+  protected step(x: number, replacing: boolean): MacdValue {
     const n = this.n;
-    const s = replace ? this.slowEma.replace(x) : this.slowEma.update(x);
+    const s = this.slowEma.next(x, replacing);
     // The fast EMA only sees the values from index slow - fast on (TA-Lib's alignment).
-    if (n <= this.slow - this.fast) return;
-    const f = replace ? this.fastEma.replace(x) : this.fastEma.update(x);
-    if (n < this.slow) return;
-    this.line = f - s;
-    this.sig = replace ? this.signalEma.replace(this.line) : this.signalEma.update(this.line);
+    if (n > this.slow - this.fast) {
+      const f = this.fastEma.next(x, replacing);
+      if (n >= this.slow) {
+        this.line = f - s;
+        this.sig = this.signalEma.next(this.line, replacing);
+      }
+    }
+    const stable = this.n > this.lookbackCount;
+    const line = stable ? this.line : Number.NaN;
+    const signal = stable ? this.sig : Number.NaN;
+    return { macd: line, signal, histogram: line - signal };
   }
 }

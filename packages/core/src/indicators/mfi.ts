@@ -1,8 +1,8 @@
 import type { CandleLike, HLCV } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link mfi}. */
 export interface MfiOptions {
@@ -33,7 +33,7 @@ function ratio(pos: number, neg: number): number {
  * A side whose window holds no flow has its sum reset to an exact 0, clearing running-sum residue.
  * Default period 14. Lookback: `period`.
  */
-export const mfi = withLookback(
+export const mfi = /* @__PURE__ */ withLookback(
   function mfi(candles: HLCV, options?: MfiOptions): Float64Array {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -80,55 +80,53 @@ export const mfi = withLookback(
 );
 
 /** Streaming {@link mfi}. */
-export class MFI implements Stream<CandleLike, number> {
+export class MFI extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly posWin: Window;
   private readonly negWin: Window;
-  private n = 0;
   // previous typical price, sums, indices of the newest nonzero flows; and their copy before the last update
   private readonly s = new Float64Array([0, 0, 0, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY]);
   private readonly saved = new Float64Array(5);
-  private out = Number.NaN;
 
   constructor(options?: MfiOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period, Number.NaN);
+    this.period = period;
     this.posWin = new Window(this.period);
     this.negWin = new Window(this.period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
+  protected override save(): void {
     this.saved.set(this.s);
-    this.n++;
-    this.out = this.step(candle);
-    return this.out;
   }
 
-  replace(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    checkReplace(this.n);
+  protected override restore(): void {
     if (this.n > 1) {
       this.posWin.undo();
       this.negWin.undo();
     }
     this.s.set(this.saved);
-    this.out = this.step(candle);
-    return this.out;
   }
 
-  private step(candle: CandleLike): number {
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  protected step(candle: CandleLike): number {
     const s = this.s;
     const tp = ((candle.high as number) + (candle.low as number) + (candle.close as number)) / 3;
     const i = this.n - 1;

@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link mom}. */
 export interface MomOptions {
@@ -18,7 +18,7 @@ function periodOf(options?: MomOptions): number {
  *
  * Formula (TA-Lib `MOM`): `mom = x - x[period ago]`. Default period 10. Lookback: `period`.
  */
-export const mom = withLookback(
+export const mom = /* @__PURE__ */ withLookback(
   function mom(values: ArrayLike<number>, options?: MomOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -30,45 +30,40 @@ export const mom = withLookback(
 );
 
 /** Streaming {@link mom}. */
-export class Mom implements Stream<number, number> {
+export class Mom extends StreamBase<number, number> {
   readonly period: number;
   private readonly window: Window;
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: MomOptions) {
-    this.period = periodOf(options);
-    this.window = new Window(this.period);
+    const period = periodOf(options);
+    super(period, Number.NaN);
+    this.period = period;
+    this.window = new Window(period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.window.undo();
   }
 
   update(value: number): number {
-    checkValue(value);
+    checkInput(value);
+    this.save();
     this.n++;
-    this.out = this.step(value);
-    return this.out;
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    this.window.undo();
-    this.out = this.step(value);
-    return this.out;
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
-  private step(value: number): number {
+  protected step(value: number): number {
     // The value `period` inputs ago is the one the full window evicts (NaN while filling).
     const prev = this.window.push(value);
     return this.n > this.period ? value - prev : Number.NaN;

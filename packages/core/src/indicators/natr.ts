@@ -1,8 +1,9 @@
 import type { CandleLike, HLC } from '../types.js';
-import { ATR, type AtrOptions, atrInto, atrLookback, atrParams } from './atr.js';
+import { type ATR, type AtrOptions, AtrState, atrInto, atrLookback, atrParams } from './atr.js';
 import { withLookback } from './internal/define.js';
-import { checkColumns, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { StreamBase } from './internal/stream-base.js';
+import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
+import type { HLCValues } from './true-range.js';
 
 /** Options of {@link natr}: those of `atr`. */
 export type NatrOptions = AtrOptions;
@@ -22,7 +23,7 @@ function normalize(atr: number, close: number): number {
  * TA-Lib, which however reads 0 for any |close| below its absolute 1e-8 threshold, where this
  * reads the true value. Defaults: period 14. Lookback: that of `atr` (`period` by default).
  */
-export const natr = withLookback(
+export const natr = /* @__PURE__ */ withLookback(
   function natr(candles: HLC, options?: NatrOptions): Float64Array {
     const params = atrParams(options);
     const n = checkColumns(candles, FIELDS);
@@ -37,45 +38,54 @@ export const natr = withLookback(
 );
 
 /** Streaming {@link natr}: a streaming {@link ATR} normalized by each candle's close. */
-export class NATR implements Stream<CandleLike, number> {
-  private readonly atr: ATR;
-  private out = Number.NaN;
+export class NATR extends StreamBase<CandleLike, number> {
+  private readonly state: AtrState;
 
   constructor(options?: NatrOptions) {
-    this.atr = new ATR(options);
+    const params = atrParams(options);
+    super(atrLookback(params), Number.NaN);
+    this.state = new AtrState(params);
   }
 
+  /** Number of true ranges averaged. */
   get period(): number {
-    return this.atr.period;
+    return this.state.period;
   }
 
+  /** Inputs consumed before the first value (as {@link natr}'s lookback). */
   get lookback(): number {
-    return this.atr.lookback;
+    return this.state.lookback;
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.state.save();
   }
 
-  get isStable(): boolean {
-    return this.atr.isStable;
-  }
-
-  get count(): number {
-    return this.atr.count;
+  protected override restore(): void {
+    this.state.restore();
   }
 
   update(candle: CandleLike): number {
-    this.out = this.normalized(this.atr.update(candle), candle);
-    return this.out;
+    checkCandle(candle, FIELDS);
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
-    this.out = this.normalized(this.atr.replace(candle), candle);
-    return this.out;
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private normalized(atr: number, candle: CandleLike): number {
-    return this.atr.isStable ? normalize(atr, candle.close as number) : Number.NaN;
+  protected step(candle: CandleLike): number {
+    this.state.n = this.n;
+    const atr = this.state.step(candle as HLCValues);
+    return this.n > this.lookbackCount ? normalize(atr, candle.close as number) : Number.NaN;
   }
 }

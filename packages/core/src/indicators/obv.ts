@@ -1,7 +1,7 @@
 import type { CandleLike, CV } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['close', 'volume'] as const;
 
@@ -14,7 +14,7 @@ const FIELDS = ['close', 'volume'] as const;
  * The level depends on where the series starts; only its changes carry meaning.
  * No options. Lookback: 0.
  */
-export const obv = withLookback(
+export const obv = /* @__PURE__ */ withLookback(
   function obv(candles: CV): Float64Array {
     const n = checkColumns(candles, FIELDS);
     const { close, volume } = candles;
@@ -35,45 +35,47 @@ export const obv = withLookback(
 );
 
 /** Streaming {@link obv}; takes candles with `close` and `volume`. */
-export class OBV implements Stream<CandleLike, number> {
-  private n = 0;
+export class OBV extends StreamBase<CandleLike, number> {
   private acc = 0;
   private last = 0;
   private pAcc = 0;
   private pLast = 0;
-  private out = Number.NaN;
 
-  get value(): number {
-    return this.out;
+  constructor() {
+    super(0, Number.NaN);
   }
 
-  get isStable(): boolean {
-    return this.n > 0;
+  protected override save(): void {
+    this.pAcc = this.acc;
+    this.pLast = this.last;
   }
 
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.acc = this.pAcc;
+    this.last = this.pLast;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pAcc = this.acc;
-    this.pLast = this.last;
+    this.save();
     this.n++;
-    this.out = this.step(candle.close as number, candle.volume as number);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.acc = this.pAcc;
-    this.last = this.pLast;
-    this.out = this.step(candle.close as number, candle.volume as number);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(close: number, volume: number): number {
+  protected step(candle: CandleLike): number {
+    const close = candle.close as number;
+    const volume = candle.volume as number;
     if (this.n === 1) this.acc = volume;
     else if (close > this.last) this.acc += volume;
     else if (close < this.last) this.acc -= volume;

@@ -1,8 +1,8 @@
 import { InputError } from '../errors.js';
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace, nanArray } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** How the levels are derived from the previous bar's high, low and close. */
 export type PivotMethod = 'classic' | 'fibonacci' | 'camarilla' | 'woodie';
@@ -233,68 +233,65 @@ function pivotPointsImpl(candles: PivotCandles, options?: PivotOptions): PivotLe
  * whose published set has a fourth level; the others have no agreed one).
  * Default method 'classic'. Lookback: 1.
  */
-export const pivotPoints = withLookback(pivotPointsImpl, (options?: PivotOptions) => {
+export const pivotPoints = /* @__PURE__ */ withLookback(pivotPointsImpl, (options?: PivotOptions) => {
   paramsOf(options);
   return 1;
 });
 
 /** Streaming {@link pivotPoints}; takes candles with `high`, `low`, `close` (and `open` for `woodieOpen`). */
-export class PivotPoints implements Stream<CandleLike, PivotLevels<number>> {
+export class PivotPoints extends StreamBase<CandleLike, PivotLevels<number>> {
   readonly method: PivotMethod;
   private readonly useOpen: boolean;
-  private readonly fields: readonly string[];
-  private readonly lv = new Float64Array(9);
-  private n = 0;
+  private readonly lv: Float64Array;
   private h = 0;
   private l = 0;
   private c = 0;
   private pH = 0;
   private pL = 0;
   private pC = 0;
-  private out: PivotLevels<number>;
+  private readonly fields: readonly string[];
 
   constructor(options?: PivotOptions) {
     const { method, useOpen } = paramsOf(options);
+    const lv = new Float64Array(9).fill(Number.NaN);
+    super(1, levelsOf(method, lv));
+    this.fields = useOpen ? HLCO_FIELDS : HLC_FIELDS;
     this.method = method;
     this.useOpen = useOpen;
-    this.fields = useOpen ? HLCO_FIELDS : HLC_FIELDS;
-    this.lv.fill(Number.NaN);
-    this.out = this.result();
+    this.lv = lv;
   }
 
-  get value(): PivotLevels<number> {
-    return this.out;
+  protected override save(): void {
+    this.pH = this.h;
+    this.pL = this.l;
+    this.pC = this.c;
   }
 
-  get isStable(): boolean {
-    return this.n > 1;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.h = this.pH;
+    this.l = this.pL;
+    this.c = this.pC;
   }
 
   update(candle: CandleLike): PivotLevels<number> {
     checkCandle(candle, this.fields);
-    this.pH = this.h;
-    this.pL = this.l;
-    this.pC = this.c;
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): PivotLevels<number> {
     checkCandle(candle, this.fields);
     checkReplace(this.n);
-    this.h = this.pH;
-    this.l = this.pL;
-    this.c = this.pC;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): PivotLevels<number> {
+  protected step(candle: CandleLike): PivotLevels<number> {
     if (this.n > 1) {
       const o = this.useOpen ? (candle.open as number) : 0;
       levelsInto(this.method, this.h, this.l, this.c, o, this.useOpen, this.lv);
@@ -302,24 +299,24 @@ export class PivotPoints implements Stream<CandleLike, PivotLevels<number>> {
     this.h = candle.high as number;
     this.l = candle.low as number;
     this.c = candle.close as number;
-    return this.result();
+    return levelsOf(this.method, this.lv);
   }
+}
 
-  private result(): PivotLevels<number> | CamarillaLevels<number> {
-    const lv = this.lv;
-    if (this.method === 'camarilla') {
-      return {
-        pp: lv[PP],
-        r1: lv[R1],
-        r2: lv[R2],
-        r3: lv[R3],
-        s1: lv[S1],
-        s2: lv[S2],
-        s3: lv[S3],
-        r4: lv[R4],
-        s4: lv[S4],
-      };
-    }
-    return { pp: lv[PP], r1: lv[R1], r2: lv[R2], r3: lv[R3], s1: lv[S1], s2: lv[S2], s3: lv[S3] };
+/** The levels of `method` read from `lv` (indexed by PP, R1, ...). */
+function levelsOf(method: PivotMethod, lv: Float64Array): PivotLevels<number> | CamarillaLevels<number> {
+  if (method === 'camarilla') {
+    return {
+      pp: lv[PP],
+      r1: lv[R1],
+      r2: lv[R2],
+      r3: lv[R3],
+      s1: lv[S1],
+      s2: lv[S2],
+      s3: lv[S3],
+      r4: lv[R4],
+      s4: lv[S4],
+    };
   }
+  return { pp: lv[PP], r1: lv[R1], r2: lv[R2], r3: lv[R3], s1: lv[S1], s2: lv[S2], s3: lv[S3] };
 }

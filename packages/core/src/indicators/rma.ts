@@ -1,7 +1,7 @@
 import { EMA, emaInto } from './ema.js';
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link rma}. */
 export interface RmaOptions {
@@ -23,7 +23,7 @@ function periodOf(options?: RmaOptions): number {
  * the same recurrence as `(rma * (period - 1) + x) / period`; the two agree to rounding.
  * Lookback: `period - 1`.
  */
-export const rma = withLookback(
+export const rma = /* @__PURE__ */ withLookback(
   function rma(values: ArrayLike<number>, options?: RmaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -35,34 +35,36 @@ export const rma = withLookback(
 );
 
 /** Streaming {@link rma}. */
-export class RMA implements Stream<number, number> {
+export class RMA extends StreamBase<number, number> {
   readonly period: number;
   private readonly ema: EMA;
 
   constructor(options?: RmaOptions) {
-    this.period = periodOf(options);
-    this.ema = new EMA({ period: this.period, k: 1 / this.period });
-  }
-
-  get value(): number {
-    return this.ema.value;
-  }
-
-  get isStable(): boolean {
-    return this.ema.isStable;
-  }
-
-  get count(): number {
-    return this.ema.count;
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
+    this.ema = new EMA({ period, k: 1 / period });
   }
 
   update(value: number): number {
-    return this.ema.update(value);
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value, false);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.ema.count);
-    return this.ema.replace(value);
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value, true);
+    this.out = out;
+    return out;
+  }
+
+  protected step(value: number, replacing: boolean): number {
+    return this.ema.next(value, replacing);
   }
 }

@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link roc}. */
 export interface RocOptions {
@@ -25,7 +25,7 @@ function change(x: number, prev: number): number {
  * price, but possible in synthetic or spread series) gives 0, as in TA-Lib, rather than an
  * infinity. Default period 10. Lookback: `period`.
  */
-export const roc = withLookback(
+export const roc = /* @__PURE__ */ withLookback(
   function roc(values: ArrayLike<number>, options?: RocOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -40,45 +40,40 @@ export const roc = withLookback(
 );
 
 /** Streaming {@link roc}. */
-export class ROC implements Stream<number, number> {
+export class ROC extends StreamBase<number, number> {
   readonly period: number;
   private readonly window: Window;
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: RocOptions) {
-    this.period = periodOf(options);
-    this.window = new Window(this.period);
+    const period = periodOf(options);
+    super(period, Number.NaN);
+    this.period = period;
+    this.window = new Window(period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.window.undo();
   }
 
   update(value: number): number {
-    checkValue(value);
+    checkInput(value);
+    this.save();
     this.n++;
-    this.out = this.step(value);
-    return this.out;
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    this.window.undo();
-    this.out = this.step(value);
-    return this.out;
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
-  private step(value: number): number {
+  protected step(value: number): number {
     // The value `period` inputs ago is the one the full window evicts (NaN while filling).
     const prev = this.window.push(value);
     return this.n > this.period ? change(value, prev) : Number.NaN;

@@ -1,6 +1,6 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link rsi}. */
 export interface RsiOptions {
@@ -29,7 +29,7 @@ function ratio(gain: number, loss: number): number {
  * threshold that also zeroes genuine values on sub-cent prices.
  * Lookback: `period`.
  */
-export const rsi = withLookback(
+export const rsi = /* @__PURE__ */ withLookback(
   function rsi(values: ArrayLike<number>, options?: RsiOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -67,11 +67,10 @@ export const rsi = withLookback(
 );
 
 /** Streaming {@link rsi}. */
-export class RSI implements Stream<number, number> {
+export class RSI extends StreamBase<number, number> {
   readonly period: number;
   private readonly a: number;
   private readonly b: number;
-  private n = 0;
   private gain = 0;
   private loss = 0;
   private last = 0;
@@ -80,42 +79,44 @@ export class RSI implements Stream<number, number> {
   private pLast = 0;
 
   constructor(options?: RsiOptions) {
-    this.period = periodOf(options);
-    this.a = (this.period - 1) / this.period;
-    this.b = 1 / this.period;
+    const period = periodOf(options);
+    super(period, Number.NaN);
+    this.period = period;
+    this.a = (period - 1) / period;
+    this.b = 1 / period;
   }
 
-  get value(): number {
-    return this.n > this.period ? ratio(this.gain, this.loss) : Number.NaN;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(value: number): number {
-    if (value - value !== 0) checkValue(value);
+  protected override save(): void {
     this.pGain = this.gain;
     this.pLoss = this.loss;
     this.pLast = this.last;
-    this.n++;
-    return this.step(value);
   }
 
-  replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.n);
+  protected override restore(): void {
     this.gain = this.pGain;
     this.loss = this.pLoss;
     this.last = this.pLast;
-    return this.step(value);
   }
 
-  private step(x: number): number {
+  update(value: number): number {
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  replace(value: number): number {
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  protected step(x: number): number {
     const n = this.n;
     const p = this.period;
     const d = x - this.last;

@@ -1,7 +1,7 @@
 import type { CandleLike, HL } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkNumber, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link sar}. */
 export interface SarOptions {
@@ -128,7 +128,7 @@ class SarState {
  * An acceleration above the maximum is lowered to it, as in TA-Lib.
  * Defaults: acceleration 0.02, maximum 0.2. Lookback: 1.
  */
-export const sar = withLookback(
+export const sar = /* @__PURE__ */ withLookback(
   function sar(candles: HL, options?: SarOptions): Float64Array {
     const { acceleration, maximum } = paramsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -147,49 +147,47 @@ export const sar = withLookback(
 );
 
 /** Streaming {@link sar}. */
-export class SAR implements Stream<CandleLike, number> {
+export class SAR extends StreamBase<CandleLike, number> {
   readonly acceleration: number;
   readonly maximum: number;
   private readonly state = new SarState();
   private readonly saved = new SarState();
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: SarOptions) {
+    super(1, Number.NaN);
     const { acceleration, maximum } = paramsOf(options);
     this.acceleration = acceleration;
     this.maximum = maximum;
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.saved.copyFrom(this.state);
   }
 
-  get isStable(): boolean {
-    return this.n > 1;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.state.copyFrom(this.saved);
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.saved.copyFrom(this.state);
+    this.save();
     this.n++;
-    this.out = this.step(candle as { high: number; low: number });
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.state.copyFrom(this.saved);
-    this.out = this.step(candle as { high: number; low: number });
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(c: { high: number; low: number }): number {
+  protected step(candle: CandleLike): number {
+    const c = candle as { high: number; low: number };
     const s = this.state;
     if (this.n === 1) {
       // Bar 0 is only remembered, in prevHigh / prevLow, for the initial direction.

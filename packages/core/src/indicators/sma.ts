@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link sma}. */
 export interface SmaOptions {
@@ -19,7 +19,7 @@ function periodOf(options?: SmaOptions): number {
  * Formula (TA-Lib `SMA`): the mean of the last `period` values, kept as a running sum updated by
  * the difference of the newest and the dropped value (TA-Lib's sum, up to rounding). Lookback: `period - 1`.
  */
-export const sma = withLookback(
+export const sma = /* @__PURE__ */ withLookback(
   function sma(values: ArrayLike<number>, options?: SmaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -39,49 +39,47 @@ export const sma = withLookback(
 );
 
 /** Streaming {@link sma}. */
-export class SMA implements Stream<number, number> {
+export class SMA extends StreamBase<number, number> {
   readonly period: number;
   private readonly window: Window;
   private sum = 0;
   private prevSum = 0;
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: SmaOptions) {
-    this.period = periodOf(options);
-    this.window = new Window(this.period);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
+    this.window = new Window(period);
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.prevSum = this.sum;
   }
 
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.window.undo();
+    this.sum = this.prevSum;
   }
 
   update(value: number): number {
-    checkValue(value);
-    this.prevSum = this.sum;
+    checkInput(value);
+    this.save();
     this.n++;
-    this.out = this.step(value);
-    return this.out;
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
+    checkInput(value);
     checkReplace(this.n);
-    this.window.undo();
-    this.sum = this.prevSum;
-    this.out = this.step(value);
-    return this.out;
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
   }
 
-  private step(value: number): number {
+  protected step(value: number): number {
     const evicted = this.window.push(value);
     if (this.n <= this.period) {
       this.sum += value;

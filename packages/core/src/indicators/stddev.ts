@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link stdDev}. */
 export interface StdDevOptions {
@@ -93,7 +93,7 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
  * where this reads the true value, and exactly 0 only on a window of identical values.
  * Defaults: period 20, nbDev 1. Lookback: `period - 1`.
  */
-export const stdDev = withLookback(
+export const stdDev = /* @__PURE__ */ withLookback(
   function stdDev(values: ArrayLike<number>, options?: StdDevOptions): Float64Array {
     const { period, nbDev } = paramsOf(options);
     const n = checkSeries(values);
@@ -106,65 +106,62 @@ export const stdDev = withLookback(
 );
 
 /** Streaming {@link stdDev}. */
-export class StdDev implements Stream<number, number> {
+export class StdDev extends StreamBase<number, number> {
   readonly period: number;
   readonly nbDev: number;
   private readonly window: Window;
   private readonly inv: number;
-  private n = 0;
   private shift = 0;
   private mu = 0;
   private m2 = 0;
   private budget = 0;
   private saved = new Float64Array(4);
-  private out = Number.NaN;
 
   constructor(options?: StdDevOptions) {
     const { period, nbDev } = paramsOf(options);
+    super(period - 1, Number.NaN);
     this.period = period;
     this.nbDev = nbDev;
     this.window = new Window(period);
     this.inv = 1 / period;
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(value: number): number {
-    if (!Number.isFinite(value)) checkValue(value);
+  protected override save(): void {
     const s = this.saved;
     s[0] = this.shift;
     s[1] = this.mu;
     s[2] = this.m2;
     s[3] = this.budget;
-    this.n++;
-    this.out = this.step(value);
-    return this.out;
   }
 
-  replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.n);
+  protected override restore(): void {
     this.window.undo();
     const s = this.saved;
     this.shift = s[0];
     this.mu = s[1];
     this.m2 = s[2];
     this.budget = s[3];
-    this.out = this.step(value);
-    return this.out;
   }
 
-  private step(x: number): number {
+  update(value: number): number {
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  replace(value: number): number {
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  protected step(x: number): number {
     const p = this.period;
     const old = this.window.push(x);
     if (this.n < p) return Number.NaN;

@@ -1,8 +1,8 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries } from './internal/validate.js';
 import { RSI, rsi } from './rsi.js';
 import { StochState, stochInto } from './stoch.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link stochRsi}. */
 export interface StochRsiOptions {
@@ -63,7 +63,7 @@ function lookbackOf(p: StochRsiParams): number {
  * in TA-Lib and TradingView. Defaults 14, 14, 3, 3.
  * Lookback: `rsiPeriod + (stochPeriod - 1) + (kSmooth - 1) + (dPeriod - 1)`.
  */
-export const stochRsi = withLookback(
+export const stochRsi = /* @__PURE__ */ withLookback(
   function stochRsi(values: ArrayLike<number>, options?: StochRsiOptions): StochRsiOutput {
     const p = paramsOf(options);
     const n = checkSeries(values);
@@ -77,50 +77,53 @@ export const stochRsi = withLookback(
 );
 
 /** Streaming {@link stochRsi}. */
-export class StochRSI implements Stream<number, StochRsiValue> {
+export class StochRSI extends StreamBase<number, StochRsiValue> {
   readonly rsiPeriod: number;
   readonly stochPeriod: number;
   readonly kSmooth: number;
   readonly dPeriod: number;
   private readonly rsi: RSI;
   private readonly state: StochState;
-  private readonly lookback: number;
 
   constructor(options?: StochRsiOptions) {
     const p = paramsOf(options);
+    super(lookbackOf(p), { k: Number.NaN, d: Number.NaN });
     this.rsiPeriod = p.rsiPeriod;
     this.stochPeriod = p.stochPeriod;
     this.kSmooth = p.kSmooth;
     this.dPeriod = p.dPeriod;
-    this.lookback = lookbackOf(p);
     this.rsi = new RSI({ period: p.rsiPeriod });
     this.state = new StochState(p.stochPeriod, p.kSmooth, p.dPeriod);
   }
 
-  get value(): StochRsiValue {
+  /** The newest %K and %D (NaN before the lookback), a fresh object on each read. */
+  override get value(): StochRsiValue {
     return { k: this.state.k, d: this.state.d };
   }
 
-  get isStable(): boolean {
-    return this.rsi.count > this.lookback;
-  }
-
-  get count(): number {
-    return this.rsi.count;
-  }
-
+  // `value` is built from the state on each read, so the fresh record of `step` is not kept:
+  // unused by the caller, it is never allocated.
   update(value: number): StochRsiValue {
-    checkValue(value);
-    const r = this.rsi.update(value);
-    if (this.rsi.isStable) this.state.update(r, r, r);
-    return this.value;
+    checkInput(value);
+    this.save();
+    this.n++;
+    return this.step(value, false);
   }
 
   replace(value: number): StochRsiValue {
-    checkValue(value);
-    checkReplace(this.rsi.count);
-    const r = this.rsi.replace(value);
-    if (this.rsi.isStable) this.state.replace(r, r, r);
-    return this.value;
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    return this.step(value, true);
+  }
+
+  protected step(value: number, replacing: boolean): StochRsiValue {
+    const r = replacing ? this.rsi.replace(value) : this.rsi.update(value);
+    // The RSI is defined past its lookback, `rsiPeriod` inputs.
+    if (this.n > this.rsiPeriod) {
+      if (replacing) this.state.replace(r, r, r);
+      else this.state.update(r, r, r);
+    }
+    return { k: this.state.k, d: this.state.d };
   }
 }

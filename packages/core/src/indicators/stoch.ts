@@ -1,9 +1,9 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link stoch}. */
 export interface StochOptions {
@@ -58,7 +58,7 @@ const FIELDS = ['high', 'low', 'close'] as const;
  * the identity.
  * Defaults 14, 3, 3. Lookback: `(kPeriod - 1) + (kSmooth - 1) + (dPeriod - 1)`.
  */
-export const stoch = withLookback(
+export const stoch = /* @__PURE__ */ withLookback(
   function stoch(candles: HLC, options?: StochOptions): StochOutput {
     const p = paramsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -189,6 +189,8 @@ class MeanWindow {
     this.window = new Window(period);
   }
 
+  // `value` is built from the state on each read, so the fresh record of `step` is not kept:
+  // unused by the caller, it is never allocated.
   update(x: number): number {
     this.pSum = this.sum;
     this.n++;
@@ -274,43 +276,46 @@ export class StochState {
 }
 
 /** Streaming {@link stoch}. */
-export class Stoch implements Stream<CandleLike, StochValue> {
+export class Stoch extends StreamBase<CandleLike, StochValue> {
   readonly kPeriod: number;
   readonly kSmooth: number;
   readonly dPeriod: number;
   private readonly state: StochState;
-  private readonly lookback: number;
 
   constructor(options?: StochOptions) {
     const p = paramsOf(options);
+    super(lookbackOf(p), { k: Number.NaN, d: Number.NaN });
     this.kPeriod = p.kPeriod;
     this.kSmooth = p.kSmooth;
     this.dPeriod = p.dPeriod;
-    this.lookback = lookbackOf(p);
     this.state = new StochState(p.kPeriod, p.kSmooth, p.dPeriod);
   }
 
-  get value(): StochValue {
+  /** The newest %K and %D (NaN before the lookback), a fresh object on each read. */
+  override get value(): StochValue {
     return { k: this.state.k, d: this.state.d };
-  }
-
-  get isStable(): boolean {
-    return this.state.count > this.lookback;
-  }
-
-  get count(): number {
-    return this.state.count;
   }
 
   update(candle: CandleLike): StochValue {
     checkCandle(candle, FIELDS);
-    this.state.update(candle.high as number, candle.low as number, candle.close as number);
-    return this.value;
+    this.save();
+    this.n++;
+    return this.step(candle, false);
   }
 
   replace(candle: CandleLike): StochValue {
     checkCandle(candle, FIELDS);
-    this.state.replace(candle.high as number, candle.low as number, candle.close as number);
-    return this.value;
+    checkReplace(this.n);
+    this.restore();
+    return this.step(candle, true);
+  }
+
+  protected step(candle: CandleLike, replacing: boolean): StochValue {
+    const high = candle.high as number;
+    const low = candle.low as number;
+    const close = candle.close as number;
+    if (replacing) this.state.replace(high, low, close);
+    else this.state.update(high, low, close);
+    return { k: this.state.k, d: this.state.d };
   }
 }

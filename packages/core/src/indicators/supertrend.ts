@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { type AtrParams, AtrState, atrInto } from './atr.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkNumber, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 import type { HLCValues } from './true-range.js';
 
 /** Options of {@link superTrend}. */
@@ -97,7 +97,7 @@ class BandState {
  * TradingView's. trading-signals' `SuperTrend` agrees except for that first-bar rule.
  * Defaults: period 10, multiplier 3. Lookback: `period - 1`.
  */
-export const superTrend = withLookback(
+export const superTrend = /* @__PURE__ */ withLookback(
   function superTrend(candles: HLC, options?: SuperTrendOptions): SuperTrendOutput {
     const { period, multiplier } = paramsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -121,59 +121,64 @@ export const superTrend = withLookback(
 );
 
 /** Streaming {@link superTrend}. */
-export class SuperTrend implements Stream<CandleLike, SuperTrendValues> {
+export class SuperTrend extends StreamBase<CandleLike, SuperTrendValues> {
   readonly period: number;
   readonly multiplier: number;
   private readonly atr: AtrState;
   private readonly bands = new BandState();
   private readonly saved = new BandState();
-  private out: SuperTrendValues = { value: Number.NaN, direction: Number.NaN };
 
   constructor(options?: SuperTrendOptions) {
     const { period, multiplier } = paramsOf(options);
+    super(period - 1, { value: Number.NaN, direction: Number.NaN });
     this.period = period;
     this.multiplier = multiplier;
     this.atr = new AtrState(atrOf(period));
   }
 
-  get value(): SuperTrendValues {
-    return { ...this.out };
+  /** The newest line and direction (NaN before the lookback), a fresh object on each read. */
+  override get value(): SuperTrendValues {
+    return { ...super.value };
   }
 
-  get isStable(): boolean {
-    return this.atr.n >= this.period;
+  protected override save(): void {
+    this.atr.save();
+    this.saved.copyFrom(this.bands);
   }
 
-  get count(): number {
-    return this.atr.n;
+  protected override restore(): void {
+    this.atr.restore();
+    this.bands.copyFrom(this.saved);
   }
 
   update(candle: CandleLike): SuperTrendValues {
     checkCandle(candle, FIELDS);
-    this.atr.save();
-    this.saved.copyFrom(this.bands);
-    this.atr.n++;
-    this.out = this.step(candle as HLCValues);
-    return { ...this.out };
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return { ...out };
   }
 
   replace(candle: CandleLike): SuperTrendValues {
     checkCandle(candle, FIELDS);
-    checkReplace(this.atr.n);
-    this.atr.restore();
-    this.bands.copyFrom(this.saved);
-    this.out = this.step(candle as HLCValues);
-    return { ...this.out };
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return { ...out };
   }
 
-  private step(c: HLCValues): SuperTrendValues {
+  protected step(candle: CandleLike): SuperTrendValues {
+    const c = candle as HLCValues;
+    this.atr.n = this.n;
     const atr = this.atr.step(c);
     const b = this.bands;
-    if (this.atr.n < this.period) {
+    if (this.n < this.period) {
       b.close = c.close;
       return { value: Number.NaN, direction: Number.NaN };
     }
-    b.step(c.high, c.low, c.close, atr, this.multiplier, this.atr.n === this.period);
+    b.step(c.high, c.low, c.close, atr, this.multiplier, this.n === this.period);
     return { value: b.value, direction: b.down ? -1 : 1 };
   }
 }

@@ -1,7 +1,7 @@
 import { EMA, emaInto } from './ema.js';
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 
 /** Options of {@link tema}. */
 export interface TemaOptions {
@@ -20,7 +20,7 @@ function periodOf(options?: TemaOptions): number {
  * `e3 = EMA(e2)`, all of `period` and SMA-seeded, `tema = e3 + (3 * e1 - 3 * e2)`.
  * Lookback: `3 * (period - 1)`.
  */
-export const tema = withLookback(
+export const tema = /* @__PURE__ */ withLookback(
   function tema(values: ArrayLike<number>, options?: TemaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -40,57 +40,45 @@ export const tema = withLookback(
 );
 
 /** Streaming {@link tema}. */
-export class TEMA implements Stream<number, number> {
+export class TEMA extends StreamBase<number, number> {
   readonly period: number;
   private readonly e1: EMA;
   private readonly e2: EMA;
   private readonly e3: EMA;
-  private out = Number.NaN;
 
   constructor(options?: TemaOptions) {
-    this.period = periodOf(options);
-    this.e1 = new EMA({ period: this.period });
-    this.e2 = new EMA({ period: this.period });
-    this.e3 = new EMA({ period: this.period });
-  }
-
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.e3.isStable;
-  }
-
-  get count(): number {
-    return this.e1.count;
+    const period = periodOf(options);
+    super(3 * (period - 1), Number.NaN);
+    this.period = period;
+    this.e1 = new EMA({ period });
+    this.e2 = new EMA({ period });
+    this.e3 = new EMA({ period });
   }
 
   update(value: number): number {
-    checkValue(value);
-    const a = this.e1.update(value);
-    if (!this.e1.isStable) return this.set(Number.NaN);
-    const b = this.e2.update(a);
-    if (!this.e2.isStable) return this.set(Number.NaN);
-    return this.set(this.combine(a, b, this.e3.update(b)));
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value, false);
+    this.out = out;
+    return out;
   }
 
   replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.e1.count);
-    const a = this.e1.replace(value);
-    if (!this.e1.isStable) return this.set(Number.NaN);
-    const b = this.e2.replace(a);
-    if (!this.e2.isStable) return this.set(Number.NaN);
-    return this.set(this.combine(a, b, this.e3.replace(b)));
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value, true);
+    this.out = out;
+    return out;
   }
 
-  private combine(a: number, b: number, c: number): number {
-    return this.e3.isStable ? c + (3 * a - 3 * b) : Number.NaN;
-  }
-
-  private set(x: number): number {
-    this.out = x;
-    return x;
+  protected step(value: number, replacing: boolean): number {
+    const a = this.e1.next(value, replacing);
+    if (this.n < this.period) return Number.NaN;
+    const b = this.e2.next(a, replacing);
+    if (this.n < 2 * this.period - 1) return Number.NaN;
+    const c = this.e3.next(b, replacing);
+    return this.n > this.lookbackCount ? c + (3 * a - 3 * b) : Number.NaN;
   }
 }

@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link trueRange}. */
 export interface TrueRangeOptions {
@@ -39,7 +39,7 @@ export function trueRangeOf(high: number, low: number, prevClose: number): numbe
  * output starts at the second bar. Lookback: 1. With `convention: 'tradingview'` the first bar
  * reads `high - low` (TradingView `ta.tr(true)`, the input of `ta.atr`), lookback 0.
  */
-export const trueRange = withLookback(
+export const trueRange = /* @__PURE__ */ withLookback(
   function trueRange(candles: HLC, options?: TrueRangeOptions): Float64Array {
     const first = firstOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -53,46 +53,45 @@ export const trueRange = withLookback(
 );
 
 /** Streaming {@link trueRange}. */
-export class TrueRange implements Stream<CandleLike, number> {
+export class TrueRange extends StreamBase<CandleLike, number> {
   readonly lookback: number;
-  private n = 0;
   private last = Number.NaN;
   private pLast = Number.NaN;
-  private out = Number.NaN;
 
   constructor(options?: TrueRangeOptions) {
-    this.lookback = firstOf(options);
+    const lookback = firstOf(options);
+    super(lookback, Number.NaN);
+    this.lookback = lookback;
   }
 
-  get value(): number {
-    return this.out;
+  protected override save(): void {
+    this.pLast = this.last;
   }
 
-  get isStable(): boolean {
-    return this.n > this.lookback;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.last = this.pLast;
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
-    this.pLast = this.last;
+    this.save();
     this.n++;
-    this.out = this.step(candle as HLCValues);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.last = this.pLast;
-    this.out = this.step(candle as HLCValues);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(c: HLCValues): number {
+  protected step(candle: CandleLike): number {
+    const c = candle as HLCValues;
     const prev = this.last;
     this.last = c.close;
     if (this.n > 1) return trueRangeOf(c.high, c.low, prev);

@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /**
  * Options of {@link ultOsc}. The three periods are sorted first, as in TA-Lib: the shortest
@@ -47,7 +47,7 @@ function term(a: number, b: number, flat: boolean): number {
  * terms on sub-cent prices; such a window's range sum is reset to an exact 0, clearing running-sum
  * residue. Defaults 7, 14, 28. Lookback: the longest period.
  */
-export const ultOsc = withLookback(
+export const ultOsc = /* @__PURE__ */ withLookback(
   function ultOsc(candles: HLC, options?: UltOscOptions): Float64Array {
     const [p1, p2, p3] = periodsOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -122,7 +122,7 @@ export const ultOsc = withLookback(
 );
 
 /** Streaming {@link ultOsc}. */
-export class UltOsc implements Stream<CandleLike, number> {
+export class UltOsc extends StreamBase<CandleLike, number> {
   /** The periods sorted ascending: weights 4, 2, 1. */
   readonly periods: readonly [number, number, number];
   private readonly bpWin: Window;
@@ -130,48 +130,46 @@ export class UltOsc implements Stream<CandleLike, number> {
   // a1..a3, b1..b3, previous close, index of the newest nonzero true range; and their copy before the last update.
   private readonly s = new Float64Array([0, 0, 0, 0, 0, 0, 0, Number.NEGATIVE_INFINITY]);
   private readonly saved = new Float64Array(8);
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: UltOscOptions) {
-    this.periods = periodsOf(options);
+    const periods = periodsOf(options);
+    super(periods[2], Number.NaN);
+    this.periods = periods;
     this.bpWin = new Window(this.periods[2]);
     this.trWin = new Window(this.periods[2]);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > this.periods[2];
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
+  protected override save(): void {
     this.saved.set(this.s);
-    this.n++;
-    this.out = this.step(candle);
-    return this.out;
   }
 
-  replace(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    checkReplace(this.n);
+  protected override restore(): void {
     if (this.n > 1) {
       this.bpWin.undo();
       this.trWin.undo();
     }
     this.s.set(this.saved);
-    this.out = this.step(candle);
-    return this.out;
   }
 
-  private step(candle: CandleLike): number {
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  protected step(candle: CandleLike): number {
     const s = this.s;
     const close = candle.close as number;
     const i = this.n - 1;

@@ -1,8 +1,8 @@
 import { InputError } from '../errors.js';
 import type { CandleLike, HLCV } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkReplace } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 const FIELDS = ['time', 'high', 'low', 'close', 'volume'] as const;
 const DAY = 86_400_000;
@@ -73,7 +73,7 @@ function sessionOf(anchor: VwapAnchor, time: number, bounds: Float64Array): void
  * index), the VWAP reads that bar's typical price instead of 0 / 0 (TradingView shows na).
  * Default anchor 'day'. Lookback: 0.
  */
-export const vwap = withLookback(
+export const vwap = /* @__PURE__ */ withLookback(
   function vwap(candles: VwapCandles, options?: VwapOptions): Float64Array {
     const anchor = anchorOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -109,10 +109,9 @@ export const vwap = withLookback(
 );
 
 /** Streaming {@link vwap}; takes candles with `time`, `high`, `low`, `close` and `volume`. */
-export class VWAP implements Stream<CandleLike, number> {
+export class VWAP extends StreamBase<CandleLike, number> {
   readonly anchor: VwapAnchor;
   private readonly bounds = new Float64Array(2);
-  private n = 0;
   private pv = 0;
   private vol = 0;
   private start = Number.NaN;
@@ -121,47 +120,45 @@ export class VWAP implements Stream<CandleLike, number> {
   private pVol = 0;
   private pStart = Number.NaN;
   private pEnd = Number.NaN;
-  private out = Number.NaN;
 
   constructor(options?: VwapOptions) {
+    super(0, Number.NaN);
     this.anchor = anchorOf(options);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n > 0;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
+  protected override save(): void {
     this.pPv = this.pv;
     this.pVol = this.vol;
     this.pStart = this.start;
     this.pEnd = this.end;
+  }
+
+  protected override restore(): void {
+    this.pv = this.pPv;
+    this.vol = this.pVol;
+    this.start = this.pStart;
+    this.end = this.pEnd;
+  }
+
+  update(candle: CandleLike): number {
+    checkCandle(candle, FIELDS);
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.pv = this.pPv;
-    this.vol = this.pVol;
-    this.start = this.pStart;
-    this.end = this.pEnd;
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     const t = candle.time as number;
     if (this.n === 1 || t >= this.end || t < this.start) {
       sessionOf(this.anchor, t, this.bounds);

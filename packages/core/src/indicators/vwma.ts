@@ -1,9 +1,9 @@
 import { InputError } from '../errors.js';
 import type { CandleLike, CV } from '../types.js';
 import { withLookback } from './internal/define.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link vwma}. */
 export interface VwmaOptions {
@@ -39,7 +39,7 @@ function negativeVolume(v: number, index?: number): InputError {
  * `InputError` otherwise).
  * Default period 20. Lookback: `period - 1`.
  */
-export const vwma = withLookback(
+export const vwma = /* @__PURE__ */ withLookback(
   function vwma(candles: CV, options?: VwmaOptions): Float64Array {
     const p = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -90,53 +90,51 @@ function vwmaInto(close: ArrayLike<number>, volume: ArrayLike<number>, n: number
 }
 
 /** Streaming {@link vwma}; takes candles with `close` and `volume`. */
-export class VWMA implements Stream<CandleLike, number> {
+export class VWMA extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly closes: Window;
   private readonly volumes: Window;
-  private n = 0;
   private closeSum = 0;
   private sv = 0;
   private spv = 0;
   private budget = 0;
   private saved = new Float64Array(4);
-  private out = Number.NaN;
 
   constructor(options?: VwmaOptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
     this.closes = new Window(this.period);
     this.volumes = new Window(this.period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
   update(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    if ((candle.volume as number) < 0) throw negativeVolume(candle.volume as number);
+    checkVolume(candle);
+    this.save();
+    this.n++;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  replace(candle: CandleLike): number {
+    checkVolume(candle);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
+  }
+
+  protected override save(): void {
     const s = this.saved;
     s[0] = this.closeSum;
     s[1] = this.sv;
     s[2] = this.spv;
     s[3] = this.budget;
-    this.n++;
-    this.out = this.step(candle.close as number, candle.volume as number);
-    return this.out;
   }
 
-  replace(candle: CandleLike): number {
-    checkCandle(candle, FIELDS);
-    if ((candle.volume as number) < 0) throw negativeVolume(candle.volume as number);
-    checkReplace(this.n);
+  protected override restore(): void {
     this.closes.undo();
     this.volumes.undo();
     const s = this.saved;
@@ -144,11 +142,11 @@ export class VWMA implements Stream<CandleLike, number> {
     this.sv = s[1];
     this.spv = s[2];
     this.budget = s[3];
-    this.out = this.step(candle.close as number, candle.volume as number);
-    return this.out;
   }
 
-  private step(x: number, v: number): number {
+  protected step(candle: CandleLike): number {
+    const x = candle.close as number;
+    const v = candle.volume as number;
     const p = this.period;
     const xOld = this.closes.push(x);
     const vOld = this.volumes.push(v);
@@ -181,4 +179,10 @@ export class VWMA implements Stream<CandleLike, number> {
     }
     return this.sv === 0 ? this.closeSum / p : this.spv / this.sv;
   }
+}
+
+/** Throws unless the candle's fields are finite numbers and its volume is not negative. */
+function checkVolume(candle: CandleLike): void {
+  checkCandle(candle, FIELDS);
+  if ((candle.volume as number) < 0) throw negativeVolume(candle.volume as number);
 }

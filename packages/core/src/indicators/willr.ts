@@ -1,8 +1,8 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
+import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link willr}. */
 export interface WillROptions {
@@ -29,7 +29,7 @@ function percentR(highest: number, lowest: number, close: number): number {
  * high HH and lowest low LL of the last `period` candles. A flat window (HH = LL) reads -50, where
  * TA-Lib reads 0. Default period 14. Lookback: `period - 1`.
  */
-export const willr = withLookback(
+export const willr = /* @__PURE__ */ withLookback(
   function willr(candles: HLC, options?: WillROptions): Float64Array {
     const period = periodOf(options);
     const n = checkColumns(candles, FIELDS);
@@ -80,45 +80,40 @@ export const willr = withLookback(
 );
 
 /** Streaming {@link willr}. */
-export class WillR implements Stream<CandleLike, number> {
+export class WillR extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly window: HighLowWindow;
-  private n = 0;
-  private out = Number.NaN;
 
   constructor(options?: WillROptions) {
-    this.period = periodOf(options);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
     this.window = new HighLowWindow(this.period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
+  protected override restore(): void {
+    this.window.undo();
   }
 
   update(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
+    this.save();
     this.n++;
-    this.out = this.step(candle);
-    return this.out;
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
   replace(candle: CandleLike): number {
     checkCandle(candle, FIELDS);
     checkReplace(this.n);
-    this.window.undo();
-    this.out = this.step(candle);
-    return this.out;
+    this.restore();
+    const out = this.step(candle);
+    this.out = out;
+    return out;
   }
 
-  private step(candle: CandleLike): number {
+  protected step(candle: CandleLike): number {
     const w = this.window;
     w.push(candle.high as number, candle.low as number);
     if (this.n < this.period) return Number.NaN;

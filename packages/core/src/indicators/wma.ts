@@ -1,7 +1,7 @@
 import { withLookback } from './internal/define.js';
-import { checkInt, checkReplace, checkSeries, checkValue, outputColumn } from './internal/validate.js';
+import { checkInput, StreamBase } from './internal/stream-base.js';
+import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
-import type { Stream } from './stream.js';
 
 /** Options of {@link wma}. */
 export interface WmaOptions {
@@ -52,7 +52,7 @@ export function wmaInto(values: ArrayLike<number>, from: number, n: number, peri
  * TA-Lib (a running weighted sum minus the running plain sum each step).
  * Lookback: `period - 1`.
  */
-export const wma = withLookback(
+export const wma = /* @__PURE__ */ withLookback(
   function wma(values: ArrayLike<number>, options?: WmaOptions): Float64Array {
     const period = periodOf(options);
     const n = checkSeries(values);
@@ -64,59 +64,57 @@ export const wma = withLookback(
 );
 
 /** Streaming {@link wma}. */
-export class WMA implements Stream<number, number> {
+export class WMA extends StreamBase<number, number> {
   readonly period: number;
   private readonly divider: number;
   private readonly window: Window;
-  private n = 0;
   private sub = 0;
   private sum = 0;
   private trailing = 0;
   private pSub = 0;
   private pSum = 0;
   private pTrailing = 0;
-  private out = Number.NaN;
 
   constructor(options?: WmaOptions) {
-    this.period = periodOf(options);
-    this.divider = (this.period * (this.period + 1)) / 2;
-    this.window = new Window(this.period);
+    const period = periodOf(options);
+    super(period - 1, Number.NaN);
+    this.period = period;
+    this.divider = (period * (period + 1)) / 2;
+    this.window = new Window(period);
   }
 
-  get value(): number {
-    return this.out;
-  }
-
-  get isStable(): boolean {
-    return this.n >= this.period;
-  }
-
-  get count(): number {
-    return this.n;
-  }
-
-  update(value: number): number {
-    if (!Number.isFinite(value)) checkValue(value);
+  protected override save(): void {
     this.pSub = this.sub;
     this.pSum = this.sum;
     this.pTrailing = this.trailing;
-    this.n++;
-    this.out = this.step(value);
-    return this.out;
   }
 
-  replace(value: number): number {
-    checkValue(value);
-    checkReplace(this.n);
+  protected override restore(): void {
     this.window.undo();
     this.sub = this.pSub;
     this.sum = this.pSum;
     this.trailing = this.pTrailing;
-    this.out = this.step(value);
-    return this.out;
   }
 
-  private step(x: number): number {
+  update(value: number): number {
+    checkInput(value);
+    this.save();
+    this.n++;
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  replace(value: number): number {
+    checkInput(value);
+    checkReplace(this.n);
+    this.restore();
+    const out = this.step(value);
+    this.out = out;
+    return out;
+  }
+
+  protected step(x: number): number {
     const p = this.period;
     this.window.push(x);
     if (this.n < p) {

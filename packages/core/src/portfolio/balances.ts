@@ -1,5 +1,5 @@
 import type { AssetRef } from './asset.js';
-import { checkArray, Dec, decSum, fieldsOf, toNum } from './internal.js';
+import { checkArray, type Dec, dec, decSum, fieldsOf, toNum } from './internal.js';
 
 /**
  * One currency balance of one account as a venue adapter reads it. Amounts are in units of the
@@ -88,15 +88,15 @@ export function normalizeBalances(balances: readonly BalanceInput[]): BalanceShe
     const total = f.number('total');
     let available = f.numberOrNull('available');
     let frozen = f.numberOrNull('frozen');
-    if (available === null && frozen !== null) available = toNum(new Dec(total).minus(frozen));
-    else if (frozen === null && available !== null) frozen = toNum(new Dec(total).minus(available));
+    if (available === null && frozen !== null) available = toNum(dec(total).minus(frozen));
+    else if (frozen === null && available !== null) frozen = toNum(dec(total).minus(available));
     const price = f.positiveOrNull('usd_price');
     const raw = b as unknown as Record<string, unknown>;
     const asset = raw.asset ?? null;
     if (asset !== null && (typeof asset !== 'object' || typeof (asset as AssetRef).id !== 'string')) {
       f.fail('asset', 'must be an asset object with a string id, or null');
     }
-    const usd = (x: number | null): Dec | null => (x === null || price === null ? null : new Dec(x).times(price));
+    const usd = (x: number | null): Dec | null => (x === null || price === null ? null : dec(x).times(price));
     const exact = usd(total);
     const num = (d: Dec | null): number | null => (d === null ? null : toNum(d));
     const out: Balance = {
@@ -124,7 +124,7 @@ export function normalizeBalances(balances: readonly BalanceInput[]): BalanceShe
   });
   const list = [...rows.values()];
   const priced = list.filter((r) => r.exact !== null);
-  let sum = new Dec(0);
+  let sum = dec(0);
   for (const r of priced) if (r.exact !== null) sum = sum.plus(r.exact);
   if (sum.greaterThan(0)) {
     for (const r of priced) if (r.exact !== null) r.out.percentage_of_total = toNum(r.exact.div(sum).times(100));

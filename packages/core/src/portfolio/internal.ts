@@ -7,11 +7,19 @@ import { InputError } from '../errors.js';
  * prices, `1 / price` of inverse contracts, percentages) round, at the 60th digit.
  * A number enters by its shortest round-trip decimal form (`0.1` is `0.1`, not the binary value),
  * which is the decimal string the venue sent for any figure of up to 15 significant digits.
+ * The configured constructor is made on first use, not at module load, so a bundle that never
+ * touches money (an RSI-only import) neither runs nor keeps it.
  * @internal
  */
-export const Dec = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN });
-/** A value of {@link Dec}. @internal */
-export type Dec = InstanceType<typeof Dec>;
+export type Dec = Decimal;
+
+let Money: typeof Decimal | undefined;
+
+/** `x` as a money {@link Dec}. @internal */
+export function dec(x: Decimal.Value): Dec {
+  if (Money === undefined) Money = Decimal.clone({ precision: 60, rounding: Decimal.ROUND_HALF_EVEN });
+  return new Money(x);
+}
 
 /** The exact decimal rounded once to the nearest double (`-0` reads as `0`). @internal */
 export function toNum(d: Dec): number {
@@ -21,7 +29,7 @@ export function toNum(d: Dec): number {
 
 /** Exact sum of `values` as a Decimal. @internal */
 export function decSum(values: readonly number[]): Dec {
-  let acc = new Dec(0);
+  let acc = dec(0);
   for (const v of values) acc = acc.plus(v);
   return acc;
 }

@@ -1,4 +1,4 @@
-import { checkArray, Dec, fieldsOf, iso, toNum } from './internal.js';
+import { checkArray, type Dec, dec, fieldsOf, iso, toNum } from './internal.js';
 
 /** Side of a fill or order. */
 export type OrderSide = 'buy' | 'sell';
@@ -184,14 +184,14 @@ export function ordersFromFills(fills: readonly FillInput[]): OrderExtended[] {
   for (const group of groups.values()) {
     const first = group[0];
     const last = group[group.length - 1];
-    let size = new Dec(0);
-    let notional = new Dec(0);
-    let fee: Dec | null = new Dec(0);
-    let pnl: Dec | null = new Dec(0);
+    let size = dec(0);
+    let notional = dec(0);
+    let fee: Dec | null = dec(0);
+    let pnl: Dec | null = dec(0);
     const currencies = new Set<string | null>();
     for (const { trade } of group) {
       size = size.plus(trade.size);
-      notional = notional.plus(new Dec(trade.price).times(trade.size));
+      notional = notional.plus(dec(trade.price).times(trade.size));
       fee = fee === null || trade.fee === null ? null : fee.plus(trade.fee);
       pnl = pnl === null || trade.pnl === null ? null : pnl.plus(trade.pnl);
       currencies.add(trade.fee_currency);

@@ -1,6 +1,6 @@
 import type { Direction } from '../plan/plan.js';
 import type { AssetRef } from './asset.js';
-import { checkArray, Dec, fieldsOf, isoOrNull, toNum } from './internal.js';
+import { checkArray, type Dec, dec, fieldsOf, isoOrNull, toNum } from './internal.js';
 
 /**
  * How a perpetual settles: `linear` (size in base units, PnL in the quote currency, e.g. BTC/USDT)
@@ -174,7 +174,7 @@ export function normalizePosition(position: PositionInput, index?: number): Posi
   /** Exact PnL from `ref` to the mark, in the settlement currency; null without side, mark or reference. */
   const pnlFrom = (ref: number | null): Dec | null => {
     if (side === null || mark === null || ref === null) return null;
-    const move = inverse ? new Dec(1).div(ref).minus(new Dec(1).div(mark)) : new Dec(mark).minus(ref);
+    const move = inverse ? dec(1).div(ref).minus(dec(1).div(mark)) : dec(mark).minus(ref);
     return move.times(size).times(sign);
   };
   const usd = (d: Dec | null): number | null => (d === null || usdRate === null ? null : toNum(d.times(usdRate)));
@@ -183,14 +183,14 @@ export function normalizePosition(position: PositionInput, index?: number): Posi
   const referenceFor = (windowMs: number, ago: number | null): number | null =>
     openedAt !== null && markTime !== null && openedAt > markTime - windowMs ? entry : ago;
 
-  const value = mark === null ? null : inverse ? new Dec(size).div(mark) : new Dec(size).times(mark);
+  const value = mark === null ? null : inverse ? dec(size).div(mark) : dec(size).times(mark);
   const pnl = pnlFrom(entry);
   const daily = pnlFrom(referenceFor(DAY_MS, price24h));
   const weekly = pnlFrom(referenceFor(WEEK_MS, price7d));
   let marginRatio: number | null = null;
   if (pnl !== null && margin !== null && maintenance !== null) {
     const equity = pnl.plus(margin);
-    if (equity.greaterThan(0)) marginRatio = toNum(new Dec(maintenance).div(equity));
+    if (equity.greaterThan(0)) marginRatio = toNum(dec(maintenance).div(equity));
   }
   const distance =
     mark === null || liquidation === null || side === null ? null : ((mark - liquidation) * sign * 100) / mark || 0;
@@ -225,7 +225,7 @@ export function normalizePosition(position: PositionInput, index?: number): Posi
     daily_pnl_usd: usd(daily),
     weekly_pnl: num(weekly),
     weekly_pnl_usd: usd(weekly),
-    margin_usd: margin === null ? null : usd(new Dec(margin)),
+    margin_usd: margin === null ? null : usd(dec(margin)),
     margin_ratio: marginRatio,
     distance_to_liquidation: distance,
     ticker_last_updated: mark === null ? null : isoOrNull(markTime),

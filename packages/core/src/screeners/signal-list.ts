@@ -156,7 +156,7 @@ export interface SignalControlSpec {
 
 const ACTIONS: readonly SignalAction[] = ['buy', 'hold', 'sell'];
 const TRENDS: readonly RowTrend[] = ['up', 'down', 'sideways'];
-const ZONES: readonly FearGreedZone[] = FEAR_GREED_ZONES.map((z) => z.zone);
+const ZONES: readonly FearGreedZone[] = /* @__PURE__ */ FEAR_GREED_ZONES.map((z) => z.zone);
 
 /**
  * The ten signal-list controls, in the order they are published in `/v2/config`
