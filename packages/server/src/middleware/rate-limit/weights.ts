@@ -39,6 +39,22 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'GET /pilot/spectate': 5,
   'GET /pilot/spectate/track-record': 3,
   'GET /v2/analysis/:asset_id/track-record': 2,
+  // Market data, weighed by what it costs to serve (scripts/route-costs.mjs; docs/reliability.md):
+  // about one unit per millisecond of one core for what the caller controls. An analysis of a new
+  // asset, timeframe or depth is computed (35-75 ms measured at 500-1000 candles); the signal and the
+  // overview compute one when their hour cache misses; the screener, signal list, insights and
+  // Fear & Greed list are computed once per asset class for everyone and served from that cache.
+  'GET /v2/analysis': 20,
+  'GET /v2/analysis/:asset_id': 20,
+  'GET /v2/analysis/:asset_id/signal': 10,
+  'GET /v2/analysis/:asset_id/overview': 10,
+  'GET /v2/assets/signals': 5,
+  'GET /v2/assets/screener': 2,
+  'GET /v2/insights': 2,
+  'GET /v2/insights/fear_greed': 2,
+  'GET /v2/assets/': 2,
+  'GET /v2/assets/favorites': 2,
+  'GET /v2/assets/popular': 2,
 };
 
 export const DEFAULT_WEIGHT = 1;
