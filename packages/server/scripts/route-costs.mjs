@@ -43,11 +43,24 @@ const TIMEFRAMES = ['d1', 'h4', 'h1', 'm30', 'm15', 'm5', 'w1'];
 /** A path no cache holds yet, `i`-th of its kind. */
 const cases = [
   ['GET /v2/config', () => '/v2/config'],
-  ['GET /v2/analysis/:asset_id', (i) => `/v2/analysis/${coins[i % coins.length]}?timeframe=${TIMEFRAMES[i % 7]}&limit=${1000 + i}`],
-  ['GET /v2/analysis/:asset_id/signal', (i) => `/v2/analysis/${coins[i % coins.length]}/signal?timeframe=${TIMEFRAMES[i % 7]}&limit=${2000 + i}`],
-  ['GET /v2/analysis/:asset_id/overview', (i) => `/v2/analysis/${coins[i % coins.length]}/overview?timeframe=${TIMEFRAMES[i % 7]}&limit=${3000 + i}`],
+  [
+    'GET /v2/analysis/:asset_id',
+    (i) => `/v2/analysis/${coins[i % coins.length]}?timeframe=${TIMEFRAMES[i % 7]}&limit=${1000 + i}`,
+  ],
+  [
+    'GET /v2/analysis/:asset_id/signal',
+    (i) => `/v2/analysis/${coins[i % coins.length]}/signal?timeframe=${TIMEFRAMES[i % 7]}&limit=${2000 + i}`,
+  ],
+  [
+    'GET /v2/analysis/:asset_id/overview',
+    (i) => `/v2/analysis/${coins[i % coins.length]}/overview?timeframe=${TIMEFRAMES[i % 7]}&limit=${3000 + i}`,
+  ],
   ['GET /v2/assets/screener', (i) => `/v2/assets/screener?asset_class=${['coins', 'stocks', 'fx', 'all'][i % 4]}`],
-  ['GET /v2/assets/signals', (i) => `/v2/assets/signals?timeframe=${['d1', 'h1', 'm15'][i % 3]}&asset_class=${['coins', 'stocks', 'fx', 'all'][i % 4]}`],
+  [
+    'GET /v2/assets/signals',
+    (i) =>
+      `/v2/assets/signals?timeframe=${['d1', 'h1', 'm15'][i % 3]}&asset_class=${['coins', 'stocks', 'fx', 'all'][i % 4]}`,
+  ],
   ['GET /v2/insights', () => '/v2/insights'],
   ['GET /v2/insights/fear_greed', () => '/v2/insights/fear_greed'],
   ['GET /v2/assets/', () => '/v2/assets/?asset_class=all'],
@@ -66,7 +79,13 @@ for (const [route, path] of cases) {
 }
 const base = rows[0].warm;
 console.log(`route costs, median of ${RUNS}, ms of one core (x: against GET /v2/config warm, ${base.toFixed(3)} ms)`);
-console.log('route'.padEnd(40), 'cold ms'.padStart(9), 'warm ms'.padStart(9), 'cold x'.padStart(8), 'weight'.padStart(7));
+console.log(
+  'route'.padEnd(40),
+  'cold ms'.padStart(9),
+  'warm ms'.padStart(9),
+  'cold x'.padStart(8),
+  'weight'.padStart(7),
+);
 for (const r of rows) {
   console.log(
     r.route.padEnd(40),
