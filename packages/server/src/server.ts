@@ -143,6 +143,16 @@ function limitConnectionsPerPeer(server: Server, perIp: number, exempt: readonly
  * MARKETLENS_OPENAI_BASE_URL / _API_KEY / _MODEL (all three: the overview rewrite; else none),
  * MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD (the promotions volume threshold; default 10000).
  */
+/** `MARKETLENS_RATE_LIMIT`: units per client address per 60 s, default 2,000. */
+function rateLimitOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_CONFIG.rateLimit.limit;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
+    throw new Error(`MARKETLENS_RATE_LIMIT must be an integer 1..10000000, got '${raw}'`);
+  }
+  return n;
+}
+
 export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -158,6 +168,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
         .map((s) => s.trim())
         .filter((s) => s.length > 0),
       minClientVersion: env.MARKETLENS_MIN_CLIENT_VERSION || DEFAULT_CONFIG.minClientVersion,
+      rateLimit: { ...DEFAULT_CONFIG.rateLimit, limit: rateLimitOf(env.MARKETLENS_RATE_LIMIT) },
       news: {
         ...DEFAULT_CONFIG.news,
         feeds: env.MARKETLENS_NEWS_FEEDS === undefined ? [EXAMPLE_NEWS_FEED] : parseFeedList(env.MARKETLENS_NEWS_FEEDS),

@@ -140,6 +140,7 @@ export const TradeSchema = z
     connection_id: z.string(),
     order_id: z.string().nullable(),
     pair: z.string(),
+    asset: AccountAssetSchema.nullable().meta({ description: 'Null when the pair maps to no tracked asset' }),
     asset_id: z.string().nullable().meta({ description: 'Null when the pair resolves to no asset' }),
     coin_id: z.string().nullable().meta({ description: 'Deprecated alias of asset_id', deprecated: true }),
     side: z.enum(['buy', 'sell']),
@@ -159,6 +160,7 @@ export const OrderSchema = z
     user_connection_id: z.string(),
     connection_id: z.string(),
     pair: z.string(),
+    asset: AccountAssetSchema.nullable().meta({ description: 'Null when the pair maps to no tracked asset' }),
     asset_id: z.string().nullable(),
     coin_id: z.string().nullable().meta({ description: 'Deprecated alias of asset_id', deprecated: true }),
     side: z.enum(['buy', 'sell']),
@@ -170,7 +172,9 @@ export const OrderSchema = z
     fills_count: z.number().int(),
     first_fill_at: time,
     last_fill_at: time,
-    fills: z.array(TradeSchema),
+    fills: z.array(TradeSchema).meta({
+      description: 'Every fill of the order, oldest first, also those outside a start..end window',
+    }),
   })
   .meta({ id: 'OrderExtended' });
 
@@ -205,7 +209,10 @@ export const PositionAnalysisSchema = z
     timeframe: z.enum(POSITION_ANALYSIS_TIMEFRAMES).nullable(),
     as_of: timeOrNull,
     mark: z.number(),
-    mark_source: z.enum(['venue', 'candle']),
+    mark_source: z.enum(['venue', 'market', 'candle']).meta({
+      description:
+        "venue: the venue's mark from the last sync; market: the service's market data priced the position (the venue gave no mark); candle: the last close (the position is unpriced)",
+    }),
     entry_price: z.number(),
     stop_loss: nn,
     take_profit: nn,

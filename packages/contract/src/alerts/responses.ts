@@ -28,13 +28,19 @@ export const NotificationBodySchema = z
       .object({ low: z.number(), high: z.number() })
       .nullable()
       .meta({ description: 'The watched zone (zone alerts)' }),
-    reference: z.number().nullable().meta({ description: 'The watched value when the alert was armed' }),
+    reference: z.number().nullable().meta({
+      description:
+        'The watched value when the alert was armed: price (price, zone, breakout), RSI, % change of the column, % distance from the entry zone; null only when it did not exist then (RSI still warming up, no entry zone published, change not reported)',
+    }),
     live: NotificationLiveSchema,
     armed_at: z.iso.datetime(),
     expires_at: z.iso.datetime().meta({ description: 'An active alert that has not fired by then expires' }),
     updated_at: z.iso.datetime(),
     triggered_at: z.iso.datetime().nullable(),
-    trigger_value: z.number().nullable(),
+    trigger_value: z.number().nullable().meta({
+      description:
+        'The value that fired it: the price level touched (price: the target; zone: the edge reached; a candle that gapped past it: its nearest price), the close (breakout), the RSI, the % change or the % distance',
+    }),
     trigger_candle_open: z.iso
       .datetime()
       .nullable()

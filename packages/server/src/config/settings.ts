@@ -124,6 +124,13 @@ export const SETTINGS: readonly Setting[] = [
     'reverse proxies whose X-Forwarded-For is believed',
   ),
   s(
+    'rateLimit',
+    'MARKETLENS_RATE_LIMIT',
+    'integer',
+    '2000',
+    'request units one client address may spend in any 60 s (routes weigh what they cost to serve)',
+  ),
+  s(
     'minClientVersion',
     'MARKETLENS_MIN_CLIENT_VERSION',
     'string',

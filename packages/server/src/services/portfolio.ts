@@ -120,7 +120,7 @@ function priceBefore(ticker: Ticker | null, changePct: number | null): number | 
 }
 
 /** Where a position's mark came from: the venue's sync, the service's market data, or nowhere (unpriced). */
-export type MarkSource = 'venue' | 'market' | null;
+type MarkSource = 'venue' | 'market' | null;
 
 /** Where the mark of a stored position comes from (see {@link positionInput}). */
 function markSourceOf(record: PositionRecord, pricing: Pricing): MarkSource {
@@ -575,7 +575,9 @@ export async function analyzePosition(
   }
   // Core knows only whether the position carried a mark; a mark the service's market data supplied is `market`.
   const wire = assessmentWire(position, series, request.timeframe, assessment);
-  return { ...wire, mark_source: wire.mark_source === 'venue' && markSource === 'market' ? 'market' : wire.mark_source };
+  const source: 'venue' | 'market' | 'candle' =
+    wire.mark_source === 'venue' && markSource === 'market' ? 'market' : wire.mark_source;
+  return { ...wire, mark_source: source };
 }
 
 const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());

@@ -131,6 +131,8 @@ describe('the server on real-market sources (loopback Binance and Yahoo)', () =>
       marketBackfill: 500,
       marketRefreshMs: 0,
       marketWarmMs: 0,
+      // 200 concurrent analyses from one address are 4,000 units: above the default budget.
+      rateLimit: 10_000,
     });
   }, 60_000);
 

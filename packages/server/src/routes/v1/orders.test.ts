@@ -128,7 +128,12 @@ describe('GET /v1/orders', () => {
       ['o2', 1],
       ['o1', 2],
     ]);
-    expect(body.data.orders[1]).toMatchObject({ price: 103, size: 4, fee: 0.4, first_fill_at: new Date(T0).toISOString() });
+    expect(body.data.orders[1]).toMatchObject({
+      price: 103,
+      size: 4,
+      fee: 0.4,
+      first_fill_at: new Date(T0).toISOString(),
+    });
     expect(body.data.total).toBe(2);
     // An order with no fill in the window is not listed.
     const before = await get<{ orders: Order[] }>(`/v1/orders?end=${iso(T0)}`);

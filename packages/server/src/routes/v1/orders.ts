@@ -27,7 +27,7 @@ const ordersRoute = operation(SESSION_ONLY, {
   operationId: 'listOrders',
   tags: ['Orders'],
   summary: 'Orders aggregated from their fills, newest first, with the total',
-  description: `An order aggregates the fills matching the filter: side, size-weighted average price, summed size, fee and pnl, and the fills. \`limit\` / \`offset\` page orders; \`total\` counts every matching order. ${FILTERS}`,
+  description: `An order aggregates its fills: side, size-weighted average price, summed size, fee and pnl, and the fills, each with the account \`asset\` (null when the pair maps to no tracked asset). \`start\` / \`end\` select the orders with a fill inside the window; each is built from all its fills, also those outside it. \`limit\` / \`offset\` page orders; \`total\` counts every matching order. ${FILTERS}`,
   request: { query: OrdersQuery },
   responses: { 200: json(envelopeOf(OrdersSchema, 'OrdersEnvelope'), 'Orders, newest first') },
 });

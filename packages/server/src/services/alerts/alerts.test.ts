@@ -10,7 +10,12 @@ const NOW = Date.UTC(2026, 0, 15, 12, 0, 0);
 
 function deps(): AppDeps {
   const now = () => NOW;
-  return { storage: createSqliteStorage(':memory:'), config: DEFAULT_CONFIG, now, market: createSimulatedVenue({ now }) };
+  return {
+    storage: createSqliteStorage(':memory:'),
+    config: DEFAULT_CONFIG,
+    now,
+    market: createSimulatedVenue({ now }),
+  };
 }
 
 describe('resolvePayload: the reference an alert is armed with', () => {

@@ -109,7 +109,11 @@ describe('evaluateAlert per kind', () => {
     expect(evaluateAlert(a, c)).toEqual({ candle_open: T0 + 2 * H1, value: 110, close: 111 });
     // Coming up into it from below, its lower edge.
     const up = candles([90, 95, 99], H1, 0, [91, 97, 103]);
-    expect(evaluateAlert({ ...a, direction: 'above' }, up)).toEqual({ candle_open: T0 + 2 * H1, value: 100, close: 99 });
+    expect(evaluateAlert({ ...a, direction: 'above' }, up)).toEqual({
+      candle_open: T0 + 2 * H1,
+      value: 100,
+      close: 99,
+    });
   });
   it('rsi: fires when RSI(14) reaches the level at a close', () => {
     const closes = [

@@ -1,4 +1,4 @@
-import { callTool, CATALOG } from '@marketlens/mcp';
+import { CATALOG, callTool } from '@marketlens/mcp';
 import { describe, expect, it } from 'vitest';
 import { grantPilotAccess, revokePilotAccess } from '../../admin.js';
 import { DEFAULT_CONFIG } from '../../env.js';
@@ -30,7 +30,12 @@ describe('pilot access granted by an operator', () => {
       };
     };
 
-    expect(await both()).toEqual({ status: 403, restCode: 'PilotNotEligible', mcpCode: 'PilotNotEligible', same: null });
+    expect(await both()).toEqual({
+      status: 403,
+      restCode: 'PilotNotEligible',
+      mcpCode: 'PilotNotEligible',
+      same: null,
+    });
 
     await grantPilotAccess(h.storage, 'pilot-guest@example.com', 7, h.clock.now);
     expect(await both()).toEqual({ status: 200, restCode: 0, mcpCode: 0, same: true });
