@@ -9,7 +9,7 @@ export default defineConfig({
   external: ['better-sqlite3', 'ccxt', '@resvg/resvg-js'],
   format: ['esm'],
   dts: false,
-  sourcemap: true,
+  sourcemap: false,
   clean: true,
   target: 'node20',
   banner: { js: '#!/usr/bin/env node' },

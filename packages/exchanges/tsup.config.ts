@@ -5,7 +5,7 @@ export default defineConfig({
   external: ['ccxt'],
   format: ['esm', 'cjs'],
   dts: true,
-  sourcemap: true,
+  sourcemap: false,
   clean: true,
   target: 'node20',
 });

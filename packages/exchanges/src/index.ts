@@ -14,6 +14,7 @@ export {
 } from './catalog/catalog.js';
 export {
   type CcxtAccountDataOptions,
+  type CcxtOrderLevels,
   createCcxtAccountData,
   type ProtectiveLeg,
   protectiveLegs,

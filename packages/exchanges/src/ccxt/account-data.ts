@@ -84,6 +84,24 @@ export interface ProtectiveLeg {
 }
 
 /**
+ * The fields of a ccxt order that {@link protectiveLegs} reads, written out so that the published
+ * declarations never import ccxt's (they do not compile under `strict` without `skipLibCheck`).
+ * Every ccxt `Order` is one.
+ */
+export interface CcxtOrderLevels {
+  side: string | undefined;
+  type: string | undefined;
+  price: number | undefined;
+  triggerPrice?: number | undefined;
+  stopPrice?: number | undefined;
+  stopLossPrice?: number | undefined;
+  takeProfitPrice?: number | undefined;
+  reduceOnly: boolean | undefined;
+  /** The venue's own order record. */
+  info: unknown;
+}
+
+/**
  * The protective legs of an open order against the position it would close. Orders on the opening
  * side are entries: none. A trigger order on the closing side is a stop when it fires on an adverse
  * move from the current price (below the mark for a long) and a take-profit when it fires on a
@@ -91,7 +109,7 @@ export interface ProtectiveLeg {
  * states them (an OCO states both), except on a plain limit order, whose attached levels belong to
  * the position it would open. A reduce-only limit order on the favourable side is a take-profit.
  */
-export function protectiveLegs(order: Order, side: PositionSide, reference: number | null): ProtectiveLeg[] {
+export function protectiveLegs(order: CcxtOrderLevels, side: PositionSide, reference: number | null): ProtectiveLeg[] {
   const closing: OrderSide = side === 'long' ? 'sell' : 'buy';
   if (order.side !== closing) return [];
   const trigger = positive(order.triggerPrice) ?? positive(order.stopPrice);
@@ -116,7 +134,7 @@ export function protectiveLegs(order: Order, side: PositionSide, reference: numb
 }
 
 /** The kind an order's own type names, when it names one. */
-function textKind(order: Order): ProtectiveLeg['kind'] | null {
+function textKind(order: CcxtOrderLevels): ProtectiveLeg['kind'] | null {
   const info = record(order.info);
   const text = [order.type, info.type, info.orderType, info.stopOrderType, info.ordType, info.origType]
     .filter((v): v is string => typeof v === 'string')

@@ -1,4 +1,4 @@
-import type { Exchange, MarketInterface } from 'ccxt';
+import type { Exchange } from 'ccxt';
 import { VenueError } from '../errors.js';
 import { toVenueError } from './errors.js';
 import type { VenueCredentials, VenueProfile } from './venues.js';
@@ -71,8 +71,32 @@ export function readOnly(exchange: Exchange): ReadOnlyClient {
   });
 }
 
-/** A ccxt market structure (`exchange.markets[symbol]`). */
-export type CcxtMarket = MarketInterface;
+/**
+ * A ccxt market structure (`exchange.markets[symbol]`): the fields of ccxt's `MarketInterface` the
+ * adapters read, written out so that the published declarations never import ccxt's, which do not
+ * compile under `strict` without `skipLibCheck`. Every ccxt market is one.
+ */
+export interface CcxtMarket {
+  id: string | undefined;
+  symbol: string;
+  base: string;
+  quote: string;
+  settle: string | undefined;
+  /** `spot`, `margin`, `swap`, `future`, `option`, ... */
+  type: string;
+  active: boolean | undefined;
+  spot: boolean | undefined;
+  swap: boolean | undefined;
+  future: boolean | undefined;
+  option: boolean | undefined;
+  linear: boolean | undefined;
+  inverse: boolean | undefined;
+  contract: boolean | undefined;
+  /** Units of the base per contract, on a derivative. */
+  contractSize: number | undefined;
+  /** The venue's own market record. */
+  info: unknown;
+}
 
 /** How a ccxt client is built. */
 export interface CcxtClientOptions {

@@ -345,6 +345,8 @@ export async function readCsvWithCsvParse(
     await pipeline(source, parser);
   } catch (e) {
     if (failure !== undefined) throw failure;
+    // A system error reading the file (missing, a directory) is about the file, not a row of it.
+    if (e instanceof Error && 'syscall' in e) throw e;
     const line =
       typeof e === 'object' && e !== null && 'lines' in e && typeof e.lines === 'number' ? e.lines : lines + 1;
     throw new CandleFileError('bad_row', line, e instanceof Error ? e.message : String(e));

@@ -1,5 +1,9 @@
 /** Stable codes of {@link CandleFileError}. */
 export type CandleFileErrorCode =
+  /** No file at the path. */
+  | 'not_found'
+  /** The file exists but cannot be read (permissions, a directory, an I/O error). */
+  | 'unreadable'
   | 'empty'
   | 'unknown_format'
   | 'bad_header'
@@ -22,8 +26,11 @@ export class CandleFileError extends Error {
   readonly line: number;
   readonly column: string | undefined;
 
-  constructor(code: CandleFileErrorCode, line: number, message: string, column?: string) {
-    super(line > 0 ? `line ${line}${column === undefined ? '' : `, column ${column}`}: ${message}` : message);
+  constructor(code: CandleFileErrorCode, line: number, message: string, column?: string, cause?: unknown) {
+    super(
+      line > 0 ? `line ${line}${column === undefined ? '' : `, column ${column}`}: ${message}` : message,
+      cause === undefined ? undefined : { cause },
+    );
     this.code = code;
     this.line = line;
     this.column = column;

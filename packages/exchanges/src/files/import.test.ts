@@ -213,3 +213,23 @@ describe('candle files: errors carry line numbers', () => {
     expect(err.code).toBe('too_large');
   });
 });
+
+describe('candle files: the file itself', () => {
+  it.each([
+    ['fast', undefined],
+    ['csv-parse', 'csv-parse'],
+    ['json', undefined],
+  ] as const)('a missing file is not_found, with the system error as its cause (%s)', async (name, engine) => {
+    const path = join(dir, `missing-${name}${name === 'json' ? '.json' : '.csv'}`);
+    const err = await failure(path, { engine });
+    expect(err).toMatchObject({ code: 'not_found', line: 0, name: 'CandleFileError' });
+    expect(err.message).toContain(path);
+    expect(err.cause).toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('a directory is unreadable', async () => {
+    const err = await failure(dir);
+    expect(err).toMatchObject({ code: 'unreadable', line: 0 });
+    expect(err.cause).toMatchObject({ code: 'EISDIR' });
+  });
+});

@@ -48,6 +48,26 @@ const CHUNK = 1 << 20;
  * memory is the output columns. Every error is a {@link CandleFileError} with the line it is on.
  */
 export async function importCandleFile(path: string, options: CandleImportOptions = {}): Promise<CandleImport> {
+  try {
+    return await importPath(path, options);
+  } catch (error) {
+    throw fileSystemError(error, path) ?? error;
+  }
+}
+
+/**
+ * A Node system error (missing file, no permission, a directory, ...) as a {@link CandleFileError}
+ * about the file as a whole; undefined for anything else.
+ */
+function fileSystemError(error: unknown, path: string): CandleFileError | undefined {
+  if (!(error instanceof Error) || !('syscall' in error) || !('code' in error) || typeof error.code !== 'string') {
+    return undefined;
+  }
+  if (error.code === 'ENOENT') return new CandleFileError('not_found', 0, `no such file: ${path}`, undefined, error);
+  return new CandleFileError('unreadable', 0, `cannot read ${path} (${error.code})`, undefined, error);
+}
+
+async function importPath(path: string, options: CandleImportOptions): Promise<CandleImport> {
   let format = options.format ?? 'auto';
   if (format === 'auto' && extname(path).toLowerCase() === '.json') format = 'ccxt-json';
   if (options.engine === 'csv-parse' && format !== 'ccxt-json') {

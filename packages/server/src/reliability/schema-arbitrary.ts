@@ -23,6 +23,7 @@ export interface JsonSchema {
   maxItems?: number;
   properties?: Record<string, JsonSchema>;
   required?: string[];
+  minProperties?: number;
   additionalProperties?: boolean | JsonSchema;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
@@ -186,7 +187,16 @@ function validOfType(t: string, s: JsonSchema, resolve: Resolver, depth: number)
       if (depth >= 6 && required.size === 0) return fc.constant({});
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, v] of Object.entries(props)) model[k] = validArb(v, resolve, depth + 1);
-      return fc.record(model, { requiredKeys: [...required].filter((k) => k in model) });
+      const record = fc.record(model, { requiredKeys: [...required].filter((k) => k in model) });
+      const min = s.minProperties ?? 0;
+      if (min <= required.size) return record;
+      // At least `min` properties: the optional ones drawn are topped up from the model in order.
+      return record.chain((drawn) => {
+        const missing = Object.keys(model).filter((k) => !(k in drawn));
+        const need = Math.max(0, min - Object.keys(drawn).length);
+        const extra = missing.slice(0, need);
+        return fc.record(Object.fromEntries(extra.map((k) => [k, model[k]]))).map((more) => ({ ...drawn, ...more }));
+      });
     }
     default:
       return fc.constant(null);
