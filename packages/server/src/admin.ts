@@ -6,10 +6,16 @@ import { grantTier } from './services/tiers.js';
 import type { PilotAccessRecord } from './storage/plans-types.js';
 import type { GrantSource, Storage, Tier, TierGrantRecord, UserRecord } from './storage/types.js';
 
-/** Admin: sets a user's base tier by email or id. Throws when no such user exists. */
-export async function setUserTier(storage: Storage, emailOrId: string, tier: Tier): Promise<UserRecord> {
+/** The user an admin names by email or id; throws when there is none. */
+async function userOf(storage: Storage, emailOrId: string): Promise<UserRecord> {
   const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
   if (!user) throw new Error(`No user ${emailOrId}`);
+  return user;
+}
+
+/** Admin: sets a user's base tier by email or id. Throws when no such user exists. */
+export async function setUserTier(storage: Storage, emailOrId: string, tier: Tier): Promise<UserRecord> {
+  const user = await userOf(storage, emailOrId);
   await storage.users.setTier(user.id, tier);
   forgetUser(user.id);
   return { ...user, tier };
@@ -24,8 +30,7 @@ export async function grantUserTier(
   source: GrantSource = 'admin',
   now: number = Date.now(),
 ): Promise<TierGrantRecord> {
-  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
-  if (!user) throw new Error(`No user ${emailOrId}`);
+  const user = await userOf(storage, emailOrId);
   return grantTier(storage, user.id, tier, source, days, now);
 }
 
@@ -46,8 +51,7 @@ export async function grantPilotAccess(
   if (!Number.isInteger(days) || days < 1 || days > PILOT_GRANT_MAX_DAYS) {
     throw new Error(`days must be an integer 1..${PILOT_GRANT_MAX_DAYS}`);
   }
-  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
-  if (!user) throw new Error(`No user ${emailOrId}`);
+  const user = await userOf(storage, emailOrId);
   const access = { user_id: user.id, granted_at: now, expires_at: now + days * DAY_MS };
   await storage.pilot.grantAccess(access);
   return { ...access, email: user.email };
@@ -55,8 +59,7 @@ export async function grantPilotAccess(
 
 /** Admin: ends a user's pilot grant (their affiliate volume may still qualify them); false when none was in force. */
 export async function revokePilotAccess(storage: Storage, emailOrId: string): Promise<boolean> {
-  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
-  if (!user) throw new Error(`No user ${emailOrId}`);
+  const user = await userOf(storage, emailOrId);
   return storage.pilot.revokeAccess(user.id);
 }
 
