@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../core/src/testing/shared-data.js';
 import { BINARY, ensureBuilt, FIXED_NOW } from './testing/binary.js';
 
-/** util-linux `script` gives the command a pseudo-terminal; tmux is the fallback. */
-function which(cmd: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
-}
-const hasScript = which('script');
+/** util-linux `script` gives the command a pseudo-terminal (Debian's bsdutils, always installed there). */
+const noScript = skipWithout(
+  spawnSync('sh', ['-c', 'command -v script']).status === 0,
+  "util-linux's `script`",
+  'Install it: apt-get install -y bsdutils.',
+);
 
 function inTerminal(args: string, env: Record<string, string> = {}): { code: number | null; output: string } {
   const { NO_COLOR: _n, ...base } = process.env;
@@ -23,7 +25,7 @@ beforeAll(() => {
   ensureBuilt();
 }, 120_000);
 
-describe.skipIf(!hasScript)('in a pseudo-terminal (util-linux script; skipped when it is not installed)', () => {
+describe.skipIf(noScript)('in a pseudo-terminal (util-linux script; skipped when it is not installed)', () => {
   it('screen draws a progress bar on stderr and clears it', () => {
     const r = inTerminal('screen --class coins');
     expect(r.code).toBe(0);

@@ -96,7 +96,11 @@ export const ERROR_CODES = {
     status: 401,
     meaning: 'This route does not accept OAuth bearer tokens.',
   },
-  InvalidCredentials: { code: 'InvalidCredentials', status: 401, meaning: 'The email or password is wrong.' },
+  InvalidCredentials: {
+    code: 'InvalidCredentials',
+    status: 401,
+    meaning: 'The email or password is wrong (where verification is required: or the email is not verified yet).',
+  },
   InvalidToken: {
     code: 'InvalidToken',
     status: 401,
@@ -106,6 +110,17 @@ export const ERROR_CODES = {
     code: 'UnsupportedClientVersion',
     status: 403,
     meaning: 'The client build is older than the oldest supported one; update the app.',
+  },
+  EmailNotVerified: {
+    code: 'EmailNotVerified',
+    status: 403,
+    meaning:
+      'Where verification is required, creating API keys, exchange connections or alerts needs a verified email (`POST /v1/auth/verify/resend`).',
+  },
+  InvalidVerificationToken: {
+    code: 'InvalidVerificationToken',
+    status: 400,
+    meaning: 'The email verification link is unknown, already used or older than 24 hours; ask for a new one.',
   },
   PilotNotEligible: {
     code: 'PilotNotEligible',
@@ -125,7 +140,17 @@ export const ERROR_CODES = {
   },
   StablecoinNotAnalyzed: { code: 'StablecoinNotAnalyzed', status: 400, meaning: 'Stablecoins are not analysed.' },
   NotFound: { code: 'NotFound', status: 404, meaning: 'No such route or resource.' },
-  UnknownAsset: { code: 'UnknownAsset', status: 400, meaning: 'The asset id names no tracked asset.' },
+  UnknownAsset: {
+    code: 'UnknownAsset',
+    status: 400,
+    meaning:
+      'The asset names no tracked asset (an id such as `bitcoin`, a ticker such as `BTC`, or a pair such as `EURUSD`).',
+  },
+  AmbiguousAsset: {
+    code: 'AmbiguousAsset',
+    status: 400,
+    meaning: 'The ticker names more than one asset; the message lists the candidate ids to use instead.',
+  },
   UnknownMarket: {
     code: 'UnknownMarket',
     status: 404,

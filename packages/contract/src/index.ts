@@ -9,6 +9,7 @@ export * from './accounts/requests.js';
 export * from './accounts/responses.js';
 export * from './alerts/requests.js';
 export * from './alerts/responses.js';
+export * from './alerts/webhooks.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './market/insights.js';

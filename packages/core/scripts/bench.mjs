@@ -1,21 +1,44 @@
 // pnpm bench: our kernels against a plain hand-written loop of the same maths and against
 // technicalindicators, trading-signals, @ixjb94/indicators and indicatorts, in one process on
 // 1,000,000 candles. Prints medians (ms) and ratios, and streaming ns per update.
-// Usage: node --expose-gc scripts/bench.mjs [--n 1000000] [--runs 7] [--markdown]
+// Usage: node --expose-gc scripts/bench.mjs [--n 1000000] [--runs 7] [--markdown] [--isolate]
+//   [--only sma,adx] [--skip technicalindicators] [--dist path/to/dist] [--json]
+// --isolate runs each case (and each streaming row) in a fresh worker thread, so V8 has seen
+// nothing else when it compiles the kernel; without it every case runs in one isolate, in order.
+// --json prints the rows as one JSON line (for scripts/bench-runs.mjs).
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import ixjb from '@ixjb94/indicators';
 import * as indicatorts from 'indicatorts';
 import ti from 'technicalindicators';
 import * as tsig from 'trading-signals';
-import * as core from '../dist/index.js';
 
-const args = process.argv.slice(2);
+const args = isMainThread ? process.argv.slice(2) : workerData.args;
 const arg = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
+const strArg = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
 const N = arg('n', 1_000_000);
 const RUNS = arg('runs', 7);
 const markdown = args.includes('--markdown');
+const isolate = isMainThread && args.includes('--isolate');
+const json = args.includes('--json');
+const only = strArg('only', '')
+  .split(',')
+  .filter((x) => x !== '');
+const skip = new Set(
+  strArg('skip', '')
+    .split(',')
+    .filter((x) => x !== ''),
+);
+const distDir = strArg('dist', new URL('../dist', import.meta.url).pathname);
+const core = await import(pathToFileURL(resolve(distDir, 'index.js')).href);
+const selected = (name) => only.length === 0 || only.some((o) => name.toLowerCase().startsWith(o.toLowerCase()));
 
 // Deterministic candles: a geometric random walk (mulberry32), valid OHLC.
 function candles(n) {
@@ -56,6 +79,8 @@ const A = {
   volume: Array.from(C.volume),
 };
 const ix = new ixjb.IndicatorsSync();
+const OUT_OURS = new Float64Array(N);
+const OUT_PLAIN = new Float64Array(N);
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -88,6 +113,18 @@ const plain = {
   sma(x, p) {
     const n = x.length;
     const o = new Float64Array(n).fill(Number.NaN);
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s += x[i];
+      if (i >= p) s -= x[i - p];
+      if (i >= p - 1) o[i] = s / p;
+    }
+    return o;
+  },
+  // The same loop writing into an array the caller reuses (no allocation, pages already touched).
+  smaInto(x, p, o) {
+    const n = x.length;
+    o.fill(Number.NaN, 0, p - 1);
     let s = 0;
     for (let i = 0; i < n; i++) {
       s += x[i];
@@ -361,6 +398,18 @@ const cases = [
     },
   },
   {
+    // The allocation-free form: `out` is an array the caller reuses (the peers have no such form).
+    name: 'SMA(20) into out',
+    ours: () => core.sma(C.close, { period: 20, out: OUT_OURS }),
+    plain: () => plain.smaInto(C.close, 20, OUT_PLAIN),
+    peers: {
+      technicalindicators: () => ti.SMA.calculate({ period: 20, values: A.close }),
+      'trading-signals': () => tsLoop(tsig.SMA, 20)(A.close),
+      '@ixjb94/indicators': () => ix.sma(A.close, 20),
+      indicatorts: () => indicatorts.sma(A.close, { period: 20 }),
+    },
+  },
+  {
     name: 'EMA(20)',
     ours: () => core.ema(C.close, { period: 20 }),
     plain: () => plain.ema(C.close, 20),
@@ -508,13 +557,12 @@ const cases = [
   },
 ];
 
-const rows = [];
-for (const c of cases) {
-  if (c.fn && typeof core[c.fn] !== 'function') continue;
+function runCase(c) {
   const ours = time(c.ours);
   const pl = time(c.plain);
   const peerTimes = {};
   for (const [name, fn] of Object.entries(c.peers)) {
+    if (skip.has(name)) continue;
     try {
       peerTimes[name] = time(fn);
     } catch (e) {
@@ -524,15 +572,7 @@ for (const c of cases) {
   }
   const finite = Object.entries(peerTimes).filter(([, t]) => Number.isFinite(t));
   const [bestName, bestTime] = finite.reduce((a, b) => (b[1] < a[1] ? b : a), ['-', Number.POSITIVE_INFINITY]);
-  rows.push({
-    name: c.name,
-    ours,
-    plain: pl,
-    peers: peerTimes,
-    vsPlain: ours / pl,
-    bestName,
-    speedup: bestTime / ours,
-  });
+  return { name: c.name, ours, plain: pl, peers: peerTimes, vsPlain: ours / pl, bestName, speedup: bestTime / ours };
 }
 
 // ---- streaming: ns per update ----
@@ -552,40 +592,87 @@ function perUpdate(make, feed) {
   return median(t);
 }
 const closes = A.close;
-const streams = [
+const streamCases = [
   {
     name: 'RSI(14) update',
-    ours: perUpdate(
-      () => new core.RSI({ period: 14 }),
-      (s) => {
-        for (let i = 0; i < N; i++) s.update(closes[i]);
-        sink += s.value;
-      },
-    ),
-    peer: perUpdate(
-      () => new tsig.RSI(14),
-      (s) => {
-        for (let i = 0; i < N; i++) s.add(closes[i]);
-      },
-    ),
+    ours: () =>
+      perUpdate(
+        () => new core.RSI({ period: 14 }),
+        (s) => {
+          for (let i = 0; i < N; i++) s.update(closes[i]);
+          sink += s.value;
+        },
+      ),
+    peer: () =>
+      perUpdate(
+        () => new tsig.RSI(14),
+        (s) => {
+          for (let i = 0; i < N; i++) s.add(closes[i]);
+        },
+      ),
   },
   {
     name: 'EMA(20) update',
-    ours: perUpdate(
-      () => new core.EMA({ period: 20 }),
-      (s) => {
-        for (let i = 0; i < N; i++) s.update(closes[i]);
-        sink += s.value;
-      },
-    ),
-    peer: perUpdate(
-      () => new tsig.EMA(20),
-      (s) => {
-        for (let i = 0; i < N; i++) s.add(closes[i]);
-      },
-    ),
+    ours: () =>
+      perUpdate(
+        () => new core.EMA({ period: 20 }),
+        (s) => {
+          for (let i = 0; i < N; i++) s.update(closes[i]);
+          sink += s.value;
+        },
+      ),
+    peer: () =>
+      perUpdate(
+        () => new tsig.EMA(20),
+        (s) => {
+          for (let i = 0; i < N; i++) s.add(closes[i]);
+        },
+      ),
   },
 ];
+const runStream = (s) => ({ name: s.name, ours: s.ours(), peer: s.peer() });
+
+// The memory floor: a fresh N-value Float64Array written once, whatever the maths.
+function floorCase() {
+  return time(() => {
+    const o = new Float64Array(N);
+    for (let i = 0; i < N; i++) o[i] = i;
+    return o;
+  });
+}
+
+const available = (c) => !c.fn || typeof core[c.fn] === 'function';
+const exact = isMainThread ? null : workerData.exact;
+let rows = [];
+let streams = [];
+let floor = Number.NaN;
+if (exact !== null) {
+  // A worker of --isolate: one case, reported to the parent.
+  const c = cases.find((x) => x.name === exact);
+  const s = streamCases.find((x) => x.name === exact);
+  const result = c ? runCase(c) : s ? runStream(s) : floorCase();
+  parentPort.postMessage({ kind: c ? 'row' : s ? 'stream' : 'floor', result, sink });
+  process.exit(0);
+}
+const inWorker = (name) =>
+  new Promise((res, rej) => {
+    const w = new Worker(new URL(import.meta.url), { workerData: { args, exact: name } });
+    w.once('message', res);
+    w.once('error', rej);
+  });
+if (isolate) {
+  for (const c of cases) if (available(c) && selected(c.name)) rows.push((await inWorker(c.name)).result);
+  for (const s of streamCases) if (selected(s.name)) streams.push((await inWorker(s.name)).result);
+  if (selected('floor')) floor = (await inWorker('floor')).result;
+} else {
+  rows = cases.filter((c) => available(c) && selected(c.name)).map(runCase);
+  streams = streamCases.filter((s) => selected(s.name)).map(runStream);
+  if (selected('floor')) floor = floorCase();
+}
+if (json) {
+  console.log(JSON.stringify({ n: N, runs: RUNS, isolate, node: process.version, rows, streams, floor }));
+  process.exit(0);
+}
 
 const f = (x) => (Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : '-');
 const peerNames = ['technicalindicators', 'trading-signals', '@ixjb94/indicators', 'indicatorts'];
@@ -621,8 +708,13 @@ function print(h, t) {
   console.log(line(h));
   for (const r of t) console.log(line(r));
 }
-console.log(`${N.toLocaleString('en')} candles, median of ${RUNS} runs, CPU ms; Node ${process.version}`);
+const mode = isolate ? 'each case in a fresh worker' : 'all cases in one isolate, in order';
+console.log(`${N.toLocaleString('en')} candles, median of ${RUNS} runs, CPU ms, ${mode}; Node ${process.version}`);
 print(head, table);
 console.log('');
 print(sHead, sTable);
+if (Number.isFinite(floor)) {
+  console.log('');
+  console.log(`memory floor: a fresh ${N.toLocaleString('en')}-value Float64Array written once: ${f(floor)} ms`);
+}
 if (sink === 42) console.log('');

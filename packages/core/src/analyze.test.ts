@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { type Analysis, analyze } from './analyze.js';
 import { InputError } from './errors.js';
 import { computeContext } from './signal/context.js';
-import { candleSeries, toColumns } from './testing/props.js';
+import { candleSeries, seriesPast, toColumns } from './testing/props.js';
+import { reach } from './testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from './testing/shared-data.js';
 
 /** Every number in a wire object is finite (NaN and Infinity never reach the wire). */
@@ -18,22 +19,34 @@ function expectWireClean(a: Analysis): void {
   expect(JSON.parse(JSON.stringify(a))).toEqual(a);
 }
 
+/** Bars before every signal factor has a score (the longest factor warm-up is about 55). */
+const WARM_UP = 70;
+
 describe('analyze', () => {
   it('has no look-ahead: a prefix reads what the full series read as of its last candle', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 240), fc.nat(), (rows, cut) => {
-        const k = cut % rows.length;
+    const read = reach('a prefix with a signal from every factor');
+    read.assert(
+      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 240 }), fc.nat(), (rows, cut) => {
+        // the prefix ends past the warm-up where the series allows it
+        const from = Math.min(WARM_UP, rows.length - 1);
+        const k = from + (cut % (rows.length - from));
         const full = computeContext(toColumns(rows));
-        expect(analyze(full, { asOf: k })).toEqual(analyze(toColumns(rows.slice(0, k + 1))));
+        const a = analyze(full, { asOf: k });
+        read.hitIf(a.signal.factors.every((f) => f.score !== null));
+        expect(a).toEqual(analyze(toColumns(rows.slice(0, k + 1))));
       }),
       { numRuns: 60 },
     );
   });
 
   it('is deterministic and JSON-clean, with the plan following the signal', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 240), (rows) => {
+    const planned = reach('a plan past the ATR warm-up');
+    const signalled = reach('a signal from every factor');
+    signalled.assert(
+      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 240 }), (rows) => {
         const a = analyze(toColumns(rows));
+        signalled.hitIf(a.signal.factors.every((f) => f.score !== null));
+        planned.hitIf(a.zone.atr !== null);
         expect(analyze(toColumns(rows))).toEqual(a);
         expectWireClean(a);
         expect(a.as_of).toBe(rows[rows.length - 1].time);
@@ -41,7 +54,7 @@ describe('analyze', () => {
         if (side === null) expect(a.zone.direction).toBeNull();
         else if (a.zone.direction !== null) expect(a.zone.direction).toBe(side);
       }),
-      { numRuns: 40 },
+      { numRuns: 40, also: [[planned, 0.8]] },
     );
   });
 

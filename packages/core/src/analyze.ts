@@ -10,7 +10,12 @@ import { type Signal, type SignalFactorName, signal } from './signal/signal.js';
 import { type IndicatorSnapshot, indicatorSnapshot } from './signal/snapshot.js';
 import { type TechnicalRating, technicalRating } from './signal/technical-rating.js';
 
-/** Support and resistance of an analysis (the volume profile is its own block). */
+/**
+ * Support and resistance of an analysis (the volume profile is its own block): the zones, the
+ * zone holding the price (`inside`, neither support nor resistance) and the nearest zone entirely
+ * below (`nearest_support`) and above (`nearest_resistance`), by `zoneContext`, the one
+ * definition the screeners, the signal list and the overview share.
+ */
 export type AnalysisLevels = Omit<SupportResistance, 'volume_profile'>;
 
 /** The full analysis of one series as of one candle: the wire object of `/v2/analysis`. */
@@ -21,7 +26,7 @@ export interface Analysis {
   as_of_index: number;
   /** Latest indicator values. */
   indicators: IndicatorSnapshot;
-  /** Support/resistance zones and the nearest of each side. */
+  /** Support/resistance zones, the zone holding the price and the nearest zone on each side. */
   levels: AnalysisLevels;
   /** Volume profile of the levels' window. */
   volume_profile: VolumeProfile;

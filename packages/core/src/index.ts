@@ -96,6 +96,7 @@ export {
   type VolumeProfileOptions,
   volumeProfile,
 } from './levels/volume-profile.js';
+export { type PriceBand, type ZoneContext, type ZoneDistance, zoneContext } from './levels/zone-context.js';
 export {
   type NearestLevel,
   type SupportResistance,
@@ -104,7 +105,15 @@ export {
   type Zone,
 } from './levels/zones.js';
 export { type Fact, type FactId, type FactValue, type OverviewInput, overviewFacts } from './overview/facts.js';
-export { OVERVIEW_LOCALES, type OverviewLocale, renderOverview, resolveLocale } from './overview/render.js';
+export { type FactFormat, formatLocalized } from './overview/format.js';
+export {
+  formatFactValue,
+  OVERVIEW_LOCALES,
+  type OverviewLocale,
+  renderOverview,
+  resolveLocale,
+} from './overview/render.js';
+export { COST_MODELS, type CostModel, type RoundTripCostInput, roundTripCostPct } from './plan/costs.js';
 export {
   buildPlan,
   type Direction,
@@ -204,6 +213,22 @@ export {
   signalRow,
 } from './screeners/signal-list.js';
 export {
+  type CalibrationKnot,
+  type CalibrationProvenance,
+  type CalibrationSample,
+  calibrate,
+  type FamilyCalibration,
+  type FitCalibrationOptions,
+  fitCalibration,
+  type SignalCalibration,
+  type SignalEvidence,
+  signalEvidence,
+  TIMEFRAME_FAMILIES,
+  type TimeframeFamily,
+  timeframeFamily,
+} from './signal/calibration.js';
+export { SIGNAL_CALIBRATION } from './signal/calibration-table.js';
+export {
   type ContextInput,
   computeContext,
   type DmiColumns,
@@ -213,6 +238,7 @@ export {
 } from './signal/context.js';
 export {
   SIGNAL_FACTORS,
+  SIGNAL_MIN_EDGE,
   SIGNAL_WEIGHTS,
   type Signal,
   type SignalAction,

@@ -33,6 +33,7 @@ export {
   isCcxtVenue,
   type VenueCredentials,
 } from './ccxt/venues.js';
+export { type ClosedSplit, type LiveCandle, splitClosed } from './closed.js';
 export { VenueError, type VenueErrorCode, type VenueErrorOptions } from './errors.js';
 export type { TimeUnit } from './files/builder.js';
 export type { CsvMapping } from './files/csv.js';
@@ -70,6 +71,7 @@ export {
   type VenueBalance,
   type VenueFill,
   type VenuePosition,
+  type VenueSummary,
   WEEK_OFFSET_MS,
 } from './ports.js';
 export {

@@ -288,3 +288,14 @@ export interface AccountData {
   /** Funding paid on the position in `pair` since `opened_at` (ms UTC). */
   fundingSinceOpen(pair: string, opened_at: number): Promise<FundingSinceOpen>;
 }
+
+/**
+ * What an adapter states about a whole venue (the simulated venue and ccxt venues do, through an
+ * optional `summary()`): its listed spot and derivatives markets and the summed open interest of
+ * its perpetuals in USD; a figure the venue does not report is null, never 0.
+ */
+export interface VenueSummary {
+  spot_pairs: number | null;
+  futures_pairs: number | null;
+  open_interest_usd: number | null;
+}

@@ -11,6 +11,7 @@
  */
 import type {
   AccountInfoSchema,
+  AlertWebhookSchema,
   AnalysisSchema,
   AssetClassSchema,
   AssetListInput,
@@ -45,6 +46,8 @@ import type {
   PositionSchema,
   PositionsQuery,
   PositionsSchema,
+  RegisterAlertWebhook,
+  RegisteredAlertWebhookSchema,
   ScreenerInput,
   ScreenerSchema,
   SignalListSchema,
@@ -178,6 +181,12 @@ export type PositionAnalysisData = z.output<typeof PositionAnalysisSchema>;
 /** An alert as REST and the tools answer it (the contract's `Notification`): resolved with live target data. */
 export type Alert = z.output<typeof NotificationSchema>;
 
+/** A webhook as the tools answer it (the secret is never echoed after registration). */
+export type AlertWebhook = z.output<typeof AlertWebhookSchema>;
+
+/** A webhook just registered, with its signing secret (shown this once). */
+export type RegisteredAlertWebhook = z.output<typeof RegisteredAlertWebhookSchema>;
+
 // ---- pilot ----
 
 /** An open position of the pilot (the service's paper-trading bot), with its live excursions in R. */
@@ -241,6 +250,15 @@ export interface AlertBackend {
   updateNotificationPreferences(patch: NotificationPreferencesPatch): Promise<NotificationPreferences>;
 }
 
+/** Signed webhooks, the alert channel that needs no browser. */
+export interface WebhookBackend {
+  /** Fails with `InvalidRequest` for a URL the push rules refuse (not https, internal address, ...). */
+  registerWebhook(input: RegisterAlertWebhook): Promise<RegisteredAlertWebhook>;
+  webhooks(): Promise<AlertWebhook[]>;
+  /** Fails with `NotFound` when the webhook is not the user's. */
+  deleteWebhook(webhookId: string): Promise<void>;
+}
+
 /** The pilot's spectate feed. */
 export interface PilotBackend {
   pilotSpectate(): Promise<PilotSpectate>;
@@ -249,12 +267,13 @@ export interface PilotBackend {
 
 /**
  * Everything the tools need. A backend may leave a group out (`account`, `portfolio`, `alerts`,
- * `pilot`): its tools are then not listed, so a client never sees a tool that cannot work.
+ * `webhooks`, `pilot`): its tools are then not listed, so a client never sees a tool that cannot work.
  */
 export interface Backend {
   market: MarketBackend;
   account?: AccountBackend;
   portfolio?: PortfolioBackend;
   alerts?: AlertBackend;
+  webhooks?: WebhookBackend;
   pilot?: PilotBackend;
 }

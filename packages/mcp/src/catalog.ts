@@ -4,6 +4,7 @@ import { ALERT_TOOLS } from './tools/alerts.js';
 import { MARKET_TOOLS } from './tools/market.js';
 import { PILOT_TOOLS } from './tools/pilot.js';
 import { PORTFOLIO_TOOLS } from './tools/portfolio.js';
+import { WEBHOOK_TOOLS } from './tools/webhooks.js';
 
 /** Every tool, in the order `tools/list` gives them. */
 export const CATALOG: readonly ToolDefinition[] = [
@@ -11,5 +12,6 @@ export const CATALOG: readonly ToolDefinition[] = [
   ...MARKET_TOOLS,
   ...ACCOUNT_TOOLS,
   ...ALERT_TOOLS,
+  ...WEBHOOK_TOOLS,
   ...PILOT_TOOLS,
 ];

@@ -78,8 +78,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Creates the REST `Backend` for one session. Nothing is sent until a tool runs. */
-export function createRestBackend(options: RestBackendOptions): Required<Backend> {
+/**
+ * Creates the REST `Backend` for one session. Nothing is sent until a tool runs. Webhooks are
+ * registered over `/mcp` only (no REST route), so their tools are not listed here.
+ */
+export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks'>> {
   const base = options.baseUrl.replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(base)) throw new Error(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
   if (options.sessionToken.trim() === '') throw new Error('sessionToken is empty');

@@ -66,6 +66,9 @@ describe('catalog', () => {
       'delete_alert',
       'get_notification_preferences',
       'update_notification_preferences',
+      'register_alert_webhook',
+      'list_alert_webhooks',
+      'delete_alert_webhook',
       'get_pilot_spectate',
       'get_pilot_spectate_history',
     ]) {
@@ -110,10 +113,11 @@ describe('market tools', () => {
     const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin' });
     expect(r.isError).toBeFalsy();
     expect(calls.analysis?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
-    expect(r.text).toContain('Signal: BUY, confidence 72%');
+    expect(r.text).toContain('Signal: BUY, confidence 31% (base rate 24%)');
     expect(r.text).toContain('Fear & Greed: 64 (greed)');
     expect(r.text).toContain('entry zone 100 - 102');
-    expect(r.text).toContain('TP1 115 (70% of size, 2.8R)');
+    expect(r.text).toContain('TP1 115 (70% of size, 2.8R, 2.64R after costs)');
+    expect(r.text).toContain('Live: 110.5');
     expect(r.text).toContain('nearest resistance: none');
     expect((r.data.zone as { take_profits: unknown[] }).take_profits).toHaveLength(2);
   });

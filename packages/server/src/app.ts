@@ -141,6 +141,7 @@ export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App
       version: SERVICE_VERSION,
       description: `Technical-analysis and market-data service. Every success is an envelope \`{ code, success, data, message }\`; every failure an \`ErrorResponse\` with a stable \`code\`. Release feed: ${new URL(RELEASE_FEED_PATH, c.req.url).href}`,
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'marketlens', url: 'https://github.com/marketlens/marketlens/issues' },
       'x-release-feed': RELEASE_FEED_PATH,
     },
     servers: [{ url: new URL(c.req.url).origin, description: 'This server' }],

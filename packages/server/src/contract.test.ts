@@ -212,3 +212,50 @@ describe('responses against the OpenAPI document', () => {
     ).toBe(false);
   });
 });
+
+describe('rules the server enforces, as the document states them', () => {
+  type Schema = Record<string, unknown> & { anyOf?: Schema[]; properties?: Record<string, Schema> };
+  const param = (path: string, name: string): Schema => {
+    const op = doc.paths[path].get;
+    const p = (op.parameters ?? []).find((x) => x.name === name);
+    return (p?.schema ?? {}) as Schema;
+  };
+  const component = (name: string): Schema => (doc.components as { schemas: Record<string, Schema> }).schemas[name];
+
+  it('bounds a position analysis `limit` and an order list `offset`', () => {
+    expect(param('/v2/positions/{position_id}/analysis', 'limit').anyOf).toContainEqual({
+      type: 'integer',
+      minimum: 50,
+      maximum: 5000,
+    });
+    expect(param('/v1/orders', 'offset').anyOf).toContainEqual(
+      expect.objectContaining({ type: 'integer', minimum: 0 }),
+    );
+    expect(param('/v2/insights/fear_greed', 'min_volume')).toMatchObject({ minimum: 0 });
+  });
+
+  it('gives each signal control its format (`rsi_band` as `min,max` within 0..100)', () => {
+    const band = new RegExp(String(param('/v2/assets/signals', 'rsi_band').pattern));
+    for (const ok of ['30,70', '0,100', ' 12.5 , 99 ']) expect([ok, band.test(ok)]).toEqual([ok, true]);
+    for (const bad of ['30', '30,70,90', '-1,50', '30,101', 'a,b']) expect([bad, band.test(bad)]).toEqual([bad, false]);
+    expect(param('/v2/assets/signals', 'direction').enum).toEqual(['buy', 'hold', 'sell']);
+  });
+
+  it("holds an alert's target to its kind's range", () => {
+    const byKind = new Map(
+      (component('NotificationPayload').anyOf ?? []).map((b) => [b.title, b.properties?.target] as const),
+    );
+    expect(byKind.get('rsi')).toEqual({ type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 100 });
+    expect(byKind.get('smart_zone')).toEqual({ type: 'number', minimum: 0, maximum: 50 });
+    expect(byKind.get('percent_change')?.anyOf).toHaveLength(2);
+    expect(byKind.get('price')).toEqual({ type: 'number', exclusiveMinimum: 0 });
+  });
+
+  it('refuses extra keys where the server does, and names the asset of the legacy favorite', () => {
+    const patch = (doc.paths['/v2/positions/{position_id}'] as Record<string, { requestBody?: unknown }>).patch;
+    expect(patch.requestBody).toMatchObject({
+      content: { 'application/json': { schema: { additionalProperties: false } } },
+    });
+    expect(component('LegacyFavoriteRequest').anyOf?.map((b) => b.required)).toEqual([['asset_id'], ['coin_id']]);
+  });
+});

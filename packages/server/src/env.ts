@@ -38,8 +38,18 @@ export interface ServerConfig {
    * A request with any other `Origin` header is refused; requests without one (non-browser clients) pass.
    */
   mcpAllowedOrigins?: readonly string[];
+  /** Round-trip costs of published plans per asset class and venue (`MARKETLENS_PLAN_COSTS`); absent: core's `COST_MODELS`. */
+  planCosts?: readonly import('./services/plan-costs.js').PlanCostOverride[];
   /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
   venueLimits?: import('./services/venue-guard.js').VenueLimits;
+  /**
+   * Whether addresses must be verified (`MARKETLENS_EMAIL_VERIFICATION`; on in production): sign-up
+   * then opens no session and answers alike for taken addresses, unverified accounts cannot sign in,
+   * and creating API keys, connections or alerts needs a verified address. Absent: not required.
+   */
+  emailVerification?: boolean;
+  /** The mail of accounts (`MARKETLENS_SMTP_URL`, `MARKETLENS_MAIL_FROM`); absent: written to the log. */
+  mail?: import('./services/verification/mailer.js').MailConfig;
 }
 
 /** Web Push delivery settings. */
@@ -130,6 +140,8 @@ export interface AppDeps {
   pushTransport?: import('./services/push/transport.js').PushTransport;
   /** Whether a user may spectate the pilot; absent: the volume standing of services/promotions/eligibility. */
   isPilotEligible?: (userId: string) => Promise<boolean>;
+  /** Sends the mail of accounts (verification links); absent: the log (see `config.mail`). */
+  mailer?: import('./services/verification/mailer.js').Mailer;
   /** The pilot's collaborators (the `pilot_trade` callback); absent: no push on a new pilot trade. */
   pilot?: import('./services/pilot/config.js').PilotDeps;
 }

@@ -129,6 +129,14 @@ export { type BackoffOptions, backoffDelay } from './services/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './services/sync/job.js';
 export { SyncScheduler } from './services/sync/scheduler.js';
 export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './services/tiers.js';
+export {
+  logMailer,
+  type MailConfig,
+  type Mailer,
+  type MailMessage,
+  smtpMailer,
+} from './services/verification/mailer.js';
+export { VERIFICATION_TTL_MS } from './services/verification/verification.js';
 export * from './storage/account-types.js';
 export type * from './storage/alerts-types.js';
 export * from './storage/plans-types.js';

@@ -18,7 +18,7 @@ export const DATABASE_FILE = 'marketlens.sqlite';
 export interface MarketlensOverrides {
   storage?: Storage;
   market?: MarketData;
-  extra?: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>>;
+  extra?: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer'>>;
   /** Seed the demo user on the embedded default (default true; `marketlens mcp` picks its user itself). */
   demo?: boolean;
 }
@@ -135,6 +135,9 @@ export function startupLines(
   paths: { openapi: string; feed: string },
 ): string[] {
   const sources = ml.config.market.sources.map(sourceName).join(', ');
+  const { mail, emailVerification } = ml.config.server.config;
+  // The host only: the URL may hold the SMTP password.
+  const mailTo = mail?.smtpUrl ? `SMTP ${new URL(mail.smtpUrl).host}` : 'the log (MARKETLENS_SMTP_URL unset)';
   const lines = [
     `marketlens server listening on ${server.url}${ml.config.production ? ' (production)' : ''}`,
     `  docs:          ${server.url}/docs`,
@@ -142,6 +145,7 @@ export function startupLines(
     `  release feed:  ${server.url}${paths.feed}`,
     `  data dir:      ${ml.config.server.dataDir}`,
     `  market:        ${sources}`,
+    `  account mail:  ${mailTo}${emailVerification ? ', email verification required' : ''}`,
   ];
   if (ml.demo !== null) {
     lines.push(

@@ -27,10 +27,13 @@ import { isMarketSources } from './services/market.js';
 import { startMarketWarmer } from './services/market-warm.js';
 import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './services/pilot/config.js';
 import { startPilot } from './services/pilot/scheduler.js';
+import { parsePlanCosts } from './services/plan-costs.js';
 import { affiliateThresholdFromEnv } from './services/promotions/config.js';
 import { notifyPilotTrade } from './services/push/pilot.js';
 import { DEFAULT_VAPID_SUBJECT } from './services/push/vapid.js';
 import { SyncScheduler } from './services/sync/scheduler.js';
+import { verificationFromEnv } from './services/verification/config.js';
+import { mailerOf } from './services/verification/mailer.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 
@@ -180,6 +183,8 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       pilot: pilotConfigFromEnv(env),
       ...publicUrlFromEnv(env),
       ...mcpAllowedOriginsFromEnv(env),
+      ...verificationFromEnv(env),
+      planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
   };
@@ -327,7 +332,7 @@ export function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
-  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now'>> & {
+  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer'>> & {
     /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
     warmMs?: number;
     /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */
@@ -350,6 +355,7 @@ export function startServer(
     market,
     news,
     credentialsKey: options.credentialsKey ?? loadOrCreateKeyFile(join(options.dataDir, KEY_FILE_NAME)),
+    mailer: mailerOf(options.config.mail, (line) => console.error(`[marketlens] ${line}`)),
     ...injected,
   };
   // The background sync of connected accounts; connecting one asks it to sync at once.

@@ -5,6 +5,7 @@ import {
   OVERVIEW_LOCALES,
   overviewFacts,
   renderOverview,
+  roundTripCostPct,
   type Signal,
   type TradePlan,
   type Zone,
@@ -41,7 +42,10 @@ function spec(name: string, summary: string, extra: CommandSpec['options'] = {})
 
 async function load(args: Parsed, io: Io): Promise<{ loaded: Loaded; analysis: Analysis }> {
   const loaded = await loadCandles(args, io, args.positionals[0]);
-  return { loaded, analysis: analyze(loaded.candles) };
+  // A venue's asset sets the plan's round-trip cost (core's COST_MODELS); a file keeps the 0.20% default.
+  const costs =
+    loaded.asset_class === null ? {} : { plan: { costPct: roundTripCostPct({ assetClass: loaded.asset_class }) } };
+  return { loaded, analysis: analyze(loaded.candles, costs) };
 }
 
 function header(style: Style, title: string, loaded: Loaded, a: Analysis): string {
@@ -54,7 +58,7 @@ export function actionText(style: Style, s: Signal): string {
 }
 
 function signalText(style: Style, s: Signal): string {
-  const head = `signal ${actionText(style, s)}  confidence ${num(s.confidence)}  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}${s.reason ? `  (${s.reason})` : ''}\n`;
+  const head = `signal ${actionText(style, s)}  confidence ${num(s.confidence)} (base rate ${num(s.base_rate)})  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}${s.reason ? `  (${s.reason})` : ''}\n`;
   const rows = [['factor', 'score', 'weight', 'contribution']];
   for (const f of s.factors)
     rows.push([f.name, f.score === null ? 'n/a' : num(f.score, 3), num(f.weight, 3), num(f.contribution, 3)]);
@@ -82,15 +86,15 @@ function planText(style: Style, z: TradePlan): string {
   if (z.direction === null) return `plan   no trade (${z.reason ?? 'none'})\n`;
   const side = z.direction === 'long' ? style.green('LONG') : style.red('SHORT');
   const lines = [
-    `plan   ${side}  risk ${num(z.risk_pct)}%  horizon ${z.horizon_bars ?? 'n/a'} bars  entry window ${z.entry_window_bars ?? 'n/a'} bars`,
+    `plan   ${side}  risk ${num(z.risk_pct)}%  cost ${num(z.cost_pct, 3)}%  horizon ${z.horizon_bars ?? 'n/a'} bars  entry window ${z.entry_window_bars ?? 'n/a'} bars`,
   ];
-  const rows = [['', 'price', 'R:R', 'size']];
-  if (z.entry_zone !== null) rows.push(['entry', `${price(z.entry_zone.low)}-${price(z.entry_zone.high)}`, '', '']);
-  rows.push(['stop', price(z.stop_loss), '', '']);
+  const rows = [['', 'price', 'R:R', 'net R:R', 'size']];
+  if (z.entry_zone !== null) rows.push(['entry', `${price(z.entry_zone.low)}-${price(z.entry_zone.high)}`, '', '', '']);
+  rows.push(['stop', price(z.stop_loss), '', '', '']);
   z.take_profits.forEach((t, k) => {
-    rows.push([`target ${k + 1}`, price(t.price), num(t.risk_reward), `${t.size_pct}%`]);
+    rows.push([`target ${k + 1}`, price(t.price), num(t.risk_reward), num(t.risk_reward_net), `${t.size_pct}%`]);
   });
-  return `${lines.join('\n')}\n${table(rows, ['left', 'right', 'right', 'right'])
+  return `${lines.join('\n')}\n${table(rows, ['left', 'right', 'right', 'right', 'right'])
     .split('\n')
     .map((l) => (l === '' ? l : `  ${l}`))
     .join('\n')}`;

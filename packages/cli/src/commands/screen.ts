@@ -1,7 +1,15 @@
 import { runScreeners, type ScreenerAsset } from '@marketlens/core';
 import { type AssetClass, defaultUniverse, type MarketType, VenueError } from '@marketlens/exchanges';
 import { type Command, JSON_OPTION } from '../args.js';
-import { DATA_OPTIONS, limitOf, marketData, resolveAsset, timeframeOf } from '../data/source.js';
+import {
+  clockFrom,
+  closedSeries,
+  DATA_OPTIONS,
+  limitOf,
+  marketData,
+  resolveAsset,
+  timeframeOf,
+} from '../data/source.js';
 import { usageError } from '../errors.js';
 import { num, pct, price, table } from '../output/format.js';
 import { printJson } from '../output/json.js';
@@ -53,13 +61,14 @@ export const screenCommand: Command = {
         ? args.positionals.map((a) => resolveAsset(a, data))
         : universe.list(assetClass).map((a) => a.id);
     const market = args.string('market') as MarketType | undefined;
+    const now = clockFrom(io.env)(); // screens read closed candles only, as the server's do
     const bar = progress(io, 'screening', ids.length);
     const assets: ScreenerAsset[] = [];
     const skipped: { asset_id: string; code: string; message: string }[] = [];
     for (const [k, id] of ids.entries()) {
       bar.update(k, id);
       try {
-        const series = await data.candles({ asset_id: id, timeframe: tf, limit, market_type: market });
+        const series = await closedSeries(data, { asset_id: id, timeframe: tf, limit, market_type: market }, now);
         assets.push({ asset_id: id, candles: series.candles });
       } catch (err) {
         // One asset the venue lacks does not end the screen; a venue that is down does.

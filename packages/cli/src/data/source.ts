@@ -1,4 +1,4 @@
-import type { Candles } from '@marketlens/core';
+import type { AssetClass, Candles } from '@marketlens/core';
 import {
   createMarketSources,
   createSimulatedVenue,
@@ -15,6 +15,7 @@ import {
   parseSourceName,
   type SimulatedVenue,
   type SourceSpec,
+  splitClosed,
   TIMEFRAMES,
   type Timeframe,
   type Universe,
@@ -63,8 +64,24 @@ export interface SourceInfo {
 }
 
 export interface Loaded {
+  /** A file's candles as they are; a venue's closed candles only (analysis is on bar close). */
   candles: Candles;
   source: SourceInfo;
+  /** The asset's class when read from a venue (it sets the plan's costs), null for a file. */
+  asset_class: AssetClass | null;
+}
+
+/**
+ * A venue's newest `limit` closed candles: one more is read and the candle still forming at the
+ * venue's clock is left out, as the server does, so a plan stays the same for the life of a candle.
+ */
+export async function closedSeries(
+  data: MarketData,
+  request: { asset_id: string; timeframe: Timeframe; limit: number; market_type?: MarketType | undefined },
+  now: number,
+) {
+  const series = await data.candles({ ...request, limit: Math.min(request.limit + 1, MAX_CANDLES) });
+  return { ...series, candles: splitClosed(series.candles, request.timeframe, now, request.limit).closed };
 }
 
 /** The clock of the simulated venue: MARKETLENS_NOW (epoch ms or ISO time) pins it for reproducible runs. */
@@ -108,14 +125,17 @@ function universeOf(market: MarketData | undefined): Universe {
   return (market as { universe?: Universe } | undefined)?.universe ?? defaultUniverse;
 }
 
-/** An asset id as typed (`bitcoin`, or a ticker such as `BTC`) to the universe's id. */
+/**
+ * An asset as typed (`bitcoin`, a ticker such as `BTC`, a pair such as `EURUSD`) to the universe's
+ * id, by the same rule as the server (`Universe.find`); a ticker of several assets is refused.
+ */
 export function resolveAsset(input: string, market?: MarketData): string {
-  const universe = universeOf(market);
-  if (universe.get(input) !== undefined) return input;
-  const lower = input.toLowerCase();
-  if (universe.get(lower) !== undefined) return lower;
-  const byCode = universe.resolveCurrency(input.toUpperCase());
-  if (byCode !== null) return byCode;
+  const found = universeOf(market).find(input);
+  if (found.length === 1) return found[0].id;
+  if (found.length > 1) {
+    const list = found.map((a) => `${a.id} (${a.asset_class})`).join(', ');
+    throw dataError('ambiguous_asset', `'${input}' names ${found.length} assets: ${list}; give one of their ids`);
+  }
   throw dataError('unknown_asset', `unknown asset '${input}' (try an id such as bitcoin, ethereum, stock-aapl, fx-eurusd)`);
 }
 
@@ -152,6 +172,7 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
     if (n === 0) throw dataError('file_empty', `${file} holds no candles`);
     return {
       candles,
+      asset_class: null,
       source: {
         venue: 'file',
         asset_id: asset ?? null,
@@ -174,7 +195,7 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
   fetching.update(0);
   let series: Awaited<ReturnType<MarketData['candles']>>;
   try {
-    series = await data.candles({ asset_id: assetId, timeframe: tf, limit, market_type: market });
+    series = await closedSeries(data, { asset_id: assetId, timeframe: tf, limit, market_type: market }, clockFrom(io.env)());
   } finally {
     fetching.done();
   }
@@ -182,6 +203,7 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
   if (n === 0) throw dataError('no_candles', `${data.venue} has no ${tf} candles of ${assetId}`);
   return {
     candles: series.candles,
+    asset_class: universeOf(data).get(assetId)?.asset_class ?? null,
     source: {
       venue: series.venue,
       asset_id: series.asset_id,

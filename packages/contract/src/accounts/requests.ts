@@ -44,6 +44,12 @@ const Int = z.union([
 ]);
 
 /**
+ * An integer in `min..max`, from JSON or from a query string's digits. Coerced rather than a union
+ * with a digits pattern, so the published schema states the bounds for either form.
+ */
+const IntIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/**
  * `schema`, optional, where an empty string reads as absent (so `?limit=` takes the default). A union
  * rather than a preprocess, so the published OpenAPI and tool schemas say that `''` is accepted too.
  */
@@ -63,8 +69,17 @@ export const FillLimit = blankOr(Int)
   );
 
 /** `offset`: rows to skip, 0 by default. */
-export const Offset = blankOr(Int)
-  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional())
+export const Offset = blankOr(
+  z.union([
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    z
+      .string()
+      .trim()
+      .regex(/^\+?\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER)),
+  ]),
+)
   .transform((n) => n ?? 0)
   .describe('Rows to skip (default 0)');
 
@@ -120,18 +135,24 @@ function onlyKeys(allowed: readonly string[]) {
   };
 }
 
-/** `PATCH /v2/positions/{position_id}` body: `notes` only (null clears them); every other key is refused. */
+/**
+ * `PATCH /v2/positions/{position_id}` body: `notes` only (null clears them); every other key is
+ * refused. The catch-all lets the refinement name the key and why; the published schema says
+ * `additionalProperties: false`, which is what the refinement enforces.
+ */
 export const EditPositionBody = z
   .object({ notes: Notes })
   .catchall(z.unknown())
-  .superRefine(onlyKeys(['notes']));
+  .superRefine(onlyKeys(['notes']))
+  .meta({ additionalProperties: false });
 export type EditPositionBody = z.output<typeof EditPositionBody>;
 
 /** MCP `edit_position`: the position id and the notes; every other key is refused as in {@link EditPositionBody}. */
 export const EditPositionInput = z
   .object({ position_id: PositionIdParams.shape.position_id, notes: Notes })
   .catchall(z.unknown())
-  .superRefine(onlyKeys(['position_id', 'notes']));
+  .superRefine(onlyKeys(['position_id', 'notes']))
+  .meta({ additionalProperties: false });
 export type EditPositionInput = z.output<typeof EditPositionInput>;
 
 /** Deepest candle window a position analysis reads (the Pro chart depth; free callers: 500, else 402 code 1005). */
@@ -145,11 +166,9 @@ export const PositionAnalysisQuery = z.object({
   timeframe: blankOr(timeframeSchema(POSITION_ANALYSIS_TIMEFRAMES))
     .transform((t) => t ?? 'd1')
     .describe('Candle timeframe, default d1 (free); others need Pro (402, code 1004)'),
-  limit: blankOr(Int)
-    .pipe(z.number().int().min(50).max(POSITION_ANALYSIS_MAX_CANDLES).optional())
-    .describe(
-      'Candles read (50..5000); default: enough to reach the entry, capped at the chart depth of the tier. Deeper than 500 needs Pro (402, code 1005)',
-    ),
+  limit: blankOr(IntIn(50, POSITION_ANALYSIS_MAX_CANDLES)).describe(
+    'Candles read (50..5000); default: enough to reach the entry, capped at the chart depth of the tier. Deeper than 500 needs Pro (402, code 1005)',
+  ),
 });
 export type PositionAnalysisQuery = z.output<typeof PositionAnalysisQuery>;
 

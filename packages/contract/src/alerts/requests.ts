@@ -99,8 +99,10 @@ export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
  * `timeframe` is absent (or null) for `price`, which reads no window; `enabled: false` on update
  * pauses the alert, `true` re-arms it.
  */
+const AssetIdField = z.string().min(1).max(100).meta({ example: 'bitcoin' });
+
 const payloadFields = {
-  asset_id: z.string().min(1).max(100).describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
+  asset_id: AssetIdField.describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
   kind: NotificationKindSchema,
   target: z.number().describe(TARGET_TEXT),
   timeframe: timeframeSchema(NOTIFICATION_TIMEFRAMES)
@@ -118,10 +120,44 @@ function checkTargetRange(p: { kind: NotificationKind; target: number }, ctx: z.
   }
 }
 
+/** A kind's range of `target` as a schema; a range that excludes zero is two ranges, below and above it. */
+function targetSchemaOf(r: TargetRange): z.ZodNumber | z.ZodUnion<[z.ZodNumber, z.ZodNumber]> {
+  const bounded = (b: Omit<TargetRange, 'unit' | 'nonZero'>): z.ZodNumber => {
+    let n = z.number();
+    if (b.gt !== undefined) n = n.gt(b.gt);
+    if (b.min !== undefined) n = n.min(b.min);
+    if (b.lt !== undefined) n = n.lt(b.lt);
+    if (b.max !== undefined) n = n.max(b.max);
+    return n;
+  };
+  if (!r.nonZero) return bounded(r);
+  return z.union([bounded({ ...r, lt: 0, max: undefined }), bounded({ ...r, gt: 0, min: undefined })]);
+}
+
+/** A kind's spellings: the canonical one and those read as it. */
+const spellingsOf = (kind: NotificationKind): string[] => [
+  kind,
+  ...Object.entries(KIND_SPELLINGS)
+    .filter(([, k]) => k === kind)
+    .map(([spelling]) => spelling),
+];
+
+/**
+ * The target ranges as the published schema states them: one `anyOf` branch per kind, holding
+ * `target` to that kind's range (a document can say what `checkTargetRange` enforces).
+ */
+const TARGET_RANGE_BRANCHES = NOTIFICATION_KINDS.map((kind) => {
+  const { $schema: _dialect, ...branch } = z.toJSONSchema(
+    z.object({ asset_id: AssetIdField, kind: z.enum(spellingsOf(kind)), target: targetSchemaOf(TARGET_RANGES[kind]) }),
+    { io: 'input' },
+  );
+  return { title: kind, ...branch };
+});
+
 export const NotificationPayloadSchema = z
   .object(payloadFields)
   .superRefine(checkTargetRange)
-  .meta({ id: 'NotificationPayload' });
+  .meta({ id: 'NotificationPayload', anyOf: TARGET_RANGE_BRANCHES });
 
 /**
  * MCP `create_price_alert`: the payload with `kind` defaulting to `price` (the tool is named for

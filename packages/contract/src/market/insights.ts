@@ -56,7 +56,7 @@ export const InsightsSchema = z
     breadth: z
       .object({
         asset_class: z.literal('coins'),
-        as_of: time.meta({ description: 'Open time of the live d1 candle' }),
+        as_of: time.meta({ description: 'Open time of the newest closed d1 candle the breadth is computed on' }),
         sma_period: z.number().int(),
         assets: z
           .number()
@@ -90,7 +90,7 @@ export const FearGreedRowSchema = z
 export const FearGreedListSchema = z
   .object({
     timeframe: z.literal('d1'),
-    as_of: time.meta({ description: 'Open time of the live d1 candle scored' }),
+    as_of: time.meta({ description: 'Open time of the newest closed d1 candle scored' }),
     total: z.number().int().meta({ description: 'Assets matching the filters, before `limit`' }),
     limit: z.number().int().meta({ description: 'The limit applied (after the cap)' }),
     assets: z.array(FearGreedRowSchema),

@@ -44,7 +44,7 @@ export const ScreenerSchema = z
   .object({
     asset_class: z.enum(ASSET_CLASS_FILTERS),
     timeframe: z.literal('d1'),
-    as_of: z.iso.datetime().meta({ description: 'Open time of the d1 candle screened (the live one)' }),
+    as_of: z.iso.datetime().meta({ description: 'Open time of the newest closed d1 candle screened' }),
     assets_screened: z.number().int(),
     breakouts: z.array(BreakoutSchema).meta({ description: 'Largest |distance_atr| first' }),
     oversold: z.array(OversoldSchema).meta({ description: 'Lowest RSI first' }),
@@ -65,8 +65,14 @@ export const SignalRowSchema = z
     volume_surge: z.boolean(),
     fear_greed: z.number().int().nullable(),
     fear_greed_zone: z.enum(FEAR_GREED_ZONES).nullable(),
-    support_distance_atr: nn,
-    resistance_distance_atr: nn,
+    inside_zone: z.boolean().meta({ description: 'The close lies inside a support/resistance zone' }),
+    support_distance_atr: nn.meta({
+      description:
+        "Signed ATRs to the top of the nearest zone entirely below the close (negative), as in the analysis's nearest_support",
+    }),
+    resistance_distance_atr: nn.meta({
+      description: 'ATRs to the bottom of the nearest zone entirely above the close',
+    }),
     patterns: z.array(z.enum(CANDLE_PATTERNS)),
     change_pct: nn,
   })
@@ -76,7 +82,7 @@ export const SignalListSchema = z
   .object({
     timeframe: z.enum(SIGNAL_TIMEFRAMES),
     asset_class: z.enum(ASSET_CLASS_FILTERS),
-    as_of: z.iso.datetime().meta({ description: 'Open time of the (live) candle the rows are computed at' }),
+    as_of: z.iso.datetime().meta({ description: 'Open time of the newest closed candle the rows are computed at' }),
     sort: z.enum(SIGNAL_SORTS),
     total: z.number().int().meta({ description: 'Rows matching the controls, before `limit`' }),
     limit: z.number().int().meta({ description: 'Rows served at most (the free ceiling for free callers)' }),

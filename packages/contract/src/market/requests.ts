@@ -25,7 +25,14 @@ export const FEAR_GREED_SORTS = ['score', 'volume', 'change_24h'] as const;
 /** Candles analysed: 500 free, up to 5000 with Pro. */
 export const CHART_DEPTH = { min: 50, free: 500, pro: 5000 } as const;
 
-const AssetId = z.string().trim().min(1).max(128).describe('Asset id: `bitcoin`, `stock-aapl`, `fx-eurusd`, ...');
+const AssetId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .describe(
+    'Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`, ...), or an unambiguous ticker or pair (`BTC`, `AAPL`, `EURUSD`); a ticker of several assets is 400 `AmbiguousAsset`',
+  );
 
 const Connection = z
   .string()

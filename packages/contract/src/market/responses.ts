@@ -92,8 +92,15 @@ const LevelsSchema = z
     mark: n,
     atr: nn,
     zones: z.array(ZoneSchema),
-    nearest_support: NearestLevelSchema.nullable(),
-    nearest_resistance: NearestLevelSchema.nullable(),
+    inside: ZoneSchema.nullable().meta({
+      description: 'The zone holding the mark (low <= mark <= high): neither support nor resistance; null when none',
+    }),
+    nearest_support: NearestLevelSchema.nullable().meta({
+      description: 'The nearest zone entirely below the mark; distances to its top (negative)',
+    }),
+    nearest_resistance: NearestLevelSchema.nullable().meta({
+      description: 'The nearest zone entirely above the mark; distances to its bottom',
+    }),
   })
   .meta({ id: 'AnalysisLevels' });
 
@@ -114,8 +121,20 @@ const TradePlanSchema = z
     direction: Direction.nullable(),
     bias: Direction.nullable(),
     reason: z
-      .enum(['no_direction', 'no_trend', 'insufficient_data', 'atr_warmup', 'risk_below_cost', 'degenerate_geometry'])
-      .nullable(),
+      .enum([
+        'no_direction',
+        'no_trend',
+        'insufficient_data',
+        'atr_warmup',
+        'risk_below_cost',
+        'degenerate_geometry',
+        'target_blocked',
+      ])
+      .nullable()
+      .meta({
+        description:
+          'Why there is no trade; target_blocked: a strong opposing zone (the price may be inside it) is nearer than the minimum risk-reward',
+      }),
     published_index: z.number().int(),
     published_time: time,
     mark: n,
@@ -125,10 +144,22 @@ const TradePlanSchema = z
     invalidation: nn,
     stop_loss: nn,
     take_profits: z
-      .array(z.object({ price: n, size_pct: n, risk_reward: n }))
+      .array(
+        z.object({
+          price: n,
+          size_pct: n,
+          risk_reward: n.meta({ description: 'Gross: |price - entry| / |entry - stop|' }),
+          risk_reward_net: n.meta({
+            description: 'Net of the round trip: (reward - cost) / (risk + cost), cost = cost_pct% of the entry',
+          }),
+        }),
+      )
       .max(2)
       .meta({ description: 'At most two targets: 70% / 30% of the position, or 100% for one' }),
     risk_pct: nn,
+    cost_pct: nn.meta({
+      description: 'Round-trip cost (fees and spread) in % of the entry price; null without a trade',
+    }),
     horizon_bars: nn,
     entry_window_bars: nn,
   })
@@ -139,7 +170,15 @@ export const SignalSchema = z
   .object({
     action: z.enum(['buy', 'hold', 'sell']),
     score: n.meta({ description: 'Composite score in -1..1' }),
-    confidence: n.meta({ description: '0..1' }),
+    confidence: n.meta({
+      description:
+        'A calibrated probability, 0..1. Buy/Sell: that the published plan, once entered, reaches target 1 before its stop and time stop after a 0.20% round trip. Hold: 1 minus that probability for the plan on the side the score leans to. Compare it with base_rate',
+    }),
+    raw_confidence: n.meta({ description: 'The uncalibrated evidence for the side the score leans to, 0..1' }),
+    base_rate: n.meta({
+      description:
+        "How often a plan of this timeframe family reached target 1 first in the calibration's training data, 0..1",
+    }),
     factors: z.array(
       z.object({
         name: FactorName,
@@ -153,7 +192,10 @@ export const SignalSchema = z
     ),
     weights: z.record(z.string(), n),
     threshold: n,
-    reason: z.literal('insufficient_data').optional(),
+    reason: z.enum(['insufficient_data', 'no_edge']).optional().meta({
+      description:
+        '`insufficient_data`: no factor out of warm-up; `no_edge`: the score leaned to a side but its calibrated probability did not clear the base rate, so the signal holds',
+    }),
   })
   .meta({ id: 'Signal' });
 
@@ -208,10 +250,24 @@ const RegimeSchema = z
   })
   .meta({ id: 'Regime' });
 
+const LiveMarkSchema = z
+  .object({
+    price: n.meta({ description: 'Last price of the live candle' }),
+    time: time.meta({ description: 'Open time of the live candle' }),
+    change_pct: nn.meta({ description: 'Change from the close of the candle analysed, in %' }),
+    entry_distance_pct: nn.meta({
+      description: "Distance from the plan's entry band in % (0 inside it); null when there is no plan",
+    }),
+  })
+  .meta({ id: 'LiveMark' });
+
 export const AnalysisSchema = z
   .object({
     ...ServedFields,
-    as_of: time.meta({ description: 'Open time of the candle analysed (the last one, possibly still open)' }),
+    as_of: time.meta({
+      description:
+        'Open time of the candle analysed: the newest closed one. Signal, levels and plan are computed on closed candles and stay fixed until the next candle closes',
+    }),
     as_of_index: z.number().int(),
     indicators: IndicatorsSchema,
     levels: LevelsSchema,
@@ -222,6 +278,10 @@ export const AnalysisSchema = z
     fear_greed: FearGreedSchema,
     regime: RegimeSchema,
     patterns: z.array(z.enum(CANDLE_PATTERNS)),
+    live: LiveMarkSchema.nullable().meta({
+      description:
+        'The candle still forming when the candles were read (null when none is: a closed session or a stale source); it moves distances, never the analysis',
+    }),
   })
   .meta({ id: 'Analysis' });
 
@@ -251,7 +311,16 @@ export const OverviewSchema = z
         id: z.string(),
         values: z.record(
           z.string(),
-          z.object({ value: z.union([z.number(), z.string(), z.array(z.string()).readonly()]), text: z.string() }),
+          z.object({
+            value: z.union([z.number(), z.string(), z.array(z.string()).readonly()]),
+            text: z
+              .string()
+              .meta({ description: 'The value written locale-neutrally (fixed decimals, no digit groups)' }),
+            format: z
+              .enum(['price', 'percent', 'signed_percent', 'whole_percent', 'decimal_1', 'decimal_2', 'integer'])
+              .optional()
+              .meta({ description: 'How the narrative writes a number in each locale; absent for words and lists' }),
+          }),
         ),
       }),
     ),
@@ -363,7 +432,10 @@ export const ExchangeDetailSchema = z
     ...exchangeFields,
     spot_pairs: z.number().int().min(0),
     futures_pairs: z.number().int().min(0),
-    futures_open_interest_usd: n,
+    futures_open_interest_usd: nn.meta({
+      description:
+        'Summed open interest of its perpetuals in USD; null when the venue does not report it (unknown is null, never 0)',
+    }),
     spot_tickers: z.array(CoinTickerSchema),
     futures_tickers: z.array(CoinFuturesTickerSchema),
   })

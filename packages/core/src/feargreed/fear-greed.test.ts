@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { computeContext } from '../signal/context.js';
-import { candleSeries, toColumns } from '../testing/props.js';
+import { candleSeries, seriesPast, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle } from '../types.js';
 import { FEAR_GREED_WEIGHTS, FEAR_GREED_ZONES, fearGreed, fearGreedZone } from './fear-greed.js';
@@ -49,6 +50,9 @@ describe('fearGreedZone', () => {
   });
 });
 
+/** Bars before every candle component of the score is computable (about 45). */
+const WARM_UP = 50;
+
 describe('fearGreed', () => {
   it('reads greed in a steady rise on rising volume and fear in a steady fall', () => {
     const up = fearGreed(toColumns(trend(200, 0.01)));
@@ -89,12 +93,14 @@ describe('fearGreed', () => {
   });
 
   it('has a score in 0..100 whose zone matches, or null with a reason', () => {
-    fc.assert(
+    const scored = reach('a score from every candle component');
+    scored.assert(
       fc.property(
-        candleSeries(1, 150),
+        seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 200 }),
         fc.option(fc.double({ min: -0.01, max: 0.01, noNaN: true })),
         (rows, funding) => {
           const r = fearGreed(toColumns(rows), { funding });
+          scored.hitIf(!r.unavailable.some((u) => u.reason === 'insufficient_data'));
           if (r.score === null) {
             expect(r.reason).toBe('insufficient_data');
             expect(rows.length).toBeLessThan(15);
@@ -116,11 +122,16 @@ describe('fearGreed', () => {
   });
 
   it('has no look-ahead: a prefix reads what the full series read at that bar', () => {
-    fc.assert(
-      fc.property(candleSeries(2, 150), fc.nat(), (rows, cut) => {
-        const k = cut % rows.length;
+    const read = reach('a prefix with every candle component');
+    read.assert(
+      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 2, maxLength: 200 }), fc.nat(), (rows, cut) => {
+        // the prefix ends past the warm-up where the series allows it
+        const from = Math.min(WARM_UP, rows.length - 1);
+        const k = from + (cut % (rows.length - from));
         const full = computeContext(toColumns(rows));
-        expect(fearGreed(full, { asOf: k })).toEqual(fearGreed(toColumns(rows.slice(0, k + 1))));
+        const f = fearGreed(full, { asOf: k });
+        read.hitIf(!f.unavailable.some((u) => u.reason === 'insufficient_data'));
+        expect(f).toEqual(fearGreed(toColumns(rows.slice(0, k + 1))));
       }),
       { numRuns: 80 },
     );

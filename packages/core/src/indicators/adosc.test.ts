@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HLCV } from '../types.js';
@@ -45,7 +45,7 @@ describe('adOsc', () => {
       [4, 2],
     ] as const) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 40),
+        inputs: candlesPast,
         batch: (rows) => adOsc(toColumns(rows), { fast, slow }),
         stream: () => new ADOsc({ fast, slow }),
         lookback: adOsc.lookback({ fast, slow }),

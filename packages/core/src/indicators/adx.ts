@@ -2,7 +2,7 @@ import type { CandleLike, HLC } from '../types.js';
 import { type DmiOptions, DmiState, dmiInto, dmiParams } from './dmi.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkReplace, outputColumn } from './internal/validate.js';
+import { checkCandle, checkColumns, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 import type { HLCValues } from './true-range.js';
 
 /** Options of {@link adx}: those of `dmi`. */
@@ -27,9 +27,10 @@ function lookbackOf(options?: AdxOptions): number {
  */
 export const adx = /* @__PURE__ */ withLookback(function adx(candles: HLC, options?: AdxOptions): Float64Array {
   const params = dmiParams(options);
-  const n = checkColumns(candles, FIELDS);
+  const n = columnsLength(candles, FIELDS);
   const out = outputColumn(n, 2 * params.period - 1);
-  dmiInto(candles, n, params, null, null, null, out);
+  // The kernel checks the values in its own pass; a non-finite one rereads them for the error.
+  if (dmiInto(candles, n, params, null, null, null, out) !== 0) checkColumns(candles, FIELDS);
   return out;
 }, lookbackOf);
 

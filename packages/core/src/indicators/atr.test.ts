@@ -3,7 +3,7 @@ import { ATR as TsAtr } from 'trading-signals';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, Candles, HLC } from '../types.js';
@@ -106,7 +106,7 @@ describe('atr', () => {
     ];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => atr(toColumns(rows), options),
         stream: () => new ATR(options),
         lookback: atr.lookback(options),

@@ -2,7 +2,7 @@ import type { CandleLike, HLC } from '../types.js';
 import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
@@ -55,41 +55,79 @@ export function atrLookback(p: AtrParams): number {
 /**
  * Writes the ATR of `candles[0..n)` into `out` from index {@link atrLookback}; earlier entries
  * are left untouched. Shared by ATR, NATR, Keltner and SuperTrend so that all of them use the
- * exact same arithmetic.
+ * exact same arithmetic. Returns the sum of `x * 0` over every value of the three columns: 0
+ * when all are finite, NaN otherwise, so a caller can skip a separate check.
  * @internal
  */
-export function atrInto(candles: HLC, n: number, params: AtrParams, out: Float64Array): void {
+export function atrInto(candles: HLC, n: number, params: AtrParams, out: Float64Array): number {
   const { period, smoothing, first } = params;
   const { high, low, close } = candles;
   const start = first + period - 1;
-  if (n <= start) return;
+  let bad = 0;
+  if (n <= start) {
+    for (let i = 0; i < n; i++) bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
+    return bad;
+  }
+  bad = high[0] * 0 + low[0] * 0 + close[0] * 0;
   let sum = first === 0 ? high[0] - low[0] : 0;
-  for (let i = 1; i <= start; i++) sum += trueRangeOf(high[i], low[i], close[i - 1]);
+  for (let i = 1; i <= start; i++) {
+    bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
+    sum += trueRangeOf(high[i], low[i], close[i - 1]);
+  }
   if (smoothing === 'sma') {
     out[start] = sum / period;
     for (let i = start + 1; i < n; i++) {
+      bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
       const j = i - period;
       const old = j === 0 ? high[0] - low[0] : trueRangeOf(high[j], low[j], close[j - 1]);
       sum += trueRangeOf(high[i], low[i], close[i - 1]) - old;
       out[i] = sum / period;
     }
-    return;
+    return bad;
   }
-  let acc = sum / period;
+  const acc = sum / period;
   out[start] = acc;
-  if (smoothing === 'wilder') {
-    const m = period - 1;
-    for (let i = start + 1; i < n; i++) {
-      acc = (acc * m + trueRangeOf(high[i], low[i], close[i - 1])) / period;
-      out[i] = acc;
-    }
-  } else {
-    const k = 2 / (period + 1);
-    for (let i = start + 1; i < n; i++) {
-      acc = (trueRangeOf(high[i], low[i], close[i - 1]) - acc) * k + acc;
-      out[i] = acc;
-    }
+  if (smoothing === 'wilder') return bad + wilderTail(high, low, close, start + 1, n, period, acc, out);
+  const k = 2 / (period + 1);
+  let e = acc;
+  for (let i = start + 1; i < n; i++) {
+    bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
+    e = (trueRangeOf(high[i], low[i], close[i - 1]) - e) * k + e;
+    out[i] = e;
   }
+  return bad;
+}
+
+/**
+ * Wilder's smoothing of the true range from index `from` (`acc` is the ATR at `from - 1`), in a
+ * function of its own that does nothing after its loop, so V8's mid-loop (OSR) and full compiles
+ * see the same feedback whatever ran before. Same arithmetic as `trueRangeOf`, written out.
+ * Returns the sum of `x * 0` over the values it read.
+ */
+function wilderTail(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  from: number,
+  n: number,
+  period: number,
+  acc: number,
+  out: Float64Array,
+): number {
+  const m = period - 1;
+  let a = acc;
+  let prevClose = close[from - 1];
+  let bad = 0;
+  for (let i = from; i < n; i++) {
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    bad += h * 0 + l * 0 + c * 0;
+    a = (a * m + (Math.max(h, prevClose) - Math.min(l, prevClose))) / period;
+    prevClose = c;
+    out[i] = a;
+  }
+  return bad;
 }
 
 /**
@@ -110,9 +148,10 @@ export function atrInto(candles: HLC, n: number, params: AtrParams, out: Float64
 export const atr = /* @__PURE__ */ withLookback(
   function atr(candles: HLC, options?: AtrOptions): Float64Array {
     const params = atrParams(options);
-    const n = checkColumns(candles, FIELDS);
+    const n = columnsLength(candles, FIELDS);
     const out = outputColumn(n, atrLookback(params));
-    atrInto(candles, n, params, out);
+    // The kernel checks the values in its own pass; a non-finite one rereads them for the error.
+    if (atrInto(candles, n, params, out) !== 0) checkColumns(candles, FIELDS);
     return out;
   },
   (options?: AtrOptions) => atrLookback(atrParams(options)),

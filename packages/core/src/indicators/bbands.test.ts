@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSeriesBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { checkIndicatorProperties, priceSeries } from '../testing/props.js';
+import { checkIndicatorProperties, pricesPast } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { BBands, bbands } from './bbands.js';
@@ -124,7 +124,7 @@ describe('bbands', () => {
       [5, 0],
     ]) {
       checkIndicatorProperties({
-        inputs: priceSeries(0, 60),
+        inputs: pricesPast,
         batch: (xs) => bbands(xs, { period, stdDev }),
         stream: () => new BBands({ period, stdDev }),
         lookback: bbands.lookback({ period, stdDev }),

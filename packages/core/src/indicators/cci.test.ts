@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candleSeries, candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { flatWindows, skipOf } from '../testing/window-masks.js';
@@ -46,16 +47,77 @@ describe('cci', () => {
   });
 
   it('matches TA-Lib CCI on generated candles', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 80), (rows) => compareWithTalib(toColumns(rows), 5, 'generated')),
+    const r = reach('a TA-Lib CCI value');
+    r.assert(
+      fc.property(candleSeries(3, 120), (rows) => {
+        r.hitIf(rows.length > cci.lookback({ period: 5 }));
+        compareWithTalib(toColumns(rows), 5, 'generated');
+      }),
       { numRuns: 100 },
     );
   });
 
+  it('keeps an exact running mean: agrees with the two-pass form over 10^6 candles to 1e-9', () => {
+    // The plain running sum drifts (its rounding errors add up over a long series and `tp - mean`
+    // magnifies them); the double-double one must not. Random walks of 10^6 candles at random
+    // price levels and volatilities, each compared with a fresh sum per window.
+    const n = 1_000_000;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        fc.integer({ min: 2, max: 50 }),
+        fc.double({ min: -3, max: 6, noNaN: true }),
+        fc.double({ min: 1e-4, max: 0.05, noNaN: true }),
+        (seed, period, level, vol) => {
+          let s = seed;
+          const rnd = () => {
+            s = (s + 0x6d2b79f5) | 0;
+            let t = Math.imul(s ^ (s >>> 15), 1 | s);
+            t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+            return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+          };
+          const high = new Float64Array(n);
+          const low = new Float64Array(n);
+          const close = new Float64Array(n);
+          let price = 10 ** level;
+          for (let i = 0; i < n; i++) {
+            const open = price;
+            price *= 1 + (rnd() - 0.5) * vol;
+            high[i] = Math.max(open, price) * (1 + rnd() * vol * 0.25);
+            low[i] = Math.min(open, price) * (1 - rnd() * vol * 0.25);
+            close[i] = price;
+          }
+          const tp = new Float64Array(n);
+          for (let i = 0; i < n; i++) tp[i] = (high[i] + low[i] + close[i]) / 3;
+          const got = cci({ high, low, close }, { period });
+          // 1e-9 relative, plus what rounding the mean by a few ulps can do to a nearly flat
+          // window (|d cci / d mean| = period / (0.015 * sum |tp - mean|)): any two correct ways of
+          // summing differ there. A drifting running sum breaks this bound by orders of magnitude
+          // (its error grows with the length of the series, not with the window).
+          const ulps = 4 * period * Number.EPSILON;
+          for (let i = period - 1; i < n; i++) {
+            let sum = 0;
+            for (let j = i - period + 1; j <= i; j++) sum += tp[j];
+            const mean = sum / period;
+            let dev = 0;
+            for (let j = i - period + 1; j <= i; j++) dev += Math.abs(tp[j] - mean);
+            const num = tp[i] - mean;
+            const want = num === 0 || dev === 0 ? 0 : num / (0.015 * (dev / period));
+            const tol = 1e-9 * Math.max(Math.abs(want), 1) + (ulps * Math.abs(mean) * period) / (0.015 * dev);
+            if (!(Math.abs(got[i] - want) <= tol)) {
+              throw new Error(`CCI(${period}) at ${i} of ${n}: ${got[i]} vs two-pass ${want} (tol ${tol})`);
+            }
+          }
+        },
+      ),
+      { numRuns: 4 },
+    );
+  }, 120_000);
+
   it('holds the streaming properties', () => {
     for (const period of [2, 5, 20]) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => cci(toColumns(rows), { period }),
         stream: () => new CCI({ period }),
         lookback: cci.lookback({ period }),

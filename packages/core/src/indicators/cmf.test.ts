@@ -4,7 +4,8 @@ import { CMF as RefCMF } from 'trading-signals';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candleSeries, candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles, HLCV } from '../types.js';
 import { CMF, cmf } from './cmf.js';
@@ -65,8 +66,10 @@ describe('cmf', () => {
   });
 
   it('matches trading-signals CMF on generated candles', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 80), fc.integer({ min: 1, max: 25 }), (rows, period) => {
+    const r = reach('a trading-signals CMF value');
+    r.assert(
+      fc.property(candleSeries(20, 150), fc.integer({ min: 1, max: 25 }), (rows, period) => {
+        r.hitIf(rows.length > cmf.lookback({ period }));
         const c = toColumns(rows);
         expectClose(cmf(c, { period }), tradingSignalsCmf(c, period), { label: `CMF(${period})` });
       }),
@@ -105,7 +108,7 @@ describe('cmf', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 3, 20]) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => cmf(toColumns(rows), { period }),
         stream: () => new CMF({ period }),
         lookback: cmf.lookback({ period }),

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candleSeries, candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { talibDmZeroTests } from '../testing/talib-dm-zero.js';
@@ -73,8 +74,10 @@ describe('dmi', () => {
   );
 
   it('matches TA-Lib on generated candles, flat stretches and sub-1e-8 moves included', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 80), fc.integer({ min: 2, max: 10 }), (rows, period) => {
+    const r = reach('a TA-Lib DX value');
+    r.assert(
+      fc.property(candleSeries(8, 150), fc.integer({ min: 2, max: 10 }), (rows, period) => {
+        r.hitIf(rows.length > dmi.lookback({ period }));
         const c = toColumns(rows);
         const z = talibDmZeroTests(c, period);
         const out = dmi(c, { period });
@@ -93,7 +96,7 @@ describe('dmi', () => {
     const sets: DmiOptions[] = [{ period: 1 }, { period: 2 }, { period: 14 }, { period: 3, convention: 'tradingview' }];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => dmi(toColumns(rows), options),
         stream: () => new DMI(options),
         lookback: dmi.lookback(options),

@@ -2,7 +2,7 @@ import type { CandleLike, HLC } from '../types.js';
 import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
 /** Options of {@link dmi} and `adx`. */
@@ -48,16 +48,23 @@ function di(dm: number, tr: number): number {
   return tr === 0 ? 0 : 100 * (dm / tr);
 }
 
-/** 100 * |minusDI - plusDI| / (minusDI + plusDI), 0 when both are exactly 0. */
-function dxOf(plus: number, minus: number): number {
-  const sum = minus + plus;
-  return sum === 0 ? 0 : 100 * (Math.abs(minus - plus) / sum);
+/**
+ * DX from the smoothed directional movements: `100 * |mdm - pdm| / (mdm + pdm)`, which is
+ * TA-Lib's `100 * |(-DI) - (+DI)| / ((-DI) + (+DI))` with the true range cancelled (both DIs
+ * divide their DM by it), so it agrees to rounding and costs one division instead of three.
+ * 0 when both are exactly 0.
+ */
+function dxOf(pdm: number, mdm: number): number {
+  const sum = mdm + pdm;
+  return sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum);
 }
 
 /**
  * Writes the directional movement system of `candles[0..n)` into whichever of the columns are
  * given: +DI, -DI and DX from index `period`, ADX from index `2 * period - 1`; earlier entries
  * are left untouched. One pass, shared by `dmi` and `adx` so that both use the same arithmetic.
+ * Returns the sum of `x * 0` over every value it read (every value of the three columns when
+ * `n > period`): 0 when all are finite, NaN otherwise, so callers can skip a separate check.
  * @internal
  */
 export function dmiInto(
@@ -68,13 +75,17 @@ export function dmiInto(
   minusDI: Float64Array | null,
   dxOut: Float64Array | null,
   adxOut: Float64Array | null,
-): void {
+): number {
   const p = params.period;
-  if (n <= p) return;
-  const tradingview = params.tradingview;
   const high = candles.high;
   const low = candles.low;
   const close = candles.close;
+  if (n <= p) {
+    let bad = 0;
+    for (let i = 0; i < n; i++) bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
+    return bad;
+  }
+  const tradingview = params.tradingview;
   // The seed: TA-Lib sums bars 1..p-1 then takes a Wilder step at bar p; TradingView averages bars 1..p.
   const seedEnd = tradingview ? p : p - 1;
   let pdm = 0;
@@ -82,16 +93,21 @@ export function dmiInto(
   let tr = 0;
   let prevHigh = high[0];
   let prevLow = low[0];
+  let prevClose = close[0];
+  let bad = prevHigh * 0 + prevLow * 0 + prevClose * 0;
   for (let i = 1; i <= seedEnd; i++) {
     const h = high[i];
     const l = low[i];
+    const c = close[i];
+    bad += h * 0 + l * 0 + c * 0;
     const up = h - prevHigh;
     const down = prevLow - l;
     prevHigh = h;
     prevLow = l;
     if (down > 0 && up < down) mdm += down;
     else if (up > 0 && up > down) pdm += up;
-    tr += trueRangeOf(h, l, close[i - 1]);
+    tr += trueRangeOf(h, l, prevClose);
+    prevClose = c;
   }
   const m = p - 1;
   if (tradingview) {
@@ -101,19 +117,23 @@ export function dmiInto(
   }
   const wantDx = dxOut !== null || adxOut !== null;
   let adx = 0;
-  // Warm-up (ADX seeding) in a general loop; the steady state below is straight-line code.
+  // Warm-up (ADX seeding) in a general loop; the steady state is straight-line code in its own
+  // function (below), so V8 compiles it with complete type feedback whatever ran before.
   const steadyFrom = Math.min(n, 2 * p);
   for (let i = p; i < steadyFrom; i++) {
     if (i > seedEnd) {
       const h = high[i];
       const l = low[i];
+      const c = close[i];
+      bad += h * 0 + l * 0 + c * 0;
       const up = h - prevHigh;
       const down = prevLow - l;
       prevHigh = h;
       prevLow = l;
       const plus = up > 0 && up > down ? up : 0;
       const minus = down > 0 && up < down ? down : 0;
-      const t = trueRangeOf(h, l, close[i - 1]);
+      const t = trueRangeOf(h, l, prevClose);
+      prevClose = c;
       if (tradingview) {
         pdm = (pdm * m + plus) / p;
         mdm = (mdm * m + minus) / p;
@@ -129,7 +149,7 @@ export function dmiInto(
     if (plusDI !== null) plusDI[i] = pdi;
     if (minusDI !== null) minusDI[i] = mdi;
     if (!wantDx) continue;
-    const dx = dxOf(pdi, mdi);
+    const dx = dxOf(pdm, mdm);
     if (dxOut !== null) dxOut[i] = dx;
     if (adxOut === null) continue;
     const k = i - p;
@@ -142,16 +162,141 @@ export function dmiInto(
       adxOut[i] = adx;
     }
   }
-  for (let i = steadyFrom; i < n; i++) {
+  if (steadyFrom === n) return bad;
+  const state = new Float64Array(7);
+  state[0] = pdm;
+  state[1] = mdm;
+  state[2] = tr;
+  state[3] = adx;
+  state[4] = prevHigh;
+  state[5] = prevLow;
+  state[6] = prevClose;
+  if (plusDI === null && minusDI === null && dxOut === null && adxOut !== null) {
+    return bad + (tradingview ? adxSteadyRma : adxSteadyWilder)(high, low, close, steadyFrom, n, p, state, adxOut);
+  }
+  return bad + dmiSteady(high, low, close, steadyFrom, n, p, tradingview, state, plusDI, minusDI, dxOut, adxOut);
+}
+
+// The steady-state loops (bar 2 * period on). Each is a function of its own that does nothing
+// after its loop, so the optimised code V8 enters mid-loop (on-stack replacement) and the code it
+// compiles for the next call see the same complete feedback: the ADX kernel once fell off its
+// optimised path depending on which kernels had run before it. The maths is written out (not
+// via `di`, `dxOf`, `trueRangeOf`) so no inlining budget or shared feedback decides its speed;
+// it is the same arithmetic, in the same order, as the warm-up above and `DmiState.step`. ADX
+// alone needs no true range (DX cancels it), so its loops skip it and two of the divisions.
+// The directional movements are selected without branches (`x * +(cond)`, which is x or a zero
+// that adds nothing): whether a bar moves up or down is a coin toss the branch predictor loses.
+// `state` holds pdm, mdm, tr, adx, prevHigh, prevLow, prevClose; each returns the sum of x * 0.
+
+/** ADX only, TA-Lib's Wilder sums `s - s / p + x`. */
+function adxSteadyWilder(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  from: number,
+  n: number,
+  p: number,
+  state: Float64Array,
+  out: Float64Array,
+): number {
+  const m = p - 1;
+  let pdm = state[0];
+  let mdm = state[1];
+  let adx = state[3];
+  let prevHigh = state[4];
+  let prevLow = state[5];
+  let bad = 0;
+  for (let i = from; i < n; i++) {
     const h = high[i];
     const l = low[i];
+    const c = close[i];
+    bad += h * 0 + l * 0 + c * 0;
     const up = h - prevHigh;
     const down = prevLow - l;
     prevHigh = h;
     prevLow = l;
-    const plus = up > 0 && up > down ? up : 0;
-    const minus = down > 0 && up < down ? down : 0;
-    const t = trueRangeOf(h, l, close[i - 1]);
+    pdm = pdm - pdm / p + up * (+(up > 0) * +(up > down));
+    mdm = mdm - mdm / p + down * (+(down > 0) * +(up < down));
+    const sum = mdm + pdm;
+    adx = (adx * m + (sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum))) / p;
+    out[i] = adx;
+  }
+  return bad;
+}
+
+/** ADX only, TradingView's `ta.rma` `(s * (p - 1) + x) / p`. */
+function adxSteadyRma(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  from: number,
+  n: number,
+  p: number,
+  state: Float64Array,
+  out: Float64Array,
+): number {
+  const m = p - 1;
+  let pdm = state[0];
+  let mdm = state[1];
+  let adx = state[3];
+  let prevHigh = state[4];
+  let prevLow = state[5];
+  let bad = 0;
+  for (let i = from; i < n; i++) {
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    bad += h * 0 + l * 0 + c * 0;
+    const up = h - prevHigh;
+    const down = prevLow - l;
+    prevHigh = h;
+    prevLow = l;
+    pdm = (pdm * m + up * (+(up > 0) * +(up > down))) / p;
+    mdm = (mdm * m + down * (+(down > 0) * +(up < down))) / p;
+    const sum = mdm + pdm;
+    adx = (adx * m + (sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum))) / p;
+    out[i] = adx;
+  }
+  return bad;
+}
+
+/** Any combination of the four columns, either convention. */
+function dmiSteady(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  from: number,
+  n: number,
+  p: number,
+  tradingview: boolean,
+  state: Float64Array,
+  plusDI: Float64Array | null,
+  minusDI: Float64Array | null,
+  dxOut: Float64Array | null,
+  adxOut: Float64Array | null,
+): number {
+  const m = p - 1;
+  let pdm = state[0];
+  let mdm = state[1];
+  let tr = state[2];
+  let adx = state[3];
+  let prevHigh = state[4];
+  let prevLow = state[5];
+  let prevClose = state[6];
+  let bad = 0;
+  for (let i = from; i < n; i++) {
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    bad += h * 0 + l * 0 + c * 0;
+    const up = h - prevHigh;
+    const down = prevLow - l;
+    const t = Math.max(h, prevClose) - Math.min(l, prevClose);
+    prevHigh = h;
+    prevLow = l;
+    prevClose = c;
+    const plus = up * (+(up > 0) * +(up > down));
+    const minus = down * (+(down > 0) * +(up < down));
     if (tradingview) {
       pdm = (pdm * m + plus) / p;
       mdm = (mdm * m + minus) / p;
@@ -161,18 +306,19 @@ export function dmiInto(
       mdm = mdm - mdm / p + minus;
       tr = tr - tr / p + t;
     }
-    const pdi = di(pdm, tr);
-    const mdi = di(mdm, tr);
+    const pdi = tr === 0 ? 0 : 100 * (pdm / tr);
+    const mdi = tr === 0 ? 0 : 100 * (mdm / tr);
     if (plusDI !== null) plusDI[i] = pdi;
     if (minusDI !== null) minusDI[i] = mdi;
-    if (!wantDx) continue;
-    const dx = dxOf(pdi, mdi);
+    const sum = mdm + pdm;
+    const dx = sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum);
     if (dxOut !== null) dxOut[i] = dx;
     if (adxOut !== null) {
       adx = (adx * m + dx) / p;
       adxOut[i] = adx;
     }
   }
+  return bad;
 }
 
 /**
@@ -272,7 +418,7 @@ export class DmiState {
     }
     const pdi = di(this.pdm, this.tr);
     const mdi = di(this.mdm, this.tr);
-    const dx = dxOf(pdi, mdi);
+    const dx = dxOf(this.pdm, this.mdm);
     this.plusDI = pdi;
     this.minusDI = mdi;
     this.dx = dx;
@@ -295,7 +441,8 @@ export class DmiState {
  * `down = prevLow - low`, `+DM = up` when `up > 0 && up > down`, `-DM = down` when
  * `down > 0 && down > up`, else 0; Wilder sums seeded by the sums of the first `period - 1`
  * values, then `s = s - s / period + x` for +DM, -DM and the {@link trueRange};
- * `+DI = 100 * +DM14 / TR14`, `-DI` likewise, `DX = 100 * |(-DI) - (+DI)| / ((-DI) + (+DI))`.
+ * `+DI = 100 * +DM14 / TR14`, `-DI` likewise, `DX = 100 * |(-DI) - (+DI)| / ((-DI) + (+DI))`,
+ * computed as `100 * |-DM14 - +DM14| / (-DM14 + +DM14)` (TR14 cancels; equal up to rounding).
  *
  * Where TA-Lib tests a divisor against its absolute 1e-8 threshold, this tests exact zero: a
  * zero smoothed true range reads DI 0, and DI summing to exactly 0 read DX 0 (TA-Lib reads DI 0
@@ -306,10 +453,10 @@ export class DmiState {
 export const dmi = /* @__PURE__ */ withLookback(
   function dmi(candles: HLC, options?: DmiOptions): DmiOutput {
     const params = dmiParams(options);
-    const n = checkColumns(candles, FIELDS);
+    const n = columnsLength(candles, FIELDS);
     const lb = params.period;
     const out = { plusDI: outputColumn(n, lb), minusDI: outputColumn(n, lb), dx: outputColumn(n, lb) };
-    dmiInto(candles, n, params, out.plusDI, out.minusDI, out.dx, null);
+    if (dmiInto(candles, n, params, out.plusDI, out.minusDI, out.dx, null) !== 0) checkColumns(candles, FIELDS);
     return out;
   },
   (options?: DmiOptions) => dmiParams(options).period,

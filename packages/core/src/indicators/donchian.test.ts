@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HL } from '../types.js';
@@ -40,7 +40,7 @@ describe('donchian', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 2, 5, 20]) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => donchian(toColumns(rows), { period }),
         stream: () => new Donchian({ period }),
         lookback: donchian.lookback({ period }),

@@ -1,6 +1,6 @@
 import { withLookback } from './internal/define.js';
 import { checkInput, StreamBase } from './internal/stream-base.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
+import { checkInt, checkNumber, checkReplace, checkSeries, outputInto, seriesLength } from './internal/validate.js';
 
 /** Options of {@link ema}. */
 export interface EmaOptions {
@@ -11,6 +11,11 @@ export interface EmaOptions {
    * Default `2 / (period + 1)`.
    */
   k?: number;
+  /**
+   * An array to write the result into instead of a new one: a `Float64Array` of the input's
+   * length that does not share memory with it (else an `invalid_option` error). It is returned.
+   */
+  out?: Float64Array;
 }
 
 function paramsOf(options?: EmaOptions): { period: number; k: number } {
@@ -25,14 +30,16 @@ function paramsOf(options?: EmaOptions): { period: number; k: number } {
  * Formula (TA-Lib `EMA`, default compatibility): `ema[p-1] = mean(x[0..p-1])`, then
  * `ema[i] = ema[i-1] + k * (x[i] - ema[i-1])` with `k = 2 / (period + 1)`, evaluated as
  * `ema[i-1] * (1 - k) + x[i] * k` (agrees with TA-Lib to rounding, about 1e-15 relative).
- * Lookback: `period - 1`.
+ * Lookback: `period - 1`. With `options.out` it writes into the caller's array and allocates
+ * nothing (see `sma`).
  */
 export const ema = /* @__PURE__ */ withLookback(
   function ema(values: ArrayLike<number>, options?: EmaOptions): Float64Array {
     const { period, k } = paramsOf(options);
-    const n = checkSeries(values);
-    const out = outputColumn(n, period - 1);
-    emaInto(values, 0, n, period, k, out);
+    const n = seriesLength(values);
+    const out = outputInto(options?.out, n, period - 1, values);
+    // The kernel checks the values in its own pass; a short or non-finite input is reread here.
+    if (n < period || emaInto(values, 0, n, period, k, out) !== 0) checkSeries(values);
     return out;
   },
   (options?: EmaOptions) => paramsOf(options).period - 1,
@@ -41,6 +48,8 @@ export const ema = /* @__PURE__ */ withLookback(
 /**
  * Writes the SMA-seeded EMA of `values[from..n)` into `out` (from index `from + period - 1`).
  * Shared by DEMA, TEMA, MACD and RMA so that all of them use the exact same arithmetic.
+ * Returns the sum of `x * 0` over `values[from..n)` (0 when all are finite, else NaN) when
+ * `n - from >= period`, else 0 without reading them.
  * @internal
  */
 export function emaInto(
@@ -50,18 +59,26 @@ export function emaInto(
   period: number,
   k: number,
   out: Float64Array,
-): void {
-  if (n - from < period) return;
+): number {
+  if (n - from < period) return 0;
+  let bad = 0;
   let sum = 0;
-  for (let i = from; i < from + period; i++) sum += values[i];
+  for (let i = from; i < from + period; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sum += x;
+  }
   let prev = sum / period;
   out[from + period - 1] = prev;
   // ema * (1 - k) + x * k keeps one multiply-add on the loop-carried chain (x * k is off it).
   const a = 1 - k;
   for (let i = from + period; i < n; i++) {
-    prev = prev * a + values[i] * k;
+    const x = values[i];
+    bad += x * 0;
+    prev = prev * a + x * k;
     out[i] = prev;
   }
+  return bad;
 }
 
 /** Streaming {@link ema}. */

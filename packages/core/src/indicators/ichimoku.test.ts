@@ -2,7 +2,7 @@ import { IchimokuCloud as RefIchimoku } from 'technicalindicators';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HLC } from '../types.js';
@@ -140,12 +140,13 @@ describe('ichimoku', () => {
 
   it('holds the streaming properties', () => {
     for (const options of [
+      OPTIONS[0],
       OPTIONS[1],
       { conversion: 3, base: 5, spanB: 7, displacement: 4 },
       { conversion: 1, base: 1, spanB: 1, displacement: 1 },
     ]) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 40),
+        inputs: candlesPast,
         batch: (rows) => ichimoku(toColumns(rows), options),
         stream: () => new Ichimoku(options),
         lookback: ichimoku.lookback(options),

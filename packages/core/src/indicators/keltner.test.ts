@@ -2,7 +2,7 @@ import { KeltnerChannels } from 'technicalindicators';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HLC } from '../types.js';
@@ -84,7 +84,7 @@ describe('keltner', () => {
     ];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => keltner(toColumns(rows), options),
         stream: () => new Keltner(options),
         lookback: keltner.lookback(options),

@@ -1,7 +1,7 @@
 import type { CandleLike, HLCV } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 import { Window } from './internal/window.js';
 
 /** Options of {@link mfi}. */
@@ -36,48 +36,82 @@ function ratio(pos: number, neg: number): number {
 export const mfi = /* @__PURE__ */ withLookback(
   function mfi(candles: HLCV, options?: MfiOptions): Float64Array {
     const period = periodOf(options);
-    const n = checkColumns(candles, FIELDS);
+    const n = columnsLength(candles, FIELDS);
     const out = outputColumn(n, period);
-    if (n <= period) return out;
-    const { high, low, close, volume } = candles;
-    // Ring buffers of the last `period` flows; flow i lives in slot i % period.
-    const posBuf = new Float64Array(period);
-    const negBuf = new Float64Array(period);
-    let pos = 0;
-    let neg = 0;
-    // Index of the newest nonzero flow of each side: older than the window means a sum of exactly 0.
-    let posAt = Number.NEGATIVE_INFINITY;
-    let negAt = Number.NEGATIVE_INFINITY;
-    let prev = (high[0] + low[0] + close[0]) / 3;
-    let slot = 1 % period;
-    for (let i = 1; i < n; i++) {
-      const tp = (high[i] + low[i] + close[i]) / 3;
-      const d = tp - prev;
-      prev = tp;
-      const flow = tp * volume[i];
-      const p = d > 0 ? flow : 0;
-      const m = d < 0 ? flow : 0;
-      // TA-Lib's order: drop the flow leaving the window, then add the new one.
-      if (i > period) {
-        pos -= posBuf[slot];
-        neg -= negBuf[slot];
-      }
-      pos += p;
-      neg += m;
-      posBuf[slot] = p;
-      negBuf[slot] = m;
-      if (p !== 0) posAt = i;
-      if (m !== 0) negAt = i;
-      slot = slot + 1 === period ? 0 : slot + 1;
-      if (i < period) continue;
-      if (i - posAt >= period) pos = 0;
-      if (i - negAt >= period) neg = 0;
-      out[i] = ratio(pos, neg);
+    if (n <= period) {
+      checkColumns(candles, FIELDS);
+      return out;
     }
+    if (mfiInto(candles.high, candles.low, candles.close, candles.volume, n, period, out) !== 0)
+      checkColumns(candles, FIELDS);
     return out;
   },
   (options?: MfiOptions) => periodOf(options),
 );
+
+/**
+ * The kernel of {@link mfi}: writes from index `period` (n > period) into `out` and returns the sum
+ * of `x * 0` over the columns (the finiteness check, folded into this pass). A function of its own
+ * with nothing after its loop, so V8's mid-loop (OSR) and later full compiles see the same complete
+ * feedback whatever ran before.
+ */
+function mfiInto(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  volume: ArrayLike<number>,
+  n: number,
+  period: number,
+  out: Float64Array,
+): number {
+  // Ring buffers of the last `period` flows; flow i lives in slot i % period.
+  const posBuf = new Float64Array(period);
+  const negBuf = new Float64Array(period);
+  let pos = 0;
+  let neg = 0;
+  // Index of the newest nonzero flow of each side: older than the window means a sum of exactly 0.
+  // (-period - 1 is older than any window and keeps the branch-free update below exact.)
+  let posAt = -period - 1;
+  let negAt = -period - 1;
+  let prev = (high[0] + low[0] + close[0]) / 3;
+  // The finiteness check, folded into this pass: x * 0 is 0 for finite x and NaN otherwise.
+  let bad = prev * 0 + volume[0] * 0;
+  let slot = 1 % period;
+  for (let i = 1; i < n; i++) {
+    const h = high[i];
+    const l = low[i];
+    const c = close[i];
+    const v = volume[i];
+    bad += h * 0 + l * 0 + (c * 0 + v * 0);
+    const tp = (h + l + c) / 3;
+    const d = tp - prev;
+    prev = tp;
+    const flow = tp * v;
+    // Branch-free: the direction of a random walk is a coin toss, and a mispredicted branch per
+    // candle cost more than the rest of the loop. flow * 1 is flow and flow * 0 is a zero, so
+    // the sums are the same numbers as with `d > 0 ? flow : 0`.
+    const p = flow * +(d > 0);
+    const m = flow * +(d < 0);
+    // TA-Lib's order: drop the flow leaving the window, then add the new one.
+    if (i > period) {
+      pos -= posBuf[slot];
+      neg -= negBuf[slot];
+    }
+    pos += p;
+    neg += m;
+    posBuf[slot] = p;
+    negBuf[slot] = m;
+    posAt += (i - posAt) * +(p !== 0);
+    negAt += (i - negAt) * +(m !== 0);
+    slot = slot + 1 === period ? 0 : slot + 1;
+    if (i < period) continue;
+    if (i - posAt >= period) pos = 0;
+    if (i - negAt >= period) neg = 0;
+    const total = pos + neg;
+    out[i] = total === 0 ? 50 : 100 * (pos / total);
+  }
+  return bad;
+}
 
 /** Streaming {@link mfi}. */
 export class MFI extends StreamBase<CandleLike, number> {

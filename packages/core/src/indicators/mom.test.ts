@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSeriesBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { checkIndicatorProperties, priceSeries } from '../testing/props.js';
+import { checkIndicatorProperties, pricesPast } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { Mom, mom } from './mom.js';
@@ -25,7 +25,7 @@ describe('mom', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 3, 10]) {
       checkIndicatorProperties({
-        inputs: priceSeries(0, 60),
+        inputs: pricesPast,
         batch: (xs) => mom(xs, { period }),
         stream: () => new Mom({ period }),
         lookback: mom.lookback({ period }),

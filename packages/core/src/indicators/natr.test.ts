@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HLC } from '../types.js';
@@ -36,7 +36,7 @@ describe('natr', () => {
     const sets: NatrOptions[] = [{ period: 1 }, { period: 14 }, { period: 3, convention: 'tradingview' }];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => natr(toColumns(rows), options),
         stream: () => new NATR(options),
         lookback: natr.lookback(options),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, CV } from '../types.js';
@@ -25,7 +25,7 @@ describe('obv', () => {
 
   it('holds the streaming properties', () => {
     checkIndicatorProperties<Candle>({
-      inputs: candleSeries(0, 60),
+      inputs: candlesPast,
       batch: (rows) => obv(toColumns(rows)),
       stream: () => new OBV(),
       lookback: obv.lookback(),

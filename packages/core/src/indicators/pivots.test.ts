@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles } from '../types.js';
 import { type PivotCandles, type PivotMethod, type PivotOptions, PivotPoints, pivotPoints } from './pivots.js';
@@ -203,7 +203,7 @@ describe('pivotPoints', () => {
         const options = { method, woodieOpen };
         const flat: Record<string, number> = method === 'camarilla' ? { r4: 7, s4: 7 } : {};
         checkIndicatorProperties<Candle>({
-          inputs: candleSeries(0, 40),
+          inputs: candlesPast,
           batch: (rows) => pivotPoints(toColumns(rows), options),
           stream: () => new PivotPoints(options),
           lookback: pivotPoints.lookback(options),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSeriesBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { checkIndicatorProperties, priceSeries } from '../testing/props.js';
+import { checkIndicatorProperties, pricesPast } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { ROC, roc } from './roc.js';
@@ -35,7 +35,7 @@ describe('roc', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 3, 10]) {
       checkIndicatorProperties({
-        inputs: priceSeries(0, 60),
+        inputs: pricesPast,
         batch: (xs) => roc(xs, { period }),
         stream: () => new ROC({ period }),
         lookback: roc.lookback({ period }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkSeriesBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { checkIndicatorProperties, priceSeries } from '../testing/props.js';
+import { checkIndicatorProperties, pricesPast } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import { RSI, rsi } from './rsi.js';
@@ -51,7 +51,7 @@ describe('rsi', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 2, 14]) {
       checkIndicatorProperties({
-        inputs: priceSeries(0, 60),
+        inputs: pricesPast,
         batch: (xs) => rsi(xs, { period }),
         stream: () => new RSI({ period }),
         lookback: rsi.lookback({ period }),

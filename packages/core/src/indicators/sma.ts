@@ -1,12 +1,17 @@
 import { withLookback } from './internal/define.js';
 import { checkInput, StreamBase } from './internal/stream-base.js';
-import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
+import { checkInt, checkReplace, checkSeries, outputInto, seriesLength } from './internal/validate.js';
 import { Window } from './internal/window.js';
 
 /** Options of {@link sma}. */
 export interface SmaOptions {
   /** Number of values averaged. Default 20. */
   period?: number;
+  /**
+   * An array to write the result into instead of a new one: a `Float64Array` of the input's
+   * length that does not share memory with it (else an `invalid_option` error). It is returned.
+   */
+  out?: Float64Array;
 }
 
 function periodOf(options?: SmaOptions): number {
@@ -18,25 +23,50 @@ function periodOf(options?: SmaOptions): number {
  *
  * Formula (TA-Lib `SMA`): the mean of the last `period` values, kept as a running sum updated by
  * the difference of the newest and the dropped value (TA-Lib's sum, up to rounding). Lookback: `period - 1`.
+ * With `options.out` it writes into the caller's array and allocates nothing: the fresh 8 MB of a
+ * million-value result costs more than this kernel's arithmetic, so a caller that recomputes
+ * often can reuse one array.
  */
 export const sma = /* @__PURE__ */ withLookback(
   function sma(values: ArrayLike<number>, options?: SmaOptions): Float64Array {
     const period = periodOf(options);
-    const n = checkSeries(values);
-    const out = outputColumn(n, period - 1);
-    if (n < period) return out;
-    let sum = 0;
-    for (let i = 0; i < period; i++) sum += values[i];
-    out[period - 1] = sum / period;
-    // Adding the difference keeps a single add on the loop-carried chain.
-    for (let i = period; i < n; i++) {
-      sum += values[i] - values[i - period];
-      out[i] = sum / period;
+    const n = seriesLength(values);
+    const out = outputInto(options?.out, n, period - 1, values);
+    if (n < period) {
+      checkSeries(values);
+      return out;
     }
+    if (smaInto(values, n, period, out) !== 0) checkSeries(values);
     return out;
   },
   (options?: SmaOptions) => periodOf(options) - 1,
 );
+
+/**
+ * The kernel: writes the SMA of `values[0..n)` into `out` from index `period - 1` (n >= period) and
+ * returns the sum of `x * 0` over the values (0 when all are finite, else NaN), which is the
+ * finiteness check folded into this pass. A function of its own, with nothing after its loop, so
+ * the code V8 enters mid-loop (on-stack replacement) and the code it compiles for later calls
+ * see the same complete feedback whatever the caller's options or what ran before.
+ */
+function smaInto(values: ArrayLike<number>, n: number, period: number, out: Float64Array): number {
+  let bad = 0;
+  let sum = 0;
+  for (let i = 0; i < period; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sum += x;
+  }
+  out[period - 1] = sum / period;
+  // Adding the difference keeps a single add on the loop-carried chain.
+  for (let i = period; i < n; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sum += x - values[i - period];
+    out[i] = sum / period;
+  }
+  return bad;
+}
 
 /** Streaming {@link sma}. */
 export class SMA extends StreamBase<number, number> {

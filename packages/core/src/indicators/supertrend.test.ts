@@ -2,7 +2,7 @@ import { TradingSignal, SuperTrend as TsSuperTrend } from 'trading-signals';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, HLC } from '../types.js';
 import { SuperTrend, type SuperTrendOptions, superTrend } from './supertrend.js';
@@ -67,7 +67,7 @@ describe('superTrend', () => {
     const sets: SuperTrendOptions[] = [{ period: 1 }, { period: 2, multiplier: 1 }, {}, { period: 5, multiplier: 0 }];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => superTrend(toColumns(rows), options),
         stream: () => new SuperTrend(options),
         lookback: superTrend.lookback(options),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
 import type { Candle, HLC } from '../types.js';
@@ -30,7 +30,7 @@ describe('trueRange', () => {
     const sets: TrueRangeOptions[] = [{}, { convention: 'tradingview' }];
     for (const options of sets) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => trueRange(toColumns(rows), options),
         stream: () => new TrueRange(options),
         lookback: trueRange.lookback(options),

@@ -128,10 +128,12 @@ describe('vwap', () => {
   );
 
   it('holds the streaming properties', () => {
+    // Bars an hour and a half, nine hours or two days apart cross a UTC day every 16 bars, a
+    // week about every 19 and a month about every 15, so every draw sees a few anchor resets.
+    const spacing = { day: 5_400_000, week: 32_400_000, month: 172_800_000 };
     for (const anchor of ['day', 'week', 'month'] as const) {
-      // Bars an hour and a half apart cross UTC days every 16 bars.
-      const spaced = candleSeries(0, 60).map((rows) =>
-        rows.map((r, i) => ({ ...r, time: 1_700_000_000_000 + i * 5_400_000 })),
+      const spaced = candleSeries(0, 120).map((rows) =>
+        rows.map((r, i) => ({ ...r, time: 1_700_000_000_000 + i * spacing[anchor] })),
       );
       checkIndicatorProperties<Candle>({
         inputs: spaced,

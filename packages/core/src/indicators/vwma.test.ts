@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candleSeries, candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, CV } from '../types.js';
 import { sma } from './sma.js';
@@ -95,8 +96,10 @@ describe('vwma', () => {
   );
 
   it('equals the direct sums wherever volume traded, and the SMA elsewhere, on generated candles', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 150), fc.integer({ min: 1, max: 25 }), (rows, period) => {
+    const r = reach('a volume-weighted average');
+    r.assert(
+      fc.property(candleSeries(20, 150), fc.integer({ min: 1, max: 25 }), (rows, period) => {
+        r.hitIf(rows.length > vwma.lookback({ period }));
         const c = toColumns(rows);
         const ours = vwma(c, { period });
         const ref = direct(c, period);
@@ -122,7 +125,7 @@ describe('vwma', () => {
   it('holds the streaming properties', () => {
     for (const period of [1, 2, 5, 14]) {
       checkIndicatorProperties<Candle>({
-        inputs: candleSeries(0, 60),
+        inputs: candlesPast,
         batch: (rows) => vwma(toColumns(rows), { period }),
         stream: () => new VWMA({ period }),
         lookback: vwma.lookback({ period }),

@@ -3,6 +3,7 @@ import type { Candles } from '../types.js';
 import { atrColumn, positiveOrNull, prefixCandles } from './internal.js';
 import { fractalsInto, type Swing, zigzagInto } from './swings.js';
 import { profileOf, type VolumeProfile } from './volume-profile.js';
+import { type ZoneDistance, zoneContext } from './zone-context.js';
 
 /** A support or resistance zone: a price band where swings clustered. */
 export interface Zone {
@@ -23,13 +24,11 @@ export interface Zone {
   volume: number;
 }
 
-/** The nearest zone on one side of the mark, with its distance from the mark to the zone's middle. */
-export interface NearestLevel extends Zone {
-  /** `(mid - mark) / mark * 100`: negative for support, positive for resistance. */
-  distance_pct: number;
-  /** `(mid - mark) / ATR`, signed like `distance_pct`; null during the ATR warm-up. */
-  distance_atr: number | null;
-}
+/**
+ * The nearest zone entirely on one side of the mark, with its distance from the mark to the
+ * zone's near edge (see {@link zoneContext}).
+ */
+export interface NearestLevel extends Zone, ZoneDistance {}
 
 /** Support and resistance as of one candle. */
 export interface SupportResistance {
@@ -43,9 +42,11 @@ export interface SupportResistance {
   atr: number | null;
   /** The strongest zones (at most `maxZones`), sorted by price from the lowest; they never overlap. */
   zones: Zone[];
-  /** The highest support zone, or null. */
+  /** The zone whose band holds the mark (`low <= mark <= high`), or null: neither support nor resistance. */
+  inside: Zone | null;
+  /** The nearest zone entirely below the mark, or null. */
   nearest_support: NearestLevel | null;
-  /** The lowest resistance zone, or null. */
+  /** The nearest zone entirely above the mark, or null. */
   nearest_resistance: NearestLevel | null;
   /** Volume profile of the same window. */
   volume_profile: VolumeProfile;
@@ -165,12 +166,6 @@ function volumeInside(profile: VolumeProfile, a: number, b: number): number {
   return v;
 }
 
-function nearestOf(zone: Zone | undefined, mark: number, atr: number | null): NearestLevel | null {
-  if (zone === undefined) return null;
-  const d = zone.mid - mark;
-  return { ...zone, distance_pct: mark === 0 ? 0 : (d / mark) * 100, distance_atr: atr === null ? null : d / atr };
-}
-
 /**
  * Support and resistance zones from clustered swing points, as of one candle.
  *
@@ -184,10 +179,11 @@ function nearestOf(zone: Zone | undefined, mark: number, atr: number | null): Ne
  * 3. Strength = `1 - exp(-s / 3)` with `s = sum(weight * 2^(-age / halfLife)) * sqrt(clamp(r, 0.25, 4))`,
  *    where age is the candles since the touch and `r` is the zone's volume per unit of price over the
  *    window's average (volume at price from the window's volume profile).
- * 4. The `maxZones` strongest zones are kept; a zone is support when its middle is at or below the
- *    mark (the last close), else resistance. The nearest support is the highest support zone, the
- *    nearest resistance the lowest resistance zone, each with its signed distance from the mark to
- *    the zone's middle in % and in ATRs.
+ * 4. The `maxZones` strongest zones are kept; a zone's `kind` is support when its middle is at or
+ *    below the mark (the last close), else resistance. Where the mark stands among them is
+ *    {@link zoneContext}'s: `inside` is the zone holding the mark (neither support nor resistance),
+ *    the nearest support the nearest zone entirely below, the nearest resistance the nearest
+ *    entirely above, each with its signed distance from the mark to its near edge in % and ATRs.
  *
  * During the ATR warm-up (fewer than `atrPeriod + 1` candles) the zigzag finds nothing, the cluster
  * scale is the mean high-low range of the window, and `atr` / `distance_atr` are null.
@@ -241,6 +237,7 @@ export function supportResistance(candles: Candles, options?: SupportResistanceO
       mark,
       atr,
       zones: [],
+      inside: null,
       nearest_support: null,
       nearest_resistance: null,
       volume_profile: profile,
@@ -308,20 +305,16 @@ export function supportResistance(candles: Candles, options?: SupportResistanceO
     const keep = rank.slice(0, o.maxZones).sort((a, b) => a - b);
     zones = keep.map((k) => all[k]);
   }
-  let support: Zone | undefined;
-  let resistance: Zone | undefined;
-  for (const z of zones) {
-    if (z.kind === 'support') support = z;
-    else if (resistance === undefined) resistance = z;
-  }
+  const where = zoneContext(zones, mark, atr);
   return {
     as_of_index: end,
     as_of_time: time[end],
     mark,
     atr,
     zones,
-    nearest_support: nearestOf(support, mark, atr),
-    nearest_resistance: nearestOf(resistance, mark, atr),
+    inside: where.inside,
+    nearest_support: where.below,
+    nearest_resistance: where.above,
     volume_profile: profile,
   };
 }

@@ -1,4 +1,6 @@
-import type { Fact, FactId } from './facts.js';
+import type { PlanReason } from '../plan/plan.js';
+import type { Fact, FactId, FactValue } from './facts.js';
+import { formatLocalized, type NumberWriter, numberWriter } from './format.js';
 
 /** Locales the overview is written in. */
 export const OVERVIEW_LOCALES = ['en', 'es', 'de', 'fr', 'pt', 'ja', 'zh'] as const;
@@ -8,7 +10,7 @@ export type OverviewLocale = (typeof OVERVIEW_LOCALES)[number];
 
 /** Reads one fact's values inside a sentence. */
 interface Values {
-  /** The formatted text of a value ('' when absent). */
+  /** The text of a value written for the locale ('' when absent). */
   t(name: string): string;
   has(name: string): boolean;
   /** The text of an enumerated value, translated by `table` (the wire value when unknown). */
@@ -33,10 +35,19 @@ interface Phrases {
   phase: Record<string, string>;
   direction: Record<string, string>;
   pattern: Record<string, string>;
+  /** A zone holding the price, by its kind. */
+  zoneKind: Record<string, string>;
+  /** Why there is no trade plan, for every reason a plan gives. */
+  reason: Record<PlanReason, string>;
+  /** The technical rating when it leans to another side than the signal: both stand, and why. */
+  ratingDiffers: Sentence;
+  /** After the regime when its phase points against the trend: why both stand. */
+  phaseDiffers: Sentence;
   say: Record<FactId, Sentence>;
 }
 
 // No template below contains a digit: every number in the text comes from a fact.
+// Every table is complete: a new fact id or plan reason fails to compile until each locale says it.
 
 const en: Phrases = {
   sep: ' ',
@@ -62,6 +73,20 @@ const en: Phrases = {
     shooting_star: 'shooting star',
     doji: 'doji',
   },
+  zoneKind: { support: 'support zone', resistance: 'resistance zone' },
+  reason: {
+    no_direction: 'the signal calls for no trade',
+    no_trend: 'the trend is flat, so no side can be chosen',
+    insufficient_data: 'there are too few candles to read the trend',
+    atr_warmup: 'volatility (ATR) is not measurable yet, so no stop or target can be sized',
+    risk_below_cost: 'the stop would be so tight that trading costs would eat too much of the risk',
+    degenerate_geometry: 'the levels give no valid prices for one',
+    target_blocked: 'a strong opposing zone is too close to leave room for a target',
+  },
+  ratingDiffers: (v) =>
+    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}); the ${v.w('signal', en.action)} signal also weighs sentiment, risk and the market phase, which is why the two differ.`,
+  phaseDiffers: (v) =>
+    `This phase describes the longer cycle, so it can differ from the short-term ${v.w('trend', en.trend)} trend.`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -81,10 +106,15 @@ const en: Phrases = {
     regime_change: (v) => `The market has just moved from ${v.w('from', en.phase)} to ${v.w('to', en.phase)}.`,
     support: (v) => `The nearest support is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
     resistance: (v) => `The nearest resistance is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
+    inside_zone: (v) => `The price is inside a ${v.w('kind', en.zoneKind)} (${v.t('low')} to ${v.t('high')}).`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `There is no trade plan for the ${v.w('signal', en.action)} signal: ${v.w('reason', en.reason)}.`
+        : `There is no trade plan: ${v.w('reason', en.reason)}.`,
     plan: (v) =>
       `The trade plan is ${v.w('direction', en.direction)}: entry ${v.t('entry_low')} to ${v.t('entry_high')}, stop ${v.t('stop')}, ${
         v.has('target_2') ? `targets ${v.t('target_1')} and ${v.t('target_2')}` : `target ${v.t('target_1')}`
-      } (risk/reward ${v.t('risk_reward')}).`,
+      } (risk/reward ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} after costs` : ''}).`,
     volatility: (v) => `Volatility (ATR) is ${v.t('atr_pct')} of the price.`,
     volume: (v) => `Volume is ${v.t('ratio')} times its recent average.`,
     patterns: (v) => `The last candle shows: ${v.list('patterns', en.pattern).join(en.comma)}.`,
@@ -126,6 +156,20 @@ const es: Phrases = {
     shooting_star: 'estrella fugaz',
     doji: 'doji',
   },
+  zoneKind: { support: 'zona de soporte', resistance: 'zona de resistencia' },
+  reason: {
+    no_direction: 'la señal no pide operar',
+    no_trend: 'la tendencia es plana, así que no hay lado que elegir',
+    insufficient_data: 'hay muy pocas velas para leer la tendencia',
+    atr_warmup: 'la volatilidad (ATR) aún no se puede medir, así que no se pueden fijar stop ni objetivos',
+    risk_below_cost: 'el stop quedaría tan ajustado que los costes se comerían demasiado del riesgo',
+    degenerate_geometry: 'los niveles no dan precios válidos para uno',
+    target_blocked: 'una zona contraria fuerte está demasiado cerca para dejar sitio a un objetivo',
+  },
+  ratingDiffers: (v) =>
+    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}); la señal ${v.w('signal', es.action)} pondera además el sentimiento, el riesgo y la fase del mercado, por eso difieren.`,
+  phaseDiffers: (v) =>
+    `Esta fase describe el ciclo más largo, por eso puede diferir de la tendencia ${v.w('trend', es.trend)} a corto plazo.`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -145,10 +189,15 @@ const es: Phrases = {
     regime_change: (v) => `El mercado acaba de pasar de ${v.w('from', es.phase)} a ${v.w('to', es.phase)}.`,
     support: (v) => `El soporte más cercano está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
     resistance: (v) => `La resistencia más cercana está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
+    inside_zone: (v) => `El precio está dentro de una ${v.w('kind', es.zoneKind)} (${v.t('low')} a ${v.t('high')}).`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `No hay plan de operación para la señal ${v.w('signal', es.action)}: ${v.w('reason', es.reason)}.`
+        : `No hay plan de operación: ${v.w('reason', es.reason)}.`,
     plan: (v) =>
       `El plan es ${v.w('direction', es.direction)}: entrada entre ${v.t('entry_low')} y ${v.t('entry_high')}, stop en ${v.t('stop')}, ${
         v.has('target_2') ? `objetivos ${v.t('target_1')} y ${v.t('target_2')}` : `objetivo ${v.t('target_1')}`
-      } (riesgo/beneficio ${v.t('risk_reward')}).`,
+      } (riesgo/beneficio ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} tras costes` : ''}).`,
     volatility: (v) => `La volatilidad (ATR) es del ${v.t('atr_pct')} del precio.`,
     volume: (v) => `El volumen es ${v.t('ratio')} veces su media reciente.`,
     patterns: (v) => `La última vela muestra: ${v.list('patterns', es.pattern).join(es.comma)}.`,
@@ -190,6 +239,20 @@ const de: Phrases = {
     shooting_star: 'Sternschnuppe',
     doji: 'Doji',
   },
+  zoneKind: { support: 'Unterstützungszone', resistance: 'Widerstandszone' },
+  reason: {
+    no_direction: 'das Signal verlangt keinen Trade',
+    no_trend: 'der Trend ist flach, daher lässt sich keine Seite wählen',
+    insufficient_data: 'es gibt zu wenige Kerzen, um den Trend zu lesen',
+    atr_warmup: 'die Volatilität (ATR) ist noch nicht messbar, daher lassen sich Stop und Ziele nicht bemessen',
+    risk_below_cost: 'der Stop läge so eng, dass die Handelskosten zu viel vom Risiko aufzehren würden',
+    degenerate_geometry: 'die Niveaus ergeben dafür keine gültigen Preise',
+    target_blocked: 'eine starke Gegenzone liegt zu nah, um Platz für ein Ziel zu lassen',
+  },
+  ratingDiffers: (v) =>
+    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}); das Signal ${v.w('signal', de.action)} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.`,
+  phaseDiffers: (v) =>
+    `Diese Phase beschreibt den längeren Zyklus und kann daher vom kurzfristigen Trend (${v.w('trend', de.trend)}) abweichen.`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -210,10 +273,16 @@ const de: Phrases = {
       `Der Markt ist soeben von der ${v.w('from', de.phase)} in die ${v.w('to', de.phase)} übergegangen.`,
     support: (v) => `Die nächste Unterstützung liegt bei ${v.t('price')}, ${v.t('distance_pct')} entfernt.`,
     resistance: (v) => `Der nächste Widerstand liegt bei ${v.t('price')}, ${v.t('distance_pct')} entfernt.`,
+    inside_zone: (v) =>
+      `Der Kurs liegt innerhalb einer ${v.w('kind', de.zoneKind)} (${v.t('low')} bis ${v.t('high')}).`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `Es gibt keinen Handelsplan für das Signal ${v.w('signal', de.action)}: ${v.w('reason', de.reason)}.`
+        : `Es gibt keinen Handelsplan: ${v.w('reason', de.reason)}.`,
     plan: (v) =>
       `Der Handelsplan ist ${v.w('direction', de.direction)}: Einstieg ${v.t('entry_low')} bis ${v.t('entry_high')}, Stop ${v.t('stop')}, ${
         v.has('target_2') ? `Ziele ${v.t('target_1')} und ${v.t('target_2')}` : `Ziel ${v.t('target_1')}`
-      } (Chance/Risiko ${v.t('risk_reward')}).`,
+      } (Chance/Risiko ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} nach Kosten` : ''}).`,
     volatility: (v) => `Die Volatilität (ATR) beträgt ${v.t('atr_pct')} des Kurses.`,
     volume: (v) => `Das Volumen liegt beim ${v.t('ratio')}-Fachen seines jüngsten Durchschnitts.`,
     patterns: (v) => `Die letzte Kerze zeigt: ${v.list('patterns', de.pattern).join(de.comma)}.`,
@@ -255,6 +324,22 @@ const fr: Phrases = {
     shooting_star: 'étoile filante',
     doji: 'doji',
   },
+  zoneKind: { support: 'zone de support', resistance: 'zone de résistance' },
+  reason: {
+    no_direction: 'le signal ne demande aucune position',
+    no_trend: 'la tendance est plate, aucun sens ne peut être choisi',
+    insufficient_data: 'il y a trop peu de bougies pour lire la tendance',
+    atr_warmup:
+      "la volatilité (ATR) n'est pas encore mesurable, le stop et les objectifs ne peuvent pas être dimensionnés",
+    risk_below_cost:
+      'le stop serait si serré que les coûts de transaction absorberaient une trop grande part du risque',
+    degenerate_geometry: 'les niveaux ne donnent pas de prix valides',
+    target_blocked: 'une zone opposée forte est trop proche pour laisser la place à un objectif',
+  },
+  ratingDiffers: (v) =>
+    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}) ; le signal ${v.w('signal', fr.action)} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.`,
+  phaseDiffers: (v) =>
+    `Cette phase décrit le cycle long et peut donc différer de la tendance ${v.w('trend', fr.trend)} à court terme.`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -274,10 +359,16 @@ const fr: Phrases = {
     regime_change: (v) => `Le marché vient de passer de la ${v.w('from', fr.phase)} à la ${v.w('to', fr.phase)}.`,
     support: (v) => `Le support le plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
     resistance: (v) => `La résistance la plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
+    inside_zone: (v) =>
+      `Le cours est à l'intérieur d'une ${v.w('kind', fr.zoneKind)} (${v.t('low')} à ${v.t('high')}).`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `Il n'y a pas de plan de trading pour le signal ${v.w('signal', fr.action)} : ${v.w('reason', fr.reason)}.`
+        : `Il n'y a pas de plan de trading : ${v.w('reason', fr.reason)}.`,
     plan: (v) =>
       `Le plan est ${v.w('direction', fr.direction)} : entrée entre ${v.t('entry_low')} et ${v.t('entry_high')}, stop à ${v.t('stop')}, ${
         v.has('target_2') ? `objectifs ${v.t('target_1')} et ${v.t('target_2')}` : `objectif ${v.t('target_1')}`
-      } (rapport gain/risque ${v.t('risk_reward')}).`,
+      } (rapport gain/risque ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} après coûts` : ''}).`,
     volatility: (v) => `La volatilité (ATR) représente ${v.t('atr_pct')} du cours.`,
     volume: (v) => `Le volume atteint ${v.t('ratio')} fois sa moyenne récente.`,
     patterns: (v) => `La dernière bougie montre : ${v.list('patterns', fr.pattern).join(fr.comma)}.`,
@@ -319,6 +410,20 @@ const pt: Phrases = {
     shooting_star: 'estrela cadente',
     doji: 'doji',
   },
+  zoneKind: { support: 'zona de suporte', resistance: 'zona de resistência' },
+  reason: {
+    no_direction: 'o sinal não pede uma operação',
+    no_trend: 'a tendência está plana, então nenhum lado pode ser escolhido',
+    insufficient_data: 'há poucos candles para ler a tendência',
+    atr_warmup: 'a volatilidade (ATR) ainda não é mensurável, então stop e alvos não podem ser dimensionados',
+    risk_below_cost: 'o stop ficaria tão curto que os custos consumiriam parte demais do risco',
+    degenerate_geometry: 'os níveis não dão preços válidos para um plano',
+    target_blocked: 'uma zona contrária forte está perto demais para deixar espaço a um alvo',
+  },
+  ratingDiffers: (v) =>
+    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}); o sinal ${v.w('signal', pt.action)} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.`,
+  phaseDiffers: (v) =>
+    `Esta fase descreve o ciclo mais longo, por isso pode diferir da tendência ${v.w('trend', pt.trend)} de curto prazo.`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -338,10 +443,15 @@ const pt: Phrases = {
     regime_change: (v) => `O mercado acabou de passar da ${v.w('from', pt.phase)} para a ${v.w('to', pt.phase)}.`,
     support: (v) => `O suporte mais próximo está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
     resistance: (v) => `A resistência mais próxima está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
+    inside_zone: (v) => `O preço está dentro de uma ${v.w('kind', pt.zoneKind)} (${v.t('low')} a ${v.t('high')}).`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `Não há plano de operação para o sinal ${v.w('signal', pt.action)}: ${v.w('reason', pt.reason)}.`
+        : `Não há plano de operação: ${v.w('reason', pt.reason)}.`,
     plan: (v) =>
       `O plano é ${v.w('direction', pt.direction)}: entrada entre ${v.t('entry_low')} e ${v.t('entry_high')}, stop em ${v.t('stop')}, ${
         v.has('target_2') ? `alvos ${v.t('target_1')} e ${v.t('target_2')}` : `alvo ${v.t('target_1')}`
-      } (risco/retorno ${v.t('risk_reward')}).`,
+      } (risco/retorno ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} após custos` : ''}).`,
     volatility: (v) => `A volatilidade (ATR) é de ${v.t('atr_pct')} do preço.`,
     volume: (v) => `O volume está em ${v.t('ratio')} vezes a sua média recente.`,
     patterns: (v) => `O último candle mostra: ${v.list('patterns', pt.pattern).join(pt.comma)}.`,
@@ -372,6 +482,20 @@ const ja: Phrases = {
     shooting_star: 'シューティングスター',
     doji: '十字線',
   },
+  zoneKind: { support: 'サポートゾーン', resistance: 'レジスタンスゾーン' },
+  reason: {
+    no_direction: 'シグナルが取引を求めていないため',
+    no_trend: 'トレンドが横ばいで方向を選べないため',
+    insufficient_data: 'トレンドを読むにはローソク足が少なすぎるため',
+    atr_warmup: 'ボラティリティ（ATR）がまだ測れず、ストップと目標を設定できないため',
+    risk_below_cost: 'ストップが狭すぎて取引コストがリスクの多くを占めるため',
+    degenerate_geometry: '水準から有効な価格が得られないため',
+    target_blocked: '強い逆方向のゾーンが近すぎて目標を置く余地がないため',
+  },
+  ratingDiffers: (v) =>
+    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。「${v.w('signal', ja.action)}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。`,
+  phaseDiffers: (v) =>
+    `この局面はより長い周期を表すため、短期の${v.w('trend', ja.trend)}トレンドと異なることがあります。`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -390,10 +514,15 @@ const ja: Phrases = {
     regime_change: (v) => `市場は${v.w('from', ja.phase)}局面から${v.w('to', ja.phase)}局面に移行したところです。`,
     support: (v) => `最も近いサポートは${v.t('price')}（${v.t('distance_pct')}先）です。`,
     resistance: (v) => `最も近いレジスタンスは${v.t('price')}（${v.t('distance_pct')}先）です。`,
+    inside_zone: (v) => `価格は${v.w('kind', ja.zoneKind)}（${v.t('low')}〜${v.t('high')}）の内側にあります。`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `「${v.w('signal', ja.action)}」シグナルに対するトレードプランはありません：${v.w('reason', ja.reason)}。`
+        : `トレードプランはありません：${v.w('reason', ja.reason)}。`,
     plan: (v) =>
       `トレードプランは${v.w('direction', ja.direction)}：エントリー${v.t('entry_low')}〜${v.t('entry_high')}、ストップ${v.t('stop')}、${
         v.has('target_2') ? `目標${v.t('target_1')}と${v.t('target_2')}` : `目標${v.t('target_1')}`
-      }（リスクリワード${v.t('risk_reward')}）です。`,
+      }（リスクリワード${v.t('risk_reward')}${v.has('risk_reward_net') ? `、コスト控除後${v.t('risk_reward_net')}` : ''}）です。`,
     volatility: (v) => `ボラティリティ（ATR）は価格の${v.t('atr_pct')}です。`,
     volume: (v) => `出来高は直近平均の${v.t('ratio')}倍です。`,
     patterns: (v) => `直近の足のパターン：${v.list('patterns', ja.pattern).join(ja.comma)}。`,
@@ -424,6 +553,19 @@ const zh: Phrases = {
     shooting_star: '射击之星',
     doji: '十字星',
   },
+  zoneKind: { support: '支撑区', resistance: '阻力区' },
+  reason: {
+    no_direction: '信号不要求交易',
+    no_trend: '趋势平坦，无法选择方向',
+    insufficient_data: 'K线太少，无法判断趋势',
+    atr_warmup: '波动率（ATR）尚无法测量，无法设定止损和目标',
+    risk_below_cost: '止损过窄，交易成本会占去过多风险',
+    degenerate_geometry: '各价位无法构成有效价格',
+    target_blocked: '强劲的反向区域过近，没有设置目标的空间',
+  },
+  ratingDiffers: (v) =>
+    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}）；「${v.w('signal', zh.action)}」信号还考虑情绪、风险和市场阶段，因此两者不同。`,
+  phaseDiffers: (v) => `该阶段反映更长的周期，因此可能与短期${v.w('trend', zh.trend)}趋势不同。`,
   say: {
     price: (v) =>
       v.has('change_pct')
@@ -440,10 +582,15 @@ const zh: Phrases = {
     regime_change: (v) => `市场刚从${v.w('from', zh.phase)}阶段转入${v.w('to', zh.phase)}阶段。`,
     support: (v) => `最近的支撑位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
     resistance: (v) => `最近的阻力位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
+    inside_zone: (v) => `价格位于${v.w('kind', zh.zoneKind)}（${v.t('low')}至${v.t('high')}）之内。`,
+    no_plan: (v) =>
+      v.has('signal') && v.t('signal') !== 'hold'
+        ? `「${v.w('signal', zh.action)}」信号没有交易计划：${v.w('reason', zh.reason)}。`
+        : `没有交易计划：${v.w('reason', zh.reason)}。`,
     plan: (v) =>
       `交易计划为${v.w('direction', zh.direction)}：入场${v.t('entry_low')}至${v.t('entry_high')}，止损${v.t('stop')}，${
         v.has('target_2') ? `目标${v.t('target_1')}和${v.t('target_2')}` : `目标${v.t('target_1')}`
-      }（盈亏比${v.t('risk_reward')}）。`,
+      }（盈亏比${v.t('risk_reward')}${v.has('risk_reward_net') ? `，扣除成本后${v.t('risk_reward_net')}` : ''}）。`,
     volatility: (v) => `波动率（ATR）为价格的${v.t('atr_pct')}。`,
     volume: (v) => `成交量为近期均值的${v.t('ratio')}倍。`,
     patterns: (v) => `最近一根K线出现：${v.list('patterns', zh.pattern).join(zh.comma)}。`,
@@ -462,12 +609,24 @@ export function resolveLocale(locale: string | null | undefined): OverviewLocale
   return (OVERVIEW_LOCALES as readonly string[]).includes(primary) ? (primary as OverviewLocale) : 'en';
 }
 
-function valuesOf(fact: Fact): Values {
+/**
+ * The text of a fact's value in a locale: a number with a `format` written by
+ * `Intl.NumberFormat` for the locale's language (`82.580,00` in German, `82,580.00` in English),
+ * anything else its `text`. The narrative writes every number this way.
+ */
+export function formatFactValue(value: FactValue, locale?: string | null): string {
+  if (typeof value.value !== 'number' || value.format === undefined) return value.text;
+  return formatLocalized(value.value, value.format, resolveLocale(locale));
+}
+
+function valuesOf(fact: Fact, write: NumberWriter): Values {
   const vals = fact.values;
   const has = (name: string): boolean => Object.hasOwn(vals, name);
+  const text = (v: FactValue): string =>
+    typeof v.value === 'number' && v.format !== undefined ? write(v.value, v.format) : v.text;
   return {
     has,
-    t: (name) => (has(name) ? vals[name].text : ''),
+    t: (name) => (has(name) ? text(vals[name]) : ''),
     w: (name, table) => {
       if (!has(name)) return '';
       const raw = String(vals[name].value);
@@ -487,15 +646,27 @@ function valuesOf(fact: Fact): Values {
  * facts' order, in `locale` (`en`, `es`, `de`, `fr`, `pt`, `ja`, `zh`; a regional tag uses its
  * language; any other locale falls back to English, see {@link resolveLocale}). Deterministic:
  * the same facts and locale give the same text. No template holds a number: every number in the
- * text is a fact's formatted value, copied verbatim (locale-neutral: `.` decimals in every
- * language). Facts of an unknown id are skipped.
+ * text is a fact's value written for the locale ({@link formatFactValue}). Where two facts could
+ * read as a contradiction the text says why both stand: a technical rating whose `relation` to
+ * the signal is `differs` is called the tally of indicator votes that the signal weighs with
+ * more; a regime whose `relation` to the trend is `differs` is followed by a sentence saying the
+ * phase reads the longer cycle. Facts of an unknown id are skipped.
  */
 export function renderOverview(facts: readonly Fact[], locale?: string | null): string {
-  const p = PHRASES[resolveLocale(locale)];
+  const loc = resolveLocale(locale);
+  const p = PHRASES[loc];
+  const write = numberWriter(loc);
   const out: string[] = [];
   for (const fact of facts) {
     if (!Object.hasOwn(p.say, fact.id)) continue;
-    out.push(p.say[fact.id](valuesOf(fact)));
+    const v = valuesOf(fact, write);
+    const differs = v.t('relation') === 'differs';
+    if (fact.id === 'technical_rating' && differs) {
+      out.push(p.ratingDiffers(v));
+      continue;
+    }
+    out.push(p.say[fact.id](v));
+    if ((fact.id === 'regime' || fact.id === 'regime_change') && differs) out.push(p.phaseDiffers(v));
   }
   return out.join(p.sep);
 }

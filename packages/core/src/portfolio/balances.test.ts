@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectInputError } from '../testing/bad-input.js';
+import { reach } from '../testing/reach.js';
 import type { AssetRef } from './asset.js';
 import { type BalanceInput, normalizeBalances } from './balances.js';
 
@@ -121,9 +122,11 @@ describe('normalizeBalances', () => {
       total: fc.double({ min: 0, max: 1e6, noNaN: true }),
       usd_price: fc.option(fc.double({ min: 0.0001, max: 1e5, noNaN: true }), { nil: null }),
     });
-    fc.assert(
-      fc.property(fc.array(row, { maxLength: 15 }), (rows) => {
+    const summed = reach('a sheet of two or more priced balances');
+    summed.assert(
+      fc.property(fc.array(row, { minLength: 3, maxLength: 15, size: 'max' }), (rows) => {
         const sheet = normalizeBalances(rows.map((r) => bal({ ...r, available: null })));
+        summed.hitIf(sheet.priced_count >= 2);
         const D = Decimal.clone({ precision: 200 });
         let sum = new D(0);
         let pct = 0;

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectInputError } from '../testing/bad-input.js';
+import { reach } from '../testing/reach.js';
 import { type FillInput, ordersFromFills, tradesFromFills } from './orders.js';
 
 const T0 = Date.UTC(2025, 0, 10);
@@ -119,14 +120,18 @@ describe('ordersFromFills', () => {
   /** Fills with unique keys (so that re-reads are identical copies). */
   const uniqueFills = fc.uniqueArray(fillArb, {
     selector: (f) => `${f.user_connection_id}/${f.external_id}`,
+    minLength: 6,
     maxLength: 16,
+    size: 'max',
   });
 
   it('re-reading the same fills (twice, in any order) never changes the orders', () => {
-    fc.assert(
+    const reread = reach('an order of two or more fills');
+    reread.assert(
       fc.property(uniqueFills, fc.integer({ min: 0, max: 1_000 }), (rows, seed) => {
         const fills = rows.map((r) => fill(r));
         const once = ordersFromFills(fills);
+        reread.hitIf(once.some((o) => o.fills_count >= 2));
         const shuffled = [...fills].sort((a, b) => ((a.price * 7919 + seed) % 13) - ((b.price * 7919 + seed) % 13));
         expect(ordersFromFills([...fills, ...shuffled])).toEqual(once);
         expect(ordersFromFills(shuffled)).toEqual(once);
@@ -137,9 +142,11 @@ describe('ordersFromFills', () => {
   });
 
   it('sums are exact decimal sums and the average lies within the fill prices', () => {
-    fc.assert(
+    const summed = reach('an order of two or more fills');
+    summed.assert(
       fc.property(uniqueFills, (rows) => {
         const orders = ordersFromFills(rows.map((r) => fill(r)));
+        summed.hitIf(orders.some((o) => o.fills_count >= 2));
         const D = Decimal.clone({ precision: 200 });
         let count = 0;
         for (const o of orders) {

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectInputError } from '../testing/bad-input.js';
+import { reach } from '../testing/reach.js';
 import { normalizePosition, normalizePositions, type PositionExtended, type PositionInput } from './positions.js';
 import { H, positionInput, T } from './test-fixtures.js';
 
@@ -166,13 +167,15 @@ describe('normalizePosition', () => {
 
 const price = fc.double({ min: 0.0001, max: 1e6, noNaN: true });
 const maybe = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(a, { nil: null });
+// a zero price reads as unknown: one in five, so that most positions are priced
+const priceOrZero = fc.oneof({ weight: 4, arbitrary: price }, { weight: 1, arbitrary: fc.constant(0) });
 const positionArb: fc.Arbitrary<PositionInput> = fc
   .record({
     side: fc.constantFrom<'long' | 'short' | null>('long', 'short', null),
     size: fc.double({ min: 1e-6, max: 1e5, noNaN: true }),
     contract_type: fc.constantFrom<'linear' | 'inverse'>('linear', 'inverse'),
-    entry_price: maybe(fc.oneof(price, fc.constant(0))),
-    mark_price: maybe(fc.oneof(price, fc.constant(0))),
+    entry_price: maybe(priceOrZero),
+    mark_price: maybe(priceOrZero),
     price_24h_ago: maybe(price),
     price_7d_ago: maybe(price),
     usd_rate: maybe(price),
@@ -183,28 +186,37 @@ const positionArb: fc.Arbitrary<PositionInput> = fc
     stop_loss: maybe(fc.oneof(price, fc.constant(0))),
   })
   .map((r) => positionInput(r));
+/** Positions with both prices known: the PnL is defined. */
+const pricedArb: fc.Arbitrary<PositionInput> = fc
+  .tuple(positionArb, price, price)
+  .map(([v, entry_price, mark_price]) => ({ ...v, entry_price, mark_price }));
 
 describe('normalizePosition properties', () => {
   it('never puts NaN or Infinity in the output, and never 0 for an unpriced figure', () => {
-    fc.assert(
+    const priced = reach('a priced position');
+    priced.assert(
       fc.property(positionArb, (v) => {
         const p = normalizePosition(v);
+        priced.hitIf(p.current_price !== null);
         for (const [k, x] of Object.entries(p)) {
           if (typeof x === 'number') expect(Number.isFinite(x), k).toBe(true);
         }
         if (p.current_price === null) for (const k of UNPRICED_NULL) expect(p[k], k).toBeNull();
         expect(p.stop_loss === null || p.stop_loss > 0).toBe(true);
       }),
-      { numRuns: 500 },
+      // unpriced positions (null or zero prices) are under test too: half the draws are priced
+      { numRuns: 500, atLeast: 0.5 },
     );
   });
 
   it('mirrors: the short of the same data has the negated PnL and the same notional', () => {
-    fc.assert(
+    const mirrored = reach('a priced PnL');
+    mirrored.assert(
       fc.property(positionArb, (v) => {
         const long = normalizePosition({ ...v, side: 'long' });
         const short = normalizePosition({ ...v, side: 'short' });
         const neg = (x: number | null): number | null => (x === null ? null : -x || 0);
+        mirrored.hitIf(long.unrealized_pnl !== null);
         expect(short.unrealized_pnl).toBe(neg(long.unrealized_pnl));
         expect(short.unrealized_pnl_usd).toBe(neg(long.unrealized_pnl_usd));
         expect(short.daily_pnl).toBe(neg(long.daily_pnl));
@@ -212,15 +224,18 @@ describe('normalizePosition properties', () => {
         expect(short.market_value).toBe(long.market_value);
         expect(short.distance_to_liquidation).toBe(neg(long.distance_to_liquidation));
       }),
-      { numRuns: 300 },
+      // a PnL needs a side and both prices: a quarter of the draws at least
+      { numRuns: 300, atLeast: 0.25 },
     );
   });
 
   it('PnL is the exact decimal product rounded once', () => {
-    fc.assert(
-      fc.property(positionArb, (v) => {
+    const exact = reach('a priced PnL');
+    exact.assert(
+      fc.property(pricedArb, (v) => {
         const p = normalizePosition({ ...v, contract_type: 'linear', side: 'long' });
         if (p.unrealized_pnl === null || p.current_price === null || p.entry_price === null) return;
+        exact.hit();
         const D = Decimal.clone({ precision: 100 });
         const ref = new D(p.current_price).minus(p.entry_price).times(v.size).toNumber();
         expect(p.unrealized_pnl).toBe(ref || 0);

@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectInputError } from '../testing/bad-input.js';
+import { reach } from '../testing/reach.js';
 import { normalizePosition, type PositionExtended } from './positions.js';
 import { positionInput } from './test-fixtures.js';
 import { portfolioTotals } from './totals.js';
@@ -55,10 +56,12 @@ describe('portfolioTotals', () => {
       mark_price: fc.option(fc.double({ min: 0.01, max: 1e5, noNaN: true }), { nil: null }),
       usd_rate: fc.option(fc.double({ min: 0.5, max: 2, noNaN: true }), { nil: null }),
     });
-    fc.assert(
-      fc.property(fc.array(row, { maxLength: 12 }), (rows) => {
+    const summed = reach('two or more priced positions');
+    summed.assert(
+      fc.property(fc.array(row, { minLength: 3, maxLength: 12, size: 'max' }), (rows) => {
         const positions = rows.map((r) => normalizePosition(positionInput(r)));
         const t = portfolioTotals(positions);
+        summed.hitIf(t.priced_positions_count >= 2);
         const D = Decimal.clone({ precision: 200 });
         let sum = new D(0);
         let any = false;

@@ -7,7 +7,8 @@ import { normalizePosition } from '../portfolio/positions.js';
 import { positionInput } from '../portfolio/test-fixtures.js';
 import { expectInputError } from '../testing/bad-input.js';
 import { gridCandleSeries, mirrorCandles } from '../testing/mirror.js';
-import { candleSeries, toColumns } from '../testing/props.js';
+import { candlesPast, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import type { Candles } from '../types.js';
 import {
   type AssessedPosition,
@@ -82,10 +83,11 @@ function publishedPlan(over: Partial<TradePlan> = {}): TradePlan {
     invalidation: 119,
     stop_loss: 118.5,
     take_profits: [
-      { price: 130, size_pct: 70, risk_reward: 8 / 3.5 },
-      { price: 150, size_pct: 30, risk_reward: 28 / 3.5 },
+      { price: 130, size_pct: 70, risk_reward: 8 / 3.5, risk_reward_net: 8 / 3.5 },
+      { price: 150, size_pct: 30, risk_reward: 28 / 3.5, risk_reward_net: 28 / 3.5 },
     ],
     risk_pct: (3.5 / 122) * 100,
+    cost_pct: 0,
     horizon_bars: 40,
     entry_window_bars: 5,
     ...over,
@@ -308,7 +310,7 @@ describe('assessPosition', () => {
               {
                 stop_loss: ENTRY + 1,
                 invalidation: ENTRY + 1.5,
-                take_profits: [{ price: 150, size_pct: 100, risk_reward: 5 }],
+                take_profits: [{ price: 150, size_pct: 100, risk_reward: 5, risk_reward_net: 5 }],
               },
             ),
           ],
@@ -319,7 +321,14 @@ describe('assessPosition', () => {
     ],
     [
       'plan geometry: mark past the plan target',
-      input({}, { published_plans: [record({}, { take_profits: [{ price: 130, size_pct: 100, risk_reward: 2 }] })] }),
+      input(
+        {},
+        {
+          published_plans: [
+            record({}, { take_profits: [{ price: 130, size_pct: 100, risk_reward: 2, risk_reward_net: 2 }] }),
+          ],
+        },
+      ),
       ['plan_geometry.remaining_rr_on_plan'],
       ['plan_geometry.unrealized_r_at_plan_stop'],
     ],
@@ -487,9 +496,10 @@ describe('assessPosition', () => {
 describe('assessPosition properties', () => {
   it('never returns NaN or Infinity (null instead), and fails only with a typed reason', () => {
     const price = fc.double({ min: 0.5, max: 200, noNaN: true });
-    fc.assert(
+    const measured = reach('an assessment with an ATR');
+    measured.assert(
       fc.property(
-        candleSeries(0, 120),
+        candlesPast(14),
         fc.record({
           side: fc.constantFrom<'long' | 'short' | null>('long', 'short', null),
           entry_price: price,
@@ -515,6 +525,7 @@ describe('assessPosition properties', () => {
           });
           try {
             const a = assessPosition({ position: pos, candles: rows.length > 0 ? candles : null });
+            measured.hitIf(a.atr !== null);
             expectFinite(a);
             expect(a.liquidation_risk === null || a.liquidation_risk.abs_distance_pct !== null).toBe(true);
           } catch (e) {
@@ -530,7 +541,8 @@ describe('assessPosition properties', () => {
   it('mirrors: p -> K - p turns a long into the short with the same R, ATR distances, timing and warnings', () => {
     const K = 10_000;
     const options: AssessmentOptions = { plan: { costPct: 0 } };
-    fc.assert(
+    const mirrored = reach('an assessment with an ATR');
+    mirrored.assert(
       fc.property(
         gridCandleSeries(40, 220),
         fc.integer({ min: 0, max: 1_000 }),
@@ -571,6 +583,7 @@ describe('assessPosition properties', () => {
           };
           const a = assessPosition({ position: long, candles: cs }, options);
           const b = assessPosition({ position: short, candles: m }, options);
+          mirrored.hitIf(a.atr !== null);
           expectFinite(a);
           expectFinite(b);
           expect(b.direction).toBe('short');

@@ -64,6 +64,7 @@ export interface RegimeSeries {
 }
 
 const WINDOW = 20;
+const SWING = 10;
 const CHANNEL = 50;
 const ACC = 0;
 const MARKUP = 1;
@@ -97,6 +98,64 @@ function moveOf(close: ArrayLike<number>, atr: Float64Array, i: number): { er: n
   return { er: path > 0 ? Math.abs(net) / path : 0, move: a > 0 ? net / a : 0 };
 }
 
+/**
+ * What the last `SWING` bars say about the structure, against the `WINDOW` bars before them and
+ * EMA50 `SWING` bars ago; every field false until those bars exist (bar 59).
+ */
+interface Structure {
+  /** Close above a rising EMA50 and no lower low: an uptrend that holds. */
+  upIntact: boolean;
+  /** Close below a falling EMA50 and no higher high: a downtrend that holds. */
+  downIntact: boolean;
+  /** No higher high: the last bars fail at or below the prior high. */
+  failedHigh: boolean;
+  /** No lower low: the last bars hold at or above the prior low. */
+  failedLow: boolean;
+  /** Below EMA50, or a lower low: the advance's structure is broken. */
+  upBroken: boolean;
+  /** Above EMA50, or a higher high: the decline's structure is broken. */
+  downBroken: boolean;
+}
+
+const NO_STRUCTURE: Structure = {
+  upIntact: false,
+  downIntact: false,
+  failedHigh: false,
+  failedLow: false,
+  upBroken: false,
+  downBroken: false,
+};
+
+function structureAt(ctx: IndicatorContext, e50: Float64Array, i: number): Structure {
+  if (i < SWING + WINDOW - 1 || !ok(e50[i]) || !ok(e50[i - SWING])) return NO_STRUCTURE;
+  const close = ctx.candles.close;
+  const c = close[i];
+  const s = e50[i];
+  const hiNow = ctx.highest(SWING, i);
+  const hiPrev = ctx.highest(WINDOW, i - SWING);
+  const loNow = ctx.lowest(SWING, i);
+  const loPrev = ctx.lowest(WINDOW, i - SWING);
+  return {
+    upIntact: c > s && s > e50[i - SWING] && loNow >= loPrev,
+    downIntact: c < s && s < e50[i - SWING] && hiNow <= hiPrev,
+    failedHigh: hiNow <= hiPrev,
+    failedLow: loNow >= loPrev,
+    upBroken: c < s || loNow < loPrev,
+    downBroken: c > s || hiNow > hiPrev,
+  };
+}
+
+/** The range indication after an advance (`MARKUP`/`DIST`) or a decline (`MARKDOWN`/`ACC`). */
+function rangeAfter(cur: number, st: Structure): number {
+  // Out of a range the trend resumes only with a new extreme; within the trend, holding is enough.
+  if (cur === MARKUP || cur === DIST) {
+    if (st.upIntact && (cur === MARKUP || !st.failedHigh)) return MARKUP;
+    return st.failedHigh && st.upBroken ? DIST : cur;
+  }
+  if (st.downIntact && (cur === MARKDOWN || !st.failedLow)) return MARKDOWN;
+  return st.failedLow && st.downBroken ? ACC : cur;
+}
+
 function positionAt(ctx: IndicatorContext, i: number): number {
   const hi = ctx.highest(CHANNEL, i);
   const lo = ctx.lowest(CHANNEL, i);
@@ -127,12 +186,14 @@ function walk(ctx: IndicatorContext, p: Params): RegimeSeries {
     let ind: number;
     if (er >= p.efficiency * up && move >= p.minMove * up && c > s) ind = MARKUP;
     else if (er >= p.efficiency * down && move <= -p.minMove * down && c < s) ind = MARKDOWN;
-    else if (cur === MARKUP || cur === DIST) ind = DIST;
-    else if (cur === MARKDOWN || cur === ACC) ind = ACC;
+    else if (cur >= 0) ind = rangeAfter(cur, structureAt(ctx, e50, i));
     else {
-      const pos = positionAt(ctx, i);
-      if (!ok(pos)) continue;
-      ind = pos > 0.5 ? DIST : ACC;
+      // The first phase: a trend whose structure holds, else a range by its position.
+      if (!ok(e50[i - SWING])) continue;
+      const st = structureAt(ctx, e50, i);
+      if (st.upIntact) ind = MARKUP;
+      else if (st.downIntact) ind = MARKDOWN;
+      else ind = positionAt(ctx, i) > 0.5 ? DIST : ACC;
     }
     indicated[i] = ind;
     if (cur === -1) cur = ind;
@@ -167,17 +228,31 @@ export function regimeSeries(input: ContextInput, options?: Omit<RegimeOptions, 
  *
  * Per bar, over the last 20 closes, with `er` = Kaufman's efficiency ratio
  * `|close - close[20]| / sum(|close[j] - close[j-1]|)` and `move = (close - close[20]) / ATR14`,
- * the indication is:
+ * a thrust is indicated:
  * - `markup` when `er >= efficiency` (0.3), `move >= minMoveAtr` (2) and `close > EMA50`;
  * - `markdown` when `er >= efficiency`, `move <= -minMoveAtr` and `close < EMA50`;
- * - while in markup (markdown), that trend stays indicated at half both thresholds (hysteresis);
- * - otherwise a range: `distribution` after markup (or distribution), `accumulation` after
- *   markdown (or accumulation); on the first classified bar, by the close's position in the
- *   50-bar high-low channel (upper half: distribution, else accumulation).
- * A new phase is adopted once indicated on `confirmBars` (5) consecutive bars; the adopting
- * bar is the transition's `time`. The walk starts once EMA50 is defined (bar 49), so shorter
- * series read `phase: null, reason: 'insufficient_data'`. `strength` is the as-of bar's
- * efficiency ratio. The walk is causal: a prefix reads exactly the same phases.
+ * - while in markup (markdown), that trend stays indicated at half both thresholds (hysteresis).
+ * Without a thrust the structure decides, reading the last 10 bars against the 20 bars before
+ * them and EMA50 against its value 10 bars ago:
+ * - an uptrend holds while the close is above a rising EMA50 and the last 10 bars make no lower
+ *   low (their lowest low >= the prior 20 bars' lowest low). While in markup that keeps
+ *   `markup`: a pause within an intact uptrend is not distribution. Out of distribution it
+ *   indicates `markup` again only with a new high as well (the advance resumed);
+ * - after markup (or in distribution), `distribution` needs evidence of it: a failed high (the
+ *   last 10 bars' highest high <= the prior 20 bars' highest high) and a broken structure (the
+ *   close below EMA50, or a lower low). Without it the phase in force stays indicated;
+ * - after markdown (or in accumulation), the mirror image: a downtrend holds while the close is
+ *   below a falling EMA50 and the last 10 bars make no higher high (`markdown`); `accumulation`
+ *   needs a failed low (no lower low) and a broken structure (the close above EMA50, or a
+ *   higher high).
+ * The first phase is the thrust, else the trend whose structure holds, else a range by the
+ * close's position in the 50-bar high-low channel (upper half: distribution, else
+ * accumulation). A new phase is adopted once indicated on `confirmBars` (5) consecutive bars;
+ * the adopting bar is the transition's `time`. The walk starts once EMA50 is defined (bar 49),
+ * and without a thrust once the structure can be read (bar 59), so shorter series read
+ * `phase: null, reason: 'insufficient_data'`. `strength` is the as-of bar's efficiency ratio.
+ * Volume is not read: many sources publish none (indices, fx), and the phases must mean the same
+ * everywhere. The walk is causal: a prefix reads exactly the same phases.
  * @throws InputError on bad candles or options.
  */
 export function regime(input: ContextInput, options?: RegimeOptions): Regime {

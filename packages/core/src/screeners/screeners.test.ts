@@ -98,10 +98,13 @@ describe('detectOversold', () => {
     const far = detectOversold(c, { zones: [{ low: 10, high: 11 }] });
     expect(far).toBeNull();
     const close = c.close[59];
-    expect(detectOversold(c, { zones: [{ low: close * 0.99, high: close * 1.001 }] })).toMatchObject({
+    // a zone holding the close is where the price is, not a support at distance 0: its floor is
+    const inside = detectOversold(c, { zones: [{ low: close * 0.99, high: close * 1.001 }] });
+    expect(inside).toMatchObject({ support_kind: 'zone', support: close * 0.99 });
+    expect(inside?.distance_atr).toBeGreaterThan(0);
+    expect(detectOversold(c, { zones: [{ low: close * 0.98, high: close * 0.995 }] })).toMatchObject({
       support_kind: 'zone',
-      support: close,
-      distance_atr: 0,
+      support: close * 0.995,
     });
   });
 

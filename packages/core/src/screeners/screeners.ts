@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { checkInt, checkNumber } from '../indicators/internal/validate.js';
+import { type ZoneContext, zoneContext } from '../levels/zone-context.js';
 import { type SupportResistance, supportResistance } from '../levels/zones.js';
 import { asOfIndex, type ContextInput, contextOf, type IndicatorContext, ok, orNull } from '../signal/context.js';
 import { volumeConfirms, volumeStats } from '../signal/signal.js';
@@ -37,7 +38,10 @@ export interface OversoldHit {
   williams_r: number | null;
   /** How many of RSI <= 30, Stoch %K <= 20 and Williams %R <= -80 hold (at least `minOscillators`). */
   oscillators_low: number;
-  /** The support: the nearest supplied zone at or below the close, else the prior channel low. */
+  /**
+   * The support: the bottom of the zone holding the close, else the top of the nearest zone
+   * entirely below it (see `zoneContext`), else the prior 20-bar low (`support_kind: 'channel'`).
+   */
   support: number;
   support_kind: 'zone' | 'channel';
   /** `100 * (close - support) / support`, signed (negative just under a support). */
@@ -76,7 +80,7 @@ export interface OversoldOptions {
   asOf?: number;
   /**
    * Supports to measure the distance to. Default: the zones of `supportResistance` at the same
-   * bar; without a zone at or below the close, the prior 20-bar low is the support.
+   * bar; without a zone holding or below the close, the prior 20-bar low is the support.
    */
   zones?: readonly PriceZone[];
   /** Largest |close - support| in ATR units that counts as near. Default 1. */
@@ -191,53 +195,29 @@ export function detectBreakout(input: ContextInput, options?: BreakoutOptions): 
 }
 
 /**
- * The nearest support of bar `i`: the top of the supplied zone nearest below the close (the
- * close itself when a zone holds it), else the lowest low of the prior 20 bars. @internal
+ * Where the close of bar `i` stands among the zones ({@link zoneContext}): the zone holding it,
+ * the nearest zone entirely below and above, with distances in ATR(14). Without supplied zones,
+ * exactly the `inside` / `nearest_support` / `nearest_resistance` of the analysis's levels
+ * ({@link levelsAt}), so a screen never shows a support the analysis does not. @internal
  */
-export function nearestSupport(
+export function zoneContextAt(
   ctx: IndicatorContext,
   i: number,
-  zones: readonly PriceZone[],
-): { price: number; kind: 'zone' | 'channel' } | null {
-  const c = ctx.candles.close[i];
-  let best = Number.NaN;
-  for (const z of zones) {
-    const edge = z.low <= c && c <= z.high ? c : z.high <= c ? z.high : Number.NaN;
-    if (ok(edge) && (!ok(best) || edge > best)) best = edge;
+  zones: readonly PriceZone[] | undefined,
+): ZoneContext<PriceZone> {
+  if (zones === undefined) {
+    const sr = levelsAt(ctx, i);
+    return { inside: sr.inside, below: sr.nearest_support, above: sr.nearest_resistance };
   }
-  if (ok(best)) return { price: best, kind: 'zone' };
-  if (i < 1) return null;
-  const lo = ctx.lowest(CHANNEL, i - 1);
-  return ok(lo) ? { price: lo, kind: 'channel' } : null;
-}
-
-/**
- * The nearest resistance of bar `i`: the supplied zone nearest above the close (0 away when the
- * close is inside it), else the prior 20-bar high. @internal
- */
-export function nearestResistance(
-  ctx: IndicatorContext,
-  i: number,
-  zones: readonly PriceZone[],
-): { price: number; kind: 'zone' | 'channel' } | null {
-  const c = ctx.candles.close[i];
-  let best = Number.NaN;
-  for (const z of zones) {
-    const edge = z.low <= c && c <= z.high ? c : z.low >= c ? z.low : Number.NaN;
-    if (ok(edge) && (!ok(best) || edge < best)) best = edge;
-  }
-  if (ok(best)) return { price: best, kind: 'zone' };
-  if (i < 1) return null;
-  const hi = ctx.highest(CHANNEL, i - 1);
-  return ok(hi) ? { price: hi, kind: 'channel' } : null;
+  return zoneContext(checkZones(zones), ctx.candles.close[i], ctx.atr(14)[i]);
 }
 
 /**
  * Oversold screen of one series at bar `asOf`: oscillators low and the price near a support.
  * Conditions: RSI(14) <= 30; at least `minOscillators` (2) of RSI(14) <= 30, slow Stoch
  * %K(14, 3) <= 20 and Williams %R(14) <= -80; and `|close - support| <= maxDistanceAtr` (1) x
- * ATR(14), where the support is the edge of the nearest supplied zone at or below the close (the
- * close itself when inside a zone), else the lowest low of the prior 20 bars.
+ * ATR(14), where the support is the bottom of the zone holding the close, else the top of the
+ * nearest zone entirely below it ({@link zoneContextAt}), else the lowest low of the prior 20 bars.
  * Returns null when a condition fails or during warm-up.
  * @throws InputError on bad candles or options.
  */
@@ -255,7 +235,7 @@ export function detectOversold(input: ContextInput, options?: OversoldOptions): 
   if (low < minOsc) return null;
   const a = ctx.atr(14)[i];
   if (!ok(a)) return null;
-  const s = nearestSupport(ctx, i, zonesAt(ctx, i, options?.zones));
+  const s = oversoldSupport(ctx, i, zoneContextAt(ctx, i, options?.zones));
   if (s === null) return null;
   const c = ctx.candles.close[i];
   const d = c - s.price;
@@ -270,6 +250,19 @@ export function detectOversold(input: ContextInput, options?: OversoldOptions): 
     distance_pct: s.price !== 0 ? (100 * d) / Math.abs(s.price) : 0,
     distance_atr: a > 0 ? d / a : 0,
   };
+}
+
+/** The support of the oversold screen: the floor of the zone holding the close, the zone below, else the channel. */
+function oversoldSupport(
+  ctx: IndicatorContext,
+  i: number,
+  where: ZoneContext<PriceZone>,
+): { price: number; kind: 'zone' | 'channel' } | null {
+  if (where.inside !== null) return { price: where.inside.low, kind: 'zone' };
+  if (where.below !== null) return { price: where.below.high, kind: 'zone' };
+  if (i < 1) return null;
+  const lo = ctx.lowest(CHANNEL, i - 1);
+  return ok(lo) ? { price: lo, kind: 'channel' } : null;
 }
 
 /**

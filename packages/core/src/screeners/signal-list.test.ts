@@ -26,7 +26,8 @@ function row(id: string, over: Partial<SignalRow> = {}): SignalRow {
     volume_surge: false,
     fear_greed: 50,
     fear_greed_zone: 'neutral',
-    support_distance_atr: 3,
+    inside_zone: false,
+    support_distance_atr: -3,
     resistance_distance_atr: 3,
     patterns: [],
     change_pct: 0,
@@ -44,8 +45,8 @@ const ROWS: SignalRow[] = [
     fear_greed: 20,
     fear_greed_zone: 'extreme_fear',
   }),
-  row('c', { action: 'buy', confidence: 0.6, rsi: 35, support_distance_atr: 0.5, patterns: ['hammer', 'doji'] }),
-  row('d', { confidence: 0.6, rsi: null, resistance_distance_atr: -0.2, breakout: 'down', change_pct: -4 }),
+  row('c', { action: 'buy', confidence: 0.6, rsi: 35, support_distance_atr: -0.5, patterns: ['hammer', 'doji'] }),
+  row('d', { confidence: 0.6, rsi: null, resistance_distance_atr: 0.2, breakout: 'down', change_pct: -4 }),
   row('e', {
     action: 'sell',
     confidence: 0.2,
@@ -73,8 +74,10 @@ describe('SIGNAL_CONTROLS', () => {
 });
 
 describe('filterSignals', () => {
-  it('sorts by confidence by default, ties by asset id', () => {
-    expect(ids({})).toEqual(['a', 'b', 'c', 'd', 'e']);
+  it('sorts by confidence by default, calls before holds, ties by asset id', () => {
+    // d is the only hold: a hold's confidence is not on the calls' scale, so it comes after every call
+    expect(ids({})).toEqual(['a', 'b', 'c', 'e', 'd']);
+    expect(ids({ sort: 'confidence_asc' })).toEqual(['e', 'c', 'b', 'a', 'd']);
   });
 
   it('applies each control', () => {
@@ -85,11 +88,16 @@ describe('filterSignals', () => {
     expect(ids({ breakout: 'up' })).toEqual(['a']);
     expect(ids({ breakout: 'any' })).toEqual(['a', 'd']);
     expect(ids({ volume_surge: true })).toEqual(['a']);
-    expect(ids({ volume_surge: false })).toEqual(['b', 'c', 'd', 'e']);
+    expect(ids({ volume_surge: false })).toEqual(['b', 'c', 'e', 'd']);
     expect(ids({ fear_greed_zone: ['extreme_fear', 'extreme_greed'] })).toEqual(['b', 'e']);
     expect(ids({ near_zone: 'support' })).toEqual(['c']);
     expect(ids({ near_zone: 'resistance' })).toEqual(['d']);
     expect(ids({ near_zone: 'any' })).toEqual(['c', 'd']);
+    // inside a zone: near a zone (any), but neither near a support nor near a resistance
+    const inside = row('f', { inside_zone: true, support_distance_atr: -2, resistance_distance_atr: 2 });
+    expect(filterSignals([...ROWS, inside], { near_zone: 'any' }).map((r) => r.asset_id)).toEqual(['c', 'd', 'f']);
+    expect(filterSignals([...ROWS, inside], { near_zone: 'support' }).map((r) => r.asset_id)).toEqual(['c']);
+    expect(filterSignals([...ROWS, inside], { near_zone: 'resistance' }).map((r) => r.asset_id)).toEqual(['d']);
     expect(ids({ pattern: ['doji', 'shooting_star'] })).toEqual(['c', 'e']);
   });
 

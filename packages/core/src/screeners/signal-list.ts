@@ -3,14 +3,7 @@ import { FEAR_GREED_ZONES, type FearGreed, type FearGreedZone, fearGreed } from 
 import { asOfIndex, type ContextInput, contextOf, ok, orNull } from '../signal/context.js';
 import { type Signal, type SignalAction, signal, volumeStats } from '../signal/signal.js';
 import { CANDLE_PATTERNS, type CandlePattern, patternsAtUnchecked } from './patterns.js';
-import {
-  detectBreakout,
-  detectVolumeSurge,
-  nearestResistance,
-  nearestSupport,
-  type PriceZone,
-  zonesAt,
-} from './screeners.js';
+import { detectBreakout, detectVolumeSurge, type PriceZone, zoneContextAt } from './screeners.js';
 
 /** Trend of a row: from the signal's trend factor (above 0.25 up, below -0.25 down). */
 export type RowTrend = 'up' | 'down' | 'sideways';
@@ -30,9 +23,17 @@ export interface SignalRow {
   volume_surge: boolean;
   fear_greed: number | null;
   fear_greed_zone: FearGreedZone | null;
-  /** Signed distance to the nearest support (zone edge, else prior 20-bar low), in ATR(14). */
+  /** The close lies inside a zone (which is then neither its support nor its resistance). */
+  inside_zone: boolean;
+  /**
+   * Distance in ATR(14) from the close to the top of the nearest zone entirely below it
+   * (negative), as the analysis's `levels.nearest_support.distance_atr`; null without one.
+   */
   support_distance_atr: number | null;
-  /** Signed distance to the nearest resistance (zone edge, else prior 20-bar high), in ATR(14). */
+  /**
+   * Distance in ATR(14) from the close to the bottom of the nearest zone entirely above it
+   * (positive), as the analysis's `levels.nearest_resistance.distance_atr`; null without one.
+   */
   resistance_distance_atr: number | null;
   patterns: CandlePattern[];
   /** Change of the last bar in percent. */
@@ -56,23 +57,22 @@ export const NEAR_ZONE_ATR = 1;
 
 /**
  * The signal-list row of one asset: signal, trend, RSI(14), breakout, volume z-score and surge,
- * Fear & Greed, distances to the nearest support and resistance, candlestick patterns and the
- * last change, all at bar `asOf`, from one indicator context.
+ * Fear & Greed, whether the close is inside a zone and the distances to the nearest support and
+ * resistance (the analysis's, through `zoneContext`: no other definition, no channel fallback),
+ * candlestick patterns and the last change, all at bar `asOf`, from one indicator context.
  * @throws InputError on bad candles or options.
  */
 export function signalRow(assetId: string, input: ContextInput, options?: SignalRowOptions): SignalRow {
   if (typeof assetId !== 'string') throw new InputError('invalid_option', 'assetId must be a string', 'assetId');
   const ctx = contextOf(input);
   const i = asOfIndex(ctx, options?.asOf);
-  const zones = zonesAt(ctx, i, options?.zones);
+  const zones = options?.zones;
   const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i });
   const sig = options?.signal ?? signal(ctx, { asOf: i, fearGreed: fg });
   const trendScore = sig.factors.find((f) => f.name === 'trend')?.score ?? null;
   const b = detectBreakout(ctx, { asOf: i, zones });
-  const a = ctx.atr(14)[i];
   const c = ctx.candles.close[i];
-  const sup = nearestSupport(ctx, i, zones);
-  const res = nearestResistance(ctx, i, zones);
+  const where = zoneContextAt(ctx, i, zones);
   const prev = i > 0 ? ctx.candles.close[i - 1] : 0;
   return {
     asset_id: assetId,
@@ -86,8 +86,9 @@ export function signalRow(assetId: string, input: ContextInput, options?: Signal
     volume_surge: detectVolumeSurge(ctx, { asOf: i }) !== null,
     fear_greed: fg.score,
     fear_greed_zone: fg.zone,
-    support_distance_atr: sup && ok(a) && a > 0 ? (c - sup.price) / a : null,
-    resistance_distance_atr: res && ok(a) && a > 0 ? (res.price - c) / a : null,
+    inside_zone: where.inside !== null,
+    support_distance_atr: where.below?.distance_atr ?? null,
+    resistance_distance_atr: where.above?.distance_atr ?? null,
     patterns: patternsAtUnchecked(ctx.candles, i),
     change_pct: prev !== 0 ? 100 * (c / prev - 1) : null,
   };
@@ -127,7 +128,10 @@ export interface SignalControls {
   volume_surge?: boolean;
   /** Only rows whose Fear & Greed zone is one of these. */
   fear_greed_zone?: readonly FearGreedZone[];
-  /** Only rows within {@link NEAR_ZONE_ATR} ATR of a support, a resistance, or either (`any`). */
+  /**
+   * Only rows within {@link NEAR_ZONE_ATR} ATR of their nearest support, of their nearest
+   * resistance, or (`any`) of either or inside a zone.
+   */
   near_zone?: 'support' | 'resistance' | 'any';
   /** Only rows showing at least one of these candlestick patterns. */
   pattern?: readonly CandlePattern[];
@@ -207,7 +211,7 @@ export const SIGNAL_CONTROLS: readonly SignalControlSpec[] = [
     name: 'near_zone',
     type: 'enum',
     values: ['support', 'resistance', 'any'],
-    description: `Only assets within ${NEAR_ZONE_ATR} ATR(14) of their nearest support, resistance, or either.`,
+    description: `Only assets within ${NEAR_ZONE_ATR} ATR(14) of their nearest support (a zone below the price), of their nearest resistance (a zone above), or with any: of either or inside a zone.`,
   },
   {
     name: 'pattern',
@@ -220,7 +224,8 @@ export const SIGNAL_CONTROLS: readonly SignalControlSpec[] = [
     type: 'enum',
     values: SIGNAL_SORTS,
     default: 'confidence_desc',
-    description: 'Sort order; ties by asset id, missing values last.',
+    description:
+      'Sort order; ties by asset id, missing values last. The confidence sorts list the calls (buy, sell) before the holds: a call\'s confidence is the probability its plan reaches target 1, a hold\'s that the declined plan would not, so the two do not rank on one scale.',
   },
 ];
 
@@ -351,7 +356,7 @@ function keep(row: SignalRow, c: SignalControls): boolean {
   if (c.near_zone !== undefined) {
     const s = row.support_distance_atr !== null && Math.abs(row.support_distance_atr) <= NEAR_ZONE_ATR;
     const r = row.resistance_distance_atr !== null && Math.abs(row.resistance_distance_atr) <= NEAR_ZONE_ATR;
-    if (c.near_zone === 'support' ? !s : c.near_zone === 'resistance' ? !r : !(s || r)) return false;
+    if (c.near_zone === 'support' ? !s : c.near_zone === 'resistance' ? !r : !(s || r || row.inside_zone)) return false;
   }
   if (c.pattern !== undefined && !c.pattern.some((p) => row.patterns.includes(p))) return false;
   return true;
@@ -382,16 +387,22 @@ function sortKey(sort: SignalSort): { key: (r: SignalRow) => number | null; desc
 /**
  * Filters and sorts signal rows by the ten controls of {@link SIGNAL_CONTROLS}: every control
  * given must hold (logical AND; list controls match any of their values); absent controls do
- * not filter. Sorted by `sort` (default `confidence_desc`), nulls last, ties by `asset_id`.
+ * not filter. Sorted by `sort` (default `confidence_desc`), nulls last, ties by `asset_id`; the
+ * confidence sorts put every call (buy, sell) before every hold, since a call's confidence (the
+ * probability its plan reaches target 1) and a hold's (that the declined plan would not) are not
+ * one scale.
  * Returns a new array; the rows are not modified.
  * @throws InputError on an unknown control or a bad value (see {@link checkSignalControls}).
  */
 export function filterSignals(rows: readonly SignalRow[], controls: SignalControls = {}): SignalRow[] {
   if (!Array.isArray(rows)) throw new InputError('invalid_option', 'rows must be an array', 'rows');
   const c = checkSignalControls(controls);
-  const { key, desc } = sortKey(c.sort ?? 'confidence_desc');
+  const sort = c.sort ?? 'confidence_desc';
+  const { key, desc } = sortKey(sort);
+  const byConfidence = sort === 'confidence_desc' || sort === 'confidence_asc';
   const out = rows.filter((r) => keep(r, c));
   out.sort((a, b) => {
+    if (byConfidence && (a.action === 'hold') !== (b.action === 'hold')) return a.action === 'hold' ? 1 : -1;
     const x = key(a);
     const y = key(b);
     if (x === null || y === null) {

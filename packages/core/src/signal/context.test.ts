@@ -6,7 +6,8 @@ import { dmi } from '../indicators/dmi.js';
 import { donchian } from '../indicators/donchian.js';
 import { ema } from '../indicators/ema.js';
 import { stdDev } from '../indicators/stddev.js';
-import { candleSeries, toColumns } from '../testing/props.js';
+import { candleSeries, seriesPast, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { computeContext } from './context.js';
 
 function same(a: ArrayLike<number>, b: ArrayLike<number>): void {
@@ -20,9 +21,11 @@ function same(a: ArrayLike<number>, b: ArrayLike<number>): void {
 
 describe('computeContext', () => {
   it('computes each column once and reuses it', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 80), (rows) => {
+    const cached = reach('an EMA(50) value');
+    cached.assert(
+      fc.property(seriesPast(candleSeries, 49, { minLength: 1 }), (rows) => {
         const ctx = computeContext(toColumns(rows));
+        cached.hitIf(Number.isFinite(ctx.ema(50)[rows.length - 1]));
         expect(ctx.rsi(14)).toBe(ctx.rsi(14));
         expect(ctx.dmi(14)).toBe(ctx.dmi(14));
         expect(ctx.ema(20)).not.toBe(ctx.ema(50));
@@ -32,10 +35,12 @@ describe('computeContext', () => {
   });
 
   it('reads the same values as the public indicator functions', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 120), (rows) => {
+    const read = reach('an EMA(50) value');
+    read.assert(
+      fc.property(seriesPast(candleSeries, 49, { minLength: 1 }), (rows) => {
         const c = toColumns(rows);
         const ctx = computeContext(c);
+        read.hitIf(Number.isFinite(ctx.ema(50)[rows.length - 1]));
         for (const p of [1, 13, 50]) same(ctx.ema(p), ema(c.close, { period: p }));
         const d = dmi(c, { period: 14, convention: 'tradingview' });
         same(ctx.dmi(14).plusDI, d.plusDI);

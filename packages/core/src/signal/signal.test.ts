@@ -3,11 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { fearGreed } from '../feargreed/fear-greed.js';
 import { regime } from '../regime/regime.js';
-import { candleSeries, toColumns } from '../testing/props.js';
+import { filterSignals, type SignalRow, signalRow } from '../screeners/signal-list.js';
+import { toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles } from '../types.js';
+import { calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { computeContext } from './context.js';
-import { SIGNAL_FACTORS, SIGNAL_WEIGHTS, type SignalFactorName, signal } from './signal.js';
+import {
+  decideSignal,
+  SIGNAL_FACTORS,
+  SIGNAL_MIN_EDGE,
+  SIGNAL_WEIGHTS,
+  type Signal,
+  type SignalFactor,
+  type SignalFactorName,
+  signal,
+} from './signal.js';
 
 function trend(n: number, step: number): Candle[] {
   const out: Candle[] = [];
@@ -20,21 +33,181 @@ function trend(n: number, step: number): Candle[] {
   return out;
 }
 
+/** Candles of an explicit length (260..600): a noisy walk whose drift changes every 20..80 bars. */
+function longCandles(spacingMs = 3_600_000): fc.Arbitrary<Candle[]> {
+  const bar = fc.record({
+    step: fc.double({ min: -0.02, max: 0.02, noNaN: true }),
+    up: fc.double({ min: 0, max: 0.01, noNaN: true }),
+    down: fc.double({ min: 0, max: 0.01, noNaN: true }),
+    volume: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1e6, noNaN: true })),
+  });
+  const leg = fc.record({
+    bars: fc.integer({ min: 20, max: 80 }),
+    drift: fc.double({ min: -0.012, max: 0.012, noNaN: true }),
+  });
+  return fc
+    .record({
+      length: fc.integer({ min: 260, max: 600 }),
+      start: fc.double({ min: 0.01, max: 50_000, noNaN: true }),
+      segments: fc.array(leg, { minLength: 30, maxLength: 30 }),
+      bars: fc.array(bar, { minLength: 600, maxLength: 600 }),
+    })
+    .map(({ length, start, segments, bars }) => {
+      const out: Candle[] = [];
+      let p = start;
+      let l = 0;
+      let left = segments[0].bars;
+      for (let i = 0; i < length; i++) {
+        if (left === 0) {
+          l++;
+          left = segments[l].bars;
+        }
+        left--;
+        const b = bars[i];
+        const open = p;
+        p = Math.max(1e-6, p * (1 + segments[l].drift + b.step));
+        out.push({
+          time: 1_600_000_000_000 + i * spacingMs,
+          open,
+          close: p,
+          high: Math.max(open, p) * (1 + b.up),
+          low: Math.min(open, p) * (1 - b.down),
+          volume: b.volume,
+        });
+      }
+      return out;
+    });
+}
+
+function sliceCandles(c: Candles, from: number, to: number): Candles {
+  return {
+    time: c.time.slice(from, to),
+    open: c.open.slice(from, to),
+    high: c.high.slice(from, to),
+    low: c.low.slice(from, to),
+    close: c.close.slice(from, to),
+    volume: c.volume.slice(from, to),
+  };
+}
+
+/** Every factor computed: the signal is past its warm-up. */
+function pastWarmUp(s: Signal): boolean {
+  return s.factors.every((f) => f.score !== null);
+}
+
+/** Weighted evidence on each side, with renormalised weights, and the coverage. */
+function sides(factors: readonly SignalFactor[]): { bull: number; bear: number; coverage: number } {
+  let bull = 0;
+  let bear = 0;
+  let coverage = 0;
+  for (const f of factors) {
+    if (f.score === null) continue;
+    coverage += f.base_weight;
+    if (f.score > 0) bull += f.weight * f.score;
+    else bear -= f.weight * f.score;
+  }
+  return { bull, bear, coverage };
+}
+
+type Breakdown = Pick<SignalFactor, 'score' | 'base_weight'>[];
+
+/** A breakdown with the default weights and these scores (null: absent). */
+function breakdown(scores: readonly (number | null)[]): Breakdown {
+  return SIGNAL_FACTORS.map((f, i) => ({ score: scores[i], base_weight: SIGNAL_WEIGHTS[f] }));
+}
+
+function scaled(factors: Breakdown, k: number): Breakdown {
+  return factors.map((f) => ({ ...f, score: f.score === null ? null : f.score * k }));
+}
+
+const factorScore = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 8, arbitrary: fc.noBias(fc.integer({ min: -1000, max: 1000 })).map((x) => x / 1000) },
+);
+
+/**
+ * Breakdowns whose composite is a hold: random scores whose stronger side is scaled down until
+ * it exceeds the weaker one by at most `lean` (0..0.02) of the composite.
+ */
+function holdBreakdown(): fc.Arbitrary<Breakdown> {
+  return fc
+    .tuple(fc.array(factorScore, { minLength: 6, maxLength: 6 }), fc.integer({ min: 0, max: 20 }))
+    .map(([scores, lean]) => {
+      const b = breakdown(scores);
+      let coverage = 0;
+      for (const f of b) if (f.score !== null) coverage += f.base_weight;
+      let bull = 0;
+      let bear = 0;
+      for (const f of b) {
+        const e = f.score === null ? 0 : (f.base_weight / coverage) * f.score;
+        if (e > 0) bull += e;
+        else bear -= e;
+      }
+      const [strong, weak, sign] = bull >= bear ? [bull, bear, 1] : [bear, bull, -1];
+      const k = strong > 0 ? Math.min(1, (weak + lean / 1000) / strong) : 1;
+      return b.map((f) => (f.score !== null && Math.sign(f.score) === sign ? { ...f, score: f.score * k } : f));
+    });
+}
+
+/** Breakdowns that lean one way: random scores shifted to one side (about one in six against it). */
+function actionBreakdown(): fc.Arbitrary<Breakdown> {
+  return fc
+    .tuple(fc.array(factorScore, { minLength: 6, maxLength: 6 }), fc.boolean())
+    .map(([scores, up]) => breakdown(scores.map((x) => (x === null ? null : (up ? 1 : -1) * (0.4 + 0.6 * x)))));
+}
+
 function mirrorColumns(c: Candles, k: number): Candles {
   const m = (a: Float64Array) => a.map((x) => k - x);
   return { time: c.time, volume: c.volume, open: m(c.open), close: m(c.close), high: m(c.low), low: m(c.high) };
 }
 
 describe('signal', () => {
-  it('reads buy in a steady rise and sell in a steady fall, with the breakdown', () => {
-    const up = signal(toColumns(trend(300, 0.006)));
+  it('reads buy in a steady rise and sell in a steady fall, with the breakdown (no edge gate)', () => {
+    // minEdge -1 publishes every call of the score: the raw reading of the factors.
+    const up = signal(toColumns(trend(300, 0.006)), { minEdge: -1 });
     expect(up.action).toBe('buy');
     expect(up.factors.map((f) => f.name)).toEqual(SIGNAL_FACTORS);
     expect(up.factors.find((f) => f.name === 'trend')?.score).toBeGreaterThan(0.5);
-    expect(up.confidence).toBeGreaterThan(0.5);
-    const down = signal(toColumns(trend(300, -0.006)));
+    expect(up.raw_confidence).toBeGreaterThan(0.5);
+    const down = signal(toColumns(trend(300, -0.006)), { minEdge: -1 });
     expect(down.action).toBe('sell');
     expect(down.score).toBeLessThan(-0.15);
+  });
+
+  it('publishes the calibrated probability: the base rate where the curve is flat, a hold when an edge is asked', () => {
+    // 1 ms apart: intraday, whose fitted curve is the constant base rate (no measured edge).
+    const c = toColumns(trend(300, 0.006));
+    const intraday = SIGNAL_CALIBRATION.families.intraday;
+    expect(intraday.direction).toBe('constant');
+    const raw = signal(c, { minEdge: -1 });
+    expect(raw.confidence).toBeCloseTo(intraday.base_rate, 12);
+    expect(raw.base_rate).toBe(intraday.base_rate);
+    // By default a call at the base rate is published, its confidence saying plainly that it has no edge.
+    expect(signal(c)).toMatchObject({ action: raw.action, confidence: raw.confidence });
+    const gated = signal(c, { minEdge: 0.02 });
+    expect(gated).toMatchObject({ action: 'hold', reason: 'no_edge', score: raw.score });
+    expect(gated.confidence).toBeCloseTo(1 - intraday.base_rate, 12);
+    expect(gated.raw_confidence).toBe(raw.raw_confidence);
+  });
+
+  it('publishes a call only when its probability clears the base rate by minEdge', () => {
+    const c = toColumns(trend(300, 0.006));
+    const curve = (probability: number): SignalCalibration => ({
+      provenance: SIGNAL_CALIBRATION.provenance,
+      families: {
+        daily: SIGNAL_CALIBRATION.families.daily,
+        intraday: {
+          ...SIGNAL_CALIBRATION.families.intraday,
+          base_rate: 0.2,
+          knots: [{ evidence: 0.5, probability, plans: 1 }],
+        },
+      },
+    });
+    expect(signal(c, { calibration: curve(0.25) })).toMatchObject({ action: 'buy', confidence: 0.25, base_rate: 0.2 });
+    expect(signal(c, { calibration: curve(0.19) })).toMatchObject({ action: 'hold', reason: 'no_edge' });
+    expect(signal(c, { calibration: curve(0.21) })).toMatchObject({ action: 'buy', confidence: 0.21 });
+    expect(signal(c, { calibration: curve(0.21), minEdge: 0.02 })).toMatchObject({ action: 'hold', reason: 'no_edge' });
+    expect(SIGNAL_MIN_EDGE).toBe(0);
   });
 
   it('holds with zero confidence and a reason when nothing can be computed', () => {
@@ -68,38 +241,130 @@ describe('signal', () => {
     );
   });
 
-  it('has confidence in 0..1, score in -1..1, no look-ahead, and JSON-clean output', () => {
+  it('has confidence in 0..1, score in -1..1, no look-ahead, and JSON-clean output (260..600 candles)', () => {
+    const runs = 80;
+    let reached = 0;
     fc.assert(
-      fc.property(candleSeries(1, 260), fc.nat(), (rows, cut) => {
-        const k = cut % rows.length;
+      fc.property(longCandles(), fc.nat(), (rows, cut) => {
+        // A few as-of bars fall in the warm-up (0..59), most after it.
+        const k = cut % 10 === 0 ? cut % 60 : 60 + (cut % (rows.length - 60));
         const full = computeContext(toColumns(rows));
         const s = signal(full, { asOf: k });
+        if (pastWarmUp(s)) reached++;
         expect(s).toEqual(signal(toColumns(rows.slice(0, k + 1))));
         expect(s.confidence).toBeGreaterThanOrEqual(0);
         expect(s.confidence).toBeLessThanOrEqual(1);
         expect(Math.abs(s.score)).toBeLessThanOrEqual(1);
         for (const f of s.factors) if (f.score !== null) expect(Math.abs(f.score)).toBeLessThanOrEqual(1);
-        expect(s.action).toBe(s.score > s.threshold ? 'buy' : s.score < -s.threshold ? 'sell' : 'hold');
+        const call = s.score > s.threshold ? 'buy' : s.score < -s.threshold ? 'sell' : 'hold';
+        expect(s.action).toBe(s.reason === 'no_edge' ? 'hold' : call);
+        if (s.reason === 'no_edge') expect(call).not.toBe('hold');
+        if (s.reason !== 'insufficient_data') {
+          // a call publishes its side's calibrated probability; a hold, 1 minus the leaning side's
+          const ev = signalEvidence(s.factors);
+          const curve = SIGNAL_CALIBRATION.families[timeframeFamily(full.candles.time, k)];
+          const p = ev.side === null ? curve.base_rate : calibrate(curve, ev.evidence);
+          expect(s.confidence).toBeCloseTo(s.action === 'hold' ? 1 - p : p, 12);
+          if (s.action !== 'hold') expect(p).toBeGreaterThanOrEqual(s.base_rate + SIGNAL_MIN_EDGE);
+          const { bull, bear, coverage } = sides(s.factors);
+          if (call === 'hold')
+            expect(s.raw_confidence).toBeLessThanOrEqual(coverage * 2 * Math.min(bull, bear) + 1e-12);
+          else expect(s.raw_confidence).toBeCloseTo(ev.evidence, 12);
+        }
         expect(JSON.parse(JSON.stringify(s))).toEqual(s);
       }),
-      { numRuns: 80 },
+      { numRuns: runs },
     );
+    expect(reached / runs, 'share of draws past the warm-up').toBeGreaterThanOrEqual(0.8);
   });
 
-  it('is deterministic', () => {
+  it('is deterministic (260..600 candles)', () => {
+    const runs = 20;
+    let reached = 0;
     fc.assert(
-      fc.property(candleSeries(1, 150), (rows) => {
-        expect(signal(toColumns(rows))).toEqual(signal(toColumns(rows)));
+      fc.property(longCandles(), (rows) => {
+        const s = signal(toColumns(rows));
+        if (pastWarmUp(s)) reached++;
+        expect(signal(toColumns(rows))).toEqual(s);
       }),
-      { numRuns: 20 },
+      { numRuns: runs },
     );
+    expect(reached / runs, 'share of draws past the warm-up').toBeGreaterThanOrEqual(0.8);
+  });
+
+  it('gives a hold from no evidence a low confidence (a hold at score 0.001 is not 0.99)', () => {
+    const none = decideSignal(breakdown([0, 0, 0, 0, 0, 0]), 0.15);
+    expect(none).toEqual({ action: 'hold', score: 0, confidence: 0 });
+    const faint = decideSignal(breakdown([0.002, -0.001, 0.001, 0, 0.001, -0.002]), 0.15);
+    expect(faint.action).toBe('hold');
+    expect(faint.confidence).toBeLessThan(0.01);
+    // Strong evidence both ways that cancels: a hold the factors argue for.
+    const split = decideSignal(breakdown([0.8, 0.9, -0.8, -0.9, -0.9, -0.5]), 0.15);
+    expect(split.action).toBe('hold');
+    expect(split.confidence).toBeGreaterThan(0.5);
+  });
+
+  it("never raises a hold's confidence as every factor shrinks toward zero", () => {
+    const runs = 200;
+    let reached = 0;
+    fc.assert(
+      fc.property(holdBreakdown(), fc.double({ min: 0, max: 1, noNaN: true }), (factors, shrink) => {
+        const a = decideSignal(factors, 0.15);
+        const b = decideSignal(scaled(factors, shrink), 0.15);
+        expect(a.action).toBe('hold');
+        expect(b.action).toBe('hold');
+        if (a.confidence > 0) reached++;
+        for (const d of [a, b]) {
+          expect(d.confidence).toBeGreaterThanOrEqual(0);
+          expect(d.confidence).toBeLessThanOrEqual(1);
+          expect(Math.abs(d.score)).toBeLessThanOrEqual(0.15);
+        }
+        expect(b.confidence).toBeLessThanOrEqual(a.confidence + 1e-12);
+      }),
+      { numRuns: runs },
+    );
+    expect(reached / runs, 'share of draws with a hold of some confidence').toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("raises a buy's or sell's confidence with its evidence", () => {
+    const runs = 200;
+    let reached = 0;
+    fc.assert(
+      fc.property(actionBreakdown(), fc.double({ min: 1, max: 3, noNaN: true }), fc.nat(5), (factors, grow, pick) => {
+        const a = decideSignal(factors, 0.15);
+        if (a.action === 'hold') return;
+        reached++;
+        // Every factor stronger, as far as -1..1 allows.
+        let top = 0;
+        for (const f of factors) top = Math.max(top, Math.abs(f.score ?? 0));
+        const b = decideSignal(scaled(factors, Math.min(grow, 1 / top)), 0.15);
+        expect(b.action).toBe(a.action);
+        expect(b.confidence).toBeGreaterThanOrEqual(a.confidence - 1e-12);
+        // One factor moved toward the action.
+        const side = a.action === 'buy' ? 1 : -1;
+        const moved = factors.map((f, i) =>
+          i === pick && f.score !== null ? { ...f, score: side * Math.min(1, side * f.score + 0.3) } : f,
+        );
+        const c = decideSignal(moved, 0.15);
+        expect(c.action).toBe(a.action);
+        expect(c.confidence).toBeGreaterThanOrEqual(a.confidence - 1e-12);
+        for (const d of [a, b, c]) {
+          expect(d.confidence).toBeGreaterThanOrEqual(0);
+          expect(d.confidence).toBeLessThanOrEqual(1);
+          expect(Math.abs(d.score)).toBeGreaterThan(0.15);
+          expect(Math.abs(d.score)).toBeLessThanOrEqual(1);
+        }
+      }),
+      { numRuns: runs },
+    );
+    expect(reached / runs, 'share of draws that are a buy or a sell').toBeGreaterThanOrEqual(0.8);
   });
 
   it('mirrors: p -> K - p turns a buy into a sell (sentiment aside)', () => {
     const weights: Partial<Record<SignalFactorName, number>> = { sentiment: 0 };
     const c = toColumns(trend(300, 0.006));
-    const a = signal(c, { weights });
-    const b = signal(mirrorColumns(c, 2 * Math.max(...c.high)), { weights });
+    const a = signal(c, { weights, minEdge: -1 });
+    const b = signal(mirrorColumns(c, 2 * Math.max(...c.high)), { weights, minEdge: -1 });
     expect(a.action).toBe('buy');
     expect(b.action).toBe('sell');
     expect(b.score).toBeCloseTo(-a.score, 6);
@@ -126,6 +391,72 @@ describe('signal', () => {
     }
   });
 
+  it.skipIf(!sharedDataDir)(
+    `publishes fewer calls on the real series, each clearing its base rate (skips when ${sharedDataSkipReason})`,
+    () => {
+      // One row per 500-candle window ending every 50 bars. Calibrated, a call's confidence is
+      // its probability of reaching target 1 first (about 0.2..0.33 here) and a hold's is 1 minus
+      // the leaning side's (0.67..0.8): by confidence alone every hold now ranks above every call,
+      // so a list ranked by confidence must rank calls and holds apart.
+      const rows: SignalRow[] = [];
+      let calls = 0;
+      let noEdge = 0;
+      for (const { name, candles } of loadSharedSeries()) {
+        for (let end = 260; end <= candles.close.length; end += 50) {
+          const ctx = computeContext(sliceCandles(candles, Math.max(0, end - 500), end));
+          const s = signal(ctx);
+          if (s.action !== 'hold') {
+            calls++;
+            expect(s.confidence).toBeGreaterThanOrEqual(s.base_rate + SIGNAL_MIN_EDGE);
+          }
+          if (s.reason === 'no_edge') noEdge++;
+          rows.push(signalRow(`${name}@${end}`, ctx, { zones: [] }));
+        }
+      }
+      expect(rows.length).toBeGreaterThan(400);
+      expect(calls).toBeGreaterThan(10);
+      // Some calls of the score hold for lack of edge (the daily curve falls below its base rate).
+      expect(noEdge).toBeGreaterThan(10);
+      const ranked = filterSignals(rows);
+      const holds = ranked.filter((r) => r.action === 'hold').map((r) => r.confidence);
+      const called = ranked.filter((r) => r.action !== 'hold').map((r) => r.confidence);
+      expect(Math.max(...called)).toBeLessThan(0.5);
+      expect(Math.min(...holds)).toBeGreaterThan(0.5);
+      // ... so the default ranking lists every call first: holds no longer crowd the top.
+      const firstHold = ranked.findIndex((r) => r.action === 'hold');
+      expect(ranked.slice(firstHold).every((r) => r.action === 'hold')).toBe(true);
+      expect(firstHold).toBe(called.length);
+    },
+  );
+
+  it('on daily series: a call clears base rate + minEdge, a no-edge hold had a call (260..600 candles)', () => {
+    const calls = reach('a daily bar with a call of the score (published or held for no edge)');
+    calls.assert(
+      fc.property(longCandles(86_400_000), fc.nat(), (rows, cut) => {
+        const ctx = computeContext(toColumns(rows));
+        const n = rows.length;
+        const start = 210 + (cut % (n - 210));
+        // the first bar from `start` (wrapping past the end) whose score calls a side
+        for (let j = 0; j < n - 210; j++) {
+          const k = 210 + ((start - 210 + j) % (n - 210));
+          const s = signal(ctx, { asOf: k });
+          expect(timeframeFamily(ctx.candles.time, k)).toBe('daily');
+          const raw = signal(ctx, { asOf: k, minEdge: -1 });
+          if (raw.action === 'hold') {
+            expect(s).toEqual(raw);
+            continue;
+          }
+          calls.hit();
+          if (s.action === 'hold') expect(s.reason).toBe('no_edge');
+          else expect(s.confidence).toBeGreaterThanOrEqual(s.base_rate + SIGNAL_MIN_EDGE);
+          expect(s.confidence).toBeCloseTo(s.action === 'hold' ? 1 - raw.confidence : raw.confidence, 12);
+          break;
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('rejects bad options with a typed error', () => {
     const c = toColumns(trend(30, 0));
     expect(() => signal(c, { weights: { trend: -1 } })).toThrow(InputError);
@@ -136,5 +467,7 @@ describe('signal', () => {
     expect(() => signal(c, { threshold: 0 })).toThrow(InputError);
     expect(() => signal(c, { threshold: 1 })).toThrow(InputError);
     expect(() => signal(c, { asOf: 99 })).toThrow(InputError);
+    expect(() => signal(c, { minEdge: 2 })).toThrow(InputError);
+    expect(() => signal(c, { calibration: {} as SignalCalibration })).toThrow(InputError);
   });
 });

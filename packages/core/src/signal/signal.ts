@@ -2,6 +2,8 @@ import { InputError } from '../errors.js';
 import { type FearGreed, fearGreed } from '../feargreed/fear-greed.js';
 import { checkNumber } from '../indicators/internal/validate.js';
 import { type Regime, regime } from '../regime/regime.js';
+import { calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, ok, orNull } from './context.js';
 
 /** The recommendation. */
@@ -30,6 +32,12 @@ export const SIGNAL_WEIGHTS: Readonly<Record<SignalFactorName, number>> = {
   cycle_phase: 0.15,
 };
 
+/**
+ * Default margin, in probability, by which a buy's or sell's calibrated confidence must exceed the
+ * base rate of its timeframe family to be published; below it the signal holds (`no_edge`).
+ */
+export const SIGNAL_MIN_EDGE = 0;
+
 /** One factor of the breakdown. */
 export interface SignalFactor {
   name: SignalFactorName;
@@ -51,15 +59,31 @@ export interface Signal {
   action: SignalAction;
   /** Composite score in -1..1: the weighted mean of the factor scores present. */
   score: number;
-  /** Confidence in the action, 0..1 (see {@link signal}). */
+  /**
+   * A probability (see {@link signal}): for a buy or sell, that its plan, once entered, reaches
+   * target 1 before its stop (after a 0.20% round-trip cost); for a hold, that the plan on the
+   * side the score leans to would not. 0 with `reason: 'insufficient_data'`.
+   */
   confidence: number;
+  /** The uncalibrated evidence measure behind `confidence`, 0..1 (see {@link signal}). */
+  raw_confidence: number;
+  /**
+   * The event's rate over all training plans of the series' timeframe family: what `confidence`
+   * of a buy or sell is to be compared with.
+   */
+  base_rate: number;
   /** The six factors, in {@link SIGNAL_FACTORS} order. */
   factors: SignalFactor[];
   /** The configured weights, normalised to sum to 1. */
   weights: Record<SignalFactorName, number>;
   /** Composite score beyond which the action is buy (above) or sell (below minus). */
   threshold: number;
-  reason?: 'insufficient_data';
+  /**
+   * `insufficient_data`: no factor could be computed. `no_edge`: the score called a buy or sell
+   * (its side is the sign of `score`) but its calibrated probability was not `minEdge` above
+   * the base rate, so the signal holds.
+   */
+  reason?: 'insufficient_data' | 'no_edge';
 }
 
 /** Options of {@link signal}. */
@@ -76,6 +100,13 @@ export interface SignalOptions {
   regime?: Regime;
   /** Market inputs of the Fear & Greed computed here (funding, breadth, dominance). */
   market?: { funding?: number | null; breadth?: number | null; dominanceChange?: number | null };
+  /**
+   * A buy or sell is published only when its calibrated probability is at least the base rate
+   * plus this margin, in -1..1 (-1: never hold for lack of edge). Default {@link SIGNAL_MIN_EDGE}.
+   */
+  minEdge?: number;
+  /** The calibration table. Default the fitted {@link SIGNAL_CALIBRATION}. */
+  calibration?: SignalCalibration;
 }
 
 interface Raw {
@@ -257,15 +288,34 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  *   `z = (close - SMA20) / stddev20`, and RSI extremes (`-(RSI - 70) / 30` above 70,
  *   `(30 - RSI) / 30` below 30).
  * - `cycle_phase` (see `regime`): markup `0.5 + 0.5 * strength`, markdown the negative,
- *   accumulation 0.3, distribution -0.3.
+ *   accumulation 0.3, distribution -0.3 (a pause within an intact uptrend reads markup, so a
+ *   continuing advance never scores bearish here).
  * Composite `score = sum(w * s) / sum(w)` over the factors present (weights default
  * {@link SIGNAL_WEIGHTS}, renormalised; a factor in warm-up is absent with a reason).
- * Action: `buy` when `score > threshold` (0.15), `sell` when `score < -threshold`, else `hold`.
- * Confidence, with `coverage` = the configured weight of the factors present:
+ * Raw action: `buy` when `score > threshold` (0.15), `sell` when `score < -threshold`, else `hold`.
+ * Raw evidence (`raw_confidence`) measures the evidence for the raw action, never its absence.
+ * With `coverage` = the configured weight of the factors present, and the weighted evidence on
+ * each side `bull = sum(w * max(s, 0))`, `bear = sum(w * max(-s, 0))` (renormalised `w`, so
+ * `score = bull - bear`):
  * - buy/sell: `coverage * (0.5 * min(1, |score| / 0.5) + 0.5 * agreement)`, where `agreement`
- *   is the share of weighted evidence `sum(w * |s|)` on the side of the action;
- * - hold: `coverage * (1 - |score| / threshold)`.
- * With no factor present: hold, score 0, confidence 0, `reason: 'insufficient_data'`.
+ *   is the action's side's share of the evidence (`bull / (bull + bear)` for a buy);
+ * - hold: `coverage * max(0, 2 * min(bull, bear) - |score|)`: the evidence both ways that
+ *   cancels out, less the lean that is left.
+ *
+ * Confidence is a probability. The event: the default plan on a side, once entered, reaches
+ * target 1 before its stop and before its time stop, with the 0.20% round-trip cost (see
+ * `simulatePlan`). `p` is its calibrated probability for the side the score leans to: the
+ * evidence formula above for that side, mapped through the calibration curve of the series'
+ * timeframe family (`timeframeFamily`; a monotone curve fitted on walk-forward outcomes of real
+ * series, {@link SIGNAL_CALIBRATION}, which documents its data and fit). `base_rate` is the
+ * event's rate over all the family's training plans.
+ * - A raw buy/sell is published when `p >= base_rate + minEdge` (default {@link SIGNAL_MIN_EDGE});
+ *   its confidence is `p`. Otherwise the signal holds with `reason: 'no_edge'`.
+ * - A hold's confidence is `1 - p`: the probability that the plan it declines (on the side the
+ *   score leans to; any side at score 0) would not reach target 1 first.
+ * Where the data show no edge the curve is flat at the base rate, so every buy and sell there
+ * holds: that is the measured outcome, not a default.
+ * With no factor present: hold, score 0, confidence 0, raw 0, `reason: 'insufficient_data'`.
  * Reads candles `0..asOf` only (the Fear & Greed and regime given in options must be of the
  * same bar).
  * @throws InputError on bad candles or options.
@@ -277,6 +327,8 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
   const threshold = checkNumber('threshold', options?.threshold ?? 0.15, Number.MIN_VALUE, 0.999);
   const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i, ...options?.market });
   const rg = options?.regime ?? regime(ctx, { asOf: i });
+  const minEdge = checkNumber('minEdge', options?.minEdge ?? SIGNAL_MIN_EDGE, -1, 1);
+  const calibration = options?.calibration ?? SIGNAL_CALIBRATION;
 
   const raws: Record<SignalFactorName, Raw> = {
     trend: trendFactor(ctx, i),
@@ -289,14 +341,12 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
   let coverage = 0;
   for (const f of SIGNAL_FACTORS) if (raws[f].score !== null) coverage += weights[f];
 
-  let score = 0;
   const factors: SignalFactor[] = [];
   for (const f of SIGNAL_FACTORS) {
     const r = raws[f];
     const s = r.score === null ? null : clamp(r.score, -1, 1);
     const w = s === null || coverage === 0 ? 0 : weights[f] / coverage;
     const contribution = s === null ? 0 : w * s;
-    score += contribution;
     const factor: SignalFactor = {
       name: f,
       score: s,
@@ -308,24 +358,81 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
     if (s === null) factor.reason = 'insufficient_data';
     factors.push(factor);
   }
-  if (coverage === 0) {
-    return { action: 'hold', score: 0, confidence: 0, factors, weights, threshold, reason: 'insufficient_data' };
+  const curve = calibration?.families?.[timeframeFamily(ctx.candles.time, i)];
+  if (curve == null || !Array.isArray(curve.knots) || !Number.isFinite(curve.base_rate)) {
+    throw new InputError(
+      'invalid_option',
+      'calibration must be a SignalCalibration (see fitCalibration)',
+      'calibration',
+    );
   }
+  const base_rate = curve.base_rate;
+  if (coverage === 0) {
+    return {
+      action: 'hold',
+      score: 0,
+      confidence: 0,
+      raw_confidence: 0,
+      base_rate,
+      factors,
+      weights,
+      threshold,
+      reason: 'insufficient_data',
+    };
+  }
+  const raw = decideSignal(factors, threshold);
+  const evidence = signalEvidence(factors);
+  // The calibrated probability that the plan on the leaning side reaches target 1 first.
+  const p = evidence.side === null ? base_rate : calibrate(curve, evidence.evidence);
+  const published = raw.action !== 'hold' && p >= base_rate + minEdge;
+  const result: Signal = {
+    action: published ? raw.action : 'hold',
+    score: raw.score,
+    confidence: published ? p : 1 - p,
+    raw_confidence: raw.confidence,
+    base_rate,
+    factors,
+    weights,
+    threshold,
+  };
+  if (raw.action !== 'hold' && !published) result.reason = 'no_edge';
+  return result;
+}
+
+/**
+ * The raw action, composite score and raw confidence (`raw_confidence`) of a factor breakdown,
+ * by the rules of {@link signal} before calibration and the edge gate: only `score` (null when
+ * absent) and `base_weight` of each factor are read. With no factor present: hold, score 0,
+ * confidence 0. @internal
+ */
+export function decideSignal(
+  factors: readonly Pick<SignalFactor, 'score' | 'base_weight'>[],
+  threshold: number,
+): { action: SignalAction; score: number; confidence: number } {
+  let coverage = 0;
+  for (const f of factors) if (f.score !== null) coverage += f.base_weight;
+  if (!(coverage > 0)) return { action: 'hold', score: 0, confidence: 0 };
+  let score = 0;
+  for (const f of factors) if (f.score !== null) score += (f.base_weight / coverage) * f.score;
   score = clamp(score, -1, 1);
   const action: SignalAction = score > threshold ? 'buy' : score < -threshold ? 'sell' : 'hold';
+  // Weighted evidence on each side: bull - bear is the score before clamping.
+  let bull = 0;
+  let bear = 0;
+  for (const f of factors) {
+    if (f.score === null) continue;
+    const e = (f.base_weight / coverage) * f.score;
+    if (e > 0) bull += e;
+    else bear -= e;
+  }
   let confidence: number;
-  if (action === 'hold') confidence = coverage * (1 - Math.abs(score) / threshold);
-  else {
-    let total = 0;
-    let agree = 0;
-    for (const f of factors) {
-      if (f.score === null) continue;
-      const mass = f.weight * Math.abs(f.score);
-      total += mass;
-      if (Math.sign(f.score) === Math.sign(score)) agree += mass;
-    }
-    const agreement = total > 0 ? agree / total : 0;
+  if (action === 'hold') {
+    // What argues for holding is evidence both ways that cancels; the lean left over argues
+    // for a call instead. Nothing present is no reason to hold.
+    confidence = coverage * Math.max(0, 2 * Math.min(bull, bear) - Math.abs(score));
+  } else {
+    const agreement = (action === 'buy' ? bull : bear) / (bull + bear);
     confidence = coverage * (0.5 * Math.min(1, Math.abs(score) / 0.5) + 0.5 * agreement);
   }
-  return { action, score, confidence: clamp(confidence, 0, 1), factors, weights, threshold };
+  return { action, score, confidence: clamp(confidence, 0, 1) };
 }

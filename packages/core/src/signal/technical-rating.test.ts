@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
-import { candleSeries, toColumns } from '../testing/props.js';
+import { candleSeries, seriesPast, toColumns } from '../testing/props.js';
+import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles } from '../types.js';
 import { computeContext } from './context.js';
@@ -48,6 +49,9 @@ describe('ratingLabel', () => {
     expect(ratingLabel(0.51)).toBe('strong_buy');
   });
 });
+
+/** Bars before every vote is cast (the 200-bar moving averages). */
+const WARM_UP = 200;
 
 describe('technicalRating', () => {
   it('casts 15 moving-average votes and 11 oscillator votes once warmed up', () => {
@@ -113,11 +117,15 @@ describe('technicalRating', () => {
   });
 
   it('has values in -1..1, no look-ahead, and JSON-clean output', () => {
-    fc.assert(
-      fc.property(candleSeries(1, 260), fc.nat(), (rows, cut) => {
-        const k = cut % rows.length;
+    const rated = reach('every vote cast');
+    rated.assert(
+      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 400 }), fc.nat(), (rows, cut) => {
+        // the prefix ends past the warm-up where the series allows it
+        const from = Math.min(WARM_UP, rows.length - 1);
+        const k = from + (cut % (rows.length - from));
         const full = computeContext(toColumns(rows));
         const r = technicalRating(full, { asOf: k });
+        rated.hitIf([...r.moving_averages.votes, ...r.oscillators.votes].every((v) => v.value !== null));
         expect(r).toEqual(technicalRating(toColumns(rows.slice(0, k + 1))));
         for (const v of [r.value, r.moving_averages.value, r.oscillators.value]) {
           if (v !== null) {

@@ -17,7 +17,7 @@ export function gridCandleSeries(minLength = 0, maxLength = 300): fc.Arbitrary<C
           down: fc.integer({ min: 0, max: 25 }),
           volume: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 1_000_000 })),
         }),
-        { minLength, maxLength },
+        { minLength, maxLength, size: 'max' },
       ),
     })
     .map(({ start, drift, bars }) => {

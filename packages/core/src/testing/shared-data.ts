@@ -9,6 +9,24 @@ export interface SharedSeries {
   candles: Candles;
 }
 
+/**
+ * True when the tests run under CI (`CI` set, and not `0` or `false`, as every CI service and
+ * `.ci/run` set it). There every prerequisite of a test is installed, so a missing one is an error
+ * of the CI set-up, never a reason to skip.
+ */
+export const underCI = !['', '0', 'false'].includes((process.env.CI ?? '').toLowerCase());
+
+/**
+ * Whether the tests that need `what` skip: false when it is there. A user's clone may lack it and
+ * skips them; under CI a missing prerequisite throws, so the test file fails at import with `hint`
+ * (how to provide it) instead of passing with tests quietly skipped.
+ */
+export function skipWithout(present: boolean, what: string, hint: string): boolean {
+  if (present) return false;
+  if (underCI) throw new Error(`Under CI no test skips for a missing prerequisite, and ${what} is missing. ${hint}`);
+  return true;
+}
+
 function findSharedData(): string | undefined {
   const override = process.env.MARKETLENS_SHARED_DATA;
   if (override) return existsSync(override) ? override : undefined;
@@ -23,8 +41,17 @@ function findSharedData(): string | undefined {
   return undefined;
 }
 
-/** Where the shared data lives, or undefined when this checkout has no `../shared`. */
+/**
+ * Where the shared data lives, or undefined when this checkout has no `../shared` (a user's
+ * clone: the data-backed tests skip). Under CI its absence fails every test file that imports this
+ * module, at import.
+ */
 export const sharedDataDir = findSharedData();
+skipWithout(
+  sharedDataDir !== undefined,
+  'the real series in ../shared/data',
+  'CI clones the repository with ../shared beside it (or set MARKETLENS_SHARED_DATA to the data folder).',
+);
 
 /** Why the data-backed tests skip, printed once as the test name. */
 export const sharedDataSkipReason = 'real series in ../shared/data are absent (a user clone); CI always has them';

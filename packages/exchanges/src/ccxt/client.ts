@@ -22,6 +22,7 @@ export type ReadOnlyClient = Pick<
   | 'fetchTickers'
   | 'fetchFundingRate'
   | 'fetchFundingRates'
+  | 'fetchOpenInterests'
   | 'fetchBalance'
   | 'fetchPositions'
   | 'fetchMyTrades'
@@ -39,6 +40,7 @@ export const READ_ONLY_CALLS: ReadonlySet<string> = new Set([
   'fetchTickers',
   'fetchFundingRate',
   'fetchFundingRates',
+  'fetchOpenInterests',
   'fetchBalance',
   'fetchPositions',
   'fetchMyTrades',

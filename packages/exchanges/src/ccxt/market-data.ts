@@ -1,9 +1,18 @@
-import type { FundingRate as CcxtFundingRate, Ticker as CcxtTicker } from 'ccxt';
+import type { FundingRate as CcxtFundingRate, OpenInterest as CcxtOpenInterest, Ticker as CcxtTicker } from 'ccxt';
 import { VenueError } from '../errors.js';
-import type { CandleRequest, CandleSeries, FundingRate, Market, MarketData, MarketRequest, Ticker } from '../ports.js';
+import type {
+  CandleRequest,
+  CandleSeries,
+  FundingRate,
+  Market,
+  MarketData,
+  MarketRequest,
+  Ticker,
+  VenueSummary,
+} from '../ports.js';
 import { readCandles } from './candles.js';
 import { available } from './capability.js';
-import type { IndexedMarket } from './market-index.js';
+import type { IndexedMarket, MarketIndex } from './market-index.js';
 import { type CcxtAdapterOptions, CcxtSession } from './session.js';
 import { venueProfile } from './venues.js';
 
@@ -177,6 +186,59 @@ export class CcxtMarketData implements MarketData {
 
   async markets(asset_id: string): Promise<Market[]> {
     return (await this.session.index()).portMarkets(asset_id);
+  }
+
+  /**
+   * The venue's active spot and derivatives markets counted from its loaded markets (mapped to an
+   * asset or not), and the summed open interest of its perpetuals in USD where the venue
+   * publishes every market's in one call; null where it does not (one call per market would
+   * cost hundreds of calls), or when no market of it reports a USD figure.
+   */
+  async summary(): Promise<VenueSummary> {
+    const index = await this.session.index();
+    return {
+      spot_pairs: index.count('spot'),
+      futures_pairs: index.count('derivatives'),
+      open_interest_usd: await this.openInterestUsd(index),
+    };
+  }
+
+  private async openInterestUsd(index: MarketIndex): Promise<number | null> {
+    const { session } = this;
+    if (!available(session.client.has.fetchOpenInterests)) return null;
+    const book: Readonly<Record<string, CcxtOpenInterest | undefined>> = await session.call((c) =>
+      c.fetchOpenInterests(),
+    );
+    const open: { market: IndexedMarket; oi: CcxtOpenInterest }[] = [];
+    for (const [symbol, oi] of Object.entries(book)) {
+      const market = index.bySymbolOf(oi?.symbol ?? symbol);
+      if (oi === undefined || market?.ccxt.swap !== true || market.ccxt.inverse === true) continue;
+      if (!USD_QUOTES.has(market.ccxt.quote.toUpperCase())) continue;
+      open.push({ market, oi });
+    }
+    // Some venues report open interest in contracts only (Hyperliquid): valued at the last price.
+    const unvalued = open.filter(({ oi }) => finite(oi.openInterestValue) === null).map(({ market }) => market);
+    const params = { ...(session.profile.bulk?.tickers.linear ?? {}) };
+    const prices: Readonly<Record<string, CcxtTicker | undefined>> =
+      unvalued.length > 0 && available(session.client.has.fetchTickers)
+        ? await session.call((c) =>
+            c.fetchTickers(
+              unvalued.map((m) => m.ccxt.symbol),
+              params,
+            ),
+          )
+        : {};
+    let total: number | null = null;
+    for (const { market, oi } of open) {
+      const t = prices[market.ccxt.symbol];
+      const price = t === undefined ? null : (positive(t.last) ?? positive(t.close));
+      const amount = finite(oi.openInterestAmount);
+      const value =
+        finite(oi.openInterestValue) ??
+        (amount === null || price === null ? null : amount * (market.ccxt.contractSize ?? 1) * price);
+      if (value !== null) total = (total ?? 0) + value;
+    }
+    return total;
   }
 }
 

@@ -105,6 +105,13 @@ export class MarketIndex {
     return list.find((m) => m.market_type === preferred) ?? list[0];
   }
 
+  /** How many active markets of a type the venue lists, whether or not they map to an asset. */
+  count(type: MarketType): number {
+    let n = 0;
+    for (const m of this.bySymbol.values()) if (m.market_type === type && m.ccxt.active !== false) n++;
+    return n;
+  }
+
   /** The assets the venue lists an active market of. */
   assets(): string[] {
     return [...this.byAsset.keys()];

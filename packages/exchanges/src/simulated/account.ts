@@ -162,7 +162,8 @@ export function createSimulatedAccount(venue: SimulatedVenue, options: Simulated
       for (let j = 0; j < parts; j++) {
         const time = start + j * 7_000;
         if (time < from || time >= to) continue;
-        const price = venue.priceAt(pair, time);
+        // No fill while the market is closed (stock spot outside NYSE hours).
+        const price = venue.isTrading(pair, time) ? venue.priceAt(pair, time) : null;
         if (price === null) continue;
         const amount = round8(notional / parts / price);
         out.push(fill(`sim-s${n}-${j}`, `sim-order-s${n}`, pair, side, price, amount, time, null));

@@ -41,6 +41,9 @@ const BASE_STEP: Readonly<Record<Timeframe, number>> = {
   w1: DAY,
 };
 
+/** Weekend volatility of a stock or an fx pair relative to a weekday's. */
+const WEEKEND_CALM = 0.3;
+
 /** First simulated day: Monday 2006-01-02 UTC. Nothing is served before it. */
 export const GENESIS = Date.UTC(2006, 0, 2);
 
@@ -389,9 +392,11 @@ export function createSimModel(list: readonly SimParams[]): SimModel {
       s = s < -1 ? -1 : s > 1.5 ? 1.5 : s;
       zPrev = zi;
       if (uniform(seed, S_REG, i) < 1 / 90) regime = Math.floor(uniform(seed, S_REG2, i) * 3) - 1;
-      const sig = p.sigma * Math.exp((p.group === 'none' ? 0 : 0.7 * g.vol[i]) + 0.45 * s - 0.1);
+      // Stocks and fx hardly move over a weekend, when only their perpetuals trade (genesis is a Monday).
+      const calm = i % 7 >= 5 && (p.asset_class === 'stocks' || p.asset_class === 'fx') ? WEEKEND_CALM : 1;
+      const sig = calm * p.sigma * Math.exp((p.group === 'none' ? 0 : 0.7 * g.vol[i]) + 0.45 * s - 0.1);
       const groupRegime = g.regime[i] * betaSign;
-      const drift = p.group === 'none' ? 0 : p.sigma * (0.06 * groupRegime + 0.04 * regime);
+      const drift = p.group === 'none' ? 0 : calm * p.sigma * (0.06 * groupRegime + 0.04 * regime);
       const kappa = groupRegime === 0 && regime === 0 ? m.kappa * 1.5 : m.kappa;
       // Linear reversion plus a cubic term that only bites far from the anchor: free trends, bounded levels.
       const dev = x - m.logAnchor;

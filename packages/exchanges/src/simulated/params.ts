@@ -1,5 +1,6 @@
 import type { AssetClass } from '../ports.js';
 import type { Asset } from '../universe/assets.js';
+import type { TradingSession } from './session.js';
 
 /** Markets shared a common factor: crypto, equities, the US dollar. */
 export type FactorGroup = 'crypto' | 'equity' | 'dollar' | 'none';
@@ -23,8 +24,12 @@ export interface SimParams {
   spot: string | null;
   /** Listed perpetual (`BASE/QUOTE:SETTLE`). */
   perp: string | null;
-  /** Quote currency of the spot pair (USD value conversion). */
+  /** Quote currency of the spot pair. */
   spotQuote: string;
+  /** Currency the model's prices are in: the quote of an fx pair, else USD (an on-chain pool is priced in dollars). */
+  priceCurrency: string;
+  /** When the spot market trades; perpetuals trade around the clock. */
+  spotSession: TradingSession;
 }
 
 const COIN_ANCHORS: Readonly<Record<string, [number, number]>> = {
@@ -150,6 +155,8 @@ function coinParams(asset: Asset): SimParams {
       spot: asset.id === 'tether' ? 'USDT/USD' : `${sym}/USDT`,
       perp: null,
       spotQuote: asset.id === 'tether' ? 'USD' : 'USDT',
+      priceCurrency: 'USD',
+      spotSession: 'always',
     };
   }
   const [anchor, sigma] = COIN_ANCHORS[asset.id] ?? [1, 0.06];
@@ -167,6 +174,8 @@ function coinParams(asset: Asset): SimParams {
     spot: `${sym}/USDT`,
     perp: `${sym}/USDT:USDT`,
     spotQuote: 'USDT',
+    priceCurrency: 'USD',
+    spotSession: 'always',
   };
 }
 
@@ -192,6 +201,8 @@ export function simParams(asset: Asset): SimParams | null {
         spot: PERP_ONLY_STOCKS.has(asset.id) ? null : `${asset.symbol}/USD`,
         perp: `${asset.symbol}X/USDT:USDT`,
         spotQuote: 'USD',
+        priceCurrency: 'USD',
+        spotSession: 'nyse',
       };
     }
     case 'fx': {
@@ -213,6 +224,8 @@ export function simParams(asset: Asset): SimParams | null {
         spot: `${base}/${quote}`,
         perp: quote === 'USD' ? `${base}/USDT:USDT` : null,
         spotQuote: quote,
+        priceCurrency: quote,
+        spotSession: 'fx',
       };
     }
     case 'external': {
@@ -230,6 +243,8 @@ export function simParams(asset: Asset): SimParams | null {
         spot: row[1],
         perp: null,
         spotQuote: row[1].split('/')[1] ?? 'USD',
+        priceCurrency: 'USD',
+        spotSession: 'always',
       };
     }
   }

@@ -1,5 +1,7 @@
+import type { Candles } from '@marketlens/core';
 import { describe, expect, it } from 'vitest';
 import { VenueError } from '../errors.js';
+import { TIMEFRAME_MS } from '../ports.js';
 import { resolveInstrument } from '../universe/universe.js';
 import { createSimulatedAccount, HISTORY_START } from './account.js';
 import { createSimulatedVenue, MAX_CANDLES } from './venue.js';
@@ -211,5 +213,255 @@ describe('simulated venue: demo account', () => {
     expect(Number.isFinite(f.amount)).toBe(true);
     expect(f.amount).not.toBe(0);
     expect((await account.fundingSinceOpen('FARTCOIN/USDT:USDT', NOW - 86_400_000)).amount).toBeNull();
+  });
+});
+
+const NEW_YORK = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  hourCycle: 'h23',
+  weekday: 'short',
+  hour: 'numeric',
+  minute: 'numeric',
+});
+
+/** New York wall clock of a time: weekday (0 Sunday) and minutes since midnight. */
+function newYork(t: number): { weekday: number; minutes: number } {
+  const f = NEW_YORK.formatToParts(t);
+  const part = (type: string) => f.find((p) => p.type === type)?.value ?? '';
+  const weekday = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(part('weekday'));
+  return { weekday, minutes: Number(part('hour')) * 60 + Number(part('minute')) };
+}
+
+/** Checks that `coarse` candles are exactly the aggregates of the `fine` candles inside them. */
+function expectAggregated(coarse: Candles, fine: Candles, step: number): void {
+  let j = 0;
+  for (let i = 0; i < coarse.time.length; i++) {
+    const start = coarse.time[i];
+    if (start < fine.time[0]) continue; // before the finer window, or only partly inside it
+    while (j < fine.time.length && fine.time[j] < start) j++;
+    const j0 = j;
+    let hi = Number.NEGATIVE_INFINITY;
+    let lo = Number.POSITIVE_INFINITY;
+    let vol = 0;
+    while (j < fine.time.length && fine.time[j] < start + step) {
+      hi = Math.max(hi, fine.high[j]);
+      lo = Math.min(lo, fine.low[j]);
+      vol += fine.volume[j];
+      j++;
+    }
+    const at = new Date(start).toISOString();
+    expect(j, `no finer candle in ${at}`).toBeGreaterThan(j0);
+    expect([fine.open[j0], hi, lo, fine.close[j - 1]], at).toEqual([
+      coarse.open[i],
+      coarse.high[i],
+      coarse.low[i],
+      coarse.close[i],
+    ]);
+    expect(vol, at).toBeCloseTo(coarse.volume[i], 6);
+  }
+}
+
+describe('simulated venue: a demo venue that looks like a market', () => {
+  const venue = createSimulatedVenue({ now: () => NOW });
+  const H8 = 8 * 3_600_000;
+
+  it('centres funding near the usual 0.01% per 8 h, dispersed, sometimes negative', () => {
+    const perps = venue.listMarkets().filter((m) => m.market_type === 'derivatives');
+    const rates: number[] = [];
+    const btc: number[] = [];
+    for (const m of perps) {
+      for (let k = 0; k < 3 * 90; k++) {
+        const r = venue.fundingRateAt(m.pair, NOW - k * H8);
+        if (r === null) continue;
+        rates.push(r);
+        if (m.pair === 'BTC/USDT:USDT') btc.push(r);
+      }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(rates.length).toBe(perps.length * 270);
+    expect(mean(rates)).toBeGreaterThan(0.00005);
+    expect(mean(rates)).toBeLessThan(0.00015);
+    expect(mean(btc)).toBeGreaterThan(0.00005);
+    expect(mean(btc)).toBeLessThan(0.00015);
+    const negative = rates.filter((r) => r < 0).length / rates.length;
+    expect(negative).toBeGreaterThan(0.02);
+    expect(negative).toBeLessThan(0.3);
+    // Dispersed: not pinned at the baseline, rarely beyond 0.1% per interval.
+    const sd = Math.sqrt(mean(rates.map((r) => (r - mean(rates)) ** 2)));
+    expect(sd).toBeGreaterThan(0.00003);
+    expect(sd).toBeLessThan(0.0003);
+    expect(rates.filter((r) => Math.abs(r) > 0.001).length / rates.length).toBeLessThan(0.01);
+  });
+
+  it('reports every 24 h volume in USD: base volume times the price in dollars', async () => {
+    // Prices are in the quote currency for fx, in dollars for everything else (an on-chain pool
+    // too, as on-chain sources report it).
+    const usdOf: Record<string, () => number> = {
+      JPY: () => 1 / (venue.priceAt('USD/JPY', NOW) ?? Number.NaN),
+      CAD: () => 1 / (venue.priceAt('USD/CAD', NOW) ?? Number.NaN),
+      CHF: () => 1 / (venue.priceAt('USD/CHF', NOW) ?? Number.NaN),
+      GBP: () => venue.priceAt('GBP/USD', NOW) ?? Number.NaN,
+    };
+    const markets = new Map(venue.listMarkets().map((m) => [m.pair, m]));
+    for (const t of await venue.tickers()) {
+      const m = markets.get(t.pair);
+      const fx = m?.asset_id?.startsWith('fx-') === true && m.market_type === 'spot';
+      const usd = fx ? (usdOf[m.quote]?.() ?? 1) : 1;
+      const volume = t.volume_24h ?? Number.NaN;
+      const quoteUsd = t.quote_volume_usd ?? Number.NaN;
+      if (volume === 0) {
+        expect(quoteUsd, t.pair).toBe(0);
+        continue;
+      }
+      const ratio = quoteUsd / (volume * t.last * usd);
+      expect(ratio, t.pair).toBeGreaterThan(0.7);
+      expect(ratio, t.pair).toBeLessThan(1.4);
+    }
+    const brett = await venue.ticker({ asset_id: 'onchain-base-brett' });
+    expect(brett.pair).toBe('BRETT/WETH');
+    expect(brett.quote_volume_usd ?? Number.POSITIVE_INFINITY).toBeLessThan(1e8);
+  });
+
+  it('trades stock spot in NYSE hours only, on every timeframe, with the clock change', async () => {
+    for (const [timeframe, limit] of [
+      ['m5', 3000],
+      ['m15', 2000],
+      ['h1', 2000],
+    ] as const) {
+      const s = await venue.candles({ asset_id: 'stock-aapl', timeframe, limit });
+      expect(s.candles.time.length).toBe(limit);
+      const step = TIMEFRAME_MS[timeframe];
+      for (const t of s.candles.time) {
+        const first = newYork(t);
+        const last = newYork(t + step - 60_000);
+        const at = `${timeframe} ${new Date(t).toISOString()}`;
+        expect(first.weekday, at).toBeGreaterThanOrEqual(1);
+        expect(first.weekday, at).toBeLessThanOrEqual(5);
+        // The candle overlaps 09:30-16:00 New York time.
+        expect(last.minutes, at).toBeGreaterThanOrEqual(9 * 60 + 30);
+        expect(first.minutes, at).toBeLessThan(16 * 60);
+      }
+    }
+    // A full session: 09:30-16:00 is 13:30-20:00 UTC in summer, 14:30-21:00 UTC in winter.
+    const summer = await venue.candles({
+      asset_id: 'stock-aapl',
+      timeframe: 'm15',
+      limit: 26,
+      end: Date.UTC(2025, 6, 16),
+    });
+    expect([summer.candles.time[0], summer.candles.time[25]]).toEqual([
+      Date.UTC(2025, 6, 15, 13, 30),
+      Date.UTC(2025, 6, 15, 19, 45),
+    ]);
+    const winter = await venue.candles({
+      asset_id: 'stock-aapl',
+      timeframe: 'h1',
+      limit: 7,
+      end: Date.UTC(2025, 0, 16),
+    });
+    expect([...winter.candles.time]).toEqual([14, 15, 16, 17, 18, 19, 20].map((h) => Date.UTC(2025, 0, 15, h)));
+    const daily = await venue.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 500 });
+    for (const t of daily.candles.time)
+      expect([0, 6], new Date(t).toISOString()).not.toContain(new Date(t).getUTCDay());
+    // The tokenized perpetual trades around the clock.
+    const perp = await venue.candles({
+      asset_id: 'stock-aapl',
+      timeframe: 'd1',
+      limit: 14,
+      market_type: 'derivatives',
+    });
+    expect(perp.candles.time.some((t) => new Date(t).getUTCDay() === 6)).toBe(true);
+  });
+
+  it('trades fx spot from Sunday 22:00 to Friday 22:00 UTC', async () => {
+    const h1 = await venue.candles({ asset_id: 'fx-eurusd', timeframe: 'h1', limit: 2000 });
+    for (const t of h1.candles.time) {
+      const d = new Date(t);
+      const at = d.toISOString();
+      expect(d.getUTCDay(), at).not.toBe(6);
+      if (d.getUTCDay() === 5) expect(d.getUTCHours(), at).toBeLessThan(22);
+      if (d.getUTCDay() === 0) expect(d.getUTCHours(), at).toBeGreaterThanOrEqual(22);
+    }
+    // Five trading days a week: 120 hourly candles from Sunday 22:00 to Friday 22:00.
+    const week = await venue.candles({
+      asset_id: 'fx-eurusd',
+      timeframe: 'h1',
+      limit: 120,
+      end: Date.UTC(2025, 10, 14, 22),
+    });
+    expect([week.candles.time[0], week.candles.time[119]]).toEqual([
+      Date.UTC(2025, 10, 9, 22),
+      Date.UTC(2025, 10, 14, 21),
+    ]);
+    const d1 = await venue.candles({ asset_id: 'fx-eurusd', timeframe: 'd1', limit: 300 });
+    expect(d1.candles.time.some((t) => new Date(t).getUTCDay() === 6)).toBe(false);
+  });
+
+  it('keeps a session market consistent across timeframes', async () => {
+    const end = Date.UTC(2025, 10, 17);
+    for (const id of ['stock-aapl', 'fx-usdjpy']) {
+      const m5 = await venue.candles({ asset_id: id, timeframe: 'm5', limit: 5000, end });
+      const m15 = await venue.candles({ asset_id: id, timeframe: 'm15', limit: 2000, end });
+      const h1 = await venue.candles({ asset_id: id, timeframe: 'h1', limit: 600, end });
+      const h4 = await venue.candles({ asset_id: id, timeframe: 'h4', limit: 150, end });
+      const d1 = await venue.candles({ asset_id: id, timeframe: 'd1', limit: 25, end });
+      const w1 = await venue.candles({ asset_id: id, timeframe: 'w1', limit: 3, end });
+      expectAggregated(m15.candles, m5.candles, TIMEFRAME_MS.m15);
+      expectAggregated(h1.candles, m15.candles, TIMEFRAME_MS.h1);
+      expectAggregated(h4.candles, h1.candles, TIMEFRAME_MS.h4);
+      expectAggregated(d1.candles, h1.candles, TIMEFRAME_MS.d1);
+      expectAggregated(w1.candles, d1.candles, TIMEFRAME_MS.w1);
+    }
+  });
+
+  it('holds a closed market at its last close: ticker, prices and no fills', async () => {
+    const saturday = Date.UTC(2025, 10, 22, 15);
+    const weekend = createSimulatedVenue({ now: () => saturday });
+    const d1 = await weekend.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 1 });
+    expect(d1.candles.time[0]).toBe(Date.UTC(2025, 10, 21));
+    const friday = d1.candles.close[0];
+    const t = await weekend.ticker({ asset_id: 'stock-aapl' });
+    expect(t.pair).toBe('AAPL/USD');
+    expect(t.last).toBe(friday);
+    expect(t.change_1h_pct).toBe(0);
+    expect(weekend.priceAt('AAPL/USD', saturday)).toBe(friday);
+    expect(weekend.isTrading('AAPL/USD', saturday)).toBe(false);
+    expect(weekend.isTrading('AAPLX/USDT:USDT', saturday)).toBe(true);
+    expect(weekend.isTrading('AAPL/USD', Date.UTC(2025, 10, 21, 14, 30))).toBe(true);
+    expect(weekend.isTrading('AAPL/USD', Date.UTC(2025, 10, 21, 21))).toBe(false);
+    const sunday = createSimulatedVenue({ now: () => Date.UTC(2025, 10, 23, 20) });
+    expect((await sunday.ticker({ asset_id: 'stock-aapl' })).volume_24h).toBe(0);
+    expect((await sunday.ticker({ asset_id: 'fx-eurusd' })).change_24h_pct).toBe(0);
+    const fills = await createSimulatedAccount(venue, { connection: 'demo-1' }).fills({
+      since: NOW - 60 * 86_400_000,
+      limit: 500,
+    });
+    const aapl = fills.fills.filter((f) => f.pair === 'AAPL/USD');
+    expect(aapl.length).toBeGreaterThan(0);
+    for (const f of aapl) expect(venue.isTrading('AAPL/USD', f.time), new Date(f.time).toISOString()).toBe(true);
+  });
+
+  it('models open interest per perpetual and sums it for the catalog', async () => {
+    const markets = venue.listMarkets();
+    const perps = markets.filter((m) => m.market_type === 'derivatives');
+    let sum = 0;
+    for (const m of perps) {
+      const oi = venue.openInterestAt(m.pair, NOW);
+      expect(oi, m.pair).toBeGreaterThan(0);
+      sum += oi ?? 0;
+    }
+    expect(venue.openInterestAt('BTC/USDT', NOW)).toBeNull();
+    const btc = venue.openInterestAt('BTC/USDT:USDT', NOW) ?? 0;
+    expect(btc).toBeGreaterThan(1e9);
+    expect(btc).toBeLessThan(2e10);
+    expect(await venue.summary()).toEqual({
+      spot_pairs: markets.length - perps.length,
+      futures_pairs: perps.length,
+      open_interest_usd: sum,
+    });
+    // It moves with the clock, smoothly.
+    const later = venue.openInterestAt('BTC/USDT:USDT', NOW + 3_600_000) ?? 0;
+    expect(later).not.toBe(btc);
+    expect(Math.abs(later / btc - 1)).toBeLessThan(0.05);
   });
 });

@@ -1,5 +1,7 @@
+import type { Candles } from '@marketlens/core';
 import { VenueError } from '../errors.js';
 import {
+  type AssetClass,
   type CandleRequest,
   type CandleSeries,
   type FundingRate,
@@ -10,16 +12,18 @@ import {
   type MarketType,
   TIMEFRAME_MS,
   type Ticker,
+  type VenueSummary,
 } from '../ports.js';
 import { defaultUniverse, type Universe } from '../universe/universe.js';
-import { createSimModel, GENESIS, type SimModel } from './model.js';
+import { type Bar, createSimModel, GENESIS, type SimModel } from './model.js';
 import { type SimParams, simParams } from './params.js';
 import { normal, seedOf } from './prng.js';
+import { lastTradedAt, type TradingSession, tradingParts } from './session.js';
 
-/** Options of {@link createSimulatedVenue}. */
 /** The simulated venue's id, as listed in the exchange catalog. */
 export const SIMULATED_VENUE_ID = 'marketlens-sim';
 
+/** Options of {@link createSimulatedVenue}. */
 export interface SimulatedVenueOptions {
   /** The clock, ms UTC; the last candle and every ticker move with it. Default `Date.now`. */
   now?: () => number;
@@ -42,13 +46,29 @@ export interface SimulatedVenue extends MarketData {
   priceAt(pair: string, t: number): number | null;
   /** The funding rate of a perpetual for the 8h interval containing `t` (fraction); null for a non-perpetual. */
   fundingRateAt(pair: string, t: number): number | null;
+  /** Whether a listed pair trades at `t` (stock spot: NYSE hours; fx spot: Sunday 22:00 to Friday 22:00 UTC). */
+  isTrading(pair: string, t: number): boolean;
+  /** Open interest of a perpetual at `t` in USD; null for a non-perpetual or a time before the venue existed. */
+  openInterestAt(pair: string, t: number): number | null;
+  /**
+   * What the venue's catalog entry states: its listed spot and perpetual markets and the summed
+   * open interest of its perpetuals (USD) now.
+   */
+  summary(): Promise<VenueSummary>;
 }
 
 /** Largest candle window one request may ask for. */
 export const MAX_CANDLES = 5000;
 
 const FUNDING_MS = 8 * 3_600_000;
+/** Funding with no premium: the 0.01% per 8h interest leg of the large venues. */
+const FUNDING_BASE = 0.0001;
+/** Largest funding per interval either way (0.3%, a common venue cap). */
+const FUNDING_CAP = 0.003;
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+/** Open interest of a perpetual as a share of its daily volume, by asset class. */
+const OPEN_INTEREST_SHARE: Readonly<Partial<Record<AssetClass, number>>> = { coins: 0.5, stocks: 0.1, fx: 0.005 };
 /** Perpetual volume is four times spot: a power of two keeps aggregated volumes exact. */
 const PERP_VOLUME_FACTOR = 4;
 
@@ -58,6 +78,8 @@ interface Listing {
   /** Price multiplier of this market over the asset's path (a perpetual's small basis). */
   factor: number;
   volumeFactor: number;
+  /** When the market trades. */
+  session: TradingSession;
 }
 
 let sharedModel: { universe: Universe; model: SimModel; params: SimParams[] } | undefined;
@@ -85,7 +107,8 @@ function splitPair(pair: string): { base: string; quote: string; settle: string 
  * Creates the simulated venue: offline, deterministic, live with the injected clock. It lists
  * spot and perpetual markets (`BTC/USDT`, `BTC/USDT:USDT`), stocks on `AAPL/USD` and tokenized
  * perpetuals `AAPLX/USDT:USDT` (some stocks only the latter), fx spot and USD-quoted fx perpetuals,
- * and two on-chain tokens.
+ * and two on-chain tokens. Stock spot trades NYSE regular hours and fx spot Sunday 22:00 to Friday
+ * 22:00 UTC (see `session.ts`); coins and every perpetual trade around the clock.
  */
 export function createSimulatedVenue(options: SimulatedVenueOptions = {}): SimulatedVenue {
   const now = options.now ?? Date.now;
@@ -104,6 +127,7 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
         params: p,
         factor: 1,
         volumeFactor: 1,
+        session: p.spotSession,
       });
     }
     if (p.perp !== null) {
@@ -115,6 +139,8 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
         params: p,
         factor: 1 + basis,
         volumeFactor: PERP_VOLUME_FACTOR,
+        // Perpetuals, tokenized stocks and fx included, trade around the clock.
+        session: 'always',
       });
     }
     byAsset.set(p.id, list);
@@ -150,9 +176,31 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
     return hit;
   }
 
+  /** The traded price of a listing at `t`: while its market is closed, the last close. */
   function price(l: Listing, t: number): number | null {
-    if (t < GENESIS) return null;
-    return model.priceAt(l.params.id, t, l.factor);
+    const at = lastTradedAt(l.session, t);
+    if (at < GENESIS) return null;
+    return model.priceAt(l.params.id, at, l.factor);
+  }
+
+  /** Base volume and OHLC traded on a listing in [from, to) as of `t` (nothing while its market is closed). */
+  function traded(l: Listing, from: number, to: number, t: number): Bar | null {
+    let acc: Bar | null = null;
+    for (const [a, b] of tradingParts(l.session, from, to)) {
+      const part = model.aggregate(l.params.id, a, b, t);
+      if (part === null) continue;
+      acc =
+        acc === null
+          ? part
+          : {
+              open: acc.open,
+              high: part.high > acc.high ? part.high : acc.high,
+              low: part.low < acc.low ? part.low : acc.low,
+              close: part.close,
+              volume: acc.volume + part.volume,
+            };
+    }
+    return acc;
   }
 
   /** USD value of one unit of a quote currency, or null when it has none here. */
@@ -170,10 +218,6 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       }
       case 'GBP':
         return model.has('fx-gbpusd') ? model.priceAt('fx-gbpusd', t) : null;
-      case 'WETH':
-        return model.has('ethereum') ? model.priceAt('ethereum', t) : null;
-      case 'SOL':
-        return model.has('solana') ? model.priceAt('solana', t) : null;
       default:
         return null;
     }
@@ -181,7 +225,7 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
 
   function ticker(l: Listing): Ticker {
     const t = now();
-    const last = model.priceAt(l.params.id, t, l.factor);
+    const last = model.priceAt(l.params.id, lastTradedAt(l.session, t), l.factor);
     const tick = model.tick(l.params.id);
     const halfSpread =
       l.params.asset_class === 'fx' ? 0.00004 : l.params.group === 'none' ? 0.00005 : l.params.sigma * 0.004;
@@ -191,10 +235,11 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       const before = price(l, t - ms);
       return before === null ? null : (last / before - 1) * 100;
     };
-    const day = model.aggregate(l.params.id, t - 24 * HOUR, t, t);
+    const day = traded(l, t - 24 * HOUR, t, t);
     const volume = day === null ? 0 : day.volume * l.volumeFactor;
     const avg = day === null ? last : ((day.open + day.high + day.low + day.close) / 4) * l.factor;
-    const usd = usdPerUnit(l.market.quote, t);
+    // Prices are in the model's currency (an fx pair's quote, else dollars), whatever the pair's quote.
+    const usd = usdPerUnit(l.params.priceCurrency, t);
     return {
       venue,
       pair: l.market.pair,
@@ -212,17 +257,75 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
     };
   }
 
+  /**
+   * The newest `limit` candles of a market that does not trade around the clock, opened at or
+   * before `lastOpen`: a candle only where the market traded, each the aggregate of the traded
+   * part of its UTC bucket, so every timeframe aggregates the finer ones exactly.
+   */
+  function sessionCandles(l: Listing, step: number, lastOpen: number, limit: number, t: number): Candles {
+    const bars: Bar[] = [];
+    const opens: number[] = [];
+    for (let open = lastOpen; open >= GENESIS && bars.length < limit; open -= step) {
+      const bar = traded(l, open, open + step, t);
+      if (bar === null) continue;
+      bars.push(bar);
+      opens.push(open);
+    }
+    const n = bars.length;
+    const out: Candles = {
+      time: new Float64Array(n),
+      open: new Float64Array(n),
+      high: new Float64Array(n),
+      low: new Float64Array(n),
+      close: new Float64Array(n),
+      volume: new Float64Array(n),
+    };
+    const id = l.params.id;
+    for (let i = 0; i < n; i++) {
+      const b = bars[n - 1 - i];
+      out.time[i] = opens[n - 1 - i];
+      out.open[i] = model.round(id, b.open * l.factor);
+      out.high[i] = model.round(id, b.high * l.factor);
+      out.low[i] = model.round(id, b.low * l.factor);
+      out.close[i] = model.round(id, b.close * l.factor);
+      out.volume[i] = b.volume * l.volumeFactor;
+    }
+    return out;
+  }
+
   function fundingRateAt(pair: string, t: number): number | null {
     const l = byPair.get(pair);
     if (l === undefined || l.market.market_type !== 'derivatives' || t < GENESIS + 4 * 24 * HOUR) return null;
     const slot = Math.floor(t / FUNDING_MS);
     const start = slot * FUNDING_MS;
-    // Funding follows the recent trend (crowded longs pay) around the usual 0.01% per 8h.
+    // The usual 0.01% per 8h (the interest leg) plus a premium: crowded longs pay after a rally,
+    // shorts after a sell-off, a persistent lean per market, and noise. A 10% three-day move adds
+    // about 0.012%, so funding mostly sits between 0% and 0.03% and turns negative in sell-offs.
+    const seed = seedOf(l.params.id);
     const trend = Math.log(model.priceAt(l.params.id, start) / model.priceAt(l.params.id, start - 3 * 24 * HOUR));
-    const noise = 0.00008 * normal(seedOf(l.params.id), 8, slot);
-    const raw = 0.0001 + 0.01 * trend + noise;
-    const clamped = raw > 0.0075 ? 0.0075 : raw < -0.0075 ? -0.0075 : raw;
+    const lean = 0.00002 * normal(seed, 9, 0);
+    const noise = 0.00003 * normal(seed, 8, slot);
+    const raw = FUNDING_BASE + 0.0012 * trend + lean + noise;
+    const clamped = raw > FUNDING_CAP ? FUNDING_CAP : raw < -FUNDING_CAP ? -FUNDING_CAP : raw;
     return Math.round(clamped * 1e6) / 1e6;
+  }
+
+  function openInterestAt(pair: string, t: number): number | null {
+    const l = byPair.get(pair);
+    if (l === undefined || l.market.market_type !== 'derivatives' || t < GENESIS) return null;
+    const seed = seedOf(l.params.id);
+    // A coin perpetual holds about half a day's volume open, as on the large venues; tokenized
+    // stocks and fx far less (their day traders close by night). A lean per market and a slow
+    // drift from day to day (interpolated, so it moves smoothly with the clock).
+    const share = OPEN_INTEREST_SHARE[l.params.asset_class] ?? 0.5;
+    const ratio = share * Math.exp(0.3 * normal(seed, 20, 0));
+    const days = (t - GENESIS) / DAY;
+    const k = Math.floor(days);
+    const w = days - k;
+    const drift = (1 - w) * normal(seed, 21, k) + w * normal(seed, 21, k + 1);
+    const contracts = l.params.dailyVolume * l.volumeFactor * ratio * Math.exp(0.15 * drift);
+    const usd = usdPerUnit(l.params.priceCurrency, t);
+    return usd === null ? null : Math.round(contracts * model.priceAt(l.params.id, t, l.factor) * usd);
   }
 
   const self: SimulatedVenue = {
@@ -242,8 +345,18 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       const end = request.end === undefined ? t + 1 : Math.min(request.end, t + 1);
       const step = TIMEFRAME_MS[request.timeframe];
       const lastOpen = Math.floor((end - 1 - GENESIS) / step) * step + GENESIS;
-      const from = lastOpen - (limit - 1) * step;
-      const candles = model.candles(l.params.id, request.timeframe, from, end, t, l.factor, l.volumeFactor);
+      const candles =
+        l.session === 'always'
+          ? model.candles(
+              l.params.id,
+              request.timeframe,
+              lastOpen - (limit - 1) * step,
+              end,
+              t,
+              l.factor,
+              l.volumeFactor,
+            )
+          : sessionCandles(l, step, lastOpen, limit, t);
       return {
         asset_id: l.params.id,
         venue,
@@ -292,6 +405,27 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       return l === undefined ? null : price(l, t);
     },
     fundingRateAt,
+    isTrading(pair: string, t: number): boolean {
+      const l = byPair.get(pair);
+      return l !== undefined && t >= GENESIS && tradingParts(l.session, t, t + 1).length > 0;
+    },
+    openInterestAt,
+    async summary(): Promise<VenueSummary> {
+      const t = now();
+      let spot = 0;
+      let perps = 0;
+      let oi: number | null = 0;
+      for (const l of byPair.values()) {
+        if (l.market.market_type === 'spot') {
+          spot++;
+          continue;
+        }
+        perps++;
+        const value = openInterestAt(l.market.pair, t);
+        oi = oi === null || value === null ? null : oi + value;
+      }
+      return { spot_pairs: spot, futures_pairs: perps, open_interest_usd: oi };
+    },
   };
   return self;
 }

@@ -205,3 +205,32 @@ describe('asset records', () => {
     ).toThrow(/AAA/);
   });
 });
+
+describe('find: what a user may type for an asset', () => {
+  const u = defaultUniverse;
+  const ids = (input: string) => u.find(input).map((a) => a.id);
+
+  it('takes ids in any case, tickers, currency codes and instrument names', () => {
+    expect(ids('bitcoin')).toEqual(['bitcoin']);
+    expect(ids('Bitcoin')).toEqual(['bitcoin']);
+    expect(ids('BTC')).toEqual(['bitcoin']);
+    expect(ids('btc')).toEqual(['bitcoin']);
+    expect(ids('XBT')).toEqual(['bitcoin']);
+    expect(ids('BTCUSDT')).toEqual(['bitcoin']);
+    expect(ids('BTC/USDT')).toEqual(['bitcoin']);
+    expect(ids('AAPL')).toEqual(['stock-aapl']);
+    expect(ids('EURUSD')).toEqual(['fx-eurusd']);
+    expect(ids('stock-aapl')).toEqual(['stock-aapl']);
+  });
+
+  it('names none for unknown input and every candidate when a ticker is shared', () => {
+    expect(ids('NOPE-NOT-AN-ASSET')).toEqual([]);
+    expect(ids('  ')).toEqual([]);
+    const shared = createUniverse([
+      { id: 'pepe', symbol: 'PEPE', name: 'Pepe', asset_class: 'coins' },
+      { id: 'onchain-base-pepe', symbol: 'PEPE', name: 'Pepe (Base)', asset_class: 'external' },
+    ]);
+    expect(shared.find('pepe').map((a) => a.id)).toEqual(['pepe']);
+    expect(shared.find('PEPE').map((a) => a.id)).toEqual(['pepe', 'onchain-base-pepe']);
+  });
+});

@@ -35,6 +35,13 @@ export interface Universe {
   parseInstrument(name: string): InstrumentMatch | null;
   /** A venue-native instrument name to an asset id, or null: never a guess. */
   resolveInstrument(name: string): string | null;
+  /**
+   * The assets a user's input may name, as typed on a command line or in a URL: the asset with
+   * exactly that id; else the asset whose id is the input in lower case and every asset whose
+   * ticker symbol is the input in any case (two when an on-chain token shares a coin's ticker); else the asset of a currency code or instrument name
+   * (`XBT`, `BTCUSDT`, `BTC/USDT`, `EURUSD`). Empty when it names none; more than one is ambiguous.
+   */
+  find(input: string): Asset[];
 }
 
 /** Quote currencies recognised at the end of a concatenated name (`BTCUSDT`), as venues write them. */
@@ -183,8 +190,23 @@ export function createUniverse(definitions: readonly AssetDefinition[]): Univers
     };
   }
 
+  function find(input: string): Asset[] {
+    const text = input.trim();
+    if (text === '') return [];
+    const exact = byId.get(text);
+    if (exact !== undefined) return [exact];
+    const upper = text.toUpperCase();
+    const named = byId.get(text.toLowerCase());
+    const bySymbol = assets.filter((a) => a.symbol.toUpperCase() === upper && a !== named);
+    if (named !== undefined || bySymbol.length > 0) return named === undefined ? bySymbol : [named, ...bySymbol];
+    const id = resolveCurrency(text) ?? parseInstrument(text)?.asset_id ?? null;
+    const asset = id === null ? undefined : byId.get(id);
+    return asset === undefined ? [] : [asset];
+  }
+
   return {
     assets,
+    find,
     get: (id) => byId.get(id),
     list: (assetClass) => (assetClass === undefined ? [...assets] : assets.filter((a) => a.asset_class === assetClass)),
     resolveCurrency,

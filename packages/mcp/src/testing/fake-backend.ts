@@ -8,6 +8,7 @@ import type {
   AccountBackend,
   Alert,
   AlertBackend,
+  AlertWebhook,
   AnalysisRequest,
   AssetRef,
   Backend,
@@ -22,6 +23,7 @@ import type {
   Served,
   Signal,
   Trade,
+  WebhookBackend,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
 
@@ -37,7 +39,7 @@ export const TEST_BTC: AssetRef = {
 };
 
 const TEST_USER_ID = '00000000-0000-4000-8000-0000000000aa';
-/** Open time of the live d1 candle every market fixture is computed at. */
+/** Open time of the closed d1 candle every market fixture is computed at (the live one opens a day later). */
 const AS_OF = '2026-01-15T00:00:00.000Z';
 /** When the fixtures were read or computed. */
 const NOW = '2026-01-15T12:00:00.000Z';
@@ -57,7 +59,9 @@ const served = (r: AnalysisRequest): Served => ({
 const BUY_SIGNAL: Signal = {
   action: 'buy',
   score: 0.4,
-  confidence: 0.72,
+  confidence: 0.31,
+  raw_confidence: 0.72,
+  base_rate: 0.24,
   factors: [
     {
       name: 'trend',
@@ -80,7 +84,9 @@ const BUY_SIGNAL: Signal = {
 const HOLD_SIGNAL: Signal = {
   action: 'hold',
   score: 0.01,
-  confidence: 0.3,
+  confidence: 0.76,
+  raw_confidence: 0.3,
+  base_rate: 0.24,
   factors: [
     { name: 'trend', score: 0.05, weight: 0.5, base_weight: 0.3, contribution: 0.025, inputs: { adx_14: 14 } },
     { name: 'momentum', score: -0.03, weight: 0.5, base_weight: 0.2, contribution: -0.015, inputs: { rsi_14: 49.5 } },
@@ -391,6 +397,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           mark: 110,
           atr: 4,
           zones: [support],
+          inside: null,
           nearest_support: { ...support, distance_pct: -8.1, distance_atr: -2.25 },
           nearest_resistance: null,
         },
@@ -418,10 +425,11 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           invalidation: 97,
           stop_loss: 96,
           take_profits: [
-            { price: 115, size_pct: 70, risk_reward: 2.8 },
-            { price: 120, size_pct: 30, risk_reward: 3.8 },
+            { price: 115, size_pct: 70, risk_reward: 2.8, risk_reward_net: 2.64 },
+            { price: 120, size_pct: 30, risk_reward: 3.8, risk_reward_net: 3.6 },
           ],
           risk_pct: 5,
+          cost_pct: 0.22,
           horizon_bars: 20,
           entry_window_bars: 5,
         },
@@ -464,6 +472,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           inputs: { ema_50: 101, atr_14: 4, efficiency_ratio: 0.45, move_atr: 3, channel_position: 0.8 },
         },
         patterns: ['hammer'],
+        live: { price: 110.5, time: '2026-01-16T00:00:00.000Z', change_pct: 0.4545, entry_distance_pct: 8.33 },
       };
     },
     async signal(r) {
@@ -510,6 +519,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
             volume_surge: false,
             fear_greed: 64,
             fear_greed_zone: 'greed',
+            inside_zone: false,
             support_distance_atr: -2.25,
             resistance_distance_atr: null,
             patterns: ['hammer'],
@@ -886,6 +896,36 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     },
   };
 
+  const hooks: AlertWebhook[] = [];
+  const webhooks: WebhookBackend = {
+    async registerWebhook(input) {
+      record('registerWebhook', input);
+      if (!input.url.startsWith('https://') || /\/\/(localhost|127\.|10\.|169\.254\.)/.test(input.url)) {
+        throw new ToolError('InvalidRequest', 'Invalid webhook: url must be a public https URL');
+      }
+      const w: AlertWebhook = {
+        id: `00000000-0000-4000-9000-00000000000${hooks.length + 1}`,
+        url: input.url,
+        name: input.name ?? null,
+        active: true,
+        created_at: NOW,
+        updated_at: NOW,
+        deactivated_at: null,
+        deactivated_reason: null,
+      };
+      hooks.push(w);
+      return { ...w, secret: `whsec_test-secret-${hooks.length}`, signature_header: 'marketlens-signature' };
+    },
+    async webhooks() {
+      return hooks;
+    },
+    async deleteWebhook(id) {
+      const i = hooks.findIndex((w) => w.id === id);
+      if (i < 0) throw new ToolError('NotFound', `No webhook '${id}' on this account`);
+      hooks.splice(i, 1);
+    },
+  };
+
   const pilot: PilotBackend = {
     async pilotSpectate() {
       // No `last_active_at`: the bot's last run is unknown.
@@ -994,5 +1034,5 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     },
   };
 
-  return { backend: { market, account, portfolio, alerts: alertsBackend, pilot }, calls, favorites };
+  return { backend: { market, account, portfolio, alerts: alertsBackend, webhooks, pilot }, calls, favorites };
 }

@@ -53,7 +53,7 @@ function signalLines(s: Signal): string {
     .map((f) => `${f.name} ${num(f.score, 2)} (weight ${num(f.weight, 2)})`)
     .join(', ');
   return lines(
-    `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)}, score ${num(s.score, 3)}`,
+    `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)} (base rate ${share(s.base_rate)}), score ${num(s.score, 3)}${s.reason === 'no_edge' ? ' (no edge over the base rate: holding)' : ''}`,
     factors.length > 0 ? `Factors: ${factors}` : null,
   );
 }
@@ -64,11 +64,14 @@ function planLines(z: TradePlan): string {
   }
   const entry = z.entry_zone ? `entry zone ${num(z.entry_zone.low)} - ${num(z.entry_zone.high)}` : 'no entry zone';
   const targets = z.take_profits
-    .map((t, i) => `TP${i + 1} ${num(t.price)} (${num(t.size_pct, 0)}% of size, ${num(t.risk_reward, 2)}R)`)
+    .map(
+      (t, i) =>
+        `TP${i + 1} ${num(t.price)} (${num(t.size_pct, 0)}% of size, ${num(t.risk_reward, 2)}R, ${num(t.risk_reward_net, 2)}R after costs)`,
+    )
     .join(', ');
   return lines(
     `Trade plan (${z.direction}): ${entry}, entry ${num(z.entry_price)}, stop loss ${num(z.stop_loss)}, invalidation ${num(z.invalidation)}`,
-    targets.length > 0 ? `Targets: ${targets}` : null,
+    targets.length > 0 ? `Targets: ${targets}; round-trip cost ${num(z.cost_pct, 3)}%` : null,
   );
 }
 
@@ -84,6 +87,9 @@ export function renderAnalysis(a: AnalysisData): string {
     `Nearest support: ${levelText(a.levels.nearest_support)}; nearest resistance: ${levelText(a.levels.nearest_resistance)}`,
     planLines(a.zone),
     a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+    a.live
+      ? `Live: ${num(a.live.price)} (${pct(a.live.change_pct)} since the close analysed)${a.live.entry_distance_pct === null ? '' : `, ${pct(a.live.entry_distance_pct)} from the entry zone`}`
+      : null,
   );
 }
 

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -6,12 +6,21 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../core/src/testing/shared-data.js';
 import { OPENAPI_PATH, SERVICE_VERSION } from '../app.js';
 import { DEFAULT_CONFIG } from '../env.js';
 import { type RunningServer, startServer } from '../server.js';
 import { registeredOperations } from '../testing/operations.js';
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The lookup .ci/run uses too: `chromium` or `chromium-browser` on the PATH, else /usr/bin/chromium. */
+function findChromium(): string | undefined {
+  for (const name of ['chromium', 'chromium-browser']) {
+    const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).stdout.trim();
+    if (found !== '') return found;
+  }
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+}
+const CHROMIUM = findChromium();
 const run = promisify(execFile);
 
 let server: RunningServer;
@@ -69,7 +78,9 @@ describe('OpenAPI document', () => {
   }, 120_000);
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('/docs in headless Chromium', () => {
+const noChromium = skipWithout(CHROMIUM !== undefined, 'Chromium', 'Install it: apt-get install -y chromium.');
+
+describe.skipIf(noChromium)('/docs in headless Chromium (skips without Chromium: apt-get install -y chromium)', () => {
   it('renders every operation from local assets', async () => {
     // A fresh profile each run; Playwright passes it as --user-data-dir.
     const profile = mkdtempSync(join(tmpdir(), 'ml-chromium-'));
@@ -106,7 +117,3 @@ describe.skipIf(!existsSync(CHROMIUM))('/docs in headless Chromium', () => {
     }
   }, 90_000);
 });
-
-if (!existsSync(CHROMIUM)) {
-  console.warn(`[docs.test] skipping the /docs browser test: ${CHROMIUM} is absent (apt-get install -y chromium)`);
-}

@@ -33,6 +33,7 @@ import {
   listPositions,
   listTrades,
 } from '../services/portfolio.js';
+import { listWebhooks, registerWebhook, removeWebhook } from '../services/push/webhooks.js';
 import { mayUseSignalControls, screenerOf, signalListOf } from '../services/screener.js';
 
 /** A signed-in caller (the user of the access token). */
@@ -140,6 +141,11 @@ export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> 
       deleteAlert: (id) => deleteAlert(deps, userId, id),
       notificationPreferences: () => deps.storage.notificationPreferences.get(userId),
       updateNotificationPreferences: (patch) => deps.storage.notificationPreferences.update(userId, patch, deps.now()),
+    },
+    webhooks: {
+      registerWebhook: (input) => registerWebhook(deps, userId, input),
+      webhooks: () => listWebhooks(deps, userId),
+      deleteWebhook: (id) => removeWebhook(deps, userId, id),
     },
     pilot: {
       async pilotSpectate() {

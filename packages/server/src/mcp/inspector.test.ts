@@ -138,6 +138,16 @@ describe('MCP Inspector CLI', () => {
   });
 
   it('is refused over HTTP without a token', async () => {
-    await expect(inspector([`${base}/mcp`, '--transport', 'http', '--method', 'tools/list'])).rejects.toThrow();
+    const refused = await inspector([`${base}/mcp`, '--transport', 'http', '--method', 'tools/list']).then(
+      () => new Error('the inspector listed the tools without a token'),
+      (err: unknown) => err,
+    );
+    // The refusal itself, not any failure (a crash or a timeout rejects too): the inspector reports
+    // the failed initialize with the body of the server's 401.
+    expect(refused).toBeInstanceOf(Error);
+    const message = (refused as Error).message;
+    expect(message).toContain('Failed to connect to MCP server');
+    expect(message).toContain('"code":"Unauthorized"');
+    expect(message).toContain('An OAuth access token is required (Authorization: Bearer)');
   });
 });

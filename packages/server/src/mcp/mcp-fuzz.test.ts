@@ -75,6 +75,9 @@ const TOOLS = [
   'delete_alert',
   'get_notification_preferences',
   'update_notification_preferences',
+  'register_alert_webhook',
+  'list_alert_webhooks',
+  'delete_alert_webhook',
   'get_pilot_spectate',
   'get_pilot_spectate_history',
 ] as const;
@@ -378,6 +381,12 @@ beforeAll(async () => {
   })) as CallToolResult;
   expect(alert.isError, JSON.stringify(alert.structuredContent)).toBeFalsy();
   const alertId = (alert.structuredContent as { id: string }).id;
+  const hook = (await proClient.callTool({
+    name: 'register_alert_webhook',
+    arguments: { url: 'https://hooks.example.com/mcp-fuzz' },
+  })) as CallToolResult;
+  expect(hook.isError, JSON.stringify(hook.structuredContent)).toBeFalsy();
+  const webhookId = (hook.structuredContent as { id: string }).id;
 
   const assets = ['bitcoin', 'ethereum', 'solana', 'tether', 'stock-aapl', 'fx-eurusd', 'no-such-asset'];
   const venues = ['marketlens-sim', 'binance', 'bybit', 'okx', 'nowhere'];
@@ -388,6 +397,9 @@ beforeAll(async () => {
     coin_ids: ['solana'],
     position_id: [...positionIds, 'no-such-position'],
     alert_id: [alertId, '00000000-0000-4000-8000-000000000000'],
+    webhook_id: [webhookId, '00000000-0000-4000-8000-000000000000'],
+    // Not the URL registered above: registering it again would replace it, and its id with it.
+    url: ['https://hooks.example.com/fuzzed', 'https://169.254.169.254/latest', 'http://127.0.0.1:8080/'],
     user_connection_id: [connection],
     connection_id: venues,
     connection: venues,
@@ -425,6 +437,9 @@ beforeAll(async () => {
     delete_alert: { alert_id: alertId },
     get_notification_preferences: {},
     update_notification_preferences: { regime_notification_disabled: true },
+    register_alert_webhook: { url: 'https://hooks.example.com/fuzzed', name: 'fuzz' },
+    list_alert_webhooks: {},
+    delete_alert_webhook: { webhook_id: webhookId },
     get_pilot_spectate: {},
     get_pilot_spectate_history: {},
   };

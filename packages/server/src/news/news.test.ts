@@ -56,14 +56,48 @@ describe('parseNewsItems', () => {
   });
 
   it('turns any HTML into bounded plain text without tags', () => {
+    // Markup, entities and text of every length up to well past the 500-character limit (an explicit
+    // size: fast-check's default keeps strings to about ten characters, which never reach it).
+    const fragment = fc.oneof(
+      fc.constantFrom(
+        '<p>',
+        '</p>',
+        '<br/>',
+        '<a href="https://x.test/?a=1&amp;b=2">',
+        '</a>',
+        '<script>if (a < b) alert("<b>")</script>',
+        '<style>p > b { color: red }</style>',
+        '&amp;',
+        '&nbsp;',
+        '&#233;',
+        '&#x1F600;',
+        ' \n\t ',
+      ),
+      fc.string({ maxLength: 60, size: 'max' }),
+    );
+    const html = fc.array(fragment, { maxLength: 120, size: 'max' }).map((parts) => parts.join(''));
+    let cut = 0;
+    let whole = 0;
     fc.assert(
-      fc.property(fc.string({ maxLength: 2000 }), (s) => {
+      fc.property(html, (s) => {
         const t = plainText(s);
         expect(t.length).toBeLessThanOrEqual(500);
         expect(t).not.toMatch(/<[a-z/][^>]*>/i);
         expect(t).toBe(t.trim());
+        if (t.endsWith('…')) cut++;
+        else whole++;
       }),
+      { numRuns: 200 },
     );
+    // Both sides of the limit were exercised: texts cut to it and texts that fit.
+    expect(cut).toBeGreaterThan(20);
+    expect(whole).toBeGreaterThan(20);
+  });
+
+  it('cuts a long text to exactly 500 characters, ending with an ellipsis', () => {
+    const t = plainText(`<p>${'word '.repeat(200)}</p>`);
+    expect(t).toBe(`${'word '.repeat(99)}word…`);
+    expect(t).toHaveLength(500);
   });
 });
 
@@ -128,7 +162,8 @@ describe('NewsFeeds', () => {
     const news = new NewsFeeds({
       feeds: [srv.url('/rss'), srv.url('/atom')],
       refreshMs: 60_000,
-      timeoutMs: 200,
+      // Ample for a loopback answer on a loaded machine; the slow feed below never answers in time.
+      timeoutMs: 2_000,
       now: () => NOW,
       onError: (feed) => errors.push(feed),
     });
@@ -142,8 +177,8 @@ describe('NewsFeeds', () => {
     expect(news.latest(10).map((i) => i.title)).toEqual(['r2', 'a1', 'r1']);
     expect(errors).toEqual([srv.url('/rss'), srv.url('/atom')]);
 
-    // A feed slower than the timeout fails like any other.
-    routes.set('/rss', { status: 200, body: rss('R', []), delayMs: 1_000 });
+    // A feed slower than the timeout fails like any other (this one answers after the test ends).
+    routes.set('/rss', { status: 200, body: rss('R', []), delayMs: 120_000 });
     await news.refresh();
     expect(errors).toHaveLength(4);
     expect(news.latest(2).map((i) => i.title)).toEqual(['r2', 'a1']);

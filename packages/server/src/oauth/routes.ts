@@ -209,7 +209,7 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, platform: Step): void {
       if (!live) {
         if (!form.email || !form.password) return page('Sign in to approve.', 401);
         try {
-          const grant = await login(deps.storage, form.email, form.password, deps.now());
+          const grant = await login(deps.storage, form.email, form.password, deps.now(), deps.config.emailVerification);
           live = await liveSession(deps.storage, grant.token, deps.now());
           setCookie(c, SESSION_COOKIE, grant.token, {
             httpOnly: true,
@@ -219,7 +219,10 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, platform: Step): void {
             expires: new Date(grant.expires_at),
           });
         } catch (e) {
-          if (e instanceof AppError && e.name === 'InvalidCredentials') return page('Email or password is wrong.', 401);
+          if (e instanceof AppError && e.name === 'InvalidCredentials') {
+            const unverified = deps.config.emailVerification ? ', or the email address is not verified yet' : '';
+            return page(`Email or password is wrong${unverified}.`, 401);
+          }
           throw e;
         }
         if (!live) return page('Sign in to approve.', 401);

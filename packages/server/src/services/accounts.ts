@@ -53,11 +53,31 @@ export async function signup(storage: Storage, email: string, password: string, 
   return openSession(storage, created, now);
 }
 
-export async function login(storage: Storage, email: string, password: string, now: number): Promise<SessionGrant> {
+/**
+ * Opens a session for the email and password. With `requireVerified` (email verification
+ * required), an account whose address is not verified is refused exactly like a wrong password:
+ * otherwise signing up with someone's address and then signing in with the password just chosen
+ * would tell whether the address already had an account.
+ */
+export async function login(
+  storage: Storage,
+  email: string,
+  password: string,
+  now: number,
+  requireVerified = false,
+): Promise<SessionGrant> {
   const user = await storage.users.byEmail(normalizeEmail(email));
   // Verify against a dummy hash when the user is unknown so timing does not reveal accounts.
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !ok) throw new AppError('InvalidCredentials', 'Email or password is wrong');
+  const verified = !requireVerified || (user?.email_verified_at ?? null) !== null;
+  if (!user || !ok || !verified) {
+    throw new AppError(
+      'InvalidCredentials',
+      requireVerified
+        ? 'Email or password is wrong, or the email address is not verified yet (POST /v1/auth/verify/resend)'
+        : 'Email or password is wrong',
+    );
+  }
   return openSession(storage, user, now);
 }
 

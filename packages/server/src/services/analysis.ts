@@ -16,19 +16,25 @@ import {
   type Asset,
   candleOpenTime,
   type FundingRate,
+  type LiveCandle,
+  MAX_CANDLES,
   type MarketData,
   type MarketType,
   SIMULATED_VENUE_ID,
+  splitClosed,
   type Ticker,
 } from '@marketlens/exchanges';
 import type { AppDeps, Caller, ClientInfo } from '../env.js';
 import { AppError } from '../errors/app-error.js';
 import { venueCall } from '../errors/venue-error.js';
+import { type CachedBody, cachedBody } from '../http-cache/cached-body.js';
 import { CHART_DEPTH, type Timeframe } from './catalog.js';
 import { timeframeNeedsPro } from './config-document.js';
+import { distancePct } from './distance.js';
 import { Lru } from './lru.js';
 import { iso, isoOrNull, marketOf, perMarket, universeOf } from './market.js';
 import { type OverviewSource, overviewText } from './overview-llm.js';
+import { analyzeOptionsOf } from './plan-costs.js';
 import { isAtLeast } from './tiers.js';
 
 /** What an analysis is asked for (query of `/v2/analysis*`). */
@@ -70,7 +76,10 @@ export interface Served {
 }
 
 export interface AnalysisResult extends Served {
+  /** The analysis of the closed candles: fixed for the life of the candle that follows them. */
   analysis: Analysis;
+  /** The candle still forming when the candles were read, or null (closed session, stale source). */
+  live: LiveCandle | null;
   /** When it was computed (clock ms). */
   computed_at: number;
 }
@@ -78,6 +87,8 @@ export interface AnalysisResult extends Served {
 interface AnalysisCaches {
   analyses: Lru<AnalysisResult>;
   signals: Lru<AnalysisResult>;
+  /** The analysis of each closed candle, kept while that candle is the newest closed one. */
+  closed: Lru<Analysis>;
 }
 
 /** Analyses are kept per (venue, asset, timeframe, market, pair, depth, last candle open time), at most this many. */
@@ -86,19 +97,30 @@ export const ANALYSIS_CACHE_SIZE = 256;
 export const ANALYSIS_CACHE_MS = 60_000;
 /** The signal route serves one computation for an hour. */
 export const SIGNAL_CACHE_MS = 3_600_000;
+/** The longest candle (w1): an analysis of closed candles is valid at most this long. */
+const CLOSED_ANALYSIS_MS = 7 * 86_400_000;
 
 const caches = new WeakMap<MarketData, AnalysisCaches>();
 const cachesOf = (market: MarketData) =>
   perMarket(caches, market, () => ({
     analyses: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, ANALYSIS_CACHE_MS),
     signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
+    closed: new Lru<Analysis>(ANALYSIS_CACHE_SIZE, CLOSED_ANALYSIS_MS),
   }));
 
-/** The asset with this id on `market` (default: the configured one), or 400 `UnknownAsset`. */
-export function requireAsset(deps: AppDeps, assetId: string, market: MarketData = marketOf(deps)): Asset {
-  const asset = universeOf(market).get(assetId);
-  if (!asset) throw new AppError('UnknownAsset', `Unknown asset '${assetId}'`);
-  return asset;
+/**
+ * The asset an input names on `market` (default: the configured one): an id (`bitcoin`), a ticker
+ * (`BTC`, `AAPL`) or a pair (`EURUSD`, `BTC/USDT`), see `Universe.find`. 400 `UnknownAsset` when it
+ * names none, 400 `AmbiguousAsset` listing the candidate ids when it names several.
+ */
+export function requireAsset(deps: AppDeps, input: string, market: MarketData = marketOf(deps)): Asset {
+  const found = universeOf(market).find(input);
+  if (found.length === 1) return found[0];
+  if (found.length === 0) {
+    throw new AppError('UnknownAsset', `Unknown asset '${input}' (an id such as bitcoin, a ticker such as BTC)`);
+  }
+  const list = found.map((a) => `${a.id} (${a.symbol}, ${a.asset_class})`).join(', ');
+  throw new AppError('AmbiguousAsset', `'${input}' names ${found.length} assets: ${list}; use one of their ids`);
 }
 
 export function assetRef(a: Asset): AssetRef {
@@ -138,28 +160,45 @@ function cacheKey(market: MarketData, r: AnalysisRequest, lastOpen: number): str
   return [market.venue, r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
 }
 
+/**
+ * Reads the newest `limit` closed candles (one more is asked for: the live one) and analyses
+ * them. The analysis of a closed candle is computed once and kept while no newer candle has
+ * closed, so the signal, levels and plan stay fixed for the life of a candle even when the
+ * funding input moves; the live candle only supplies the mark.
+ */
 async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
+  const now = deps.now();
   const series = await venueCall(() =>
     market.candles({
       asset_id: r.asset_id,
       timeframe: r.timeframe,
-      limit: r.limit,
+      limit: Math.min(r.limit + 1, MAX_CANDLES),
       ...(r.market_type ? { market_type: r.market_type } : {}),
       ...(r.pair ? { pair: r.pair } : {}),
     }),
   );
-  // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
-  const funding: FundingRate | null = await market
-    .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
-    .catch(() => null);
-  let analysis: Analysis;
-  try {
-    analysis = analyze(series.candles, { market: { funding: funding?.rate ?? null } });
-  } catch (err) {
-    if (err instanceof InputError) {
-      throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+  const { closed, live } = splitClosed(series.candles, r.timeframe, now, r.limit);
+  const n = closed.time.length;
+  const { closed: memo } = cachesOf(market);
+  const key = cacheKey(market, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
+  let analysis = memo.get(key, now);
+  if (analysis === undefined) {
+    // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
+    const funding: FundingRate | null = await market
+      .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
+      .catch(() => null);
+    try {
+      analysis = analyze(closed, {
+        ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue),
+        market: { funding: funding?.rate ?? null },
+      });
+    } catch (err) {
+      if (err instanceof InputError) {
+        throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+      }
+      throw err;
     }
-    throw err;
+    memo.set(key, analysis, now);
   }
   return {
     asset: assetRef(asset),
@@ -168,10 +207,11 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
     pair: series.pair,
     venue: series.venue,
     data_source: series.source ?? (market.venue === SIMULATED_VENUE_ID ? 'simulated' : `ccxt:${series.venue}`),
-    fetched_at: series.fetched_at ?? deps.now(),
+    fetched_at: series.fetched_at ?? now,
     stale: series.stale ?? false,
     analysis,
-    computed_at: deps.now(),
+    live,
+    computed_at: now,
   };
 }
 
@@ -185,6 +225,7 @@ export async function analysisOf(
   if (asset.is_stablecoin) {
     throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
   }
+  r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
   const now = deps.now();
   const { analyses } = cachesOf(market);
   const key = cacheKey(market, r, candleOpenTime(r.timeframe, now));
@@ -195,19 +236,21 @@ export async function analysisOf(
   return result;
 }
 
-const envelopes = new WeakMap<AnalysisResult, string>();
+const envelopes = new WeakMap<AnalysisResult, CachedBody>();
 
 /**
- * The success envelope of an analysis as JSON text, serialized once per computation: a cached
- * analysis is served as the same bytes, so a cache hit costs no wire mapping or stringify.
+ * The success envelope of an analysis as sent: its JSON bytes and entity tag, made once per
+ * computation, and its compressed forms, each made the first time a client accepts it. A cached
+ * analysis is served as the same bytes, so a cache hit costs no wire mapping, stringify, encoding
+ * or hashing.
  */
-export function analysisEnvelopeJson(result: AnalysisResult): string {
-  let json = envelopes.get(result);
-  if (json === undefined) {
-    json = JSON.stringify(ok(analysisWire(result)));
-    envelopes.set(result, json);
+export function analysisEnvelope(result: AnalysisResult): CachedBody {
+  let body = envelopes.get(result);
+  if (body === undefined) {
+    body = cachedBody(JSON.stringify(ok(analysisWire(result))));
+    envelopes.set(result, body);
   }
-  return json;
+  return body;
 }
 
 /** The analysis as published: times as ISO date-times. */
@@ -229,6 +272,7 @@ export function analysisWire(result: AnalysisResult) {
       ...a.levels,
       as_of_time: iso(a.levels.as_of_time),
       zones: a.levels.zones.map(zone),
+      inside: a.levels.inside && zone(a.levels.inside),
       nearest_support: nearest(a.levels.nearest_support),
       nearest_resistance: nearest(a.levels.nearest_resistance),
     },
@@ -243,6 +287,22 @@ export function analysisWire(result: AnalysisResult) {
       transition: a.regime.transition && { ...a.regime.transition, time: iso(a.regime.transition.time) },
     },
     patterns: a.patterns,
+    live: liveWire(result),
+  };
+}
+
+/** The live mark beside an analysis of closed candles, with its distance to the published entry band. */
+function liveWire(result: AnalysisResult) {
+  const live = result.live;
+  if (live === null) return null;
+  const a = result.analysis;
+  const close = a.zone.mark;
+  const band = a.zone.entry_zone;
+  return {
+    price: live.price,
+    time: iso(live.time),
+    change_pct: close > 0 ? ((live.price - close) / close) * 100 : null,
+    entry_distance_pct: band === null ? null : distancePct(live.price, band.low, band.high),
   };
 }
 
@@ -262,7 +322,11 @@ export interface SignalResult extends Omit<Served, 'fetched_at'> {
   max_age: number;
 }
 
-/** The signal, computed at most once an hour per (venue, asset, timeframe, market, pair, depth). */
+/**
+ * The signal of the newest closed candle, served from one computation for at most an hour per
+ * (venue, asset, timeframe, market, pair, depth, closed candle): it always equals the signal of
+ * the analysis served at the same moment.
+ */
 export async function signalOf(
   deps: AppDeps,
   market: MarketData,
@@ -270,11 +334,14 @@ export async function signalOf(
   r: AnalysisRequest,
 ): Promise<SignalResult> {
   const now = deps.now();
+  r = { ...r, asset_id: asset.id };
+  const result = await analysisOf(deps, market, asset, r);
   const { signals } = cachesOf(market);
-  const key = cacheKey(market, r, 0);
+  // Keyed by the closed candle analysed: the signal is never of an older candle than the analysis.
+  const key = cacheKey(market, r, result.analysis.as_of);
   let entry = signals.entry(key, now);
   if (!entry) {
-    signals.set(key, await analysisOf(deps, market, asset, r), now);
+    signals.set(key, result, now);
     entry = signals.entry(key, now);
   }
   if (!entry) throw new Error('signal cache refused a fresh entry');
@@ -317,6 +384,7 @@ export async function overviewOf(
   r: AnalysisRequest,
   locale: string | undefined,
 ): Promise<OverviewResult> {
+  r = { ...r, asset_id: asset.id };
   const result = await analysisOf(deps, market, asset, r);
   const facts = overviewFacts(result.analysis);
   const resolved = resolveLocale(locale);
@@ -324,7 +392,7 @@ export async function overviewOf(
   const now = deps.now();
   const { text, source } = await overviewText(
     deps.config.overviewLlm,
-    cacheKey(market, r, candleOpenTime(r.timeframe, now)),
+    cacheKey(market, r, result.analysis.as_of),
     facts,
     deterministic,
     resolved,

@@ -140,10 +140,12 @@ export async function addFavorite(deps: AppDeps, userId: string, assetId: string
   return { asset_id: asset.id, is_favorite: true };
 }
 
-/** Removes a favorite; removing one that is absent (or an unknown id) succeeds. */
+/** Removes a favorite (named by id or ticker, as on add); removing one that is absent (or an unknown id) succeeds. */
 export async function removeFavorite(deps: AppDeps, userId: string, assetId: string): Promise<FavoriteState> {
-  await deps.storage.favorites.remove(userId, assetId);
-  return { asset_id: assetId, is_favorite: false };
+  const found = universeOf(marketOf(deps)).find(assetId);
+  const id = found.length === 1 ? found[0].id : assetId;
+  await deps.storage.favorites.remove(userId, id);
+  return { asset_id: id, is_favorite: false };
 }
 
 /** The legacy body names the asset `asset_id` or `coin_id`; exactly one is needed. */

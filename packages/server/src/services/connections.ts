@@ -25,6 +25,7 @@ import { AppError } from '../errors/app-error.js';
 import type { ConnectionRecord, PositionRecord } from '../storage/account-types.js';
 import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
 import { iso, isoOrNull, marketOf } from './market.js';
+import { requireVerifiedEmail } from './verification/verification.js';
 
 /** Exchanges a user can connect: the ccxt venues and the simulated venue. */
 export const CONNECTABLE_VENUES: readonly string[] = [...CCXT_VENUES, SIMULATED_VENUE_ID];
@@ -254,12 +255,14 @@ function verificationError(err: unknown, venue: string, secrets: readonly string
 }
 
 /**
- * Connects an account: no credential field may hold a control character or exceed 1,024
+ * Connects an account: the address must be verified where that is required (403), no credential
+ * field may hold a control character or exceed 1,024
  * characters, the exchange must be connectable (404 otherwise), its credential fields present
  * ('Invalid credentials: ...', 400) and a wallet address well-formed, all before any venue call; then the venue must accept the credentials (422 with the venue's message; 503 when it
  * cannot be reached). The credentials are stored encrypted and a first sync is requested.
  */
 export async function connectAccount(deps: AppDeps, userId: string, input: ConnectInput): Promise<UserConnectionView> {
+  await requireVerifiedEmail(deps, userId);
   const venue = input.exchange_id;
   let credentials: VenueCredentials = {};
   refuseUnsafeCredentials(givenCredentials(input));

@@ -113,7 +113,7 @@ export async function insightsOf(deps: AppDeps) {
     funding,
     breadth: {
       asset_class: 'coins' as const,
-      as_of: iso(daily.last_open),
+      as_of: iso(daily.as_of),
       sma_period: BREADTH_SMA,
       assets: trend.length,
       above_sma: above,
@@ -139,13 +139,13 @@ export interface FearGreedRow {
   funding_rate: number | null;
 }
 
-function fearGreedRows(deps: AppDeps): Promise<{ last_open: number; rows: FearGreedRow[] }> {
+function fearGreedRows(deps: AppDeps): Promise<{ as_of: number; rows: FearGreedRow[] }> {
   return classSeries(deps, 'coins', 'd1').then((cls) =>
     cachedPerMarket(deps, `fear_greed|${cls.last_open}`, async () => {
       const snapshot = await venueSnapshot(deps);
       const rows: FearGreedRow[] = [];
       for (const { asset, series } of cls.assets) rows.push(fearGreedRow(asset, series.candles, snapshot));
-      return { last_open: cls.last_open, rows };
+      return { as_of: cls.as_of, rows };
     }),
   );
 }
@@ -194,7 +194,7 @@ const FG_SORT: Record<FearGreedSort, (r: FearGreedRow) => number | null> = {
 
 /** `GET /v2/insights/fear_greed`: coins by Fear & Greed (d1, funding from the perpetual), filtered and sorted. */
 export async function fearGreedListOf(deps: AppDeps, q: FearGreedQuery) {
-  const { last_open, rows } = await fearGreedRows(deps);
+  const { as_of, rows } = await fearGreedRows(deps);
   const { min_volume } = q;
   const kept = rows
     .filter((r) => !(q.exclude_stables && r.is_stablecoin))
@@ -204,7 +204,7 @@ export async function fearGreedListOf(deps: AppDeps, q: FearGreedQuery) {
   const limit = Math.min(q.limit, FEAR_GREED_LIMIT.max);
   return {
     timeframe: 'd1' as const,
-    as_of: iso(last_open),
+    as_of: iso(as_of),
     total: kept.length,
     limit,
     assets: kept.slice(0, limit),

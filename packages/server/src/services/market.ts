@@ -100,7 +100,8 @@ export function perMarket<T>(store: WeakMap<MarketData, T>, market: MarketData, 
   return v;
 }
 
-async function readSnapshot(market: MarketData, now: number): Promise<VenueSnapshot> {
+/** Every quote of `market` now (tickers, and funding of perpetuals); a market it cannot quote is left out. */
+export async function readSnapshot(market: MarketData, now: number): Promise<VenueSnapshot> {
   const perAsset = await Promise.all(
     universeOf(market).assets.map(async (asset) => {
       const markets = await market.markets(asset.id).catch(() => [] as Market[]);

@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { analyze, type Fact, overviewFacts, renderOverview } from '@marketlens/core';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from '../testing/harness.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { harness } from '../testing/harness.js';
 import { acceptRewrite, inventedNumbers, rewriteRequest } from './overview-llm.js';
 import { grantTier } from './tiers.js';
 
@@ -64,14 +64,15 @@ describe('the number check', () => {
   });
 });
 
-type Mode = 'good' | 'invented' | 'error' | 'slow' | 'garbage';
+type Mode = 'good' | 'invented' | 'error' | 'hang' | 'garbage';
 
 describe('GET /v2/analysis/{asset_id}/overview with an OpenAI-compatible endpoint', () => {
   let mode: Mode = 'good';
+  // Each test starts with no calls and its own app (so its own rewrite cache): no test depends on
+  // which ran before it.
   const calls: { path: string; auth: string | undefined; body: ReturnType<typeof rewriteRequest> }[] = [];
   let endpoint: Server;
-  let h: Harness;
-  let pro: Record<string, string>;
+  let baseUrl: string;
 
   beforeAll(async () => {
     endpoint = createServer((req, res) => {
@@ -91,34 +92,46 @@ describe('GET /v2/analysis/{asset_id}/overview with an OpenAI-compatible endpoin
         else if (mode === 'invented') reply(`${narrative} Analysts expect 123456.78 next week.`);
         else if (mode === 'error') res.writeHead(500).end('{"error":"boom"}');
         else if (mode === 'garbage') res.writeHead(200, { 'content-type': 'application/json' }).end('{"nope":1}');
-        else setTimeout(() => reply(`Late: ${narrative}`), 500);
+        // 'hang': never answers, so the call ends by the client's timeout whatever that timeout is.
       });
     });
     await new Promise<void>((done) => endpoint.listen(0, '127.0.0.1', done));
-    const { port } = endpoint.address() as AddressInfo;
-    h = harness({
-      overviewLlm: { baseUrl: `http://127.0.0.1:${port}/v1/`, apiKey: 'sk-test', model: 'test-model', timeoutMs: 150 },
-    });
-    const p = await h.signup();
-    await grantTier(h.storage, p.userId, 'pro', 'admin', 30, h.clock.now);
-    pro = { 'x-session-token': p.token };
+    baseUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/v1/`;
   });
 
-  afterAll(() => new Promise<void>((done) => endpoint.close(() => done())));
+  afterAll(() => {
+    endpoint.closeAllConnections();
+    return new Promise<void>((done) => endpoint.close(() => done()));
+  });
 
-  const overview = async (path: string, locale = 'en') => {
-    const res = await h.request(path, { headers: { ...pro, 'x-locale': locale } });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { data: { text: string; source: string; locale: string; facts: Fact[] } }).data;
+  beforeEach(() => {
+    calls.length = 0;
+    mode = 'good';
+  });
+
+  /**
+   * An app on the endpoint and a pro session. The default timeout is as long as a test may run, so
+   * a slow machine cannot turn a good reply into a fallback; only the hanging endpoint times out.
+   */
+  const app = async (timeoutMs = 60_000) => {
+    const h = harness({ overviewLlm: { baseUrl, apiKey: 'sk-test', model: 'test-model', timeoutMs } });
+    const p = await h.signup();
+    await grantTier(h.storage, p.userId, 'pro', 'admin', 30, h.clock.now);
+    const headers = { 'x-session-token': p.token };
+    return async (path: string, locale = 'en') => {
+      const res = await h.request(path, { headers: { ...headers, 'x-locale': locale } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: { text: string; source: string; locale: string; facts: Fact[] } }).data;
+    };
   };
 
   it('serves an accepted rewrite as source llm, once per analysis and locale', async () => {
-    mode = 'good';
+    const overview = await app();
     const a = await overview('/v2/analysis/bitcoin/overview', 'de-AT');
     expect(a.source).toBe('llm');
     expect(a.locale).toBe('de');
     expect(a.text.startsWith('In short: ')).toBe(true);
-    expect(inventedNumbers(a.text, a.facts)).toEqual([]);
+    expect(inventedNumbers(a.text, a.facts, 'de')).toEqual([]);
     expect(calls).toHaveLength(1);
     expect(calls[0].path).toBe('/v1/chat/completions');
     expect(calls[0].auth).toBe('Bearer sk-test');
@@ -131,18 +144,22 @@ describe('GET /v2/analysis/{asset_id}/overview with an OpenAI-compatible endpoin
   });
 
   it('rejects a rewrite with an invented number and serves the facts text', async () => {
+    const overview = await app();
     mode = 'invented';
     const o = await overview('/v2/analysis/ethereum/overview');
+    expect(calls).toHaveLength(1);
     expect(o.source).toBe('facts');
     expect(o.text).not.toContain('123456.78');
     expect(o.text).toBe(renderOverview(o.facts, 'en'));
   });
 
   it('falls back to the facts text on a 500, a malformed reply or a timeout', async () => {
+    // A short timeout, so the hanging endpoint costs a fraction of a second; the other modes answer at once.
+    const overview = await app(100);
     for (const [m, tf] of [
       ['error', 'h1'],
       ['garbage', 'h4'],
-      ['slow', 'w1'],
+      ['hang', 'w1'],
     ] as const) {
       mode = m;
       const o = await overview(`/v2/analysis/solana/overview?timeframe=${tf}`);
@@ -156,5 +173,6 @@ describe('GET /v2/analysis/{asset_id}/overview with an OpenAI-compatible endpoin
     const { token } = await plain.signup();
     const res = await plain.request('/v2/analysis/bitcoin/overview', { headers: { 'x-session-token': token } });
     expect(((await res.json()) as { data: { source: string } }).data.source).toBe('facts');
+    expect(calls).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Fact, OverviewLocale } from '@marketlens/core';
+import { type Fact, formatFactValue, type OverviewLocale } from '@marketlens/core';
 import { z } from 'zod';
 import type { OverviewLlmConfig } from '../env.js';
 import { Lru } from './lru.js';
@@ -23,31 +23,39 @@ const NUMBER = /\d+(?:\.\d+)?/g;
 const MAX_REWRITE_CHARS = 4_000;
 
 /**
- * The numbers a rewrite may contain: every number of every fact's formatted text. Text is NFKC
- * normalized first, so full-width digits (common in ja/zh output) are checked like ASCII ones.
+ * The numbers a rewrite may contain: every number of every fact's value as written neutrally and
+ * as the narrative writes it in `locale` (`82.580,00` in German). Text is NFKC normalized first, so
+ * full-width digits (common in ja/zh output) are checked like ASCII ones.
  */
-export function allowedNumbers(facts: readonly Fact[]): Set<string> {
+export function allowedNumbers(facts: readonly Fact[], locale?: OverviewLocale): Set<string> {
   const allowed = new Set<string>();
   for (const f of facts) {
-    for (const v of Object.values(f.values))
-      for (const m of v.text.normalize('NFKC').match(NUMBER) ?? []) allowed.add(m);
+    for (const v of Object.values(f.values)) {
+      const written = locale === undefined ? [v.text] : [v.text, formatFactValue(v, locale)];
+      for (const t of written) for (const m of t.normalize('NFKC').match(NUMBER) ?? []) allowed.add(m);
+    }
   }
   return allowed;
 }
 
-/** The numbers of `text` that are not among the facts' formatted values (empty: acceptable). */
-export function inventedNumbers(text: string, facts: readonly Fact[]): string[] {
-  const allowed = allowedNumbers(facts);
+/** The numbers of `text` that are not among the facts' values as written (empty: acceptable). */
+export function inventedNumbers(text: string, facts: readonly Fact[], locale?: OverviewLocale): string[] {
+  const allowed = allowedNumbers(facts, locale);
   return (text.normalize('NFKC').match(NUMBER) ?? []).filter((m) => !allowed.has(m));
 }
 
 /** A rewrite is accepted only when non-empty, not rambling, and every number in it is a fact's. */
-export function acceptRewrite(rewrite: string, facts: readonly Fact[], deterministic: string): boolean {
+export function acceptRewrite(
+  rewrite: string,
+  facts: readonly Fact[],
+  deterministic: string,
+  locale?: OverviewLocale,
+): boolean {
   const text = rewrite.trim();
   if (text.length === 0 || text.length > Math.min(MAX_REWRITE_CHARS, Math.max(400, deterministic.length * 4))) {
     return false;
   }
-  return inventedNumbers(text, facts).length === 0;
+  return inventedNumbers(text, facts, locale).length === 0;
 }
 
 const CompletionSchema = z.object({
@@ -58,7 +66,7 @@ const CompletionSchema = z.object({
 export function rewriteRequest(model: string, facts: readonly Fact[], text: string, locale: OverviewLocale) {
   const compact = facts.map((f) => ({
     id: f.id,
-    values: Object.fromEntries(Object.entries(f.values).map(([k, v]) => [k, v.text])),
+    values: Object.fromEntries(Object.entries(f.values).map(([k, v]) => [k, formatFactValue(v, locale)])),
   }));
   return {
     model,
@@ -139,7 +147,7 @@ export async function overviewText(
   const p = requestRewrite(config, facts, deterministic, locale)
     .then((rewrite): OverviewText => {
       const text = rewrite.trim();
-      return acceptRewrite(text, facts, deterministic) ? { text, source: 'llm' } : fallback;
+      return acceptRewrite(text, facts, deterministic, locale) ? { text, source: 'llm' } : fallback;
     })
     .catch((err: unknown): OverviewText => {
       onError(err);

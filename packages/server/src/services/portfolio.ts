@@ -600,6 +600,12 @@ function assessmentWire(
     invalidation: a.invalidation && { ...a.invalidation, breached_at: isoOf(a.invalidation.breached_at) },
     reference_plan: a.reference_plan && {
       ...a.reference_plan,
+      // The published contract of a reference target: price, size and gross risk-reward.
+      take_profits: a.reference_plan.take_profits.map((t) => ({
+        price: t.price,
+        size_pct: t.size_pct,
+        risk_reward: t.risk_reward,
+      })),
       published_time: new Date(a.reference_plan.published_time).toISOString(),
     },
     published_at_entry: a.published_at_entry && {

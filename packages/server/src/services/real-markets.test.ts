@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyze } from '@marketlens/core';
-import { createCcxtSource } from '@marketlens/exchanges';
+import { analyze, roundTripCostPct } from '@marketlens/core';
+import { createCcxtSource, splitClosed } from '@marketlens/exchanges';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedDataDir, sharedDataSkipReason } from '../../../core/src/testing/shared-data.js';
 import { binanceRoutes } from '../../../exchanges/src/ccxt/testing/fixtures/binance.js';
@@ -148,9 +148,15 @@ describe('the server on real-market sources (loopback Binance and Yahoo)', () =>
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.data).toMatchObject({ venue: 'binance', data_source: 'ccxt:binance', stale: false, pair: 'BTCUSDT' });
     const direct = await createCcxtSource({ venue: 'binance', proxyUrl: venue.proxyUrl, rateLimit: false });
-    const series = await direct.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 400 });
+    // The server analyses the newest 400 closed candles (the live day is reported beside them).
+    const series = await direct.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 401 });
+    const { closed } = splitClosed(series.candles, 'd1', Date.now(), 400);
+    expect(closed.time.length).toBe(400);
     const funding = await direct.fundingRate({ asset_id: 'bitcoin' });
-    const expected = analyze(series.candles, { market: { funding: funding?.rate ?? null } });
+    const expected = analyze(closed, {
+      market: { funding: funding?.rate ?? null },
+      plan: { costPct: roundTripCostPct({ assetClass: 'coins' }) },
+    });
     expect(body.data.indicators).toEqual(JSON.parse(JSON.stringify(expected.indicators)));
     expect(body.data.signal).toEqual(JSON.parse(JSON.stringify(expected.signal)));
     expect(body.data.as_of).toBe(new Date(expected.as_of).toISOString());

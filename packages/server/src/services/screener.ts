@@ -57,7 +57,7 @@ export function screenerOf(deps: AppDeps, filter: AssetClassFilter) {
       return {
         asset_class: filter,
         timeframe: 'd1' as const,
-        as_of: iso(cls.last_open),
+        as_of: iso(cls.as_of),
         assets_screened: assets.length - result.errors.length,
         breakouts: withAsset(byId, result.breakouts),
         oversold: withAsset(byId, result.oversold),
@@ -68,7 +68,8 @@ export function screenerOf(deps: AppDeps, filter: AssetClassFilter) {
 }
 
 interface RowsOfClass {
-  last_open: number;
+  /** Open time of the newest closed candle the rows were computed on. */
+  as_of: number;
   rows: SignalRow[];
   byId: ReadonlyMap<string, Asset>;
 }
@@ -92,7 +93,7 @@ function signalRowsOf(deps: AppDeps, filter: AssetClassFilter, timeframe: Signal
           if (!(err instanceof InputError)) throw err;
         }
       }
-      return { last_open: cls.last_open, rows, byId };
+      return { as_of: cls.as_of, rows, byId };
     }),
   );
 }
@@ -129,7 +130,7 @@ export interface SignalListQuery {
  * {@link FREE_SIGNAL_ROWS} by the default sort.
  */
 export async function signalListOf(deps: AppDeps, q: SignalListQuery, controls: SignalControls, paid: boolean) {
-  const { last_open, rows, byId } = await signalRowsOf(deps, q.asset_class, q.timeframe);
+  const { as_of, rows, byId } = await signalRowsOf(deps, q.asset_class, q.timeframe);
   let kept: SignalRow[];
   try {
     kept = filterSignals(rows, controls);
@@ -142,7 +143,7 @@ export async function signalListOf(deps: AppDeps, q: SignalListQuery, controls: 
   return {
     timeframe: q.timeframe,
     asset_class: q.asset_class,
-    as_of: iso(last_open),
+    as_of: iso(as_of),
     sort,
     total: kept.length,
     limit,

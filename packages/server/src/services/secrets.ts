@@ -25,7 +25,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, expected);
 }
 
-/** A random bearer secret with a readable prefix (`mls_` sessions, `mlk_` API keys). */
+/** A random bearer secret with a readable prefix (`mls_` sessions, `mlk_` API keys, `mlv_` verification links). */
 export function newSecret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }

@@ -1,4 +1,12 @@
-import { type Asset, type CandleSeries, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
+import {
+  type Asset,
+  type CandleSeries,
+  candleOpenTime,
+  type MarketData,
+  splitClosed,
+  TIMEFRAME_MS,
+  type Timeframe,
+} from '@marketlens/exchanges';
 import type { AppDeps } from '../env.js';
 import type { AssetClassFilter } from './assets.js';
 import { CHART_DEPTH } from './catalog.js';
@@ -15,9 +23,10 @@ export const UNIVERSE_DEPTH = CHART_DEPTH.free;
 /** How long a class's candles serve before they are read again (the live candle moves). */
 export const UNIVERSE_SERIES_MS = 60_000;
 
-/** One asset of a class with its candles. */
+/** One asset of a class with its closed candles. */
 export interface AssetSeries {
   asset: Asset;
+  /** The series with only its closed candles (the live one left out: lists are computed on bar close). */
   series: CandleSeries;
 }
 
@@ -25,6 +34,8 @@ export interface AssetSeries {
 export interface ClassSeries {
   /** Open time of the candle containing the clock time (ms): part of every cache key built on it. */
   last_open: number;
+  /** Open time of the newest closed candle read (ms): what the lists are computed as of. */
+  as_of: number;
   /** Assets whose candles could be read, in universe order; the others are left out. */
   assets: AssetSeries[];
 }
@@ -40,20 +51,26 @@ async function readClass(
   filter: AssetClassFilter,
   timeframe: Timeframe,
   lastOpen: number,
+  now: number,
 ): Promise<ClassSeries> {
   const assets = universeOf(market).assets.filter((a) => inClassFilter(a, filter));
   const read = await Promise.all(
     assets.map(async (asset): Promise<AssetSeries | null> => {
       try {
-        const series = await market.candles({ asset_id: asset.id, timeframe, limit: UNIVERSE_DEPTH });
-        return series.candles.time.length > 0 ? { asset, series } : null;
+        const series = await market.candles({ asset_id: asset.id, timeframe, limit: UNIVERSE_DEPTH + 1 });
+        const { closed } = splitClosed(series.candles, timeframe, now, UNIVERSE_DEPTH);
+        return closed.time.length > 0 ? { asset, series: { ...series, candles: closed } } : null;
       } catch {
         // An asset the venue cannot serve right now is left out of lists, never a failure.
         return null;
       }
     }),
   );
-  return { last_open: lastOpen, assets: read.filter((x): x is AssetSeries => x !== null) };
+  const kept = read.filter((x): x is AssetSeries => x !== null);
+  let asOf = Number.NEGATIVE_INFINITY;
+  for (const { series } of kept) asOf = Math.max(asOf, series.candles.time[series.candles.time.length - 1]);
+  if (asOf === Number.NEGATIVE_INFINITY) asOf = lastOpen - TIMEFRAME_MS[timeframe];
+  return { last_open: lastOpen, as_of: asOf, assets: kept };
 }
 
 /**
@@ -74,18 +91,14 @@ export function cachedPerMarket<V>(deps: AppDeps, key: string, compute: () => Pr
   return value;
 }
 
-/** The open time of the live `timeframe` candle at the app's clock. */
-export function lastOpenOf(deps: AppDeps, timeframe: Timeframe): number {
-  return candleOpenTime(timeframe, deps.now());
-}
-
 /**
- * The candles of every asset of `filter` on `timeframe`, cached per (class, timeframe, last
- * candle open time) for at most {@link UNIVERSE_SERIES_MS}.
+ * The closed candles of every asset of `filter` on `timeframe`, cached per (class, timeframe,
+ * live candle open time) for at most {@link UNIVERSE_SERIES_MS}.
  */
 export function classSeries(deps: AppDeps, filter: AssetClassFilter, timeframe: Timeframe): Promise<ClassSeries> {
-  const lastOpen = lastOpenOf(deps, timeframe);
+  const now = deps.now();
+  const lastOpen = candleOpenTime(timeframe, now);
   return cachedPerMarket(deps, `series|${filter}|${timeframe}|${lastOpen}`, () =>
-    readClass(marketOf(deps), filter, timeframe, lastOpen),
+    readClass(marketOf(deps), filter, timeframe, lastOpen, now),
   );
 }

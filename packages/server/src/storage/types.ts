@@ -15,6 +15,8 @@ export interface UserRecord {
   /** The base tier an admin set; grants may raise the effective tier. */
   tier: Tier;
   created_at: number;
+  /** When the owner proved the address (followed a verification link); absent or null: not yet. */
+  email_verified_at?: number | null;
 }
 
 export interface SessionRecord {
@@ -48,6 +50,43 @@ export interface UserRepository {
   /** Users oldest first (ties by id), so pages stay stable while people sign up. */
   list(page?: PageOptions): Promise<UserRecord[]>;
   setTier(id: string, tier: Tier): Promise<boolean>;
+  /** Marks the address verified at `at` (an earlier verification stands); false when absent. */
+  markVerified(id: string, at: number): Promise<boolean>;
+}
+
+/** A mail sent to an account: a verification link (its token hashed) or a sign-up attempt notice. */
+export interface AccountMailRecord {
+  id: string;
+  user_id: string;
+  kind: 'verify' | 'signup_attempt';
+  /** SHA-256 of the link's token; null for a notice and once the link is used. */
+  token_hash: string | null;
+  /** The address the mail went to (a link verifies that address only). */
+  email: string;
+  created_at: number;
+  /** When the link stops working (a notice: when the record may go). */
+  expires_at: number;
+}
+
+/** How often one account may be mailed. */
+export interface MailLimits {
+  /** Least time between two mails. */
+  gapMs: number;
+  /** Most mails in any 24 hours. */
+  perDay: number;
+}
+
+export interface AccountMailRepository {
+  /**
+   * Records the mail unless the account was mailed within `gapMs` or `perDay` times in the last
+   * 24 hours (false then); records past both their expiry and a day are dropped on the way.
+   */
+  recordIfBelow(mail: AccountMailRecord, limits: MailLimits): Promise<boolean>;
+  /**
+   * Uses a verification link, once: when `tokenHash` names a live link, marks its address verified
+   * (if it is still the user's), voids every link of the user and returns the user; else null.
+   */
+  redeem(tokenHash: string, now: number): Promise<UserRecord | null>;
 }
 
 export interface SessionRepository {
@@ -99,6 +138,7 @@ export interface Storage {
   readonly apiKeys: ApiKeyRepository;
   readonly apiUsage: ApiUsageRepository;
   readonly favorites: FavoriteRepository;
+  readonly accountMails: AccountMailRepository;
   readonly connections: ConnectionRepository;
   readonly positions: PositionRepository;
   readonly balances: BalanceRepository;
@@ -112,6 +152,7 @@ export interface Storage {
   readonly pushDevices: import('./alerts-types.js').PushDeviceRepository;
   readonly pushOutbox: import('./alerts-types.js').PushOutboxRepository;
   readonly pushSettings: import('./alerts-types.js').PushSettingsRepository;
+  readonly alertWebhooks: import('./webhooks-types.js').AlertWebhookRepository;
   readonly notificationPreferences: import('./alerts-types.js').NotificationPreferencesRepository;
   readonly oauth: import('./oauth-types.js').OAuthRepository;
   /** Candles of the real market sources (the candle store), bounded, least recently used evicted. */

@@ -45,6 +45,68 @@ export function checkColumns(columns: object, fields: readonly string[]): number
   return n;
 }
 
+/**
+ * The common length of the named columns, checking that each is present, array-like and
+ * non-empty and that the lengths agree, without reading a value: for kernels that fold the
+ * finiteness check into their own single pass (accumulating `x * 0`, which is 0 for every finite
+ * x and NaN otherwise) and call {@link checkColumns} when that sum is not 0, so a caller gets the
+ * same typed error, for the same first bad value, as from a separate check.
+ */
+export function columnsLength(columns: object, fields: readonly string[]): number {
+  if (columns != null && typeof columns === 'object') {
+    const record = columns as Record<string, ArrayLike<number> | undefined>;
+    let n = -1;
+    let ok = true;
+    for (const f of fields) {
+      const col = record[f];
+      const len = col == null ? -1 : col.length;
+      if (typeof len !== 'number' || len <= 0 || (n !== -1 && len !== n)) {
+        ok = false;
+        break;
+      }
+      n = len;
+    }
+    if (ok && n > 0) return n;
+  }
+  return checkColumns(columns, fields);
+}
+
+/**
+ * The length of `values`, checking that it is a non-empty array-like without reading a value: for
+ * kernels that fold the finiteness check into their own pass (see {@link columnsLength}) and call
+ * {@link checkSeries} when their sum of `x * 0` is not 0.
+ */
+export function seriesLength(values: ArrayLike<number>, field = 'values'): number {
+  const len = values == null ? -1 : values.length;
+  if (typeof len === 'number' && len > 0) return len;
+  return checkSeries(values, field);
+}
+
+/**
+ * The output column of a kernel that accepts the caller's array (`options.out`): that array, after
+ * checking that it is a `Float64Array` of exactly `n` values that does not share memory with the
+ * input, with NaN written to its first `lookback` slots; or, without one, a new column. Writing
+ * into an array the caller reuses skips allocating and first-touching 8 bytes per value, which
+ * is the floor of the fastest kernels.
+ */
+export function outputInto(
+  out: Float64Array | undefined,
+  n: number,
+  lookback: number,
+  input: ArrayLike<number>,
+): Float64Array {
+  if (out === undefined) return outputColumn(n, lookback);
+  if (!(out instanceof Float64Array) || out.length !== n) {
+    const got = out instanceof Float64Array ? `length ${out.length}` : String(out);
+    throw new InputError('invalid_option', `out must be a Float64Array of length ${n}, got ${got}`, 'out');
+  }
+  if (ArrayBuffer.isView(input) && input.buffer === out.buffer) {
+    throw new InputError('invalid_option', 'out must not share memory with the input', 'out');
+  }
+  if (lookback > 0) out.fill(Number.NaN, 0, Math.min(lookback, n));
+  return out;
+}
+
 /** Throws unless `value` is an integer in [min, max]. Returns it. */
 export function checkInt(name: string, value: number, min: number, max = 1_000_000): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

@@ -6,6 +6,9 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'POST /v1/auth/signup': 20,
   'POST /v1/auth/login': 20,
   'POST /v1/auth/logout': 1,
+  // Resending mails someone (the per-account limit is silent, so this one bounds an address).
+  'POST /v1/auth/verify/resend': 20,
+  'GET /v1/auth/verify': 2,
   // The OAuth consent step may log in (scrypt). Registration is open and writes a client that lives
   // a day unused: 100 units, so one address registers at most 20 clients a minute.
   'POST /oauth/authorize': 20,

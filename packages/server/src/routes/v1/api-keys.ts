@@ -10,6 +10,7 @@ import {
   MAX_ACTIVE_API_KEYS,
   revokeApiKey,
 } from '../../services/api-keys.js';
+import { requireVerifiedEmail } from '../../services/verification/verification.js';
 import { TIERS } from '../../storage/types.js';
 import { operation } from '../operation.js';
 
@@ -69,7 +70,7 @@ const createApiKeyRoute = operation(
     operationId: 'createApiKey',
     tags: ['API keys'],
     summary: 'Create an API key',
-    description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account.`,
+    description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account. Where email verification is required, 403 \`EmailNotVerified\` until the address is verified.`,
     request: { body: { content: { 'application/json': { schema: CreateApiKeyBody } }, required: false } },
     responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
   },
@@ -82,6 +83,7 @@ const listApiKeysRoute = operation(SESSION_ONLY, {
   operationId: 'listApiKeys',
   tags: ['API keys'],
   summary: 'List API keys, revoked and expired included',
+  description: 'Each key as its prefix and metadata; the secret is shown only once, by the create call.',
   responses: { 200: json(envelopeOf(z.array(ApiKeySchema)), 'Keys, newest first') },
 });
 
@@ -106,6 +108,8 @@ const creditsRoute = operation(SESSION_ONLY, {
   operationId: 'getApiKeyCredits',
   tags: ['API keys'],
   summary: 'Live daily API-key allowance',
+  description:
+    "The caller tier's daily API-key allowance, what all the account's keys spent today and when it resets (00:00 UTC).",
   responses: { 200: json(envelopeOf(CreditsSchema), 'Allowance figures') },
 });
 
@@ -121,6 +125,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(createApiKeyRoute, async (c) => {
     const caller = requireUser(c.get('caller'));
     const body = c.req.valid('json') ?? {};
+    await requireVerifiedEmail(c.get('deps'), caller.user.id);
     const { key, view } = await createApiKey(c.get('deps').storage, caller.user.id, body, c.get('deps').now());
     c.header('cache-control', 'no-store');
     return c.json(ok({ key, api_key: view }), 200);

@@ -10,12 +10,24 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
+const LEGACY_ID_LENGTH = { min: 1, max: 128 } as const;
+const LegacyId = z.string().min(LEGACY_ID_LENGTH.min).max(LEGACY_ID_LENGTH.max);
+
+/** The body names the asset by `asset_id` or by `coin_id` (`legacyAssetId` refuses neither); the schema says so. */
 const LegacyFavoriteBody = z
   .object({
-    asset_id: z.string().min(1).max(128).optional(),
-    coin_id: z.string().min(1).max(128).optional().openapi({ description: 'Earlier name of asset_id' }),
+    asset_id: LegacyId.optional().openapi({ example: 'bitcoin' }),
+    coin_id: LegacyId.optional().openapi({ description: 'Earlier name of asset_id' }),
   })
-  .openapi('LegacyFavoriteRequest');
+  .openapi('LegacyFavoriteRequest', {
+    anyOf: ['asset_id', 'coin_id'].map((name) => ({
+      type: 'object' as const,
+      required: [name],
+      properties: {
+        [name]: { type: 'string' as const, minLength: LEGACY_ID_LENGTH.min, maxLength: LEGACY_ID_LENGTH.max },
+      },
+    })),
+  });
 
 const LEGACY = 'Legacy surface over the same favorites list as `/v2/assets/favorites`.';
 

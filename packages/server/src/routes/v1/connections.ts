@@ -103,6 +103,8 @@ const listRoute = operation(SESSION_ONLY, {
   operationId: 'listConnections',
   tags: ['Connections'],
   summary: "The user's connections with their positions and sync state",
+  description:
+    'Each read-only exchange connection with its last sync, its error if the sync failed, and the positions it holds. Credentials are never returned.',
   responses: { 200: json(envelopeOf(z.array(ConnectionSchema)), 'Connections, oldest first') },
 });
 

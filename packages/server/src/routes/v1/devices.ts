@@ -21,14 +21,23 @@ const DeviceSchema = z
 
 const SubscriptionBody = z
   .object({
-    endpoint: z
-      .string()
-      .min(1)
-      .max(2048)
-      .openapi({ format: 'uri', description: 'PushSubscription.endpoint: an https URL on port 443 of a public host' }),
+    endpoint: z.string().min(1).max(2048).openapi({
+      format: 'uri',
+      description: 'PushSubscription.endpoint: an https URL on port 443 of a public host',
+      example: 'https://push.example.net/send/d6f2c1',
+    }),
     keys: z.object({
-      p256dh: z.string().min(1).max(200).openapi({ description: 'P-256 public key of the subscription, base64url' }),
-      auth: z.string().min(1).max(100).openapi({ description: 'Auth secret (16 bytes), base64url' }),
+      // The lengths are those the service checks (`checkSubscription`): 65 bytes starting 0x04, and 16 bytes.
+      p256dh: z.string().min(1).max(200).openapi({
+        description: 'P-256 public key of the subscription (an uncompressed point, 65 bytes), base64url',
+        pattern: '^B[A-Za-z0-9_-]{86}={0,2}$',
+        example: 'BPy1g3pxMoQQdmpyqRQCYp5Uk62z5qI7DPGCGoEmvgFi5tCmqNhgHAgc4MnMDC1uW2UHFIKB49Y5jI0-3lNmmlA',
+      }),
+      auth: z.string().min(1).max(100).openapi({
+        description: 'Auth secret (16 bytes), base64url',
+        pattern: '^[A-Za-z0-9_-]{22}={0,2}$',
+        example: 'ERb36ta3_gyTVUqngJt_wA',
+      }),
     }),
     expirationTime: z.number().nullable().optional().openapi({ description: 'As the browser reports it; not used' }),
     name: z.string().min(1).max(100).optional().openapi({ description: 'A label for the device list' }),
@@ -54,6 +63,8 @@ const vapidRoute = operation(PUBLIC, {
   operationId: 'getVapidPublicKey',
   tags: ['Devices'],
   summary: 'The VAPID public key to subscribe with',
+  description:
+    'The key a browser passes as `applicationServerKey` to `pushManager.subscribe` before registering the subscription with POST /v1/devices.',
   responses: { 200: json(envelopeOf(VapidSchema), 'Key') },
 });
 
@@ -75,6 +86,8 @@ const listRoute = operation(SESSION_ONLY, {
   operationId: 'listDevices',
   tags: ['Devices'],
   summary: 'List push devices, inactive ones included',
+  description:
+    'Every Web Push subscription of the account; a device the push service reported gone stays listed with `active: false` and the reason.',
   responses: { 200: json(envelopeOf(z.array(DeviceSchema)), 'Devices, newest first') },
 });
 

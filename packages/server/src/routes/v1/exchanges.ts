@@ -30,7 +30,7 @@ const detailRoute = operation(
     tags: ['Exchanges'],
     summary: 'One exchange with pair counts and tickers',
     description:
-      'Unknown exchange: 404 `UnknownExchange`. Pair counts and tickers are filled for the venue the server reads market data from; other venues report 0 and empty lists.',
+      'Unknown exchange: 404 `UnknownExchange`. Pair counts are the markets the venue lists (a ccxt venue: its loaded markets) and tickers those of its tracked markets; a ccxt venue the server does not read market data from is read for this answer (at most once a minute), 503 `ServiceUnavailable` when it cannot be. `futures_open_interest_usd` is null where the venue does not report open interest; unknown is null, never 0.',
     request: {
       params: z.object({
         exchange_id: z
@@ -42,7 +42,7 @@ const detailRoute = operation(
     },
     responses: { 200: json(envelopeOf(ExchangeDetailSchema, 'ExchangeDetailEnvelope'), 'The exchange') },
   },
-  [404],
+  [404, 503],
 );
 
 export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>): void {

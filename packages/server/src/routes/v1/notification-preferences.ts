@@ -20,6 +20,7 @@ const getRoute = operation(SESSION_ONLY, {
   operationId: 'getNotificationPreferences',
   tags: ['Notifications'],
   summary: 'Push preferences',
+  description: 'Which kinds of push the account has turned off; every kind is on until turned off.',
   responses: { 200: json('Preferences') },
 });
 

@@ -51,6 +51,8 @@ const listRoute = operation(SESSION_ONLY, {
   operationId: 'listNotifications',
   tags: ['Notifications'],
   summary: 'List alerts with live target data',
+  description:
+    "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
   responses: { 200: json(envelopeOf(z.array(NotificationSchema)), 'Alerts, newest first') },
 });
 
@@ -75,6 +77,8 @@ const configRoute = operation(SESSION_ONLY, {
   operationId: 'getNotificationConfig',
   tags: ['Notifications'],
   summary: 'Active alerts against the account cap',
+  description:
+    'How many alerts are active and how many the account may hold (`unlimited: true`, and `max` 2^63-1, when its tier has no cap).',
   responses: { 200: json(LimitsEnvelope, 'Count and cap') },
 });
 
@@ -102,6 +106,7 @@ const deleteRoute = operation(
     operationId: 'deleteNotification',
     tags: ['Notifications'],
     summary: 'Delete an alert',
+    description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
     request: { params: idParam },
     responses: { 200: json(envelopeOf(z.null()), 'Alert deleted') },
   },

@@ -84,6 +84,7 @@ const availableRoute = operation(SESSION_ONLY, {
   operationId: 'listAvailablePromotions',
   tags: TAGS,
   summary: 'Promotions the caller has not claimed',
+  description: 'Active promotions the account is eligible for and has not claimed yet.',
   responses: { 200: json(envelopeOf(z.array(PromotionSchema), 'PromotionListEnvelope'), 'Unclaimed promotions') },
 });
 

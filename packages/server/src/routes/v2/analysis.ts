@@ -12,10 +12,12 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from '../../env.js';
+import { cachedResponder } from '../../http-cache/cached-body.js';
 import { SESSION_OR_API_KEY } from '../../middleware/auth/index.js';
 import {
   type AnalysisRequest,
-  analysisEnvelopeJson,
+  type AnalysisResult,
+  analysisEnvelope,
   analysisOf,
   checkAnalysisAccess,
   marketsOf,
@@ -55,11 +57,36 @@ const GATES =
 
 const AnalysisEnvelope = envelopeOf(AnalysisSchema, 'AnalysisEnvelope');
 
+const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
+
+const text = (description: string) => ({ description, schema: { type: 'string' as const } });
+
+/** The validators of a cached analysis, sent on its 200 and its 304 alike. */
+const VALIDATOR_HEADERS = {
+  etag: text(
+    'Strong entity tag of the bytes sent (a hash; a compressed body has its own). Send it back in `If-None-Match` to get a 304 while the analysis is unchanged',
+  ),
+  'cache-control': text('private, no-cache: keep the analysis, and revalidate it with its entity tag before each use'),
+  vary: text(`${VARY}, accept-encoding`),
+};
+
 const analysisDoc = {
   tags: ['Analysis'],
   summary: 'Full technical analysis of an asset: indicators, zones, trade plan, signal, Fear & Greed, regime',
-  description: `The analysis of the newest \`limit\` candles, as of the last (possibly still open) candle. \`market_type\` in the response is the market actually served. ${GATES}`,
-  responses: { 200: json(AnalysisEnvelope, 'The analysis') },
+  description: `The analysis of the newest \`limit\` closed candles ("on bar close": it stays fixed until the next candle closes), with the candle still forming reported as \`live\`. \`market_type\` in the response is the market actually served. The bytes change at most once a minute (the \`live\` block and \`fetched_at\` are refreshed each minute): \`If-None-Match\` with the \`etag\` received (a list, weak tags and \`*\` are understood) is answered 304 while they are the same; \`Accept-Encoding\` \`br\` or \`gzip\` (q-values honoured) gets a compressed body. ${GATES}`,
+  responses: {
+    200: {
+      ...json(AnalysisEnvelope, 'The analysis'),
+      headers: {
+        ...VALIDATOR_HEADERS,
+        'content-encoding': text('br or gzip when the client accepts one (absent: the identity)'),
+      },
+    },
+    304: {
+      description: 'Not modified: `If-None-Match` matches the entity tag of the analysis that would be sent',
+      headers: VALIDATOR_HEADERS,
+    },
+  },
 };
 
 const analysisByQueryRoute = operation(
@@ -151,17 +178,23 @@ async function gated(c: Context<AppEnv>, request: AnalysisRequest) {
   return { deps, market, asset };
 }
 
+const cachedAnalysis = cachedResponder({
+  'content-type': 'application/json',
+  // The bytes change within the minute at a moment the client cannot know (the live mark, a
+  // candle closing); a revalidation costs a 304 of no body.
+  'cache-control': 'private, no-cache',
+  vary: VARY,
+});
+
 /**
- * The pre-serialized envelope, sent as it is. Typed as the documented 200 JSON body, which it is:
- * `analysisEnvelopeJson` stringifies `ok(analysisWire(...))`, and the contract test validates the
- * bytes against the schema.
+ * The analysis's envelope as cached: its bytes as they are (or compressed once), or a 304. Typed
+ * as the documented 200 JSON body, which the bytes are: `analysisEnvelope` stringifies
+ * `ok(analysisWire(...))`, and the contract test validates them against the schema.
  */
-function servedJson(c: Context<AppEnv>, json: string) {
-  const res = c.body(json, 200, { 'content-type': 'application/json' });
+function served(c: Context<AppEnv>, result: AnalysisResult) {
+  const res = cachedAnalysis(c, analysisEnvelope(result));
   return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
 }
-
-const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
 
 /** The analysis served, its plan recorded as published (track record, pilot) before the response leaves. */
 async function servedAnalysis(...args: Parameters<typeof analysisOf>) {
@@ -174,12 +207,12 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(analysisByQueryRoute, async (c) => {
     const request = c.req.valid('query');
     const { deps, market, asset } = await gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await servedAnalysis(deps, market, asset, request)));
+    return served(c, await servedAnalysis(deps, market, asset, request));
   });
   app.openapi(analysisRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const { deps, market, asset } = await gated(c, request);
-    return servedJson(c, analysisEnvelopeJson(await servedAnalysis(deps, market, asset, request)));
+    return served(c, await servedAnalysis(deps, market, asset, request));
   });
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };

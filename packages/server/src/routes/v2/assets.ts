@@ -39,6 +39,7 @@ const popularRoute = operation(SESSION_OR_API_KEY, {
   operationId: 'listPopularAssets',
   tags: ['Assets'],
   summary: 'Most popular assets by community favorites',
+  description: 'Assets ranked by how many accounts hold them among their favorites; `limit` caps the list.',
   request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
   responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
 });

@@ -34,6 +34,7 @@ const FearGreedQuery = z.object({
   zone: ZoneSchema.optional().openapi({ description: 'Only assets in this Fear & Greed zone' }),
   min_volume: z.coerce.number().min(0).optional().openapi({
     type: 'number',
+    minimum: 0,
     description: 'Smallest 24h USD volume; assets without a volume are left out when given',
   }),
   exclude_stables: z

@@ -155,3 +155,42 @@ describe('GET /v2/assets/signals', () => {
     );
   });
 });
+
+describe('lists on bar close', () => {
+  it('screen and rank the newest closed candles, never the one still forming', async () => {
+    const { runScreeners } = await import('@marketlens/core');
+    const local = harness({ rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+    local.clock.now = Date.UTC(2026, 0, 15, 13, 21, 0);
+    const { token } = await local.signup();
+    const headers = { 'x-session-token': token };
+    const screener = (await (await local.request('/v2/assets/screener?asset_class=coins', { headers })).json()) as Body<
+      Screener & { as_of: string }
+    >;
+    expect(screener.data.as_of).toBe(new Date(Date.UTC(2026, 0, 14)).toISOString());
+    // The same screens over the venue's candles without the live day.
+    const ids = ['bitcoin', 'ethereum', 'solana'];
+    const inputs = await Promise.all(
+      ids.map(async (asset_id) => {
+        const { candles } = await local.market.candles({
+          asset_id,
+          timeframe: 'd1',
+          limit: 500,
+          end: Date.UTC(2026, 0, 15),
+        });
+        return { asset_id, candles };
+      }),
+    );
+    const expected = runScreeners(inputs);
+    const got = (xs: { asset: AssetRef }[]) =>
+      xs
+        .map((x) => x.asset.id)
+        .filter((id) => ids.includes(id))
+        .sort();
+    expect(got(screener.data.breakouts)).toEqual(expected.breakouts.map((x) => x.asset_id).sort());
+    expect(got(screener.data.volume_surges)).toEqual(expected.volume_surges.map((x) => x.asset_id).sort());
+    const list = (await (await local.request('/v2/assets/signals?timeframe=h1', { headers })).json()) as Body<
+      SignalList & { as_of: string }
+    >;
+    expect(list.data.as_of).toBe(new Date(Date.UTC(2026, 0, 15, 12)).toISOString());
+  });
+});

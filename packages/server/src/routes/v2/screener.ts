@@ -60,10 +60,47 @@ function controlHelp(spec: SignalControlSpec): string {
   }
 }
 
+/** A decimal as the control parser reads it (`0.5`, `70`), within 0..max when max is a power of ten. */
+function decimalPattern(spec: SignalControlSpec): string {
+  const max = spec.max ?? Number.NaN;
+  const digits = String(max).length - 1;
+  if (spec.min !== 0 || !Number.isInteger(max) || max !== 10 ** digits) return '-?\\d+(\\.\\d+)?';
+  const below = digits === 0 ? '0' : `\\d{1,${digits}}`;
+  return `(?:${below}(?:\\.\\d+)?|${max}(?:\\.0+)?)`;
+}
+
+/**
+ * The published form of a control's value: an enum, a bounded decimal, `min,max`, a boolean, or a
+ * comma-separated list of values. Published only: core's parser enforces it after the Pro gate, so
+ * a caller without Pro naming a control gets 402 whatever its value.
+ */
+function controlFormat(spec: SignalControlSpec): Record<string, unknown> {
+  const values = `(?:${(spec.values ?? []).join('|')})`;
+  switch (spec.type) {
+    case 'enum':
+      return { enum: spec.values, ...(spec.default ? { default: spec.default } : {}) };
+    case 'boolean':
+      return { enum: ['true', 'false'] };
+    case 'number':
+      return { pattern: `^${decimalPattern(spec)}$`, example: String(spec.max) };
+    case 'range':
+      return {
+        pattern: `^ *${decimalPattern(spec)} *, *${decimalPattern(spec)} *$`,
+        example: `${spec.min ?? 0},${spec.max ?? 0}`,
+      };
+    case 'enum_list':
+      return { pattern: `^ *${values} *(?:, *${values} *)*$`, example: (spec.values ?? []).slice(0, 2).join(',') };
+  }
+}
+
 const controlParams: Record<string, z.ZodType> = Object.fromEntries(
   SIGNAL_CONTROLS.map((spec) => {
-    const base = spec.type === 'enum_list' ? z.union([z.string(), z.array(z.string())]) : z.string().max(512);
     const description = `${spec.description} ${controlHelp(spec)} Pro only: 402 \`SignalControlsRestricted\` otherwise.`;
+    const format = controlFormat(spec);
+    const base =
+      spec.type === 'enum_list'
+        ? z.union([z.string().openapi(format), z.array(z.string().openapi(format))])
+        : z.string().max(512).openapi(format);
     return [spec.name, base.optional().openapi({ description })];
   }),
 );

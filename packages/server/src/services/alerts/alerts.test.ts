@@ -3,6 +3,8 @@ import { candleOpenTime, createSimulatedVenue } from '@marketlens/exchanges';
 import { describe, expect, it } from 'vitest';
 import { type AppDeps, DEFAULT_CONFIG } from '../../env.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
+import { universeOf } from '../market.js';
+import { analyzeOptionsOf } from '../plan-costs.js';
 import { resolvePayload } from './alerts.js';
 import { distancePct } from './evaluate.js';
 
@@ -33,17 +35,26 @@ describe('resolvePayload: the reference an alert is armed with', () => {
     expect(change.evaluates_as).toBe('24h');
     expect(change.reference).not.toBeNull();
     expect(change.reference).toBe(ticker.change_24h_pct);
-    // Smart zone: the price's % distance from the published entry zone at arming (solana publishes one now).
-    const smart = await resolve({ asset_id: 'solana', kind: 'smart_zone', target: 1, timeframe: 'h1' });
-    const sol = await market.ticker({ asset_id: 'solana' });
-    const { candles } = await market.candles({
-      asset_id: 'solana',
-      timeframe: 'h1',
-      limit: 500,
-      end: candleOpenTime('h1', NOW),
-    });
-    const band = analyze(candles).zone.entry_zone;
-    expect(smart.reference).toBe(band === null ? null : distancePct(sol.last, band.low, band.high));
-    expect(smart.reference).not.toBeNull();
+    // Smart zone: the price's % distance from the entry zone the analysis publishes now (with the
+    // asset's costs), on the first of these assets that publishes one.
+    let checked = 0;
+    const coins = universeOf(market).assets.filter((a) => a.asset_class === 'coins' && !a.is_stablecoin);
+    for (const { id: asset_id } of coins) {
+      const { candles } = await market.candles({
+        asset_id,
+        timeframe: 'h1',
+        limit: 500,
+        end: candleOpenTime('h1', NOW),
+      });
+      const asset = universeOf(market).get(asset_id);
+      const band = analyze(candles, analyzeOptionsOf(undefined, asset, market.venue)).zone.entry_zone;
+      if (band === null) continue;
+      const smart = await resolve({ asset_id, kind: 'smart_zone', target: 1, timeframe: 'h1' });
+      const live = await market.ticker({ asset_id });
+      expect(smart.reference).toBe(distancePct(live.last, band.low, band.high));
+      checked++;
+      break;
+    }
+    expect(checked, 'no asset publishes an h1 plan now').toBe(1);
   });
 });

@@ -10,7 +10,9 @@ import type { Tier } from '../../storage/types.js';
 import { analysisOf, assetRef, requireAsset } from '../analysis.js';
 import { ALERT_KINDS } from '../catalog.js';
 import { iso, isoOrNull, marketOf } from '../market.js';
+import { analyzeOptionsOf } from '../plan-costs.js';
 import { isAtLeast } from '../tiers.js';
+import { requireVerifiedEmail } from '../verification/verification.js';
 import { ALERT_RSI_PERIOD, distancePct, evalWindowOf } from './evaluate.js';
 import { alertLimitOf, limitsOf, MAX_DISABLED_ALERTS, type NotificationLimits } from './limits.js';
 import { nextStatus, ownerEvent } from './status.js';
@@ -107,7 +109,7 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
       reference = await live();
       inBand(reference);
       const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
-      const zones = tryAnalyze(candles)?.levels.zones ?? [];
+      const zones = tryAnalyze(deps, candles, asset)?.levels.zones ?? [];
       const hitZone = zones.find((z) => z.low <= target && target <= z.high);
       if (!hitZone) {
         throw new AppError(
@@ -139,7 +141,7 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
       // Armed with the price's distance from the entry zone published now; null while none is.
       const price = await live();
       const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
-      const band = tryAnalyze(candles)?.zone.entry_zone ?? null;
+      const band = tryAnalyze(deps, candles, asset)?.zone.entry_zone ?? null;
       reference = band === null ? null : distancePct(price, band.low, band.high);
       direction = 'below';
       break;
@@ -168,9 +170,9 @@ function changeColumnOf(ticker: Ticker, column: string | null): number | null {
   return ticker.change_24h_pct;
 }
 
-function tryAnalyze(candles: Parameters<typeof analyze>[0]) {
+function tryAnalyze(deps: AppDeps, candles: Parameters<typeof analyze>[0], asset: Asset) {
   try {
-    return analyze(candles);
+    return analyze(candles, analyzeOptionsOf(deps.config.planCosts, asset, marketOf(deps).venue));
   } catch {
     return null;
   }
@@ -214,13 +216,17 @@ async function checkDisabledBound(deps: AppDeps, userId: string): Promise<void> 
   }
 }
 
-/** `POST /v1/notifications`: 400 bad payload, 402 limit or sub-1h without Pro, 410 no active device. */
+/**
+ * `POST /v1/notifications`: 403 address not verified (where required), 400 bad payload, 402 limit
+ * or sub-1h without Pro, 410 no active device.
+ */
 export async function createAlert(
   deps: AppDeps,
   userId: string,
   tier: Tier,
   payload: NotificationPayload,
 ): Promise<AlertRecord> {
+  await requireVerifiedEmail(deps, userId);
   const resolved = await resolvePayload(deps, tier, payload);
   const status = nextStatus('active', ownerEvent(payload.enabled)) ?? 'active';
   const cap = alertLimitOf(tier);

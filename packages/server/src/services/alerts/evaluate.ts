@@ -1,6 +1,9 @@
-import { analyze, type Candles, rsi } from '@marketlens/core';
+import { type AnalyzeOptions, analyze, type Candles, rsi } from '@marketlens/core';
 import { TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import type { AlertRecord } from '../../storage/alerts-types.js';
+import { distancePct } from '../distance.js';
+
+export { distancePct };
 
 /** RSI period of RSI alerts. */
 export const ALERT_RSI_PERIOD = 14;
@@ -56,20 +59,13 @@ export interface AlertHit {
   close: number;
 }
 
-/** Percent distance of `price` from a band (0 inside it). */
-export function distancePct(price: number, low: number, high: number): number {
-  if (price > high) return ((price - high) / high) * 100;
-  if (price < low) return ((low - price) / low) * 100;
-  return 0;
-}
-
 /**
  * Evaluates an alert over closed candles (oldest first) of its {@link evalWindowOf} timeframe and
  * returns the first candle whose close fires it, or null. Only candles after
  * `last_evaluated_open` and closing after `armed_at` count; of the candle that was open when the
  * alert was armed only the close counts (its earlier high and low happened before). Pure.
  */
-export function evaluateAlert(alert: AlertRecord, candles: Candles): AlertHit | null {
+export function evaluateAlert(alert: AlertRecord, candles: Candles, options?: AnalyzeOptions): AlertHit | null {
   const { timeframe } = evalWindowOf(alert);
   const step = TIMEFRAME_MS[timeframe];
   const { time, high, low, close } = candles;
@@ -130,7 +126,7 @@ export function evaluateAlert(alert: AlertRecord, candles: Candles): AlertHit | 
     }
     case 'smart_zone':
       for (let i = first; i < n; i++) {
-        const band = entryZoneAt(candles, i);
+        const band = entryZoneAt(candles, i, options);
         if (band === null) continue;
         const d = distancePct(close[i], band.low, band.high);
         if (d <= alert.target) return hit(i, d);
@@ -139,10 +135,17 @@ export function evaluateAlert(alert: AlertRecord, candles: Candles): AlertHit | 
   }
 }
 
-/** The entry zone of the plan published as of candle `i`, or null (no trade, or too little history). */
-export function entryZoneAt(candles: Candles, i: number): { low: number; high: number } | null {
+/**
+ * The entry zone of the plan published as of candle `i` (with the analysis `options` of the asset,
+ * see `analyzeOptionsOf`), or null (no trade, or too little history).
+ */
+export function entryZoneAt(
+  candles: Candles,
+  i: number,
+  options?: AnalyzeOptions,
+): { low: number; high: number } | null {
   try {
-    return analyze(candles, { asOf: i }).zone.entry_zone;
+    return analyze(candles, { ...options, asOf: i }).zone.entry_zone;
   } catch {
     return null;
   }

@@ -2,9 +2,11 @@ import { candleOpenTime, MAX_CANDLES, TIMEFRAME_MS, type Timeframe } from '@mark
 import type { AppDeps } from '../../env.js';
 import type { AlertRecord } from '../../storage/alerts-types.js';
 import { iso, marketOf, universeOf } from '../market.js';
+import { analyzeOptionsOf } from '../plan-costs.js';
 import { formatPct, formatPrice, noticeOf } from '../push/notices.js';
 import { checkRegimeTransitions } from '../push/regime.js';
 import { type DeliveryReport, deliverDue } from '../push/sender.js';
+import { deliverWebhooksDue } from '../push/webhook-sender.js';
 import { type AlertHit, evaluateAlert, evalWindowOf } from './evaluate.js';
 
 /** Closed candles an alert catches up on after downtime, at most; older closes are not replayed. */
@@ -18,6 +20,8 @@ export interface TickReport {
   expired: number;
   regime: number;
   delivery: DeliveryReport;
+  /** The webhook outbox, delivered after the pushes. */
+  webhooks: DeliveryReport;
 }
 
 /** The push of a fired alert; percent-change pushes are captioned with their column (section 6). */
@@ -74,7 +78,7 @@ export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHi
 /**
  * Evaluates every active alert at candle close: for each (asset, candle timeframe) the closed
  * candles since the oldest unevaluated one are read once; an alert that fires becomes triggered
- * and its push is written to the outbox in one transaction, keyed by (alert, candle, arming), so
+ * and its push is written to the outbox (one row per active device and webhook) in one transaction, keyed by (alert, candle, arming), so
  * a crash or restart before or after that write never fires it twice. Returns alerts triggered
  * and evaluated.
  */
@@ -119,19 +123,31 @@ export async function evaluateAlerts(deps: AppDeps): Promise<{ evaluated: number
     const n = candles.time.length;
     if (n === 0) continue;
     const lastOpen = candles.time[n - 1];
-    const name = universe.get(g.assetId)?.name ?? g.assetId;
+    const asset = universe.get(g.assetId);
+    const name = asset?.name ?? g.assetId;
+    const options = analyzeOptionsOf(deps.config.planCosts, asset, market.venue);
     for (const alert of g.alerts) {
       evaluated++;
-      const hit = evaluateAlert(alert, candles);
+      const hit = evaluateAlert(alert, candles, options);
       if (hit === null) {
         await deps.storage.alerts.markEvaluated(alert.id, alert.armed_at, lastOpen);
         continue;
       }
+      const notice = alertPayload(alert, name, hit, now);
+      // Webhooks: the database copies this notice to each active webhook of the owner in the
+      // transaction that fires the alert (the `alert_webhook_fan_out` trigger); devices get theirs
+      // from `trigger` itself.
+      await deps.storage.alertWebhooks.stageNotice(
+        alert.user_id,
+        { alert_id: alert.id, armed_at: alert.armed_at, trigger_candle: hit.candle_open },
+        notice,
+        now,
+      );
       const fired = await deps.storage.alerts.trigger(
         alert.id,
         alert.armed_at,
         { triggered_at: now, trigger_value: hit.value, trigger_candle: hit.candle_open },
-        alertPayload(alert, name, hit, now),
+        notice,
       );
       if (fired) triggered++;
     }
@@ -168,7 +184,8 @@ export class AlertScheduler {
     const { evaluated, triggered } = await evaluateAlerts(this.deps);
     const regime = await checkRegimeTransitions(this.deps);
     const delivery = await deliverDue(this.deps);
-    return { evaluated, triggered, expired, regime, delivery };
+    const webhooks = await deliverWebhooksDue(this.deps);
+    return { evaluated, triggered, expired, regime, delivery, webhooks };
   }
 
   start(): void {

@@ -105,10 +105,11 @@ export function longPlan(candleTime = T0, extra: Partial<TradePlan> = {}): Trade
     invalidation: 96,
     stop_loss: 95,
     take_profits: [
-      { price: 110, size_pct: 70, risk_reward: 2 },
-      { price: 120, size_pct: 30, risk_reward: 4 },
+      { price: 110, size_pct: 70, risk_reward: 2, risk_reward_net: (10 - 0.2) / (5 + 0.2) },
+      { price: 120, size_pct: 30, risk_reward: 4, risk_reward_net: (20 - 0.2) / (5 + 0.2) },
     ],
     risk_pct: 5,
+    cost_pct: 0.2,
     horizon_bars: 10,
     entry_window_bars: 3,
     ...extra,

@@ -53,7 +53,8 @@ export function pushRequestOf(device: PushDeviceRecord, row: OutboxRecord, vapid
   return { endpoint: details.endpoint, headers, body };
 }
 
-function retryDelay(attempts: number): number {
+/** When a failed attempt is tried again: 30 s doubling per attempt, at most an hour (push and webhooks alike). */
+export function retryDelay(attempts: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
 }
 

@@ -8,7 +8,7 @@ import {
   type VenueFill,
   verifyCcxtCredentials,
 } from '@marketlens/exchanges';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AccountConnection } from '../../env.js';
 import { FILLS_LOOKBACK_MS } from './job.js';
 import { type SyncTestApp, syncTestApp } from './test-app.js';
@@ -183,11 +183,13 @@ describe('sync with the simulated venue', () => {
   });
 
   it('times a hanging venue call out, and caps concurrent syncs', async () => {
+    const TIMEOUT_MS = 60_000;
+    // Syncs inside positions() now, the hanging one included (it never leaves).
     let active = 0;
     let peak = 0;
     const hang = new Set<string>();
     const t = syncTestApp({
-      sync: { callTimeoutMs: 60, concurrency: 2 },
+      sync: { callTimeoutMs: TIMEOUT_MS, concurrency: 2 },
       deps: {
         accountFor: (c: AccountConnection) => {
           const inner = createSimulatedAccount(t.market, { connection: c.id });
@@ -196,12 +198,13 @@ describe('sync with the simulated venue', () => {
             connection: inner.connection,
             venue: inner.venue,
             positions: async () => {
-              // An abandoned (timed-out) call keeps running on its own: only answering calls are counted.
-              if (hang.has(c.id)) await new Promise(() => {});
               active++;
               peak = Math.max(peak, active);
               try {
-                await new Promise((r) => setTimeout(r, 20));
+                if (hang.has(c.id)) await new Promise(() => {});
+                // One turn of the event loop, so syncs that may run together are in here together:
+                // without the cap, all five would be.
+                await new Promise((r) => setImmediate(r));
                 return await inner.positions();
               } finally {
                 active--;
@@ -215,18 +218,34 @@ describe('sync with the simulated venue', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await connect(t, token, { exchange_id: SIMULATED_VENUE_ID }));
     hang.add(ids[0]);
-    const results = await Promise.all(ids.map((id) => t.scheduler.syncOnce(id)));
-    expect(peak).toBeLessThanOrEqual(2);
-    expect(results[0]).toMatchObject({ ok: false });
-    expect(results[0]?.error).toMatch(/did not answer within 60 ms/);
-    expect(results.slice(1).every((r) => r?.ok === true)).toBe(true);
-    // A tick starts at most `concurrency` syncs.
-    await t.storage.connections.scheduleAt(ids[1], 0);
-    await t.storage.connections.scheduleAt(ids[2], 0);
-    await t.storage.connections.scheduleAt(ids[3], 0);
-    expect(await t.scheduler.tick(t.clock.now)).toHaveLength(2);
-    await t.scheduler.stop();
-    expect(await t.scheduler.syncOnce(ids[4])).toBeNull();
+    // The call timeout's timer runs on a fake clock that only the test moves: an answering call can
+    // never time out, however slow the machine, and the hanging one times out exactly at the limit.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let hungResult: Awaited<ReturnType<typeof t.scheduler.syncOnce>> | undefined;
+      const hung = t.scheduler.syncOnce(ids[0]).then((r) => {
+        hungResult = r;
+      });
+      // The hanging sync holds one of the two slots; the four others take turns in the other one.
+      const answered = await Promise.all(ids.slice(1).map((id) => t.scheduler.syncOnce(id)));
+      expect(answered.every((r) => r?.ok === true)).toBe(true);
+      expect(peak).toBe(2);
+      await vi.advanceTimersByTimeAsync(TIMEOUT_MS - 1);
+      expect(hungResult).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      await hung;
+      expect(hungResult).toMatchObject({ ok: false });
+      expect(hungResult?.error).toMatch(/did not answer within 60000 ms/);
+      // A tick starts at most `concurrency` syncs.
+      await t.storage.connections.scheduleAt(ids[1], 0);
+      await t.storage.connections.scheduleAt(ids[2], 0);
+      await t.storage.connections.scheduleAt(ids[3], 0);
+      expect(await t.scheduler.tick(t.clock.now)).toHaveLength(2);
+      await t.scheduler.stop();
+      expect(await t.scheduler.syncOnce(ids[4])).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -492,4 +492,89 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 13,
+    name: 'email_verification',
+    // When a user proved the address (null: not yet; accounts made before this version too). Mails
+    // sent to an account are kept a day for the per-account mail limit; a verification mail holds
+    // the hash of its single-use link token.
+    sql: `
+      ALTER TABLE users ADD COLUMN email_verified_at INTEGER;
+      CREATE TABLE account_mails (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL CHECK (kind IN ('verify', 'signup_attempt')),
+        token_hash TEXT UNIQUE,
+        email TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX account_mails_user ON account_mails(user_id, created_at);
+      CREATE INDEX account_mails_created ON account_mails(created_at);
+    `,
+  },
+  {
+    version: 14,
+    name: 'alert_webhooks',
+    // Signed webhooks, a delivery channel beside push devices (for users without a browser). The
+    // secret is encrypted with the credentials key. The scheduler stages a firing's notice before it
+    // marks the alert triggered; the trigger below copies it to the outbox, one row per active
+    // webhook of the owner, inside the statement that fires the alert, so the firing and its
+    // deliveries commit together (as push rows do) without the alert storage knowing of webhooks.
+    sql: `
+      CREATE TABLE alert_webhooks (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        url TEXT NOT NULL,
+        name TEXT,
+        secret TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        active INTEGER NOT NULL DEFAULT 1,
+        deactivated_at INTEGER,
+        deactivated_reason TEXT,
+        UNIQUE (user_id, url)
+      );
+      CREATE INDEX alert_webhooks_user ON alert_webhooks(user_id, active);
+      CREATE TABLE webhook_notices (
+        alert_id TEXT NOT NULL,
+        armed_at INTEGER NOT NULL,
+        trigger_candle INTEGER NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        category TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (alert_id, armed_at, trigger_candle)
+      );
+      CREATE INDEX webhook_notices_created ON webhook_notices(created_at);
+      CREATE TABLE webhook_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        idempotency_key TEXT NOT NULL,
+        webhook_id TEXT NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        category TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        delivered_at INTEGER,
+        dropped_at INTEGER,
+        last_error TEXT,
+        UNIQUE (idempotency_key, webhook_id)
+      );
+      CREATE INDEX webhook_outbox_pending ON webhook_outbox(next_attempt_at)
+        WHERE delivered_at IS NULL AND dropped_at IS NULL;
+      CREATE INDEX webhook_outbox_webhook ON webhook_outbox(webhook_id);
+      CREATE TRIGGER alert_webhook_fan_out AFTER UPDATE OF status ON alerts
+        WHEN OLD.status = 'active' AND NEW.status = 'triggered' AND NEW.trigger_candle IS NOT NULL
+      BEGIN
+        INSERT OR IGNORE INTO webhook_outbox
+          (idempotency_key, webhook_id, user_id, category, payload, created_at, next_attempt_at)
+          SELECT n.idempotency_key, w.id, w.user_id, n.category, n.payload, NEW.updated_at, NEW.updated_at
+          FROM webhook_notices n JOIN alert_webhooks w ON w.user_id = NEW.user_id AND w.active = 1
+          WHERE n.alert_id = NEW.id AND n.armed_at = NEW.armed_at AND n.trigger_candle = NEW.trigger_candle;
+        DELETE FROM webhook_notices WHERE alert_id = NEW.id;
+      END;
+    `,
+  },
 ];

@@ -110,7 +110,11 @@ describe('sqlite storage', () => {
     expect(await ids({ offset: 3 })).toEqual(['u3']);
     expect(await ids({ limit: 0 })).toEqual([]);
     expect(await ids({ limit: 5, offset: 4 })).toEqual([]);
-    expect((await s.users.list({ limit: 1 }))[0]).toEqual({ ...user('u0', 'z@x.io'), created_at: 1 });
+    expect((await s.users.list({ limit: 1 }))[0]).toEqual({
+      ...user('u0', 'z@x.io'),
+      created_at: 1,
+      email_verified_at: null,
+    });
     await expect(s.users.list({ limit: -1 })).rejects.toThrow(RangeError);
     await expect(s.users.list({ offset: 1.5 })).rejects.toThrow(RangeError);
     await s.close();

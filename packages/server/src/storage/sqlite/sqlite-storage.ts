@@ -14,6 +14,7 @@ import type {
   UserRecord,
   UserRepository,
 } from '../types.js';
+import { sqliteAccountMails } from './account-mails.js';
 import { sqliteBalances, sqliteConnections, sqliteFills, sqlitePositions } from './accounts.js';
 import {
   sqliteAlerts,
@@ -27,6 +28,7 @@ import { MIGRATIONS, type Migration } from './migrations.js';
 import { oauth } from './oauth.js';
 import { sqlitePilot, sqlitePublishedPlans } from './plans.js';
 import { sqliteAffiliateGrants, sqliteCampaigns, sqlitePromotions } from './promotions.js';
+import { sqliteAlertWebhooks } from './webhooks.js';
 
 type DB = Database.Database;
 
@@ -89,14 +91,17 @@ function pageBound(n: number | undefined, fallback: number): number {
 
 function users(db: DB): UserRepository {
   const insert = db.prepare(
-    'INSERT INTO users (id, email, password_hash, tier, created_at) VALUES (@id, @email, @password_hash, @tier, @created_at) ON CONFLICT(email) DO NOTHING',
+    `INSERT INTO users (id, email, password_hash, tier, created_at, email_verified_at)
+     VALUES (@id, @email, @password_hash, @tier, @created_at, @email_verified_at) ON CONFLICT(email) DO NOTHING`,
   );
   const fav = db.prepare('INSERT OR IGNORE INTO favorites (user_id, asset_id, created_at) VALUES (?, ?, ?)');
   const byId = db.prepare('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare('SELECT * FROM users WHERE email = ?');
   const list = db.prepare('SELECT * FROM users ORDER BY created_at, id LIMIT ? OFFSET ?');
   const setTier = db.prepare('UPDATE users SET tier = ? WHERE id = ?');
-  const create = db.transaction((user: UserRecord, favorites: readonly string[]) => {
+  const markVerified = db.prepare('UPDATE users SET email_verified_at = COALESCE(email_verified_at, ?) WHERE id = ?');
+  const create = db.transaction((given: UserRecord, favorites: readonly string[]) => {
+    const user = { ...given, email_verified_at: given.email_verified_at ?? null };
     if (insert.run(user).changes === 0) return null;
     for (const a of favorites) fav.run(user.id, a, user.created_at);
     return user;
@@ -108,6 +113,7 @@ function users(db: DB): UserRepository {
     // SQLite reads a negative LIMIT as no limit.
     list: async (page = {}) => list.all(pageBound(page.limit, -1), pageBound(page.offset, 0)) as UserRecord[],
     setTier: async (id: string, tier: Tier) => setTier.run(tier, id).changes > 0,
+    markVerified: async (id, at) => markVerified.run(at, id).changes > 0,
   };
 }
 
@@ -223,6 +229,7 @@ export function createSqliteStorage(
     apiKeys: apiKeys(db),
     apiUsage: apiUsage(db),
     favorites: favorites(db),
+    accountMails: sqliteAccountMails(db),
     connections: sqliteConnections(db),
     positions: sqlitePositions(db),
     balances: sqliteBalances(db),
@@ -236,6 +243,7 @@ export function createSqliteStorage(
     pushDevices: sqlitePushDevices(db),
     pushOutbox: sqlitePushOutbox(db),
     pushSettings: sqlitePushSettings(db),
+    alertWebhooks: sqliteAlertWebhooks(db),
     notificationPreferences: sqliteNotificationPreferences(db),
     oauth: oauth(db),
     schemaVersion: async () =>

@@ -1,0 +1,58 @@
+import { type AnalyzeOptions, COST_MODELS, type CostModel, roundTripCostPct } from '@marketlens/core';
+import type { Asset, AssetClass } from '@marketlens/exchanges';
+
+/** A cost override of the operator: an asset class, on one venue or on all, at these fees and spread. */
+export interface PlanCostOverride {
+  asset_class: AssetClass;
+  /** The venue it applies to (`binance`, `marketlens-sim`); null: every venue. */
+  venue: string | null;
+  feePct: number;
+  spreadPct: number;
+}
+
+const ENTRY = /^([a-z]+)(?:@([A-Za-z0-9._-]+))?=([0-9.]+)\/([0-9.]+)$/;
+
+/**
+ * `MARKETLENS_PLAN_COSTS`: a comma list of `<class>[@<venue>]=<fee %>/<spread %>`, e.g.
+ * `coins=0.05/0.02,coins@kraken=0.26/0.03,fx=0.002/0.004`: the taker fee per side and the spread,
+ * in % of the price. A venue entry wins over a class entry; a class without one keeps core's
+ * `COST_MODELS`. Throws a message naming the bad entry.
+ */
+export function parsePlanCosts(raw: string | undefined): PlanCostOverride[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const text = item.trim();
+    const m = ENTRY.exec(text);
+    const fee = m ? Number(m[3]) : Number.NaN;
+    const spread = m ? Number(m[4]) : Number.NaN;
+    if (!m || !Object.hasOwn(COST_MODELS, m[1]) || !(fee >= 0 && fee <= 50) || !(spread >= 0 && spread <= 100)) {
+      throw new Error(
+        `MARKETLENS_PLAN_COSTS: '${text}' is not <class>[@<venue>]=<fee %>/<spread %> with a class among ${Object.keys(COST_MODELS).join(', ')}, a fee 0..50 and a spread 0..100`,
+      );
+    }
+    return { asset_class: m[1] as AssetClass, venue: m[2] ?? null, feePct: fee, spreadPct: spread };
+  });
+}
+
+/** The cost model of an asset class on a venue: the operator's venue entry, class entry, else core's table. */
+export function costModelOf(overrides: readonly PlanCostOverride[], assetClass: AssetClass, venue: string): CostModel {
+  const own = (v: string | null) => overrides.find((o) => o.asset_class === assetClass && o.venue === v);
+  const o = own(venue) ?? own(null);
+  return o === undefined ? COST_MODELS[assetClass] : { feePct: o.feePct, spreadPct: o.spreadPct };
+}
+
+/**
+ * The options every published analysis of an asset is computed with: the plan's cost filter and
+ * net risk-reward use the round trip of the asset's market on `venue` ({@link costModelOf}). The
+ * analysis routes, zone alerts and their evaluation all use it, so an alert watches the very plan
+ * the analysis publishes. Without an asset (unknown to the universe), core's 0.20% default.
+ */
+export function analyzeOptionsOf(
+  overrides: readonly PlanCostOverride[] | undefined,
+  asset: Pick<Asset, 'asset_class'> | undefined,
+  venue: string,
+): AnalyzeOptions {
+  if (asset === undefined) return {};
+  const model = costModelOf(overrides ?? [], asset.asset_class, venue);
+  return { plan: { costPct: roundTripCostPct({ assetClass: asset.asset_class, ...model }) } };
+}
