@@ -51,7 +51,7 @@ export const ERROR_CODES = {
   NoActiveDevice: {
     code: 'NoActiveDevice',
     status: 410,
-    meaning: 'Creating an alert needs at least one active push device.',
+    meaning: 'Creating an alert needs at least one active push device or alert webhook.',
   },
   InvalidPushSubscription: {
     code: 'InvalidPushSubscription',

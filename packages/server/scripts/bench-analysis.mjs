@@ -306,7 +306,7 @@ async function main() {
   console.log(`cached p99 ${p99} ms; target < 10 ms: ${p99 < 10 ? 'met' : 'MISSED'}`);
 
   console.log(
-    `\nuncached: ${cold.length} distinct (asset, timeframe) analyses, one at a time, Pro API key, Accept-Encoding gzip, deflate, br, default depth 500\n`,
+    `\nuncached: ${cold.out.length} distinct (asset, timeframe) analyses, one at a time, Pro API key, Accept-Encoding gzip, deflate, br, default depth 500\n`,
   );
   console.log('| case | p50 ms | p90 ms | p99 ms | server CPU ms per request |\n|---|---:|---:|---:|---:|');
   const row = (name, { cpuMs }, rs) => {

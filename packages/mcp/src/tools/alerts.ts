@@ -46,7 +46,7 @@ const createPriceAlert = defineTool({
   name: 'create_price_alert',
   title: 'Create an alert',
   description:
-    'Creates an alert pushed to your devices: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device (code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
+    'Creates an alert delivered to your push devices and alert webhooks: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device or alert webhook (register_alert_webhook; code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
   input: CreateAlertToolInput,
   output: NotificationSchema,
   needs: 'alerts',

@@ -234,8 +234,15 @@ export async function createAlert(
     throw limitError(cap);
   }
   if (status === 'disabled') await checkDisabledBound(deps, userId);
-  if ((await deps.storage.pushDevices.countActive(userId)) === 0) {
-    throw new AppError('NoActiveDevice', 'Register a push device (POST /v1/devices) before creating an alert');
+  // An alert needs somewhere to go: a push device, or an alert webhook (MCP-only users).
+  if (
+    (await deps.storage.pushDevices.countActive(userId)) === 0 &&
+    (await deps.storage.alertWebhooks.countActive(userId)) === 0
+  ) {
+    throw new AppError(
+      'NoActiveDevice',
+      'Register a push device (POST /v1/devices) or an alert webhook (MCP register_alert_webhook) before creating an alert',
+    );
   }
   const now = deps.now();
   const alert: AlertRecord = { id: randomUUID(), user_id: userId, status, created_at: now, ...armed(resolved, now) };

@@ -237,6 +237,39 @@ describe('end to end: MCP registration -> candle close -> signed webhook', () =>
   });
 });
 
+describe('an MCP-only user', () => {
+  it('creates alerts with a webhook and no push device; with neither it is 410 NoActiveDevice', async () => {
+    const credentialsKey = randomBytes(32);
+    const h = harness(insecure, undefined, { credentialsKey });
+    const deps: AppDeps = {
+      storage: h.storage,
+      config: { ...DEFAULT_CONFIG, ...insecure },
+      now: () => h.clock.now,
+      market: h.market,
+      credentialsKey,
+    };
+    const { userId } = await h.signup();
+    const user = await h.storage.users.byId(userId);
+    if (!user) throw new Error('no user');
+    const backend = mcpBackend(deps, { kind: 'session', user, tier: 'free', tier_expires_at: null, api_key_id: null });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(backend).connect(serverSide);
+    const client = new Client({ name: 'mcp-only', version: '0' });
+    await client.connect(clientSide);
+    const live = (await h.market.ticker({ asset_id: 'bitcoin' })).last;
+    const alert = { asset_id: 'bitcoin', target: Number((live * 1.2).toFixed(2)) };
+    const refused = await mcpCall(client, 'create_price_alert', alert);
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ code: 'NoActiveDevice' });
+    const reg = await mcpCall(client, 'register_alert_webhook', { url: receiver.url, name: 'bot' });
+    expect(reg.isError).toBeFalsy();
+    const created = await mcpCall(client, 'create_price_alert', alert);
+    expect(created.isError).toBeFalsy();
+    expect(await h.storage.pushDevices.countActive(userId)).toBe(0);
+    await client.close();
+  });
+});
+
 describe('registration', () => {
   it('refuses non-https, other ports, credentials, loopback, private and metadata addresses', async () => {
     const { deps, userId } = await setup(secure);
