@@ -375,6 +375,25 @@ out(
   )} | ${f(conf(published(records.filter((r) => r.part === 'test'))))} |`,
 );
 out();
+// Recorded, not recomputed: the same walk-forward (every Buy and Sell published, 0.20% cost) at the
+// commits before and after issue 27, whose code this script no longer runs.
+out('### Earlier: issue 27 (closed-candle coherence, targets that respect resistance, evidence-based Hold and regime)');
+out();
+out('Recorded from this script at the commits before (258455f) and after issue 27, before calibration:');
+out();
+out('| | before issue 27 | after issue 27 |');
+out('|---|---:|---:|');
+out('| plans published (all series) | 5783 | 4637 |');
+out('| closed plans | 4868 | 3883 |');
+out('| mean realized R per closed plan | -0.101 | -0.134 |');
+out('| hit rate (target 1 first) | 22.1% | 20.5% |');
+out('| hit rate of plans at raw confidence 0.8-1.0 | 20.6% | 18.9% |');
+out();
+out(
+  'Targets stopped jumping strong opposing zones (fewer plans, nearer targets) and Holds stopped claiming confidence;',
+);
+out('the plans became coherent with the levels a trader sees, not profitable.');
+out();
 
 // ---- levels ----
 out('## Bounce rate at detected levels against a shuffled-level null');
