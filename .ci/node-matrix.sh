@@ -36,6 +36,8 @@ fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/node-matrix.XXXXXX")
 PIDS=()
 cleanup() {
+  # the servers first (a pipeline stopped midway leaves its server running), then the pipelines
+  for f in "$WORK"/server-*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   if [ "${NODE_MATRIX_KEEP:-}" = 1 ]; then echo "node-matrix: kept $WORK"; else rm -rf "$WORK"; fi
@@ -182,7 +184,7 @@ EOF
   MARKETLENS_DATA_DIR="$WORK/data-$major" PORT=0 HOST=127.0.0.1 MARKETLENS_NEWS_FEEDS= MARKETLENS_PILOT=off \
     NODE_OPTIONS="$hooks" "$node" "$SERVER_MAIN" > "$log" 2>&1 &
   pid=$!
-  echo "$pid" >> "$WORK/pids"
+  echo "$pid" > "$WORK/server-$major.pid"
   if wait_for "$log" 'api key:' "$pid"; then
     url=$(grep -oE 'listening on http://[^ ]+' "$log" | head -1 | cut -d' ' -f3)
     key=$(grep -oE 'api key:[[:space:]]+[^ ]+' "$log" | awk '{print $3}')
@@ -193,6 +195,7 @@ EOF
   fi
   kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true
+  rm -f "$WORK/server-$major.pid"
   echo "  server smoke test in $(($(date +%s) - t0))s"
   return "$status"
 }
@@ -208,8 +211,6 @@ for i in "${!NODE_VERSIONS[@]}"; do
   if wait "${PIDS[$i]}"; then results+=("Node $v: OK"); else results+=("Node $v: FAILED"); fi
   cat "$WORK/node-${v%%.*}.log"
 done
-# a server left behind by a pipeline that was stopped midway
-if [ -f "$WORK/pids" ]; then while read -r pid; do kill "$pid" 2>/dev/null || true; done < "$WORK/pids"; fi
 
 printf 'node-matrix: %s\n' "${results[@]}"
 echo "node-matrix: $(( $(date +%s) - started ))s"

@@ -12,7 +12,10 @@ export type Coding = (typeof CODINGS)[number];
 /** Bodies shorter than this are sent as they are: the coding would save less than its header and the client's work. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
-/** Brotli quality: 5 gives within 1% of the best size for JSON of a few kilobytes at a twentieth of the time of 11. */
+/**
+ * Brotli quality. On an 11 KB analysis 5 gave 3.5 KB in about 0.2 ms; 11 gave 3.1 KB in about 21 ms,
+ * and 6 to 8 no smaller than 5 at two to four times its time.
+ */
 export const BROTLI_QUALITY = 5;
 
 /** One representation of a body: its bytes and strong entity tag (quoted, as sent). */
