@@ -422,7 +422,8 @@ function svg() {
   const x = (v) => (M + (v / max) * S).toFixed(1);
   const y = (v) => (W - M - (v / max) * S).toFixed(1);
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${W}" viewBox="0 0 ${W} ${W}" font-family="sans-serif" font-size="11" role="img" aria-labelledby="title">`,
+    '<title id="title">Reliability diagram: signal confidence against the share of plans that reached target 1</title>',
     `<rect width="${W}" height="${W}" fill="white"/>`,
     `<text x="${W / 2}" y="20" text-anchor="middle" font-size="13">Signal confidence: forecast against realized (deciles)</text>`,
   ];

@@ -225,7 +225,7 @@ export const SIGNAL_CONTROLS: readonly SignalControlSpec[] = [
     values: SIGNAL_SORTS,
     default: 'confidence_desc',
     description:
-      'Sort order; ties by asset id, missing values last. The confidence sorts list the calls (buy, sell) before the holds: a call\'s confidence is the probability its plan reaches target 1, a hold\'s that the declined plan would not, so the two do not rank on one scale.',
+      "Sort order; ties by asset id, missing values last. The confidence sorts list the calls (buy, sell) before the holds: a call's confidence is the probability its plan reaches target 1, a hold's that the declined plan would not, so the two do not rank on one scale.",
   },
 ];
 

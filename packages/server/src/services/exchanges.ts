@@ -17,7 +17,6 @@ import {
   marketOf,
   readSnapshot,
   SNAPSHOT_TTL_MS,
-  universeOf,
   type VenueSnapshot,
   venueSnapshot,
 } from './market.js';
