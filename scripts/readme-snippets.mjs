@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 /**
- * Docs that run: every fenced block of README.md and packages/*\/README.md is checked.
+ * Docs that run: every fenced block of README.md and packages/*\/README.md is checked, and so is
+ * every fenced block of an `@example` in the doc comments of the main entry points (EXAMPLE_SOURCES,
+ * shown in the API reference that `pnpm docs:api` builds). An `@example` must be one ts or js fence.
  *
  * - js / ts: type-checked together under `strict` (JavaScript with `checkJs`) against the built
  *   packages, and each one runs with node (TypeScript transpiled first) without the network and
@@ -19,7 +21,7 @@
  *   node scripts/readme-snippets.mjs          check every README
  *   node scripts/readme-snippets.mjs --keep   keep examples/.readme-snippets/ to look at the files
  *
- * Exits 1 on any failure, naming the README and line.
+ * Exits 1 on any failure, naming the README (or source file) and line.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -44,6 +46,18 @@ const SH_LANGS = new Set(['sh', 'bash', 'shell']);
 const TEXT_LANGS = new Set(['text', 'txt', 'console', 'output']);
 const MARKER = /^<!--\s*snippet:\s*([a-z-]+)\s*(?:\((.*)\))?\s*-->$/;
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w+-]*)/;
+
+/** Source files whose doc comments' `@example` blocks are checked like README blocks: the main entry points. */
+const EXAMPLE_SOURCES = [
+  'packages/core/src/analyze.ts',
+  'packages/core/src/signal/signal.ts',
+  'packages/core/src/levels/zones.ts',
+  'packages/core/src/plan/plan.ts',
+  'packages/exchanges/src/simulated/venue.ts',
+  'packages/exchanges/src/open-market.ts',
+  'packages/exchanges/src/files/import.ts',
+  'packages/contract/src/envelope.ts',
+];
 
 // ---------------------------------------------------------------------------------------------
 // The type check runs in a worker thread, beside the snippet runs and the shell checks.
@@ -130,8 +144,7 @@ function report(block) {
  * The fenced blocks of one markdown file: language, line of the opening fence (1-based), body,
  * and the marker on the line right before the fence.
  */
-function blocksOf(file, orphans) {
-  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+function blocksOf(file, orphans, lines = readFileSync(join(ROOT, file), 'utf8').split('\n')) {
   const blocks = [];
   let open = null;
   for (let i = 0; i < lines.length; i++) {
@@ -156,6 +169,44 @@ function blocksOf(file, orphans) {
     }
   }
   if (open) orphans.push(`${file}:${open.block.line}: a fence that is never closed`);
+  return blocks;
+}
+
+/**
+ * The fenced blocks of the `@example` tags of a source file's doc comments, with their line in the
+ * source. An `@example` runs to the next tag or the end of its comment; its text, without the
+ * comment's leading ` * `, is read as markdown with every other line blank, so each block keeps its
+ * line. An `@example` without exactly one js or ts fence is a failure: TypeDoc would show it, unchecked.
+ */
+function exampleBlocksOf(file, orphans) {
+  const source = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const lines = source.map(() => '');
+  const examples = [];
+  let inComment = false;
+  let example = null;
+  for (let i = 0; i < source.length; i++) {
+    const line = source[i].trim();
+    if (!inComment && line.startsWith('/**')) inComment = true;
+    if (!inComment) continue;
+    const ends = line.endsWith('*/');
+    const text = source[i].replace(/^\s*(\/\*\*|\*\/|\*(?!\/))? ?/, '').replace(/\s*\*\/\s*$/, '');
+    if (/^@\w+/.test(text.trim())) example = text.trim().startsWith('@example') ? { line: i + 1 } : null;
+    if (example && /^@example/.test(text.trim())) examples.push(example);
+    else if (example) lines[i] = text;
+    if (ends) {
+      inComment = false;
+      example = null;
+    }
+  }
+  const blocks = blocksOf(file, orphans, lines);
+  for (const b of blocks) b.column = source[b.line - 1].length - lines[b.line - 1].length; // the ` * ` before the text
+  for (const e of examples) {
+    const next = examples.find((n) => n.line > e.line)?.line ?? Number.POSITIVE_INFINITY;
+    const own = blocks.filter((b) => b.line > e.line && b.line < next);
+    if (own.length !== 1 || !(JS_LANGS.has(own[0].lang) || TS_LANGS.has(own[0].lang))) {
+      orphans.push(`${file}:${e.line}: an @example must hold exactly one ts or js fence (it holds ${own.length})`);
+    }
+  }
   return blocks;
 }
 
@@ -348,7 +399,8 @@ async function checkCode(blocks, timings, problems) {
   for (const d of diagnostics) {
     const s = d.file ? bySource.get(d.file) : undefined;
     const text = `TS${d.code} ${d.text}`;
-    if (s) s.typeErrors = [...(s.typeErrors ?? []), `${s.file}:${s.line + 1 + d.line}:${d.character + 1} ${text}`];
+    const column = d.character + 1 + (s?.column ?? 0);
+    if (s) s.typeErrors = [...(s.typeErrors ?? []), `${s.file}:${s.line + 1 + d.line}:${column} ${text}`];
     else problems.push(`type check: ${text}`);
   }
   for (const file of untyped) {
@@ -671,7 +723,10 @@ async function main() {
 
   const files = readmes();
   const problems = [];
-  const blocks = files.flatMap((f) => blocksOf(f, problems));
+  const blocks = [
+    ...files.flatMap((f) => blocksOf(f, problems)),
+    ...EXAMPLE_SOURCES.flatMap((f) => exampleBlocksOf(f, problems)),
+  ];
   const code = blocks.filter((b) => JS_LANGS.has(b.lang) || TS_LANGS.has(b.lang));
   const json = blocks.filter((b) => b.lang === 'json' || b.lang === 'jsonc');
   const sh = blocks.filter((b) => SH_LANGS.has(b.lang));
@@ -700,7 +755,7 @@ async function main() {
   for (const w of warnings) console.log(`warning: ${w}`);
   const ran = code.filter((s) => s.result).length;
   console.log(
-    `\nreadme snippets: ${blocks.length} blocks in ${files.length} READMEs: ` +
+    `\nreadme snippets: ${blocks.length} blocks in ${files.length} READMEs and the @examples of ${EXAMPLE_SOURCES.length} source files: ` +
       `${code.filter((b) => b.kind === 'js').length} js + ${code.filter((b) => b.kind === 'ts').length} ts type-checked, ${ran} of them run; ` +
       `${json.length} json parsed; ${sh.length} sh checked; ${text.length} text. ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s (type check ${timings.typecheck.toFixed(1)} s, runs ${timings.run.toFixed(1)} s)`,

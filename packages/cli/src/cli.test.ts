@@ -83,7 +83,8 @@ describe('analysis commands', () => {
     const r = marketlens(['analyze', 'bitcoin']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('marketlens analysis: bitcoin d1 spot BTC/USDT on marketlens-sim');
-    expect(r.stdout).toContain('as of 2025-06-01 00:00 UTC');
+    // At 2025-06-01 00:00 the day of June 1 has just opened: the analysis is of the last closed day.
+    expect(r.stdout).toContain('as of 2025-05-31 00:00 UTC');
     expect(r.stdout).toMatch(/┤.*[█│]/);
     expect(r.stdout).toMatch(/^signal (BUY|HOLD|SELL) {2}confidence/m);
     expect(r.stdout).not.toContain(ESC);

@@ -58,7 +58,21 @@ export interface Envelope<T> {
   message: string | null;
 }
 
-/** Wraps a payload in the success envelope. */
+/**
+ * Wraps a payload in the success envelope; {@link envelopeOf} is its schema, {@link errorBody} the
+ * failure's body.
+ * @example
+ * ```ts
+ * import { ErrorResponseSchema, envelopeOf, errorBody, MarketTypeSchema, ok } from '@marketlens/contract';
+ *
+ * const body = JSON.stringify(ok('spot')); // {"code":0,"success":true,"data":"spot","message":null}
+ * const answer = envelopeOf(MarketTypeSchema).parse(JSON.parse(body));
+ * console.log(answer.data); // spot
+ * const failure = errorBody(1004, 'The timeframe needs Pro (every timeframe but d1).');
+ * console.log(ErrorResponseSchema.safeParse(failure).success); // true
+ * console.log(ErrorResponseSchema.safeParse({ ...failure, code: 42 }).success); // false: 42 is no error code
+ * ```
+ */
 export function ok<T>(data: T, message: string | null = null): Envelope<T> {
   return { code: SUCCESS_CODE, success: true, data, message };
 }

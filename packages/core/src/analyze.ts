@@ -72,6 +72,23 @@ export interface AnalyzeOptions {
  * Only candles `0..asOf` are read: the analysis of a prefix equals the analysis of the full
  * series as of the prefix's last candle. Deterministic, pure, synchronous. The last candle may
  * be still open; it is analysed as it stands.
+ * @example
+ * ```ts
+ * import { analyze } from '@marketlens/core';
+ *
+ * // 300 daily candles of a made-up series; real ones come from @marketlens/exchanges
+ * const close = Float64Array.from({ length: 300 }, (_, i) => 100 + i / 10 + 8 * Math.sin(i / 9));
+ * const candles = {
+ *   time: close.map((_, i) => Date.UTC(2024, 0, 1) + i * 86_400_000),
+ *   open: close.map((c, i) => (i > 0 ? close[i - 1] : c)),
+ *   high: close.map((c) => c * 1.01),
+ *   low: close.map((c) => c * 0.99),
+ *   close,
+ *   volume: close.map((_, i) => 1000 + (i % 7) * 100),
+ * };
+ * const a = analyze(candles); // as of the last candle; { asOf: i } for any other
+ * console.log(a.signal.action, a.zone.direction ?? a.zone.reason, a.levels.nearest_support?.low, a.fear_greed.zone);
+ * ```
  * @throws InputError on bad candles or options.
  */
 export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analysis {

@@ -36,7 +36,7 @@ export {
 export { type ClosedSplit, type LiveCandle, splitClosed } from './closed.js';
 export { VenueError, type VenueErrorCode, type VenueErrorOptions } from './errors.js';
 export type { TimeUnit } from './files/builder.js';
-export type { CsvMapping } from './files/csv.js';
+export type { CsvFormat, CsvMapping } from './files/csv.js';
 export { CandleFileError, type CandleFileErrorCode } from './files/errors.js';
 export {
   type CandleFileFormat,

@@ -40,6 +40,16 @@ export async function openSource(
 /**
  * The market data a configuration names: the simulated venue for `[{kind: 'simulated'}]` (the
  * embedded default), else the composite of the real sources, in order, through the store.
+ * `parseSourceList` reads the specs from a configuration's text (`'ccxt:binance,yahoo'`).
+ * @example
+ * ```ts
+ * import { openMarket, parseSourceList } from '@marketlens/exchanges';
+ *
+ * // 'simulated' runs offline; 'ccxt:binance,yahoo' would read those venues over the network
+ * const market = await openMarket(parseSourceList('simulated'), { now: () => Date.UTC(2025, 0, 15) });
+ * const series = await market.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 200 });
+ * console.log(series.pair, series.candles.close.length);
+ * ```
  */
 export async function openMarket(
   specs: readonly SourceSpec[],

@@ -49,14 +49,14 @@ function di(dm: number, tr: number): number {
 }
 
 /**
- * DX from the smoothed directional movements: `100 * |mdm - pdm| / (mdm + pdm)`, which is
- * TA-Lib's `100 * |(-DI) - (+DI)| / ((-DI) + (+DI))` with the true range cancelled (both DIs
- * divide their DM by it), so it agrees to rounding and costs one division instead of three.
- * 0 when both are exactly 0.
+ * DX from the DIs, TA-Lib's `100 * |(-DI) - (+DI)| / ((-DI) + (+DI))`, 0 when both are exactly 0.
+ * Algebraically the true range cancels, but not in rounding: where the DIs nearly cancel, the
+ * shortcut from the smoothed movements differs from TA-Lib by more than 1e-9 relative (seen on a
+ * near-flat series), so the DIs' form is kept.
  */
-function dxOf(pdm: number, mdm: number): number {
-  const sum = mdm + pdm;
-  return sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum);
+function dxOf(plus: number, minus: number): number {
+  const sum = minus + plus;
+  return sum === 0 ? 0 : 100 * (Math.abs(minus - plus) / sum);
 }
 
 /**
@@ -149,7 +149,7 @@ export function dmiInto(
     if (plusDI !== null) plusDI[i] = pdi;
     if (minusDI !== null) minusDI[i] = mdi;
     if (!wantDx) continue;
-    const dx = dxOf(pdm, mdm);
+    const dx = dxOf(pdi, mdi);
     if (dxOut !== null) dxOut[i] = dx;
     if (adxOut === null) continue;
     const k = i - p;
@@ -171,9 +171,6 @@ export function dmiInto(
   state[4] = prevHigh;
   state[5] = prevLow;
   state[6] = prevClose;
-  if (plusDI === null && minusDI === null && dxOut === null && adxOut !== null) {
-    return bad + (tradingview ? adxSteadyRma : adxSteadyWilder)(high, low, close, steadyFrom, n, p, state, adxOut);
-  }
   return bad + dmiSteady(high, low, close, steadyFrom, n, p, tradingview, state, plusDI, minusDI, dxOut, adxOut);
 }
 
@@ -182,83 +179,10 @@ export function dmiInto(
 // compiles for the next call see the same complete feedback: the ADX kernel once fell off its
 // optimised path depending on which kernels had run before it. The maths is written out (not
 // via `di`, `dxOf`, `trueRangeOf`) so no inlining budget or shared feedback decides its speed;
-// it is the same arithmetic, in the same order, as the warm-up above and `DmiState.step`. ADX
-// alone needs no true range (DX cancels it), so its loops skip it and two of the divisions.
+// it is the same arithmetic, in the same order, as the warm-up above and `DmiState.step`.
 // The directional movements are selected without branches (`x * +(cond)`, which is x or a zero
 // that adds nothing): whether a bar moves up or down is a coin toss the branch predictor loses.
 // `state` holds pdm, mdm, tr, adx, prevHigh, prevLow, prevClose; each returns the sum of x * 0.
-
-/** ADX only, TA-Lib's Wilder sums `s - s / p + x`. */
-function adxSteadyWilder(
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  from: number,
-  n: number,
-  p: number,
-  state: Float64Array,
-  out: Float64Array,
-): number {
-  const m = p - 1;
-  let pdm = state[0];
-  let mdm = state[1];
-  let adx = state[3];
-  let prevHigh = state[4];
-  let prevLow = state[5];
-  let bad = 0;
-  for (let i = from; i < n; i++) {
-    const h = high[i];
-    const l = low[i];
-    const c = close[i];
-    bad += h * 0 + l * 0 + c * 0;
-    const up = h - prevHigh;
-    const down = prevLow - l;
-    prevHigh = h;
-    prevLow = l;
-    pdm = pdm - pdm / p + up * (+(up > 0) * +(up > down));
-    mdm = mdm - mdm / p + down * (+(down > 0) * +(up < down));
-    const sum = mdm + pdm;
-    adx = (adx * m + (sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum))) / p;
-    out[i] = adx;
-  }
-  return bad;
-}
-
-/** ADX only, TradingView's `ta.rma` `(s * (p - 1) + x) / p`. */
-function adxSteadyRma(
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  from: number,
-  n: number,
-  p: number,
-  state: Float64Array,
-  out: Float64Array,
-): number {
-  const m = p - 1;
-  let pdm = state[0];
-  let mdm = state[1];
-  let adx = state[3];
-  let prevHigh = state[4];
-  let prevLow = state[5];
-  let bad = 0;
-  for (let i = from; i < n; i++) {
-    const h = high[i];
-    const l = low[i];
-    const c = close[i];
-    bad += h * 0 + l * 0 + c * 0;
-    const up = h - prevHigh;
-    const down = prevLow - l;
-    prevHigh = h;
-    prevLow = l;
-    pdm = (pdm * m + up * (+(up > 0) * +(up > down))) / p;
-    mdm = (mdm * m + down * (+(down > 0) * +(up < down))) / p;
-    const sum = mdm + pdm;
-    adx = (adx * m + (sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum))) / p;
-    out[i] = adx;
-  }
-  return bad;
-}
 
 /** Any combination of the four columns, either convention. */
 function dmiSteady(
@@ -310,8 +234,8 @@ function dmiSteady(
     const mdi = tr === 0 ? 0 : 100 * (mdm / tr);
     if (plusDI !== null) plusDI[i] = pdi;
     if (minusDI !== null) minusDI[i] = mdi;
-    const sum = mdm + pdm;
-    const dx = sum === 0 ? 0 : 100 * (Math.abs(mdm - pdm) / sum);
+    const sum = mdi + pdi;
+    const dx = sum === 0 ? 0 : 100 * (Math.abs(mdi - pdi) / sum);
     if (dxOut !== null) dxOut[i] = dx;
     if (adxOut !== null) {
       adx = (adx * m + dx) / p;
@@ -418,7 +342,7 @@ export class DmiState {
     }
     const pdi = di(this.pdm, this.tr);
     const mdi = di(this.mdm, this.tr);
-    const dx = dxOf(this.pdm, this.mdm);
+    const dx = dxOf(pdi, mdi);
     this.plusDI = pdi;
     this.minusDI = mdi;
     this.dx = dx;

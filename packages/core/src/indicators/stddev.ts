@@ -88,7 +88,7 @@ export function windowStdDevInto(values: ArrayLike<number>, n: number, period: n
  * `nbDev`.
  *
  * Formula (TA-Lib `STDDEV`): `sqrt(sum((x - mean)^2) / period) * nbDev`, the variance computed
- * exactly (see {@link windowStdDevInto}) where TA-Lib uses `E[x^2] - E[x]^2`; TA-Lib also reads 0
+ * exactly (see `windowStdDevInto`) where TA-Lib uses `E[x^2] - E[x]^2`; TA-Lib also reads 0
  * whenever the variance is below its absolute 1e-8 threshold (a standard deviation below 1e-4),
  * where this reads the true value, and exactly 0 only on a window of identical values.
  * Defaults: period 20, nbDev 1. Lookback: `period - 1`.
@@ -182,7 +182,7 @@ export class StdDev extends StreamBase<number, number> {
     return Math.sqrt(this.m2 * this.inv) * this.nbDev;
   }
 
-  /** The corrected two-pass over the window around its newest value, as in {@link windowStdDevInto}. */
+  /** The corrected two-pass over the window around its newest value, as in `windowStdDevInto`. */
   private resync(shift: number): void {
     const p = this.period;
     const w = this.window;

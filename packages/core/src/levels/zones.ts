@@ -189,6 +189,24 @@ function volumeInside(profile: VolumeProfile, a: number, b: number): number {
  * scale is the mean high-low range of the window, and `atr` / `distance_atr` are null.
  * Defaults: window 500, fractalSpan 2, atrPeriod 14, zigzagAtr 2, clusterAtr 0.5, maxWidthAtr 1,
  * minWidthAtr 0.2, halfLife 100, maxZones 12, profileBins 24, valueArea 0.7.
+ * @example
+ * ```ts
+ * import { supportResistance } from '@marketlens/core';
+ *
+ * // 300 daily candles of a made-up series; real ones come from @marketlens/exchanges
+ * const close = Float64Array.from({ length: 300 }, (_, i) => 100 + i / 10 + 8 * Math.sin(i / 9));
+ * const candles = {
+ *   time: close.map((_, i) => Date.UTC(2024, 0, 1) + i * 86_400_000),
+ *   open: close.map((c, i) => (i > 0 ? close[i - 1] : c)),
+ *   high: close.map((c) => c * 1.01),
+ *   low: close.map((c) => c * 0.99),
+ *   close,
+ *   volume: close.map((_, i) => 1000 + (i % 7) * 100),
+ * };
+ * const levels = supportResistance(candles);
+ * for (const z of levels.zones) console.log(z.kind, z.low.toFixed(2), z.high.toFixed(2), z.strength.toFixed(2));
+ * console.log(levels.mark, levels.nearest_support?.distance_pct, levels.nearest_resistance?.distance_atr);
+ * ```
  */
 export function supportResistance(candles: Candles, options?: SupportResistanceOptions): SupportResistance {
   const o = paramsOf(options);

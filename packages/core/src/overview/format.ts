@@ -148,7 +148,7 @@ export function numberWriter(locale: string): NumberWriter {
 /**
  * A number written for a locale with `Intl.NumberFormat` (its decimal separator, digit groups
  * from five integer digits so that short numbers read alike everywhere, its percent sign), with
- * the decimals of {@link formatNeutral}: `82.580,00` and `+1,23 %` in German, `82,580.00` and
+ * the decimals of `formatNeutral`: `82.580,00` and `+1,23 %` in German, `82,580.00` and
  * `+1.23%` in English. Never `-0`. Non-finite numbers keep their neutral text.
  */
 export function formatLocalized(x: number, format: FactFormat, locale: string): string {

@@ -283,6 +283,24 @@ function toSide(z: Zone, s: number): Band {
  * only candles up to `levels.as_of_index`; use it walk-forward by building at `i` and simulating from
  * `i + 1`.
  * Defaults: see {@link PlanOptions}.
+ * @example
+ * ```ts
+ * import { buildPlan, supportResistance } from '@marketlens/core';
+ *
+ * // 300 daily candles of a made-up series; real ones come from @marketlens/exchanges
+ * const close = Float64Array.from({ length: 300 }, (_, i) => 100 + i / 10 + 8 * Math.sin(i / 9));
+ * const candles = {
+ *   time: close.map((_, i) => Date.UTC(2024, 0, 1) + i * 86_400_000),
+ *   open: close.map((c, i) => (i > 0 ? close[i - 1] : c)),
+ *   high: close.map((c) => c * 1.01),
+ *   low: close.map((c) => c * 0.99),
+ *   close,
+ *   volume: close.map((_, i) => 1000 + (i % 7) * 100),
+ * };
+ * const plan = buildPlan(candles, supportResistance(candles), { direction: 'long' });
+ * if (plan.direction === null) console.log('no trade:', plan.reason);
+ * else console.log(plan.entry_zone, plan.stop_loss, plan.take_profits.map((t) => [t.price, t.size_pct]));
+ * ```
  */
 export function buildPlan(candles: Candles, levels: SupportResistance, options?: PlanOptions): TradePlan {
   const p = paramsOf(options);

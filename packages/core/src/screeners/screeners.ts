@@ -217,7 +217,7 @@ export function zoneContextAt(
  * Conditions: RSI(14) <= 30; at least `minOscillators` (2) of RSI(14) <= 30, slow Stoch
  * %K(14, 3) <= 20 and Williams %R(14) <= -80; and `|close - support| <= maxDistanceAtr` (1) x
  * ATR(14), where the support is the bottom of the zone holding the close, else the top of the
- * nearest zone entirely below it ({@link zoneContextAt}), else the lowest low of the prior 20 bars.
+ * nearest zone entirely below it (`zoneContextAt`), else the lowest low of the prior 20 bars.
  * Returns null when a condition fails or during warm-up.
  * @throws InputError on bad candles or options.
  */

@@ -318,6 +318,24 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * With no factor present: hold, score 0, confidence 0, raw 0, `reason: 'insufficient_data'`.
  * Reads candles `0..asOf` only (the Fear & Greed and regime given in options must be of the
  * same bar).
+ * @example
+ * ```ts
+ * import { signal } from '@marketlens/core';
+ *
+ * // 300 daily candles of a made-up series; real ones come from @marketlens/exchanges
+ * const close = Float64Array.from({ length: 300 }, (_, i) => 100 + i / 10 + 8 * Math.sin(i / 9));
+ * const candles = {
+ *   time: close.map((_, i) => Date.UTC(2024, 0, 1) + i * 86_400_000),
+ *   open: close.map((c, i) => (i > 0 ? close[i - 1] : c)),
+ *   high: close.map((c) => c * 1.01),
+ *   low: close.map((c) => c * 0.99),
+ *   close,
+ *   volume: close.map((_, i) => 1000 + (i % 7) * 100),
+ * };
+ * const s = signal(candles);
+ * console.log(s.action, s.confidence, s.base_rate, s.reason ?? '');
+ * for (const f of s.factors) console.log(f.name, f.score, f.contribution);
+ * ```
  * @throws InputError on bad candles or options.
  */
 export function signal(input: ContextInput, options?: SignalOptions): Signal {

@@ -58,7 +58,7 @@ export function checkCredentials(profile: VenueProfile, credentials: VenueCreden
 }
 
 /**
- * {@link checkCredentials} by venue id: for a connection form, before anything is sent. Throws
+ * `checkCredentials` by venue id: for a connection form, before anything is sent. Throws
  * `VenueError('not_supported')` for a venue not served through ccxt.
  */
 export function checkVenueCredentials(venue: string, credentials: VenueCredentials): VenueCredentials {

@@ -46,6 +46,24 @@ const CHUNK = 1 << 20;
 /**
  * Imports a candle file, streaming: the text is read in 1 MiB chunks and never held whole, so
  * memory is the output columns. Every error is a {@link CandleFileError} with the line it is on.
+ * @example
+ * ```ts
+ * import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { importCandleFile } from '@marketlens/exchanges';
+ *
+ * // A generic CSV, newest first; Yahoo, Binance klines and ccxt JSON files read alike
+ * const dir = await mkdtemp(join(tmpdir(), 'candles-'));
+ * const path = join(dir, 'prices.csv');
+ * await writeFile(
+ *   path,
+ *   ['time,open,high,low,close,volume', '2025-01-02,101,104,100,103,1200', '2025-01-01,100,102,99,101,1000'].join('\n'),
+ * );
+ * const file = await importCandleFile(path);
+ * console.log(file.format, file.rows, file.reversed, Array.from(file.candles.close)); // generic 2 true [ 101, 103 ]
+ * await rm(dir, { recursive: true });
+ * ```
  */
 export async function importCandleFile(path: string, options: CandleImportOptions = {}): Promise<CandleImport> {
   try {

@@ -109,6 +109,17 @@ function splitPair(pair: string): { base: string; quote: string; settle: string 
  * perpetuals `AAPLX/USDT:USDT` (some stocks only the latter), fx spot and USD-quoted fx perpetuals,
  * and two on-chain tokens. Stock spot trades NYSE regular hours and fx spot Sunday 22:00 to Friday
  * 22:00 UTC (see `session.ts`); coins and every perpetual trade around the clock.
+ * @example
+ * ```ts
+ * import { createSimulatedVenue } from '@marketlens/exchanges';
+ *
+ * // A fixed clock: the same candles on every run and every machine
+ * const venue = createSimulatedVenue({ now: () => Date.UTC(2025, 0, 15, 12) });
+ * const { candles, pair, market_type } = await venue.candles({ asset_id: 'bitcoin', timeframe: 'h1', limit: 500 });
+ * console.log(pair, market_type, candles.close.length, candles.close.at(-1));
+ * const ticker = await venue.ticker({ asset_id: 'ethereum' });
+ * console.log(ticker.pair, ticker.last, ticker.change_24h_pct);
+ * ```
  */
 export function createSimulatedVenue(options: SimulatedVenueOptions = {}): SimulatedVenue {
   const now = options.now ?? Date.now;

@@ -105,9 +105,9 @@ function pctChange(to: number, from: number | null | undefined): number | null {
  * (`fx-eurusd` as `EURUSD=X`) plus `options.symbols` (`stock-brk-b`, `index-gspc`); candles of
  * `m5 m15 m30 h1` from the matching Yahoo interval, `h4` folded from `60m`, `d1` from `1d`, `w1`
  * from `1wk` when Yahoo's weeks open on Monday and folded from `1d` otherwise. Candles are placed
- * on marketlens's UTC grid (see {@link toCandleBars}); intraday reads are clamped to the history
+ * on marketlens's UTC grid (see `toCandleBars`); intraday reads are clamped to the history
  * Yahoo keeps. Throws `VenueError` `bad_request` for a configured symbol it cannot serve. Errors of
- * calls are `VenueError`s (see {@link fetchChart}); nothing is retried here.
+ * calls are `VenueError`s (see `fetchChart`); nothing is retried here.
  */
 export function createYahooSource(options: YahooSourceOptions = {}): MarketSource {
   const now = options.now ?? Date.now;
