@@ -34,7 +34,7 @@ function addExact(sum: Float64Array, x: number): void {
 }
 
 /** Sum of |buf[j] - avg| in slot order, in four partial sums (independent additions, not one chain). */
-function deviation(buf: Float64Array, period: number, avg: number): number {
+function deviation(buf: Float64Array, avg: number): number {
   let d0 = 0;
   let d1 = 0;
   let d2 = 0;
@@ -63,12 +63,12 @@ function deviation(buf: Float64Array, period: number, avg: number): number {
  */
 function cciOf(buf: Float64Array, period: number, tp: number, avg: number): number {
   let mean = avg;
-  let dev = deviation(buf, period, mean);
+  let dev = deviation(buf, mean);
   if (dev <= Math.abs(mean) * period * period * 2e-6) {
     let sum = 0;
     for (let j = 0; j < period; j++) sum += buf[j];
     mean = sum / period;
-    dev = deviation(buf, period, mean);
+    dev = deviation(buf, mean);
   }
   const num = tp - mean;
   return num === 0 || dev === 0 ? 0 : num / (0.015 * (dev / period));
