@@ -152,13 +152,16 @@ describe('stochRsi', () => {
         r.hitIf(xs.length > stochRsi.lookback({ rsiPeriod: 5, stochPeriod: 4, kSmooth: 1, dPeriod: 3 }));
         // Generated walks hold long flat stretches after tiny moves, where the RSI is constant in
         // exact arithmetic but for a step of a few 1e-9: the stochastic of that window divides ulp
-        // noise by it, so windows with an RSI range below 1e-5 (of 0..100) are masked there.
+        // noise by it (our RSI and TA-Lib's agree to about 1e-14, which becomes 100 * 1e-14 / range
+        // on %K), so windows with an RSI range below 1e-4 (of 0..100) are masked there: the error
+        // allowed on the rest is then 10x the worst seen (a range of 1.04e-5 gave 1.04e-7, seed
+        // 1389197280).
         compareWithStochRsi(
           xs,
           { rsiPeriod: 5, stochPeriod: 4, kSmooth: 1, dPeriod: 3 },
           'generated',
           1e-9 * 100,
-          1e-5,
+          1e-4,
         );
         if (xs.length > 4) {
           compareWithStochOfRsi(
@@ -166,7 +169,7 @@ describe('stochRsi', () => {
             { rsiPeriod: 4, stochPeriod: 5, kSmooth: 3, dPeriod: 2 },
             'generated',
             1e-9 * 100,
-            1e-5,
+            1e-4,
           );
         }
       }),
