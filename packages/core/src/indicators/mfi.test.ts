@@ -12,16 +12,38 @@ import { MFI, mfi } from './mfi.js';
 /** Where TA-Lib's `pos + neg < 1` test prints 0 (recomputed directly, with a margin for rounding). */
 function talibZeroed(c: HLCV, period: number): (i: number) => boolean {
   const n = c.close.length;
-  const flow = new Float64Array(n);
+  const pos = new Float64Array(n);
+  const neg = new Float64Array(n);
   for (let i = 1; i < n; i++) {
     const tp = (c.high[i] + c.low[i] + c.close[i]) / 3;
     const prev = (c.high[i - 1] + c.low[i - 1] + c.close[i - 1]) / 3;
-    flow[i] = tp === prev ? 0 : tp * c.volume[i];
+    if (tp > prev) pos[i] = tp * c.volume[i];
+    else if (tp < prev) neg[i] = tp * c.volume[i];
+  }
+  // TA-Lib zeroes an output whose running pos + neg sum is below 1. Its sums run (drop the flow
+  // leaving the window, add the new one), so their residue can put a window whose exact total is
+  // just above 1 below it: the mask follows both the exact total and TA-Lib's running one.
+  const running = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+  // Every flow that passed through TA-Lib's running sums: their residue is up to a few ulps of it.
+  const seen = new Float64Array(n);
+  let p = 0;
+  let m = 0;
+  for (let i = 1; i < n; i++) {
+    seen[i] = seen[i - 1] + pos[i] + neg[i];
+    if (i > period) {
+      p -= pos[i - period];
+      m -= neg[i - period];
+    }
+    p += pos[i];
+    m += neg[i];
+    if (i >= period) running[i] = p + m;
   }
   return (i) => {
     let total = 0;
-    for (let j = i - period + 1; j <= i; j++) total += flow[j];
-    return total < 1 + 1e-9;
+    for (let j = i - period + 1; j <= i; j++) total += pos[j] + neg[j];
+    // ... and a window whose flow is a thousandth or less of what went through the sums reads
+    // TA-Lib's residue (ours clears it) beyond the tolerance: 100 * ulps(seen) / total.
+    return total < 1 + 1e-9 || running[i] < 1 + 1e-9 || seen[i] > 1e3 * total;
   };
 }
 
