@@ -161,10 +161,11 @@ describe('supportResistance', () => {
   it('mirrors: p -> K - p turns support into resistance with mirrored bands', () => {
     const K = 10_000;
     fc.assert(
-      fc.property(gridCandleSeries(20, 250), (rows) => {
+      fc.property(gridCandleSeries(20, 250), fc.constantFrom(12, 3), (rows, maxZones) => {
         const c = toColumns(rows);
-        const a = supportResistance(c, { atrPeriod: 7 });
-        const b = supportResistance(mirrorCandles(c, K), { atrPeriod: 7 });
+        // maxZones 3: most draws keep only some zones, so the choice among equally strong ones is mirrored too
+        const a = supportResistance(c, { atrPeriod: 7, maxZones });
+        const b = supportResistance(mirrorCandles(c, K), { atrPeriod: 7, maxZones });
         expect(b.atr).toBe(a.atr);
         expect(b.zones.length).toBe(a.zones.length);
         const n = a.zones.length;
@@ -193,6 +194,25 @@ describe('supportResistance', () => {
       }),
       { numRuns: 80 },
     );
+  });
+
+  it('keeps the zone nearer the mark when equally strong zones compete for the last place', () => {
+    // flat bars at 100, one wide bar whose high (104) and low (97) are fractals of the same candle,
+    // so equally strong; a later shelf at 101.2 is the strongest. The mark is 101: 104 is nearer.
+    const rows: Candle[] = [];
+    for (let i = 0; i < 34; i++) {
+      const [open, high, low, close] =
+        i === 15 ? [100, 104, 97, 101] : i < 30 ? [100, 100.5, 99.5, 100] : [100.8, 101.2, 100.6, 101];
+      rows.push({ time: i * 60_000, open, high, low, close, volume: 0 });
+    }
+    const c = toColumns(rows);
+    const all = supportResistance(c).zones;
+    expect(all.map((z) => z.mid)).toEqual([97, 101.2, 104]);
+    expect(all[0].strength).toBe(all[2].strength);
+    expect(supportResistance(c, { maxZones: 2 }).zones.map((z) => z.mid)).toEqual([101.2, 104]);
+    // and the mirrored series keeps the mirror of that zone
+    const m = supportResistance(mirrorCandles(c, 200), { maxZones: 2 }).zones.map((z) => z.mid);
+    expect(m).toEqual([96, 98.8]);
   });
 
   it('rejects bad input with a typed error', () => {

@@ -179,7 +179,8 @@ function volumeInside(profile: VolumeProfile, a: number, b: number): number {
  * 3. Strength = `1 - exp(-s / 3)` with `s = sum(weight * 2^(-age / halfLife)) * sqrt(clamp(r, 0.25, 4))`,
  *    where age is the candles since the touch and `r` is the zone's volume per unit of price over the
  *    window's average (volume at price from the window's volume profile).
- * 4. The `maxZones` strongest zones are kept; a zone's `kind` is support when its middle is at or
+ * 4. The `maxZones` strongest zones are kept (ties: the later touch, then the nearer to the mark,
+ *    so a mirrored series keeps the mirrored zones); a zone's `kind` is support when its middle is at or
  *    below the mark (the last close), else resistance. Where the mark stands among them is
  *    {@link zoneContext}'s: `inside` is the zone holding the mark (neither support nor resistance),
  *    the nearest support the nearest zone entirely below, the nearest resistance the nearest
@@ -317,8 +318,14 @@ export function supportResistance(candles: Candles, options?: SupportResistanceO
   let zones = all;
   if (all.length > o.maxZones) {
     const rank = Array.from({ length: all.length }, (_, k) => k);
+    // ties: the later touch, then the zone nearer the mark (the same choice on a mirrored series;
+    // the lower price first would keep supports over resistances), then the lower price
     rank.sort(
-      (a, b) => all[b].strength - all[a].strength || all[b].last_touch_index - all[a].last_touch_index || a - b,
+      (a, b) =>
+        all[b].strength - all[a].strength ||
+        all[b].last_touch_index - all[a].last_touch_index ||
+        Math.abs(all[a].mid - mark) - Math.abs(all[b].mid - mark) ||
+        a - b,
     );
     const keep = rank.slice(0, o.maxZones).sort((a, b) => a - b);
     zones = keep.map((k) => all[k]);

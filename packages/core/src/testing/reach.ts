@@ -123,7 +123,9 @@ export function reach(what: string): Reach {
         }
       });
       const { seed, path } = replay();
-      const details = fc.check(counted, { numRuns: options.numRuns ?? 100, seed, path });
+      // FC_NO_SHRINK=1 reports the first failing draw as found: shrinking a long series can take minutes
+      const endOnFailure = process.env.FC_NO_SHRINK === '1';
+      const details = fc.check(counted, { numRuns: options.numRuns ?? 100, seed, path, endOnFailure });
       if (details.failed) {
         const report = fc.defaultReportMessage(details) ?? 'property failed';
         const again = reproduction(details.seed, details.counterexamplePath ?? undefined);
