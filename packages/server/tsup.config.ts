@@ -18,7 +18,7 @@ export default defineConfig([
     shims: true,
     // The demo's example news feed is read from disk beside the bundle (see src/news/news.ts).
     async onSuccess() {
-      copyFileSync('src/news/example-feed.xml', 'dist/example-feed.xml');
+      copyFileSync('src/market/news/example-feed.xml', 'dist/example-feed.xml');
     },
   },
   {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/feed/release-notes.json from the changesets changelogs (packages/*/CHANGELOG.md)
+// Regenerates src/platform/feed/release-notes.json from the changesets changelogs (packages/*/CHANGELOG.md)
 // and the pending changesets (.changeset/*.md, listed as "unreleased"). Entries are stamped with
 // the last commit time of their file, so the output is stable between runs.
 import { execFileSync } from 'node:child_process';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..', '..');
-const out = join(here, '..', 'src', 'feed', 'release-notes.json');
+const out = join(here, '..', 'src', 'platform', 'feed', 'release-notes.json');
 
 const stamp = (file) => {
   try {

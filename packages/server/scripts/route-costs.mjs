@@ -5,7 +5,7 @@
 //   cold  every request names what no cache holds yet (another asset, timeframe or depth), which a
 //         caller can always do where the route's cache key is theirs to choose;
 //   warm  the same request again, served from the route's cache.
-// The rate-limit weights (src/middleware/rate-limit/weights.ts) charge one unit per started
+// The rate-limit weights (src/platform/rate-limit/weights.ts) charge one unit per started
 // millisecond of the figure a caller controls (cold for per-asset routes, warm for routes whose
 // cache is per asset class and shared by everyone), so the 2,000-unit budget bounds CPU per address.
 // Needs `pnpm build`.   node scripts/route-costs.mjs [--runs 15]

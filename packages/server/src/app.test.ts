@@ -1,8 +1,8 @@
 import { ErrorResponseSchema } from '@marketlens/contract';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from './testing/harness.js';
-import { fillPath, type OperationEntry, registeredOperations } from './testing/operations.js';
+import { type Harness, harness } from '../test/support/harness.js';
+import { fillPath, type OperationEntry, registeredOperations } from '../test/support/operations.js';
 
 type Credential = 'none' | 'session' | 'api_key' | 'bearer';
 

@@ -1,12 +1,12 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../test/support/harness.js';
+import { fillPath } from '../test/support/operations.js';
 import { createApp, OPENAPI_PATH } from './app.js';
-import { DEFAULT_CONFIG } from './env.js';
-import { EXAMPLE_NEWS_FEED, NewsFeeds } from './news/news.js';
-import { grantTier } from './services/tiers.js';
-import { type Harness, harness } from './testing/harness.js';
-import { fillPath } from './testing/operations.js';
+import { grantTier } from './keys/tiers.js';
+import { EXAMPLE_NEWS_FEED, NewsFeeds } from './market/news/news.js';
+import { DEFAULT_CONFIG } from './platform/deps.js';
 
 /**
  * Contract test: every GET operation of the served OpenAPI document that a session or an API

@@ -5,27 +5,48 @@
 
 export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from '@marketlens/contract';
 export {
-  DEMO_EMAIL,
-  DEMO_PILOT_DAYS,
-  type DemoCredentials,
-  grantPilotAccess,
-  grantUserTier,
-  PILOT_GRANT_MAX_DAYS,
-  revokePilotAccess,
-  seedDemo,
-  setUserTier,
-} from './admin.js';
+  CONNECTABLE_VENUES,
+  type ConnectInput,
+  connectAccount,
+  listConnections,
+  MAX_CONNECTIONS_PER_USER,
+  type UserConnectionView,
+} from './accounts/connections.js';
 export {
-  type AdminCampaign,
-  type AdminInvitation,
-  type AdminPromotion,
-  createCampaignAdmin,
-  createPromotionAdmin,
-  invitePromotionAdmin,
-  listCampaignsAdmin,
-  listPromotionsAdmin,
-} from './admin-promotions.js';
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+  loadOrCreateKeyFile,
+  parseCredentialsKey,
+} from './accounts/credentials-crypto.js';
+export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
+export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
+export { SyncScheduler } from './accounts/sync/scheduler.js';
+export { FREE_ALERT_LIMIT } from './alerts/limits.js';
+export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js';
+export { type DeliveryReport, deliverDue } from './alerts/push/sender.js';
+export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
+export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
+export {
+  type AuthSpec,
+  authorize,
+  OPTIONAL_SESSION_OR_API_KEY,
+  PUBLIC,
+  requireUser,
+  SESSION_ONLY,
+  SESSION_OR_API_KEY,
+} from './auth/authorize.js';
+export { SESSION_CACHE_TTL_MS, SessionCache } from './auth/session-cache.js';
+export { DEFAULT_FAVORITES } from './auth/users.js';
+export {
+  logMailer,
+  type MailConfig,
+  type Mailer,
+  type MailMessage,
+  smtpMailer,
+} from './auth/verification/mailer.js';
+export { VERIFICATION_TTL_MS } from './auth/verification/verification.js';
 export {
   ConfigError,
   type LoadConfigInput,
@@ -35,10 +56,18 @@ export {
   type MarketlensConfig,
 } from './config/load.js';
 export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
-export type { AccountConnection, AppDeps, AppEnv, Caller, ClientInfo, ServerConfig, SyncConfig } from './env.js';
-export { DEFAULT_CONFIG } from './env.js';
-export { AppError, ERROR_CODES, type ErrorCode, type ErrorName, type ErrorStatus } from './errors/app-error.js';
-export { RELEASE_FEED_PATH } from './feed/route.js';
+export {
+  API_KEY_MAX_EXPIRES_DAYS,
+  type ApiKeyView,
+  createApiKey,
+  isKeyActive,
+  MAX_ACTIVE_API_KEYS,
+  revokeApiKey,
+} from './keys/api-keys.js';
+export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './keys/tiers.js';
+export { configDocument, timeframeNeedsPro } from './market/config-document.js';
+export { isMarketSources } from './market/market.js';
+export { startMarketWarmer, WARM_ASSETS, warmMarket } from './market/market-warm.js';
 export {
   createMarketlens,
   DATABASE_FILE,
@@ -47,32 +76,40 @@ export {
   startupLines,
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
+export { type PilotRun, runPilotCycle } from './pilot/bot.js';
+export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
+export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
 export {
-  type AuthSpec,
-  authorize,
-  OPTIONAL_SESSION_OR_API_KEY,
-  PUBLIC,
-  requireUser,
-  SESSION_ONLY,
-  SESSION_OR_API_KEY,
-} from './middleware/auth/index.js';
-export { clientInfo, compareVersions, parseVersion } from './middleware/client-version/index.js';
-export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from './middleware/rate-limit/response.js';
-export { RATE_LIMIT_WEIGHTS } from './middleware/rate-limit/weights.js';
-export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './router/memo-router.js';
-export { type Operation, operation } from './routes/operation.js';
-export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
-export { DEFAULT_FAVORITES } from './services/accounts.js';
-export { FREE_ALERT_LIMIT } from './services/alerts/limits.js';
-export { AlertScheduler, evaluateAlerts, type TickReport } from './services/alerts/scheduler.js';
+  DEMO_EMAIL,
+  DEMO_PILOT_DAYS,
+  type DemoCredentials,
+  grantPilotAccess,
+  grantUserTier,
+  PILOT_GRANT_MAX_DAYS,
+  revokePilotAccess,
+  seedDemo,
+  setUserTier,
+} from './platform/admin.js';
+export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
+export type {
+  AccountConnection,
+  AppDeps,
+  AppEnv,
+  Caller,
+  ClientInfo,
+  ServerConfig,
+  SyncConfig,
+} from './platform/deps.js';
+export { DEFAULT_CONFIG } from './platform/deps.js';
 export {
-  API_KEY_MAX_EXPIRES_DAYS,
-  type ApiKeyView,
-  createApiKey,
-  isKeyActive,
-  MAX_ACTIVE_API_KEYS,
-  revokeApiKey,
-} from './services/api-keys.js';
+  AppError,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorName,
+  type ErrorStatus,
+} from './platform/errors/app-error.js';
+export { RELEASE_FEED_PATH } from './platform/feed/route.js';
+export { type Operation, operation } from './platform/operation.js';
 export {
   ALERT_KINDS,
   CHART_DEPTH,
@@ -81,62 +118,39 @@ export {
   SIGNAL_TIMEFRAMES,
   TIMEFRAMES,
   type Timeframe,
-} from './services/catalog.js';
-export { configDocument, timeframeNeedsPro } from './services/config-document.js';
+} from './platform/product-rules.js';
+export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from './platform/rate-limit/response.js';
+export { RATE_LIMIT_WEIGHTS } from './platform/rate-limit/weights.js';
+export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './platform/router/memo-router.js';
 export {
-  CONNECTABLE_VENUES,
-  type ConnectInput,
-  connectAccount,
-  listConnections,
-  MAX_CONNECTIONS_PER_USER,
-  type UserConnectionView,
-} from './services/connections.js';
-export {
-  CredentialsDecryptError,
-  decryptCredentials,
-  encryptCredentials,
-  loadOrCreateKeyFile,
-  parseCredentialsKey,
-} from './services/credentials-crypto.js';
-export { isMarketSources } from './services/market.js';
-export { startMarketWarmer, WARM_ASSETS, warmMarket } from './services/market-warm.js';
-export { type PilotRun, runPilotCycle } from './services/pilot/bot.js';
-export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './services/pilot/config.js';
-export { type PilotScheduler, startPilot } from './services/pilot/scheduler.js';
-export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './services/plans/lookup.js';
-export { advanceOutcomes, PLAN_COST_PCT } from './services/plans/outcomes.js';
-export { publishPlans, recordServedPlan } from './services/plans/recorder.js';
+  type AdminCampaign,
+  type AdminInvitation,
+  type AdminPromotion,
+  createCampaignAdmin,
+  createPromotionAdmin,
+  invitePromotionAdmin,
+  listCampaignsAdmin,
+  listPromotionsAdmin,
+} from './promotions/admin.js';
 export {
   type CampaignInput,
   PromotionAdminError,
   type PromotionAdminErrorCode,
   type PromotionInput,
-} from './services/promotions/catalog.js';
-export { affiliateThresholdUsd } from './services/promotions/config.js';
-export { type EligibilityOptions, pilotEligible } from './services/promotions/eligibility.js';
+} from './promotions/catalog.js';
+export { affiliateThresholdUsd } from './promotions/config.js';
+export { type EligibilityOptions, pilotEligible } from './promotions/eligibility.js';
 export {
   AFFILIATE_ELITE_DAYS,
   DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD,
   readVolumeStanding,
   type VolumeStanding,
   volumeFigures,
-} from './services/promotions/volume.js';
-export { notifyPilotTrade, type PilotTradeNotice } from './services/push/pilot.js';
-export { type DeliveryReport, deliverDue } from './services/push/sender.js';
-export type { PushRequest, PushResponse, PushTransport } from './services/push/transport.js';
-export { SESSION_CACHE_TTL_MS, SessionCache } from './services/session-cache.js';
-export { type BackoffOptions, backoffDelay } from './services/sync/backoff.js';
-export { type SyncContext, type SyncResult, syncConnection } from './services/sync/job.js';
-export { SyncScheduler } from './services/sync/scheduler.js';
-export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './services/tiers.js';
-export {
-  logMailer,
-  type MailConfig,
-  type Mailer,
-  type MailMessage,
-  smtpMailer,
-} from './services/verification/mailer.js';
-export { VERIFICATION_TTL_MS } from './services/verification/verification.js';
+} from './promotions/volume.js';
+export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
+export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './services/plans/lookup.js';
+export { advanceOutcomes, PLAN_COST_PCT } from './services/plans/outcomes.js';
+export { publishPlans, recordServedPlan } from './services/plans/recorder.js';
 export * from './storage/account-types.js';
 export type * from './storage/alerts-types.js';
 export * from './storage/plans-types.js';

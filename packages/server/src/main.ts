@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { OPENAPI_PATH } from './app.js';
 import { loadConfig } from './config/load.js';
-import { RELEASE_FEED_PATH } from './feed/route.js';
 import { createMarketlens, startupLines } from './marketlens.js';
+import { RELEASE_FEED_PATH } from './platform/feed/route.js';
 
 /**
  * `node dist/main.js`: the configuration of the environment and of the file `MARKETLENS_CONFIG`

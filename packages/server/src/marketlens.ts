@@ -1,13 +1,13 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
-import { type DemoCredentials, seedDemo } from './admin.js';
 import { ConfigError, type MarketlensConfig } from './config/load.js';
-import type { AppDeps } from './env.js';
-import { createLogger } from './middleware/observability/logger.js';
-import { createMetrics } from './middleware/observability/metrics.js';
+import { isMarketSources } from './market/market.js';
+import { type DemoCredentials, seedDemo } from './platform/admin.js';
+import type { AppDeps } from './platform/deps.js';
+import { createLogger } from './platform/observability/logger.js';
+import { createMetrics } from './platform/observability/metrics.js';
 import { type RunningServer, startServer } from './server.js';
-import { isMarketSources } from './services/market.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 

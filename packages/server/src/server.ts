@@ -5,7 +5,21 @@ import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createSimulatedVenue, type MarketData, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
+import { openConnection } from './accounts/connections.js';
+import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './accounts/credentials-crypto.js';
+import { SyncScheduler } from './accounts/sync/scheduler.js';
+import { notifyPilotTrade } from './alerts/push/pilot.js';
+import { DEFAULT_VAPID_SUBJECT } from './alerts/push/vapid.js';
+import { AlertScheduler } from './alerts/scheduler.js';
+import { parsePlanCosts } from './analysis/plan-costs.js';
 import { type App, createApp, type Observability } from './app.js';
+import { verificationFromEnv } from './auth/verification/config.js';
+import { mailerOf } from './auth/verification/mailer.js';
+import { isMarketSources } from './market/market.js';
+import { startMarketWarmer } from './market/market-warm.js';
+import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './market/news/news.js';
+import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './pilot/config.js';
+import { startPilot } from './pilot/scheduler.js';
 import {
   type AppDeps,
   DEFAULT_CONFIG,
@@ -13,27 +27,13 @@ import {
   type PushConfig,
   type ServerConfig,
   type SyncConfig,
-} from './env.js';
-import { answerClientError } from './errors/client-error.js';
-import { drain } from './middleware/observability/drain.js';
-import type { Readiness } from './middleware/observability/health.js';
-import { OBSERVED_SERVER_OPTIONS } from './middleware/observability/response.js';
-import { PLATFORM_SERVER_OPTIONS } from './middleware/rate-limit/response.js';
-import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './news/news.js';
-import { AlertScheduler } from './services/alerts/scheduler.js';
-import { openConnection } from './services/connections.js';
-import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './services/credentials-crypto.js';
-import { isMarketSources } from './services/market.js';
-import { startMarketWarmer } from './services/market-warm.js';
-import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './services/pilot/config.js';
-import { startPilot } from './services/pilot/scheduler.js';
-import { parsePlanCosts } from './services/plan-costs.js';
-import { affiliateThresholdFromEnv } from './services/promotions/config.js';
-import { notifyPilotTrade } from './services/push/pilot.js';
-import { DEFAULT_VAPID_SUBJECT } from './services/push/vapid.js';
-import { SyncScheduler } from './services/sync/scheduler.js';
-import { verificationFromEnv } from './services/verification/config.js';
-import { mailerOf } from './services/verification/mailer.js';
+} from './platform/deps.js';
+import { answerClientError } from './platform/errors/client-error.js';
+import { drain } from './platform/observability/drain.js';
+import type { Readiness } from './platform/observability/health.js';
+import { OBSERVED_SERVER_OPTIONS } from './platform/observability/response.js';
+import { PLATFORM_SERVER_OPTIONS } from './platform/rate-limit/response.js';
+import { affiliateThresholdFromEnv } from './promotions/config.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Running, runMain, startMain, stop } from '../testing/main-process.js';
+import { type Running, runMain, startMain, stop } from '../../test/support/main-process.js';
 
 const SECRET = Buffer.alloc(32, 9).toString('base64');
 const PRODUCTION = {

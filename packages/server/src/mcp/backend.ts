@@ -7,8 +7,16 @@
 import { assetIdsOf } from '@marketlens/contract';
 import { parseSignalControls } from '@marketlens/core';
 import type { Backend } from '@marketlens/mcp';
-import type { AppDeps, Caller, ClientInfo } from '../env.js';
-import { alertViews, createAlert, deleteAlert, listAlerts } from '../services/alerts/alerts.js';
+import {
+  analyzePosition,
+  editPositionNotes,
+  listBalances,
+  listOrders,
+  listPositions,
+  listTrades,
+} from '../accounts/portfolio.js';
+import { alertViews, createAlert, deleteAlert, listAlerts } from '../alerts/alerts.js';
+import { listWebhooks, registerWebhook, removeWebhook } from '../alerts/push/webhooks.js';
 import {
   analysisOf,
   analysisWire,
@@ -18,23 +26,15 @@ import {
   requireAsset,
   signalOf,
   tierOf,
-} from '../services/analysis.js';
-import { addFavorite, favoriteAssets, listAssets, removeFavorite } from '../services/assets.js';
-import { exchangeDetail, exchangeViewer, listExchanges } from '../services/exchanges.js';
-import { fearGreedListOf } from '../services/insights.js';
-import { iso, isoOrNull, marketFor } from '../services/market.js';
-import { requirePilotEligible } from '../services/pilot/eligibility.js';
-import { spectateOverview, spectateTrackRecord } from '../services/pilot/views.js';
-import {
-  analyzePosition,
-  editPositionNotes,
-  listBalances,
-  listOrders,
-  listPositions,
-  listTrades,
-} from '../services/portfolio.js';
-import { listWebhooks, registerWebhook, removeWebhook } from '../services/push/webhooks.js';
-import { mayUseSignalControls, screenerOf, signalListOf } from '../services/screener.js';
+} from '../analysis/analysis.js';
+import { fearGreedListOf } from '../analysis/insights.js';
+import { mayUseSignalControls, screenerOf, signalListOf } from '../analysis/screener.js';
+import { addFavorite, favoriteAssets, listAssets, removeFavorite } from '../market/assets.js';
+import { exchangeDetail, exchangeViewer, listExchanges } from '../market/exchanges.js';
+import { iso, isoOrNull, marketFor } from '../market/market.js';
+import { requirePilotEligible } from '../pilot/eligibility.js';
+import { spectateOverview, spectateTrackRecord } from '../pilot/views.js';
+import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 
 /** A signed-in caller (the user of the access token). */
 export type McpCaller = Exclude<Caller, { kind: 'anonymous' }>;

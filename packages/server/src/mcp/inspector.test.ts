@@ -11,12 +11,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from '../testing/harness.js';
+import { type Harness, harness } from '../../test/support/harness.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, '../../../..');
 const INSPECTOR = join(ROOT, 'node_modules/.bin/mcp-inspector');
-const FIXTURE = join(here, 'testing/stdio-fixture.ts');
+const FIXTURE = join(here, '../../test/support/mcp-stdio-fixture.ts');
 // vite-node ships with vitest: it runs the TypeScript fixture from source.
 const requireFromVitest = createRequire(createRequire(import.meta.url).resolve('vitest/package.json'));
 const VITE_NODE = join(dirname(requireFromVitest.resolve('vite-node/package.json')), 'vite-node.mjs');

@@ -27,11 +27,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../errors/app-error.js';
-import { deref, invalidArb, type JsonSchema, resolverOf, validArb } from '../reliability/schema-arbitrary.js';
-import { grantTier } from '../services/tiers.js';
-import { seedAccount } from '../testing/account-seed.js';
-import { type Harness, harness } from '../testing/harness.js';
+import { deref, invalidArb, type JsonSchema, resolverOf, validArb } from '../../test/reliability/schema-arbitrary.js';
+import { seedAccount } from '../../test/support/account-seed.js';
+import { type Harness, harness } from '../../test/support/harness.js';
+import { grantTier } from '../keys/tiers.js';
+import { ERROR_CODES } from '../platform/errors/app-error.js';
 
 const RUNS = Number(process.env.MCP_FUZZ_RUNS ?? 150);
 const SEED = Number(process.env.MCP_FUZZ_SEED ?? 2828);

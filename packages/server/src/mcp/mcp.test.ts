@@ -11,9 +11,9 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../../test/support/harness.js';
 import { createApp } from '../app.js';
-import { DEFAULT_CONFIG } from '../env.js';
-import { type Harness, harness } from '../testing/harness.js';
+import { DEFAULT_CONFIG } from '../platform/deps.js';
 
 const REDIRECT = 'http://127.0.0.1:7/callback';
 

@@ -1,6 +1,7 @@
 import { type Candles, type PlanOutcome, simulatePlan } from '@marketlens/core';
 import { type CandleSeries, candleOpenTime, MAX_CANDLES, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
-import type { AppDeps } from '../../env.js';
+import { marketOf } from '../../market/market.js';
+import type { AppDeps } from '../../platform/deps.js';
 import {
   canMove,
   FINAL_OUTCOMES,
@@ -8,7 +9,6 @@ import {
   type PlanProgress,
   type PublishedPlanRow,
 } from '../../storage/plans-types.js';
-import { marketOf } from '../market.js';
 
 /** The flat round-trip cost every outcome deducts, in % of the fill. */
 export const PLAN_COST_PCT = 0.2;

@@ -4,7 +4,7 @@
  */
 import type { TradePlan } from '@marketlens/core';
 import { type CandleSeries, type MarketData, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
-import { type AppDeps, DEFAULT_CONFIG } from '../../env.js';
+import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 import type { PublishedPlanRow } from '../../storage/plans-types.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
 

@@ -1,7 +1,7 @@
 import type { PlanOutcome } from '@marketlens/core';
+import { iso, isoOrNull } from '../../market/market.js';
 import { PLAN_OUTCOMES, type PublishedPlanRow } from '../../storage/plans-types.js';
 import type { Storage } from '../../storage/types.js';
-import { iso, isoOrNull } from '../market.js';
 import { PLAN_COST_PCT } from './outcomes.js';
 
 /** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# The production layout of deploy/README.md on one machine, from Debian packages, on loopback
+# ports: PostgreSQL and Redis (throwaway, from .ci/services.sh), `marketlens db migrate` once,
+# N marketlens instances, W `marketlens worker` processes, and nginx in front of the instances.
+#
+#   deploy/local-cluster.sh [start]   start it (or report the running one) and print its address
+#   deploy/local-cluster.sh status    list its processes and whether each answers
+#   deploy/local-cluster.sh stop      stop everything it started and remove its files
+#
+# Environment: INSTANCES (3), WORKERS (1), LISTEN_PORT (a free one), MARKETLENS_CLUSTER_DIR
+# (where its state lives, default $TMPDIR/marketlens-cluster); any other MARKETLENS_* setting is
+# passed on to the instances and workers (e.g. MARKETLENS_MARKET). Needs `pnpm build` first, and
+# root to install nginx, postgresql and redis-server when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CLUSTER_DIR=${MARKETLENS_CLUSTER_DIR:-${TMPDIR:-/tmp}/marketlens-cluster}
+INSTANCES=${INSTANCES:-3}
+WORKERS=${WORKERS:-1}
+CLI=(node packages/cli/dist/main.js)
+
+log() { echo "local-cluster: $*" >&2; }
+die() {
+  log "error: $*"
+  exit 1
+}
+
+# True when the process of pid file $1 is alive.
+alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# Waits up to $2 seconds for http://127.0.0.1:$1/healthz to answer 200.
+wait_healthy() {
+  local port=$1 deadline=$((SECONDS + $2))
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    curl -fsS -o /dev/null --max-time 1 "http://127.0.0.1:$port/healthz" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# True when this build of the CLI has the command $1 (e.g. `db migrate`, `worker`).
+has_command() { "${CLI[@]}" --help 2>/dev/null | grep -Eq "^  $1( |$)"; }
+
+free_port() {
+  local p
+  for _ in $(seq 1 50); do
+    p=$((20000 + RANDOM % 40000))
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+  done
+  die "no free loopback port"
+}
+
+install_nginx() {
+  command -v nginx >/dev/null 2>&1 && return 0
+  command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] || die "nginx missing; install it as root: apt-get install -y nginx"
+  log "installing nginx from Debian"
+  # The package must not start the system-wide nginx (port 80): this script runs its own.
+  local policy=/usr/sbin/policy-rc.d had_policy=0
+  [ -e "$policy" ] && had_policy=1
+  if [ "$had_policy" -eq 0 ]; then printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod +x "$policy"; fi
+  local status=0
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null; } || status=$?
+  [ "$had_policy" -eq 1 ] || rm -f "$policy"
+  [ "$status" -eq 0 ] || die "apt-get install nginx failed (status $status)"
+}
+
+stop_cluster() {
+  [ -d "$CLUSTER_DIR" ] || { log "nothing to stop ($CLUSTER_DIR absent)"; return 0; }
+  if alive "$CLUSTER_DIR/nginx.pid"; then
+    nginx -p "$CLUSTER_DIR" -c "$CLUSTER_DIR/nginx.conf" -s quit 2>/dev/null || kill "$(cat "$CLUSTER_DIR/nginx.pid")"
+  fi
+  local f pid
+  for f in "$CLUSTER_DIR"/pids/*.pid; do
+    [ -e "$f" ] || continue
+    # SIGTERM: the instances finish their requests in flight, then exit.
+    alive "$f" && kill "$(cat "$f")" 2>/dev/null
+  done
+  for f in "$CLUSTER_DIR"/pids/*.pid; do
+    [ -e "$f" ] || continue
+    pid=$(cat "$f")
+    for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+  done
+  if [ -s "$CLUSTER_DIR/services" ]; then
+    # shellcheck disable=SC1091
+    bash .ci/services.sh stop "$(cat "$CLUSTER_DIR/services")" || true
+  fi
+  rm -rf "$CLUSTER_DIR"
+  log "stopped"
+}
+
+status_cluster() {
+  [ -s "$CLUSTER_DIR/env" ] || { log "not running ($CLUSTER_DIR/env absent)"; return 1; }
+  cat "$CLUSTER_DIR/env"
+  local f name ok=0
+  for f in "$CLUSTER_DIR"/pids/*.pid "$CLUSTER_DIR/nginx.pid"; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .pid)
+    if alive "$f"; then echo "$name: running (pid $(cat "$f"))"; else echo "$name: NOT running"; ok=1; fi
+  done
+  return "$ok"
+}
+
+start_cluster() {
+  if [ -s "$CLUSTER_DIR/env" ] && alive "$CLUSTER_DIR/nginx.pid"; then
+    log "already running:"
+    status_cluster
+    return 0
+  fi
+  [ -d "$CLUSTER_DIR" ] && stop_cluster
+  [ -f packages/cli/dist/main.js ] || die "packages/cli/dist/main.js missing: run pnpm build first"
+  command -v curl >/dev/null 2>&1 || die "curl is needed to check the instances (apt-get install -y curl)"
+  install_nginx
+  mkdir -p "$CLUSTER_DIR/pids" "$CLUSTER_DIR/data"
+
+  # PostgreSQL and Redis: throwaway, on free loopback ports.
+  # shellcheck disable=SC1091
+  source .ci/services.sh
+  echo "$MARKETLENS_SERVICES_DIR" >"$CLUSTER_DIR/services"
+  local pg_base=${MARKETLENS_TEST_DATABASE_URL%/*}
+  psql -X -q "$pg_base/postgres" -v ON_ERROR_STOP=1 -c 'CREATE DATABASE marketlens' >/dev/null ||
+    die "could not create the database marketlens"
+  export DATABASE_URL="$pg_base/marketlens"
+  export REDIS_URL=$MARKETLENS_TEST_REDIS_URL
+  export MARKETLENS_DATA_DIR="$CLUSTER_DIR/data"
+  # nginx connects from 127.0.0.1: the one proxy whose X-Forwarded-For the instances believe.
+  export MARKETLENS_TRUSTED_PROXIES=127.0.0.1
+  export HOST=127.0.0.1
+
+  # The schema, once, before any instance starts (instances never migrate).
+  if has_command 'db migrate'; then
+    "${CLI[@]}" db migrate >"$CLUSTER_DIR/migrate.log" 2>&1 || {
+      cat "$CLUSTER_DIR/migrate.log" >&2
+      die "marketlens db migrate failed"
+    }
+  else
+    log "warning: this build has no \`marketlens db migrate\`; skipped"
+  fi
+
+  local i port servers=''
+  for i in $(seq 1 "$INSTANCES"); do
+    port=$(free_port)
+    nohup "${CLI[@]}" serve --port "$port" >"$CLUSTER_DIR/instance-$i.log" 2>&1 &
+    echo $! >"$CLUSTER_DIR/pids/instance-$i.pid"
+    echo "$port" >"$CLUSTER_DIR/instance-$i.port"
+    servers+="    server 127.0.0.1:$port max_fails=3 fail_timeout=10s;"$'\n'
+  done
+  for i in $(seq 1 "$INSTANCES"); do
+    port=$(cat "$CLUSTER_DIR/instance-$i.port")
+    wait_healthy "$port" 30 || {
+      tail -n 30 "$CLUSTER_DIR/instance-$i.log" >&2
+      die "instance $i did not answer /healthz on port $port (log above)"
+    }
+  done
+
+  if has_command worker; then
+    for i in $(seq 1 "$WORKERS"); do
+      nohup "${CLI[@]}" worker >"$CLUSTER_DIR/worker-$i.log" 2>&1 &
+      echo $! >"$CLUSTER_DIR/pids/worker-$i.pid"
+    done
+  else
+    log "warning: this build has no \`marketlens worker\`; no worker started"
+  fi
+
+  local listen=${LISTEN_PORT:-$(free_port)} user=''
+  # Under root the master drops its workers to www-data, which Debian's nginx package creates.
+  [ "$(id -u)" -eq 0 ] && user='user www-data;'
+  SERVERS="$servers" PREFIX="$CLUSTER_DIR" LISTEN="127.0.0.1:$listen" USER_LINE="$user" awk '
+    /^@SERVERS@$/ { printf "%s", ENVIRON["SERVERS"]; next }
+    { gsub(/@PREFIX@/, ENVIRON["PREFIX"]); gsub(/@LISTEN@/, ENVIRON["LISTEN"]); gsub(/@USER@/, ENVIRON["USER_LINE"]); print }
+  ' deploy/nginx.conf >"$CLUSTER_DIR/nginx.conf"
+  nginx -t -q -p "$CLUSTER_DIR" -c "$CLUSTER_DIR/nginx.conf" 2>"$CLUSTER_DIR/nginx-test.log" || {
+    cat "$CLUSTER_DIR/nginx-test.log" >&2
+    die "nginx rejected $CLUSTER_DIR/nginx.conf"
+  }
+  nginx -p "$CLUSTER_DIR" -c "$CLUSTER_DIR/nginx.conf" || die "nginx did not start (log: $CLUSTER_DIR/nginx-error.log)"
+  wait_healthy "$listen" 10 || die "nginx does not answer on 127.0.0.1:$listen"
+
+  {
+    echo "MARKETLENS_URL=http://127.0.0.1:$listen"
+    echo "DATABASE_URL=$DATABASE_URL"
+    echo "REDIS_URL=$REDIS_URL"
+  } >"$CLUSTER_DIR/env"
+  log "$INSTANCES instances behind http://127.0.0.1:$listen; logs and state in $CLUSTER_DIR; stop: $0 stop"
+  cat "$CLUSTER_DIR/env"
+}
+
+case "${1:-start}" in
+  start) start_cluster ;;
+  stop) stop_cluster ;;
+  status) status_cluster ;;
+  *)
+    echo "usage: $0 [start | status | stop]" >&2
+    exit 2
+    ;;
+esac

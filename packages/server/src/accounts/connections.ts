@@ -1,0 +1,374 @@
+/**
+ * Connected exchange accounts: connecting one (credential fields checked, then verified against
+ * the venue, then stored encrypted), listing them with their positions and sync state, and opening
+ * a stored connection's account for the sync job. Credentials never leave this module and the sync
+ * job in clear, and never reach a response or a log line.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  type AccountData,
+  CCXT_VENUES,
+  checkVenueCredentials,
+  createCcxtAccountData,
+  createSimulatedAccount,
+  createSimulatedVenue,
+  isCcxtVenue,
+  type MarketData,
+  SIMULATED_VENUE_ID,
+  type SimulatedVenue,
+  type VenueCredentials,
+  VenueError,
+  verifyCcxtCredentials,
+} from '@marketlens/exchanges';
+import { requireVerifiedEmail } from '../auth/verification/verification.js';
+import { iso, isoOrNull, marketOf } from '../market/market.js';
+import type { AccountConnection, AppDeps } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
+import type { ConnectionRecord, PositionRecord } from '../storage/account-types.js';
+import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
+
+/** Exchanges a user can connect: the ccxt venues and the simulated venue. */
+export const CONNECTABLE_VENUES: readonly string[] = [...CCXT_VENUES, SIMULATED_VENUE_ID];
+
+/** Most connections one user may hold. */
+export const MAX_CONNECTIONS_PER_USER = 20;
+
+/** What a user sends to connect an account: the exchange and the credential fields it needs. */
+export interface ConnectInput {
+  exchange_id: string;
+  label?: string | null;
+  apiKey?: string;
+  secret?: string;
+  password?: string;
+  walletAddress?: string;
+}
+
+/** A connection as the API shows it: never its credentials. */
+export interface UserConnectionView {
+  id: string;
+  exchange_id: string;
+  label: string | null;
+  created_at: string;
+  sync: {
+    /** `pending` before the first attempt; `ok` when the last attempt succeeded; `error` when it failed. */
+    status: 'pending' | 'ok' | 'error';
+    last_sync_at: string | null;
+    last_success_at: string | null;
+    last_error: string | null;
+    failures: number;
+    next_sync_at: string;
+    fills_synced_until: string | null;
+    protective_levels_synced_at: string | null;
+  };
+  positions: ConnectionPositionView[];
+}
+
+/** An open position of a connection, as stored by the last sync. */
+export interface ConnectionPositionView {
+  id: string;
+  pair: string;
+  asset_id: string | null;
+  market_type: 'spot' | 'derivatives';
+  side: 'long' | 'short';
+  size: number;
+  entry_price: number;
+  mark_price: number | null;
+  margin: number | null;
+  leverage: number | null;
+  liquidation_price: number | null;
+  unrealized_pnl: number | null;
+  settle: string | null;
+  stop_loss: number | null;
+  take_profit: number | null;
+  protective_levels_synced_at: string | null;
+  funding_since_open: number | null;
+  notes: string;
+  opened_at: string | null;
+  updated_at: string;
+}
+
+const ephemeralKeys = new WeakMap<AppDeps, Uint8Array>();
+
+/** The credentials key of an app: the configured one, else one random key per app (never persisted). */
+export function credentialsKeyOf(deps: AppDeps): Uint8Array {
+  if (deps.credentialsKey !== undefined) return deps.credentialsKey;
+  let key = ephemeralKeys.get(deps);
+  if (key === undefined) {
+    key = randomBytes(CREDENTIALS_KEY_BYTES);
+    ephemeralKeys.set(deps, key);
+  }
+  return key;
+}
+
+function isSimulatedVenue(market: MarketData): market is SimulatedVenue {
+  const m = market as Partial<SimulatedVenue>;
+  return typeof m.priceAt === 'function' && typeof m.fundingRateAt === 'function' && m.universe !== undefined;
+}
+
+const simulatedVenues = new WeakMap<AppDeps, SimulatedVenue>();
+
+/** The simulated venue demo accounts read: the app's market when it is simulated, else one on the app's clock. */
+function simulatedVenueOf(deps: AppDeps): SimulatedVenue {
+  const market = marketOf(deps);
+  if (isSimulatedVenue(market)) return market;
+  let venue = simulatedVenues.get(deps);
+  if (venue === undefined) {
+    venue = createSimulatedVenue({ now: deps.now });
+    simulatedVenues.set(deps, venue);
+  }
+  return venue;
+}
+
+/** Opens a connection's account: `deps.accountFor`, else the simulated demo account or a ccxt client. */
+export async function accountFor(
+  deps: AppDeps,
+  connection: AccountConnection,
+  credentials: VenueCredentials,
+): Promise<AccountData> {
+  if (deps.accountFor !== undefined) return deps.accountFor(connection, credentials);
+  if (connection.venue === SIMULATED_VENUE_ID) {
+    return createSimulatedAccount(simulatedVenueOf(deps), { connection: connection.id });
+  }
+  return createCcxtAccountData({ venue: connection.venue, connection: connection.id, credentials, now: deps.now });
+}
+
+/** Opens a stored connection's account with its decrypted credentials; also returns the secrets to redact. */
+export async function openConnection(
+  deps: AppDeps,
+  connection: ConnectionRecord,
+): Promise<{ account: AccountData; secrets: string[] }> {
+  const credentials = decryptCredentials(credentialsKeyOf(deps), connection.id, connection.credentials);
+  const account = await accountFor(deps, connection, credentials);
+  return { account, secrets: secretsOf(credentials) };
+}
+
+/** The credential values a message must never show (a wallet address is public, but is hidden too). */
+export function secretsOf(credentials: VenueCredentials): string[] {
+  return Object.values(credentials).filter((v): v is string => typeof v === 'string' && v.length >= 4);
+}
+
+/** `text` with every credential value replaced by `***` (venue messages sometimes echo a key). */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) out = out.split(s).join('***');
+  return out;
+}
+
+/** Runs `work` but gives up after `ms` with a `timeout` VenueError (the venue call itself is abandoned). */
+export function withTimeout<T>(work: Promise<T>, ms: number, venue: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new VenueError('timeout', `${venue} did not answer within ${ms} ms`, { venue })),
+      ms,
+    );
+    work.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** The credential fields of the input, as given (blank ones included: the venue check reports them). */
+function givenCredentials(input: ConnectInput): VenueCredentials {
+  const out: VenueCredentials = {};
+  if (input.apiKey !== undefined) out.apiKey = input.apiKey;
+  if (input.secret !== undefined) out.secret = input.secret;
+  if (input.password !== undefined) out.password = input.password;
+  if (input.walletAddress !== undefined) out.walletAddress = input.walletAddress;
+  return out;
+}
+
+/** The longest credential field accepted: venue keys, secrets and passphrases are far shorter. */
+export const MAX_CREDENTIAL_LENGTH = 1024;
+
+/** Whether `value` holds a control character (below space, or DEL): CR, LF, NUL, tab and the rest. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+/**
+ * A PEM private key (Coinbase API keys are EC keys in PEM): base64 lines between its BEGIN and END
+ * lines. The only line breaks a credential may hold, and in the secret only.
+ */
+const PEM_KEY =
+  /^-----BEGIN [A-Z ]{1,40}-----\r?\n(?:[A-Za-z0-9+/=]{1,80}\r?\n){1,100}-----END [A-Z ]{1,40}-----(?:\r?\n)?$/;
+
+/**
+ * Refuses every given credential field (whatever the venue) holding a control character (a PEM
+ * key's line breaks in the secret aside) or longer than {@link MAX_CREDENTIAL_LENGTH}, naming the
+ * field only: a key travels in HTTP headers and a CR/LF there could split them, and nothing that
+ * long is a real credential. Runs before any venue call.
+ */
+function refuseUnsafeCredentials(given: VenueCredentials): void {
+  const fields = Object.entries(given) as [string, unknown][];
+  const unsafe = (field: string, value: unknown) =>
+    typeof value === 'string' && hasControlCharacter(value) && !(field === 'secret' && PEM_KEY.test(value));
+  const controls = fields.filter(([f, v]) => unsafe(f, v)).map(([f]) => f);
+  if (controls.length > 0) {
+    throw new AppError(
+      'InvalidConnectionCredentials',
+      `Invalid credentials: ${controls.join(', ')} (control characters, line breaks included, are not allowed)`,
+    );
+  }
+  const long = fields.filter(([, v]) => typeof v === 'string' && v.length > MAX_CREDENTIAL_LENGTH).map(([f]) => f);
+  if (long.length > 0) {
+    throw new AppError(
+      'InvalidConnectionCredentials',
+      `Invalid credentials: ${long.join(', ')} (at most ${MAX_CREDENTIAL_LENGTH} characters)`,
+    );
+  }
+}
+
+/** Maps a venue's refusal of new credentials onto the API's errors. */
+function verificationError(err: unknown, venue: string, secrets: readonly string[]): AppError {
+  // Anything but a VenueError is unexpected here; its text could quote the request, so it is not passed on.
+  if (!(err instanceof VenueError)) {
+    return new AppError('ServiceUnavailable', `${venue} could not be reached to verify the credentials; retry later`);
+  }
+  const message = redact(err.message, secrets);
+  switch (err.code) {
+    case 'invalid_credentials':
+      return new AppError('InvalidConnectionCredentials', message);
+    case 'authentication_failed':
+    case 'bad_request':
+    case 'not_supported':
+    case 'unknown_asset':
+    case 'unknown_market':
+      return new AppError('VenueCredentialsRejected', message);
+    default:
+      return new AppError(
+        'ServiceUnavailable',
+        `${venue} could not be reached to verify the credentials; retry later (${message})`,
+        err.retryAfterMs === undefined ? {} : { 'retry-after': String(Math.ceil(err.retryAfterMs / 1000)) },
+      );
+  }
+}
+
+/**
+ * Connects an account: the address must be verified where that is required (403), no credential
+ * field may hold a control character or exceed 1,024
+ * characters, the exchange must be connectable (404 otherwise), its credential fields present
+ * ('Invalid credentials: ...', 400) and a wallet address well-formed, all before any venue call; then the venue must accept the credentials (422 with the venue's message; 503 when it
+ * cannot be reached). The credentials are stored encrypted and a first sync is requested.
+ */
+export async function connectAccount(deps: AppDeps, userId: string, input: ConnectInput): Promise<UserConnectionView> {
+  await requireVerifiedEmail(deps, userId);
+  const venue = input.exchange_id;
+  let credentials: VenueCredentials = {};
+  refuseUnsafeCredentials(givenCredentials(input));
+  if (venue !== SIMULATED_VENUE_ID) {
+    if (!isCcxtVenue(venue)) {
+      throw new AppError(
+        'UnknownExchange',
+        `Unknown exchange '${venue}' (connectable: ${CONNECTABLE_VENUES.join(', ')})`,
+      );
+    }
+    try {
+      credentials = checkVenueCredentials(venue, givenCredentials(input));
+    } catch (err) {
+      throw verificationError(err, venue, secretsOf(givenCredentials(input)));
+    }
+  }
+  const existing = await deps.storage.connections.byUser(userId);
+  if (existing.length >= MAX_CONNECTIONS_PER_USER) {
+    throw new AppError('ConnectionLimitExceeded', `At most ${MAX_CONNECTIONS_PER_USER} connections per account`);
+  }
+  const secrets = secretsOf(credentials);
+  if (venue !== SIMULATED_VENUE_ID) {
+    const verify =
+      deps.verifyCredentials ??
+      ((v: string, c: VenueCredentials) => verifyCcxtCredentials({ venue: v, credentials: c, now: deps.now }));
+    try {
+      await withTimeout(verify(venue, credentials), deps.config.sync.callTimeoutMs, venue);
+    } catch (err) {
+      throw verificationError(err, venue, secrets);
+    }
+  }
+  const id = randomUUID();
+  const now = deps.now();
+  const record: ConnectionRecord = {
+    id,
+    user_id: userId,
+    venue,
+    label: input.label ?? null,
+    credentials: encryptCredentials(credentialsKeyOf(deps), id, credentials),
+    created_at: now,
+    last_sync_at: null,
+    last_success_at: null,
+    last_error: null,
+    failures: 0,
+    next_sync_at: now,
+    fills_synced_until: null,
+    fills_cursor: null,
+    fills_cursor_since: null,
+    fills_cursor_until: null,
+    protective_levels_synced_at: null,
+  };
+  await deps.storage.connections.create(record);
+  deps.requestSync?.(id);
+  return connectionView(record, []);
+}
+
+/** The user's connections, oldest first, each with its open positions and sync state. */
+export async function listConnections(deps: AppDeps, userId: string): Promise<UserConnectionView[]> {
+  const connections = await deps.storage.connections.byUser(userId);
+  return Promise.all(
+    connections.map(async (c) => connectionView(c, await deps.storage.positions.openByConnection(c.id))),
+  );
+}
+
+/** The API view of a connection (credentials left out). */
+export function connectionView(c: ConnectionRecord, positions: readonly PositionRecord[]): UserConnectionView {
+  return {
+    id: c.id,
+    exchange_id: c.venue,
+    label: c.label,
+    created_at: iso(c.created_at),
+    sync: {
+      status: c.last_sync_at === null ? 'pending' : c.last_error === null ? 'ok' : 'error',
+      last_sync_at: isoOrNull(c.last_sync_at),
+      last_success_at: isoOrNull(c.last_success_at),
+      last_error: c.last_error,
+      failures: c.failures,
+      next_sync_at: iso(c.next_sync_at),
+      fills_synced_until: isoOrNull(c.fills_synced_until),
+      protective_levels_synced_at: isoOrNull(c.protective_levels_synced_at),
+    },
+    positions: positions.map(positionView),
+  };
+}
+
+function positionView(p: PositionRecord): ConnectionPositionView {
+  return {
+    id: p.id,
+    pair: p.pair,
+    asset_id: p.asset_id,
+    market_type: p.market_type,
+    side: p.side,
+    size: p.size,
+    entry_price: p.entry_price,
+    mark_price: p.mark_price,
+    margin: p.margin,
+    leverage: p.leverage,
+    liquidation_price: p.liquidation_price,
+    unrealized_pnl: p.unrealized_pnl,
+    settle: p.settle,
+    stop_loss: p.stop_loss,
+    take_profit: p.take_profit,
+    protective_levels_synced_at: isoOrNull(p.protective_levels_synced_at),
+    funding_since_open: p.funding_since_open,
+    notes: p.notes,
+    opened_at: isoOrNull(p.opened_at),
+    updated_at: iso(p.updated_at),
+  };
+}

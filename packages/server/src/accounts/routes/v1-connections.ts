@@ -1,0 +1,151 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { operation } from '../../platform/operation.js';
+import { CONNECTABLE_VENUES, connectAccount, listConnections } from '../connections.js';
+
+const credential = (description: string) => z.string().max(4096).optional().openapi({ description });
+
+const ConnectBody = z
+  .object({
+    exchange_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .openapi({ description: `The exchange to connect: ${CONNECTABLE_VENUES.join(', ')}`, example: 'bybit' }),
+    label: z.string().max(64).nullable().optional().openapi({ description: 'A name for the account' }),
+    apiKey: credential('API key (binance, bybit, okx, kraken, coinbase)'),
+    secret: credential('API secret (binance, bybit, okx, kraken, coinbase)'),
+    password: credential('API passphrase (okx)'),
+    walletAddress: credential('Public wallet address, 0x followed by 40 hex digits (hyperliquid)'),
+  })
+  .openapi('ConnectExchange', {
+    description:
+      'Credential fields are named as ccxt names them; send the ones the exchange needs (read-only keys suffice). ' +
+      'They are verified against the exchange, stored encrypted and never returned.',
+  });
+
+const ConnectionPositionSchema = z
+  .object({
+    id: z.uuid(),
+    pair: z.string().openapi({ description: "The venue's native instrument name" }),
+    asset_id: z.string().nullable(),
+    market_type: z.enum(['spot', 'derivatives']),
+    side: z.enum(['long', 'short']),
+    size: z.number(),
+    entry_price: z.number(),
+    mark_price: z.number().nullable(),
+    margin: z.number().nullable(),
+    leverage: z.number().nullable(),
+    liquidation_price: z.number().nullable(),
+    unrealized_pnl: z.number().nullable(),
+    settle: z.string().nullable(),
+    stop_loss: z.number().nullable(),
+    take_profit: z.number().nullable(),
+    protective_levels_synced_at: z.iso.datetime().nullable(),
+    funding_since_open: z.number().nullable(),
+    notes: z.string(),
+    opened_at: z.iso.datetime().nullable(),
+    updated_at: z.iso.datetime(),
+  })
+  .openapi('ConnectionPosition');
+
+const ConnectionSchema = z
+  .object({
+    id: z.uuid().openapi({ description: 'The user_connection_id' }),
+    exchange_id: z.string().openapi({ description: 'The exchange (connection_id elsewhere)' }),
+    label: z.string().nullable(),
+    created_at: z.iso.datetime(),
+    sync: z
+      .object({
+        status: z.enum(['pending', 'ok', 'error']),
+        last_sync_at: z.iso.datetime().nullable(),
+        last_success_at: z.iso.datetime().nullable(),
+        last_error: z.string().nullable().openapi({ description: "The venue's message of the last failed sync" }),
+        failures: z.number().int().openapi({ description: 'Consecutive failed syncs' }),
+        next_sync_at: z.iso.datetime(),
+        fills_synced_until: z.iso.datetime().nullable(),
+        protective_levels_synced_at: z.iso.datetime().nullable(),
+      })
+      .openapi('ConnectionSync'),
+    positions: z.array(ConnectionPositionSchema),
+  })
+  .openapi('UserConnection');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const connectRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/connections/user',
+    operationId: 'connectExchange',
+    tags: ['Connections'],
+    summary: 'Connect an exchange account',
+    description:
+      "Missing credential fields answer 400 'Invalid credentials: ...'; a wallet address is format-checked before " +
+      "any call to the exchange. The exchange's refusal answers 422 with its message; an exchange that cannot be " +
+      'reached, 503. The first sync starts at once.',
+    request: { body: { content: { 'application/json': { schema: ConnectBody } }, required: true } },
+    responses: { 200: json(envelopeOf(ConnectionSchema), 'Connected (credentials are not returned)') },
+  },
+  [404, 422, 503],
+);
+
+const listRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/connections/user',
+  operationId: 'listConnections',
+  tags: ['Connections'],
+  summary: "The user's connections with their positions and sync state",
+  description:
+    'Each read-only exchange connection with its last sync, its error if the sync failed, and the positions it holds. Credentials are never returned.',
+  responses: { 200: json(envelopeOf(z.array(ConnectionSchema)), 'Connections, oldest first') },
+});
+
+const deleteRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/connections/user/{connection_id}',
+    operationId: 'disconnectExchange',
+    tags: ['Connections'],
+    summary: 'Disconnect an exchange account',
+    description:
+      "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
+    request: {
+      params: z.object({
+        connection_id: z.uuid().openapi({ param: { name: 'connection_id', in: 'path' } }),
+      }),
+    },
+    responses: { 200: json(envelopeOf(z.null(), 'DisconnectEnvelope'), 'Disconnected') },
+  },
+  [404],
+);
+
+export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(deleteRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const { connection_id } = c.req.valid('param');
+    if (!(await c.get('deps').storage.connections.delete(caller.user.id, connection_id))) {
+      throw new AppError('ConnectionNotFound', `No connection ${connection_id}`);
+    }
+    return c.json(ok(null), 200);
+  });
+  app.openapi(connectRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const view = await connectAccount(c.get('deps'), caller.user.id, c.req.valid('json'));
+    c.header('cache-control', 'no-store');
+    return c.json(ok(view), 200);
+  });
+  app.openapi(listRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    c.header('cache-control', 'no-store');
+    return c.json(ok(await listConnections(c.get('deps'), caller.user.id)), 200);
+  });
+}

@@ -1,0 +1,59 @@
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  envelopeOf,
+  fillFilterOf,
+  OrdersQuery,
+  OrdersSchema,
+  ok,
+  TradesQuery,
+  TradesSchema,
+} from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { listOrders, listTrades } from '../portfolio.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const FILTERS =
+  "Filters (all optional, all must match): `user_connection_id` (one connected account), `connection_id` (an exchange id: every account of the user's there), `pair` (venue-native), `asset_id` (`coin_id` is its deprecated alias; both given must agree), `side`, `start` / `end` (RFC 3339, inclusive bounds on fill execution time). `limit` defaults to 50 and is clamped to 0..200; `offset` skips rows. Mobile builds below 3.9.26 see fills of tracked assets only.";
+
+const ordersRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/orders',
+  operationId: 'listOrders',
+  tags: ['Orders'],
+  summary: 'Orders aggregated from their fills, newest first, with the total',
+  description: `An order aggregates its fills: side, size-weighted average price, summed size, fee and pnl, and the fills, each with the account \`asset\` (null when the pair maps to no tracked asset). \`start\` / \`end\` select the orders with a fill inside the window; each is built from all its fills, also those outside it. \`limit\` / \`offset\` page orders; \`total\` counts every matching order. ${FILTERS}`,
+  request: { query: OrdersQuery },
+  responses: { 200: json(envelopeOf(OrdersSchema, 'OrdersEnvelope'), 'Orders, newest first') },
+});
+
+const tradesRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/trades',
+  operationId: 'listTrades',
+  tags: ['Orders'],
+  summary: 'Individual fills, newest first, with the total',
+  description: `\`limit\` / \`offset\` page fills; \`total\` counts every matching fill. ${FILTERS}`,
+  request: { query: TradesQuery },
+  responses: { 200: json(envelopeOf(TradesSchema, 'TradesEnvelope'), 'Fills, newest first') },
+});
+
+export function registerOrderRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(ordersRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    const filter = fillFilterOf(c.req.valid('query'));
+    const trackedOnly = c.get('client').legacyShapes;
+    return c.json(ok(await listOrders(c.get('deps'), user.id, filter, { trackedOnly })), 200);
+  });
+  app.openapi(tradesRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    const filter = fillFilterOf(c.req.valid('query'));
+    const trackedOnly = c.get('client').legacyShapes;
+    return c.json(ok(await listTrades(c.get('deps'), user.id, filter, { trackedOnly })), 200);
+  });
+}

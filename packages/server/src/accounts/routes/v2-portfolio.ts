@@ -1,0 +1,61 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  assetIdsOf,
+  BalancesQuery,
+  BalancesSchema,
+  envelopeOf,
+  LegacyBalancesSchema,
+  ok,
+  PortfolioSummarySchema,
+} from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { legacyBalances, listBalances, portfolioSummary } from '../portfolio.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const balancesRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v2/balances',
+  operationId: 'listBalances',
+  tags: ['Positions'],
+  summary: "Balances of the user's connected accounts, with their USD total",
+  description:
+    "One balance per (account, currency, venue account), symbols uppercased. USD figures use the service's market data (USD and USD stablecoins at 1); an unpriced balance has null USD figures (never 0) and is left out of `total_usd`. Filters: `user_connection_id`, `connection_id` (exchange id), `asset_ids` (`coin_ids` alias). Mobile builds below 3.9.26 get the earlier split shape (`LegacyBalances`: tracked currencies only, unpriced ones apart).",
+  request: { query: BalancesQuery },
+  responses: {
+    200: json(envelopeOf(z.union([BalancesSchema, LegacyBalancesSchema]), 'BalancesEnvelope'), 'Balances'),
+  },
+});
+
+const summaryRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v2/portfolio/summary',
+  operationId: 'getPortfolioSummary',
+  tags: ['Positions'],
+  summary: 'Portfolio totals, balance total and sync standing of the connected accounts',
+  description:
+    'The totals of `GET /v2/positions` (unpriced positions counted, not summed), the USD total of `GET /v2/balances`, and how fresh the accounts are.',
+  responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
+});
+
+export function registerPortfolioRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(balancesRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    const q = c.req.valid('query');
+    const sheet = await listBalances(c.get('deps'), user.id, {
+      user_connection_id: q.user_connection_id,
+      connection_id: q.connection_id,
+      asset_ids: assetIdsOf(q),
+    });
+    return c.json(ok(c.get('client').legacyShapes ? legacyBalances(sheet) : sheet), 200);
+  });
+  app.openapi(summaryRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await portfolioSummary(c.get('deps'), user.id)), 200);
+  });
+}

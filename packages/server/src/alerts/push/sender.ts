@@ -1,0 +1,138 @@
+import { createHash } from 'node:crypto';
+import webpush from 'web-push';
+import type { AppDeps } from '../../platform/deps.js';
+import type { OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
+import { httpTransport, PushEndpointRefused, type PushRequest } from './transport.js';
+import { type VapidDetails, vapidDetails } from './vapid.js';
+
+/** How long a push service keeps an undelivered push (seconds): a day-old alert is stale. */
+export const PUSH_TTL_SECONDS = 86_400;
+/** Attempts before a push that keeps failing is dropped. */
+export const MAX_PUSH_ATTEMPTS = 8;
+/** Rows delivered per call, at most. */
+export const DELIVERY_BATCH = 200;
+const RETRY_BASE_MS = 30_000;
+const RETRY_MAX_MS = 3_600_000;
+
+/** Statuses after which the subscription is gone for good (RFC 8030 section 7.3 and push services). */
+const GONE = new Set([404, 410]);
+
+export interface DeliveryReport {
+  delivered: number;
+  /** Rows to deactivated or vanished devices. */
+  gone: number;
+  retried: number;
+  /** Rows dropped after a permanent refusal or too many attempts. */
+  failed: number;
+}
+
+/**
+ * The `Topic` header of a push: a push service replaces a still-queued push of the same topic,
+ * so a re-send after a crash collapses onto the first copy when it is still waiting there.
+ */
+export function pushTopic(idempotencyKey: string): string {
+  return createHash('sha256').update(idempotencyKey).digest('base64url').slice(0, 32);
+}
+
+/** The Web Push request of one outbox row: aes128gcm-encrypted payload, VAPID `Authorization`. */
+export function pushRequestOf(device: PushDeviceRecord, row: OutboxRecord, vapid: VapidDetails): PushRequest {
+  const details = webpush.generateRequestDetails(
+    { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
+    row.payload,
+    {
+      vapidDetails: vapid,
+      TTL: PUSH_TTL_SECONDS,
+      contentEncoding: 'aes128gcm',
+      urgency: row.category === 'alert' ? 'high' : 'normal',
+      topic: pushTopic(row.idempotency_key),
+    },
+  );
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(details.headers)) headers[k] = String(v);
+  const body = details.body ? new Uint8Array(details.body) : null;
+  return { endpoint: details.endpoint, headers, body };
+}
+
+/** When a failed attempt is tried again: 30 s doubling per attempt, at most an hour (push and webhooks alike). */
+export function retryDelay(attempts: number): number {
+  return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
+}
+
+const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
+
+/**
+ * Sends the outbox rows that are due. A row is marked delivered only after the push service
+ * accepted it, so a crash in between re-sends it on the next run (at least once); the payload
+ * carries the trigger's idempotency key for the client to drop such a repeat. 404/410 deactivate
+ * the device; 429, 5xx and network failures retry with backoff; other refusals drop the row.
+ * Calls over one storage share a run, so a row is never sent twice concurrently.
+ */
+export function deliverDue(deps: AppDeps): Promise<DeliveryReport> {
+  const held = inFlight.get(deps.storage);
+  if (held) return held;
+  const run = deliverBatch(deps).finally(() => inFlight.delete(deps.storage));
+  inFlight.set(deps.storage, run);
+  return run;
+}
+
+async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
+  const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
+  const { pushOutbox, pushDevices } = deps.storage;
+  const rows = await pushOutbox.due(deps.now(), DELIVERY_BATCH);
+  if (rows.length === 0) return report;
+  const vapid = await vapidDetails(deps);
+  const transport =
+    deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
+  for (const row of rows) {
+    const now = deps.now();
+    const device = await pushDevices.byId(row.device_id);
+    if (!device?.active) {
+      await pushOutbox.markDropped(row.id, 'device inactive', now);
+      report.gone++;
+      continue;
+    }
+    if (now - row.created_at > PUSH_TTL_SECONDS * 1000) {
+      await pushOutbox.markDropped(row.id, 'expired before delivery', now);
+      report.failed++;
+      continue;
+    }
+    let status: number;
+    try {
+      status = (await transport(pushRequestOf(device, row, vapid))).status;
+    } catch (err) {
+      if (err instanceof PushEndpointRefused) {
+        // A public name that points inside the operator's network: never sent, and never again.
+        await pushDevices.deactivate(device.id, err.message, deps.now());
+        await pushOutbox.markDropped(row.id, err.message, deps.now());
+        report.gone++;
+        continue;
+      }
+      await retryOrDrop(deps, row, err instanceof Error ? err.message : String(err), report);
+      continue;
+    }
+    if (status >= 200 && status < 300) {
+      await pushOutbox.markDelivered(row.id, deps.now());
+      report.delivered++;
+    } else if (GONE.has(status)) {
+      await pushDevices.deactivate(device.id, `gone (${status})`, deps.now());
+      report.gone++;
+    } else if (status === 429 || status >= 500) {
+      await retryOrDrop(deps, row, `push service answered ${status}`, report);
+    } else {
+      await pushOutbox.markDropped(row.id, `push service refused with ${status}`, deps.now());
+      report.failed++;
+    }
+  }
+  return report;
+}
+
+async function retryOrDrop(deps: AppDeps, row: OutboxRecord, error: string, report: DeliveryReport): Promise<void> {
+  const attempts = row.attempts + 1;
+  if (attempts >= MAX_PUSH_ATTEMPTS) {
+    await deps.storage.pushOutbox.markDropped(row.id, `gave up: ${error}`, deps.now());
+    report.failed++;
+    return;
+  }
+  await deps.storage.pushOutbox.reschedule(row.id, deps.now() + retryDelay(row.attempts), error);
+  report.retried++;
+}

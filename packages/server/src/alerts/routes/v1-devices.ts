@@ -1,0 +1,128 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
+import { PUBLIC, requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { deviceView, registerDevice, removeDevice } from '../push/devices.js';
+import { vapidDetails } from '../push/vapid.js';
+
+const DeviceSchema = z
+  .object({
+    id: z.uuid(),
+    endpoint: z.string().openapi({ description: 'The push service URL of the subscription' }),
+    name: z.string().nullable(),
+    active: z.boolean().openapi({ description: 'false once the push service answered 404/410 (subscription gone)' }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+    deactivated_at: z.iso.datetime().nullable(),
+    deactivated_reason: z.string().nullable(),
+  })
+  .openapi('PushDevice');
+
+const SubscriptionBody = z
+  .object({
+    endpoint: z.string().min(1).max(2048).openapi({
+      format: 'uri',
+      description: 'PushSubscription.endpoint: an https URL on port 443 of a public host',
+      example: 'https://push.example.net/send/d6f2c1',
+    }),
+    keys: z.object({
+      // The lengths are those the service checks (`checkSubscription`): 65 bytes starting 0x04, and 16 bytes.
+      p256dh: z.string().min(1).max(200).openapi({
+        description: 'P-256 public key of the subscription (an uncompressed point, 65 bytes), base64url',
+        pattern: '^B[A-Za-z0-9_-]{86}={0,2}$',
+        example: 'BPy1g3pxMoQQdmpyqRQCYp5Uk62z5qI7DPGCGoEmvgFi5tCmqNhgHAgc4MnMDC1uW2UHFIKB49Y5jI0-3lNmmlA',
+      }),
+      auth: z.string().min(1).max(100).openapi({
+        description: 'Auth secret (16 bytes), base64url',
+        pattern: '^[A-Za-z0-9_-]{22}={0,2}$',
+        example: 'ERb36ta3_gyTVUqngJt_wA',
+      }),
+    }),
+    expirationTime: z.number().nullable().optional().openapi({ description: 'As the browser reports it; not used' }),
+    name: z.string().min(1).max(100).optional().openapi({ description: 'A label for the device list' }),
+  })
+  .openapi('PushSubscription');
+
+const VapidSchema = z
+  .object({
+    public_key: z.string().openapi({
+      description: 'VAPID application server key (base64url): `applicationServerKey` of pushManager.subscribe',
+    }),
+  })
+  .openapi('VapidPublicKey');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const vapidRoute = operation(PUBLIC, {
+  method: 'get',
+  path: '/v1/devices/vapid_public_key',
+  operationId: 'getVapidPublicKey',
+  tags: ['Devices'],
+  summary: 'The VAPID public key to subscribe with',
+  description:
+    'The key a browser passes as `applicationServerKey` to `pushManager.subscribe` before registering the subscription with POST /v1/devices.',
+  responses: { 200: json(envelopeOf(VapidSchema), 'Key') },
+});
+
+const registerRoute = operation(SESSION_ONLY, {
+  method: 'post',
+  path: '/v1/devices',
+  operationId: 'registerDevice',
+  tags: ['Devices'],
+  summary: 'Register a Web Push subscription',
+  description:
+    'Body: `PushSubscription.toJSON()` of a subscription made with the VAPID public key. The same endpoint again refreshes the device (and re-activates it). 400 `InvalidPushSubscription`.',
+  request: { body: { content: { 'application/json': { schema: SubscriptionBody } }, required: true } },
+  responses: { 200: json(envelopeOf(DeviceSchema), 'Device registered') },
+});
+
+const listRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/devices',
+  operationId: 'listDevices',
+  tags: ['Devices'],
+  summary: 'List push devices, inactive ones included',
+  description:
+    'Every Web Push subscription of the account; a device the push service reported gone stays listed with `active: false` and the reason.',
+  responses: { 200: json(envelopeOf(z.array(DeviceSchema)), 'Devices, newest first') },
+});
+
+const deleteRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/devices/{device_id}',
+    operationId: 'deleteDevice',
+    tags: ['Devices'],
+    summary: 'Remove a push device',
+    description: 'Pushes not yet delivered to it are dropped.',
+    request: { params: z.object({ device_id: z.uuid().openapi({ param: { name: 'device_id', in: 'path' } }) }) },
+    responses: { 200: json(envelopeOf(z.null()), 'Device removed') },
+  },
+  [404],
+);
+
+export function registerDeviceRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(vapidRoute, async (c) => {
+    const { publicKey } = await vapidDetails(c.get('deps'));
+    return c.json(ok({ public_key: publicKey }), 200);
+  });
+  app.openapi(registerRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const device = await registerDevice(c.get('deps'), caller.user.id, c.req.valid('json'));
+    return c.json(ok(deviceView(device)), 200);
+  });
+  app.openapi(listRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    return c.json(ok((await c.get('deps').storage.pushDevices.listByUser(caller.user.id)).map(deviceView)), 200);
+  });
+  app.openapi(deleteRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    await removeDevice(c.get('deps'), caller.user.id, c.req.valid('param').device_id);
+    return c.json(ok(null), 200);
+  });
+}

@@ -1,0 +1,178 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  envelopeOf,
+  NotificationPayloadSchema,
+  NotificationSchema,
+  ok,
+  TARGET_OUT_OF_RANGE,
+} from '@marketlens/contract';
+import type { Context, TypedResponse } from 'hono';
+import { tierOf } from '../../analysis/analysis.js';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { operation } from '../../platform/operation.js';
+import { alertLimits, alertViews, createAlert, deleteAlert, listAlerts, updateAlert } from '../alerts.js';
+import { FREE_ALERT_LIMIT, limitsEnvelopeJson } from '../limits.js';
+
+const LimitsSchema = z
+  .object({
+    current: z.number().openapi({ type: 'integer', format: 'int64', description: 'Active alerts' }),
+    max: z.number().openapi({
+      type: 'integer',
+      format: 'int64',
+      description: `Cap on active alerts: ${FREE_ALERT_LIMIT} on a basic account; 9223372036854775807 (2^63-1) when unlimited`,
+    }),
+    unlimited: z.boolean(),
+  })
+  .openapi('NotificationLimits');
+const LimitsEnvelope = envelopeOf(LimitsSchema);
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const idParam = z.object({
+  notification_id: z.uuid().openapi({ param: { name: 'notification_id', in: 'path' } }),
+});
+const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
+
+const listRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/notifications',
+  operationId: 'listNotifications',
+  tags: ['Notifications'],
+  summary: 'List alerts with live target data',
+  description:
+    "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
+  responses: { 200: json(envelopeOf(z.array(NotificationSchema)), 'Alerts, newest first') },
+});
+
+const createRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/notifications',
+    operationId: 'createNotification',
+    tags: ['Notifications'],
+    summary: 'Create an alert',
+    description: `400 \`UnknownAsset\`, \`StablecoinNotAnalyzed\`, \`TargetOutOfRange\`, \`InvalidNotification\`; 402 \`NotificationLimitExceeded\` (basic accounts hold ${FREE_ALERT_LIMIT} active alerts) or 1004 (timeframe under an hour without Pro); 410 \`NoActiveDevice\` (register a push device first).`,
+    request: { body: payloadBody },
+    responses: { 200: json(envelopeOf(NotificationSchema), 'Alert created') },
+  },
+  [402, 410],
+);
+
+const configRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/notifications/config',
+  operationId: 'getNotificationConfig',
+  tags: ['Notifications'],
+  summary: 'Active alerts against the account cap',
+  description:
+    'How many alerts are active and how many the account may hold (`unlimited: true`, and `max` 2^63-1, when its tier has no cap).',
+  responses: { 200: json(LimitsEnvelope, 'Count and cap') },
+});
+
+const updateRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'patch',
+    path: '/v1/notifications/{notification_id}',
+    operationId: 'updateNotification',
+    tags: ['Notifications'],
+    summary: 'Replace an alert payload (re-arms it)',
+    description:
+      'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
+    request: { params: idParam, body: payloadBody },
+    responses: { 200: json(envelopeOf(NotificationSchema), 'Alert updated') },
+  },
+  [402, 404],
+);
+
+const deleteRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/notifications/{notification_id}',
+    operationId: 'deleteNotification',
+    tags: ['Notifications'],
+    summary: 'Delete an alert',
+    description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
+    request: { params: idParam },
+    responses: { 200: json(envelopeOf(z.null()), 'Alert deleted') },
+  },
+  [404],
+);
+
+interface HookResult {
+  success: boolean;
+  target?: string;
+  error?: { issues: { path: PropertyKey[]; message: string; code?: string; params?: unknown }[] };
+}
+
+/**
+ * Payload failures get the notification codes: a target out of its kind's range is
+ * `TargetOutOfRange`, anything else about the body `InvalidNotification`; a bad path id is
+ * `InvalidRequest` as everywhere.
+ */
+function payloadHook(result: HookResult): undefined {
+  if (result.success) return undefined;
+  const issues = result.error?.issues ?? [];
+  const text = issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : result.target}: ${i.message}`)
+    .join('; ');
+  if (result.target !== 'json') throw new AppError('InvalidRequest', `Invalid ${result.target}: ${text}`);
+  const rangeOnly =
+    issues.length > 0 &&
+    issues.every((i) => (i.params as { reason?: unknown } | undefined)?.reason === TARGET_OUT_OF_RANGE);
+  throw new AppError(rangeOnly ? 'TargetOutOfRange' : 'InvalidNotification', `Invalid notification: ${text}`);
+}
+
+function limitsJson(c: Context<AppEnv>, text: string) {
+  const res = c.body(text, 200, { 'content-type': 'application/json' });
+  return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
+}
+
+export function registerNotificationRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(configRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const limits = await alertLimits(c.get('deps'), caller.user.id, tierOf(caller));
+    return limitsJson(c, limitsEnvelopeJson(limits));
+  });
+  app.openapi(listRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const deps = c.get('deps');
+    return c.json(ok(await alertViews(deps, await listAlerts(deps, caller.user.id))), 200);
+  });
+  app.openapi(
+    createRoute,
+    async (c) => {
+      const caller = requireUser(c.get('caller'));
+      const deps = c.get('deps');
+      const alert = await createAlert(deps, caller.user.id, tierOf(caller), c.req.valid('json'));
+      const [view] = await alertViews(deps, [alert]);
+      return c.json(ok(view), 200);
+    },
+    payloadHook,
+  );
+  app.openapi(
+    updateRoute,
+    async (c) => {
+      const caller = requireUser(c.get('caller'));
+      const deps = c.get('deps');
+      const { notification_id } = c.req.valid('param');
+      const alert = await updateAlert(deps, caller.user.id, tierOf(caller), notification_id, c.req.valid('json'));
+      const [view] = await alertViews(deps, [alert]);
+      return c.json(ok(view), 200);
+    },
+    payloadHook,
+  );
+  app.openapi(deleteRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    await deleteAlert(c.get('deps'), caller.user.id, c.req.valid('param').notification_id);
+    return c.json(ok(null), 200);
+  });
+}

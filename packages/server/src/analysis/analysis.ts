@@ -1,0 +1,460 @@
+import { ok } from '@marketlens/contract';
+import {
+  type Analysis,
+  analyze,
+  type Fact,
+  InputError,
+  type NearestLevel,
+  type OverviewLocale,
+  overviewFacts,
+  renderOverview,
+  resolveLocale,
+  type Signal,
+  type Zone,
+} from '@marketlens/core';
+import {
+  type Asset,
+  candleOpenTime,
+  type FundingRate,
+  type LiveCandle,
+  MAX_CANDLES,
+  type MarketData,
+  type MarketType,
+  SIMULATED_VENUE_ID,
+  splitClosed,
+  type Ticker,
+} from '@marketlens/exchanges';
+import { isAtLeast } from '../keys/tiers.js';
+import { timeframeNeedsPro } from '../market/config-document.js';
+import { iso, isoOrNull, marketOf, perMarket, universeOf } from '../market/market.js';
+import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
+import { venueCall } from '../platform/errors/venue-error.js';
+import { type CachedBody, cachedBody } from '../platform/http-cache/cached-body.js';
+import { Lru } from '../platform/lru.js';
+import { CHART_DEPTH, type Timeframe } from '../platform/product-rules.js';
+import { distancePct } from './distance.js';
+import { type OverviewSource, overviewText } from './overview-llm.js';
+import { analyzeOptionsOf } from './plan-costs.js';
+
+/** What an analysis is asked for (query of `/v2/analysis*`). */
+export interface AnalysisRequest {
+  asset_id: string;
+  timeframe: Timeframe;
+  /** Preferred market; the asset is served from the market it trades on when it has none of this type. */
+  market_type?: MarketType;
+  /** A venue-native instrument of the asset to read instead of its default market. */
+  pair?: string;
+  /** Candles analysed (the window depth). */
+  limit: number;
+  /** The exchange id to read; absent: the configured venue. Resolved by `marketFor`. */
+  connection?: string;
+}
+
+/** The asset block of analysis responses. */
+export interface AssetRef {
+  id: string;
+  symbol: string;
+  name: string;
+  icon: string;
+  asset_class: Asset['asset_class'];
+}
+
+/** Which market served an analysis. */
+export interface Served {
+  asset: AssetRef;
+  timeframe: Timeframe;
+  market_type: MarketType;
+  pair: string;
+  venue: string;
+  /** The configured source that served the candles (`simulated`, `ccxt:binance`, `yahoo`, `files:<dir>`). */
+  data_source: string;
+  /** When the candles were read from that source (ms). */
+  fetched_at: number;
+  /** True when the source failed and the last stored candles were served. */
+  stale: boolean;
+}
+
+export interface AnalysisResult extends Served {
+  /** The analysis of the closed candles: fixed for the life of the candle that follows them. */
+  analysis: Analysis;
+  /** The candle still forming when the candles were read, or null (closed session, stale source). */
+  live: LiveCandle | null;
+  /** When it was computed (clock ms). */
+  computed_at: number;
+}
+
+interface AnalysisCaches {
+  analyses: Lru<AnalysisResult>;
+  signals: Lru<AnalysisResult>;
+  /** The analysis of each closed candle, kept while that candle is the newest closed one. */
+  closed: Lru<Analysis>;
+}
+
+/** Analyses are kept per (venue, asset, timeframe, market, pair, depth, last candle open time), at most this many. */
+export const ANALYSIS_CACHE_SIZE = 256;
+/** ... and at most this long, so the live candle shows through within a minute. */
+export const ANALYSIS_CACHE_MS = 60_000;
+/** The signal route serves one computation for an hour. */
+export const SIGNAL_CACHE_MS = 3_600_000;
+/** The longest candle (w1): an analysis of closed candles is valid at most this long. */
+const CLOSED_ANALYSIS_MS = 7 * 86_400_000;
+
+const caches = new WeakMap<MarketData, AnalysisCaches>();
+const cachesOf = (market: MarketData) =>
+  perMarket(caches, market, () => ({
+    analyses: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, ANALYSIS_CACHE_MS),
+    signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
+    closed: new Lru<Analysis>(ANALYSIS_CACHE_SIZE, CLOSED_ANALYSIS_MS),
+  }));
+
+/**
+ * The asset an input names on `market` (default: the configured one): an id (`bitcoin`), a ticker
+ * (`BTC`, `AAPL`) or a pair (`EURUSD`, `BTC/USDT`), see `Universe.find`. 400 `UnknownAsset` when it
+ * names none, 400 `AmbiguousAsset` listing the candidate ids when it names several.
+ */
+export function requireAsset(deps: AppDeps, input: string, market: MarketData = marketOf(deps)): Asset {
+  const found = universeOf(market).find(input);
+  if (found.length === 1) return found[0];
+  if (found.length === 0) {
+    throw new AppError('UnknownAsset', `Unknown asset '${input}' (an id such as bitcoin, a ticker such as BTC)`);
+  }
+  const list = found.map((a) => `${a.id} (${a.symbol}, ${a.asset_class})`).join(', ');
+  throw new AppError('AmbiguousAsset', `'${input}' names ${found.length} assets: ${list}; use one of their ids`);
+}
+
+export function assetRef(a: Asset): AssetRef {
+  return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
+}
+
+/** The tier a caller is served as: free when anonymous or when the subscription could not be read. */
+export function tierOf(caller: Caller) {
+  return caller.kind === 'anonymous' ? 'free' : (caller.tier ?? 'free');
+}
+
+/**
+ * The analysis gates: a paid timeframe without Pro is 402 (1004) unless the client gets h1
+ * free or the asset is on-chain (`external`: every timeframe free); a window deeper than the free
+ * candle ceiling without Pro is 402 (1005). A caller whose subscription could not be read is free.
+ */
+export function checkAnalysisAccess(
+  asset: Asset,
+  request: Pick<AnalysisRequest, 'timeframe' | 'limit'>,
+  caller: Caller,
+  client: ClientInfo,
+): void {
+  if (isAtLeast(tierOf(caller), 'pro')) return;
+  if (asset.asset_class !== 'external' && timeframeNeedsPro(request.timeframe, client)) {
+    throw new AppError('AnalysisTimeframeRestricted', `Timeframe ${request.timeframe} requires Pro`);
+  }
+  if (request.limit > CHART_DEPTH.free) {
+    throw new AppError(
+      'AnalysisHistoryDepthRestricted',
+      `Windows deeper than ${CHART_DEPTH.free} candles require Pro (asked ${request.limit})`,
+    );
+  }
+}
+
+// The venue is in the key though the analysis caches are per market already: the overview rewrites are not.
+function cacheKey(market: MarketData, r: AnalysisRequest, lastOpen: number): string {
+  return [market.venue, r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
+}
+
+/**
+ * Reads the newest `limit` closed candles (one more is asked for: the live one) and analyses
+ * them. The analysis of a closed candle is computed once and kept while no newer candle has
+ * closed, so the signal, levels and plan stay fixed for the life of a candle even when the
+ * funding input moves; the live candle only supplies the mark.
+ */
+async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: AnalysisRequest): Promise<AnalysisResult> {
+  const now = deps.now();
+  const series = await venueCall(() =>
+    market.candles({
+      asset_id: r.asset_id,
+      timeframe: r.timeframe,
+      limit: Math.min(r.limit + 1, MAX_CANDLES),
+      ...(r.market_type ? { market_type: r.market_type } : {}),
+      ...(r.pair ? { pair: r.pair } : {}),
+    }),
+  );
+  const { closed, live } = splitClosed(series.candles, r.timeframe, now, r.limit);
+  const n = closed.time.length;
+  const { closed: memo } = cachesOf(market);
+  const key = cacheKey(market, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
+  let analysis = memo.get(key, now);
+  if (analysis === undefined) {
+    // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
+    const funding: FundingRate | null = await market
+      .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
+      .catch(() => null);
+    try {
+      analysis = analyze(closed, {
+        ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue),
+        market: { funding: funding?.rate ?? null },
+      });
+    } catch (err) {
+      if (err instanceof InputError) {
+        throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+      }
+      throw err;
+    }
+    memo.set(key, analysis, now);
+  }
+  return {
+    asset: assetRef(asset),
+    timeframe: r.timeframe,
+    market_type: series.market_type,
+    pair: series.pair,
+    venue: series.venue,
+    data_source: series.source ?? (market.venue === SIMULATED_VENUE_ID ? 'simulated' : `ccxt:${series.venue}`),
+    fetched_at: series.fetched_at ?? now,
+    stale: series.stale ?? false,
+    analysis,
+    live,
+    computed_at: now,
+  };
+}
+
+/** The analysis of a request on `market`, from the cache while its last candle and the minute are the same. */
+export async function analysisOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+): Promise<AnalysisResult> {
+  if (asset.is_stablecoin) {
+    throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
+  }
+  r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
+  const now = deps.now();
+  const { analyses } = cachesOf(market);
+  const key = cacheKey(market, r, candleOpenTime(r.timeframe, now));
+  const hit = analyses.get(key, now);
+  if (hit) return hit;
+  const result = await compute(deps, market, asset, r);
+  analyses.set(key, result, now);
+  return result;
+}
+
+const envelopes = new WeakMap<AnalysisResult, CachedBody>();
+
+/**
+ * The success envelope of an analysis as sent: its JSON bytes and entity tag, made once per
+ * computation, and its compressed forms, each made the first time a client accepts it. A cached
+ * analysis is served as the same bytes, so a cache hit costs no wire mapping, stringify, encoding
+ * or hashing.
+ */
+export function analysisEnvelope(result: AnalysisResult): CachedBody {
+  let body = envelopes.get(result);
+  if (body === undefined) {
+    body = cachedBody(JSON.stringify(ok(analysisWire(result))));
+    envelopes.set(result, body);
+  }
+  return body;
+}
+
+/** The analysis as published: times as ISO date-times. */
+export function analysisWire(result: AnalysisResult) {
+  const a = result.analysis;
+  const zone = (z: Zone) => ({ ...z, last_touch_time: iso(z.last_touch_time) });
+  const nearest = (z: NearestLevel | null) => z && { ...z, last_touch_time: iso(z.last_touch_time) };
+  return {
+    asset: result.asset,
+    timeframe: result.timeframe,
+    market_type: result.market_type,
+    pair: result.pair,
+    venue: result.venue,
+    ...servedSource(result),
+    as_of: iso(a.as_of),
+    as_of_index: a.as_of_index,
+    indicators: a.indicators,
+    levels: {
+      ...a.levels,
+      as_of_time: iso(a.levels.as_of_time),
+      zones: a.levels.zones.map(zone),
+      inside: a.levels.inside && zone(a.levels.inside),
+      nearest_support: nearest(a.levels.nearest_support),
+      nearest_resistance: nearest(a.levels.nearest_resistance),
+    },
+    volume_profile: a.volume_profile,
+    zone: { ...a.zone, published_time: iso(a.zone.published_time) },
+    signal: a.signal,
+    technical_rating: a.technical_rating,
+    fear_greed: a.fear_greed,
+    regime: {
+      ...a.regime,
+      since: isoOrNull(a.regime.since),
+      transition: a.regime.transition && { ...a.regime.transition, time: iso(a.regime.transition.time) },
+    },
+    patterns: a.patterns,
+    live: liveWire(result),
+  };
+}
+
+/** The live mark beside an analysis of closed candles, with its distance to the published entry band. */
+function liveWire(result: AnalysisResult) {
+  const live = result.live;
+  if (live === null) return null;
+  const a = result.analysis;
+  const close = a.zone.mark;
+  const band = a.zone.entry_zone;
+  return {
+    price: live.price,
+    time: iso(live.time),
+    change_pct: close > 0 ? ((live.price - close) / close) * 100 : null,
+    entry_distance_pct: band === null ? null : distancePct(live.price, band.low, band.high),
+  };
+}
+
+/** Where an analysis's candles came from and when, as published. */
+function servedSource(r: Served) {
+  return { data_source: r.data_source, fetched_at: iso(r.fetched_at), stale: r.stale };
+}
+
+export interface SignalResult extends Omit<Served, 'fetched_at'> {
+  fetched_at: string;
+  as_of: string;
+  signal: Signal;
+  cached_at: string;
+  /** Seconds since the signal was computed. */
+  age: number;
+  /** Seconds it is still served from the cache. */
+  max_age: number;
+}
+
+/**
+ * The signal of the newest closed candle, served from one computation for at most an hour per
+ * (venue, asset, timeframe, market, pair, depth, closed candle): it always equals the signal of
+ * the analysis served at the same moment.
+ */
+export async function signalOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+): Promise<SignalResult> {
+  const now = deps.now();
+  r = { ...r, asset_id: asset.id };
+  const result = await analysisOf(deps, market, asset, r);
+  const { signals } = cachesOf(market);
+  // Keyed by the closed candle analysed: the signal is never of an older candle than the analysis.
+  const key = cacheKey(market, r, result.analysis.as_of);
+  let entry = signals.entry(key, now);
+  if (!entry) {
+    signals.set(key, result, now);
+    entry = signals.entry(key, now);
+  }
+  if (!entry) throw new Error('signal cache refused a fresh entry');
+  const { value, at } = entry;
+  const age = Math.floor((now - at) / 1000);
+  return {
+    asset: value.asset,
+    timeframe: value.timeframe,
+    market_type: value.market_type,
+    pair: value.pair,
+    venue: value.venue,
+    ...servedSource(value),
+    as_of: iso(value.analysis.as_of),
+    signal: value.analysis.signal,
+    cached_at: iso(at),
+    age,
+    max_age: Math.max(0, SIGNAL_CACHE_MS / 1000 - age),
+  };
+}
+
+export interface OverviewResult extends Omit<Served, 'fetched_at'> {
+  fetched_at: string;
+  as_of: string;
+  locale: OverviewLocale;
+  text: string;
+  /** `llm` when an OpenAI-compatible endpoint's rewrite passed the number check, else `facts`. */
+  source: OverviewSource;
+  facts: Fact[];
+}
+
+/**
+ * The overview narrative in the requested locale (its language, else English): the facts'
+ * deterministic text, or its LLM rewrite when one is configured and every number in it is a
+ * fact's (cached per analysis, locale and facts).
+ */
+export async function overviewOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+  locale: string | undefined,
+): Promise<OverviewResult> {
+  r = { ...r, asset_id: asset.id };
+  const result = await analysisOf(deps, market, asset, r);
+  const facts = overviewFacts(result.analysis);
+  const resolved = resolveLocale(locale);
+  const deterministic = renderOverview(facts, resolved);
+  const now = deps.now();
+  const { text, source } = await overviewText(
+    deps.config.overviewLlm,
+    cacheKey(market, r, result.analysis.as_of),
+    facts,
+    deterministic,
+    resolved,
+    now,
+  );
+  return {
+    asset: result.asset,
+    timeframe: result.timeframe,
+    market_type: result.market_type,
+    pair: result.pair,
+    venue: result.venue,
+    ...servedSource(result),
+    as_of: iso(result.analysis.as_of),
+    locale: resolved,
+    text,
+    source,
+    facts,
+  };
+}
+
+/** A ticker as published (`CoinTicker`). */
+export function tickerWire(t: Ticker) {
+  return {
+    venue: t.venue,
+    pair: t.pair,
+    asset_id: t.asset_id,
+    market_type: t.market_type,
+    last: t.last,
+    bid: t.bid,
+    ask: t.ask,
+    change_1h_pct: t.change_1h_pct,
+    change_24h_pct: t.change_24h_pct,
+    change_7d_pct: t.change_7d_pct,
+    volume_24h: t.volume_24h,
+    quote_volume_usd: t.quote_volume_usd,
+    time: iso(t.time),
+  };
+}
+
+/** The funding columns of a perpetual's ticker (null for spot or when the venue reports none). */
+export function fundingWire(funding: FundingRate | null) {
+  return {
+    funding_rate: funding?.rate ?? null,
+    funding_interval_hours: funding?.interval_hours ?? null,
+    next_funding_time: isoOrNull(funding?.next_funding_time ?? null),
+    mark_price: funding?.mark_price ?? null,
+    index_price: funding?.index_price ?? null,
+  };
+}
+
+/** Every market of the asset on the venue with its ticker; both kinds when `marketType` is absent. */
+export async function marketsOf(market: MarketData, asset: Asset, marketType: MarketType | undefined) {
+  const markets = await venueCall(() => market.markets(asset.id));
+  const rows = await Promise.all(
+    markets
+      .filter((m) => marketType === undefined || m.market_type === marketType)
+      .map(async (m) => {
+        const request = { asset_id: asset.id, pair: m.pair };
+        const ticker = await venueCall(() => market.ticker(request));
+        const funding = m.market_type === 'derivatives' ? await market.fundingRate(request).catch(() => null) : null;
+        return { ...tickerWire(ticker), base: m.base, quote: m.quote, settle: m.settle, ...fundingWire(funding) };
+      }),
+  );
+  return { asset: assetRef(asset), venue: market.venue, markets: rows };
+}

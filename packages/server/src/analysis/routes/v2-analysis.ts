@@ -1,0 +1,241 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  AnalysisQueryFields,
+  AnalysisSchema,
+  ConnectionQuerySchema,
+  envelopeOf,
+  MarketsSchema,
+  MarketTypeSchema,
+  OverviewSchema,
+  ok,
+  SignalResponseSchema,
+} from '@marketlens/contract';
+import type { Context, TypedResponse } from 'hono';
+import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { marketFor } from '../../market/market.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { cachedResponder } from '../../platform/http-cache/cached-body.js';
+import { operation } from '../../platform/operation.js';
+import { recordServedPlan } from '../../services/plans/recorder.js';
+import {
+  type AnalysisRequest,
+  type AnalysisResult,
+  analysisEnvelope,
+  analysisOf,
+  checkAnalysisAccess,
+  marketsOf,
+  overviewOf,
+  requireAsset,
+  signalOf,
+} from '../analysis.js';
+
+const AssetParam = z.object({
+  asset_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: 'asset_id', in: 'path' }, example: 'bitcoin' }),
+});
+const AnalysisQuery = z.object(AnalysisQueryFields);
+const AnalysisByQuery = z.object({
+  asset_id: z.string().min(1).max(128).openapi({ example: 'bitcoin' }),
+  ...AnalysisQueryFields,
+});
+const LocaleHeader = z.object({
+  'x-locale': z.string().max(64).optional().openapi({
+    description: 'Language of the overview (en, es, de, fr, pt, ja, zh; a regional tag uses its language; else en)',
+  }),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const GATES =
+  'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 400 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
+
+const AnalysisEnvelope = envelopeOf(AnalysisSchema, 'AnalysisEnvelope');
+
+const VARY = 'x-session-token, x-api-key, x-platform, x-app-version';
+
+const text = (description: string) => ({ description, schema: { type: 'string' as const } });
+
+/** The validators of a cached analysis, sent on its 200 and its 304 alike. */
+const VALIDATOR_HEADERS = {
+  etag: text(
+    'Strong entity tag of the bytes sent (a hash; a compressed body has its own). Send it back in `If-None-Match` to get a 304 while the analysis is unchanged',
+  ),
+  'cache-control': text('private, no-cache: keep the analysis, and revalidate it with its entity tag before each use'),
+  vary: text(`${VARY}, accept-encoding`),
+};
+
+const analysisDoc = {
+  tags: ['Analysis'],
+  summary: 'Full technical analysis of an asset: indicators, zones, trade plan, signal, Fear & Greed, regime',
+  description: `The analysis of the newest \`limit\` closed candles ("on bar close": it stays fixed until the next candle closes), with the candle still forming reported as \`live\`. \`market_type\` in the response is the market actually served. The bytes change at most once a minute (the \`live\` block and \`fetched_at\` are refreshed each minute): \`If-None-Match\` with the \`etag\` received (a list, weak tags and \`*\` are understood) is answered 304 while they are the same; \`Accept-Encoding\` \`br\` or \`gzip\` (q-values honoured) gets a compressed body. ${GATES}`,
+  responses: {
+    200: {
+      ...json(AnalysisEnvelope, 'The analysis'),
+      headers: {
+        ...VALIDATOR_HEADERS,
+        'content-encoding': text('br or gzip when the client accepts one (absent: the identity)'),
+      },
+    },
+    304: {
+      description: 'Not modified: `If-None-Match` matches the entity tag of the analysis that would be sent',
+      headers: VALIDATOR_HEADERS,
+    },
+  },
+};
+
+const analysisByQueryRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis',
+    operationId: 'getAnalysis',
+    request: { query: AnalysisByQuery },
+    ...analysisDoc,
+  },
+  [402, 404, 503],
+);
+
+const analysisRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}',
+    operationId: 'getAssetAnalysis',
+    request: { params: AssetParam, query: AnalysisQuery },
+    ...analysisDoc,
+  },
+  [402, 404, 503],
+);
+
+const signalRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/signal',
+    operationId: 'getAssetSignal',
+    tags: ['Analysis'],
+    summary: 'Buy/Hold/Sell signal with confidence and factor breakdown (cached 1 hour)',
+    description: `One computation is served for an hour per asset, timeframe, market and depth: \`cached_at\` says when, \`age\` how long ago, and \`cache-control: max-age\` how long it stays. ${GATES}`,
+    request: { params: AssetParam, query: AnalysisQuery },
+    responses: {
+      200: {
+        ...json(envelopeOf(SignalResponseSchema, 'AnalysisSignalEnvelope'), 'The signal'),
+        headers: {
+          'cache-control': { description: 'private, max-age=<seconds left of the hour>', schema: { type: 'string' } },
+          age: { description: 'Seconds since the signal was computed', schema: { type: 'integer' } },
+        },
+      },
+    },
+  },
+  [402, 404, 503],
+);
+
+const overviewRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/overview',
+    operationId: 'getAssetOverview',
+    tags: ['Analysis'],
+    summary: 'Market overview narrative, localized by x-locale',
+    description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
+    request: { params: AssetParam, query: AnalysisQuery, headers: LocaleHeader },
+    responses: { 200: json(envelopeOf(OverviewSchema, 'AnalysisOverviewEnvelope'), 'The overview') },
+  },
+  [402, 404, 503],
+);
+
+const marketsRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/markets',
+    operationId: 'getAssetMarkets',
+    tags: ['Analysis'],
+    summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
+    description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
+    request: {
+      params: AssetParam,
+      query: z.object({ market_type: MarketTypeSchema.optional(), connection: ConnectionQuerySchema }),
+    },
+    responses: { 200: json(envelopeOf(MarketsSchema, 'AssetMarketsEnvelope'), 'Markets, spot first') },
+  },
+  [404, 503],
+);
+
+/** Resolves the venue (`connection`) and the asset on it, and applies the analysis gates (timeframe and depth by tier). */
+async function gated(c: Context<AppEnv>, request: AnalysisRequest) {
+  const deps = c.get('deps');
+  const market = await marketFor(deps, request.connection);
+  const asset = requireAsset(deps, request.asset_id, market);
+  checkAnalysisAccess(asset, request, c.get('caller'), c.get('client'));
+  return { deps, market, asset };
+}
+
+const cachedAnalysis = cachedResponder({
+  'content-type': 'application/json',
+  // The bytes change within the minute at a moment the client cannot know (the live mark, a
+  // candle closing); a revalidation costs a 304 of no body.
+  'cache-control': 'private, no-cache',
+  vary: VARY,
+});
+
+/**
+ * The analysis's envelope as cached: its bytes as they are (or compressed once), or a 304. Typed
+ * as the documented 200 JSON body, which the bytes are: `analysisEnvelope` stringifies
+ * `ok(analysisWire(...))`, and the contract test validates them against the schema.
+ */
+function served(c: Context<AppEnv>, result: AnalysisResult) {
+  const res = cachedAnalysis(c, analysisEnvelope(result));
+  return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
+}
+
+/** The analysis served, its plan recorded as published (track record, pilot) before the response leaves. */
+async function servedAnalysis(...args: Parameters<typeof analysisOf>) {
+  const result = await analysisOf(...args);
+  await recordServedPlan(args[0], args[1], result);
+  return result;
+}
+
+export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(analysisByQueryRoute, async (c) => {
+    const request = c.req.valid('query');
+    const { deps, market, asset } = await gated(c, request);
+    return served(c, await servedAnalysis(deps, market, asset, request));
+  });
+  app.openapi(analysisRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, market, asset } = await gated(c, request);
+    return served(c, await servedAnalysis(deps, market, asset, request));
+  });
+  app.openapi(signalRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, market, asset } = await gated(c, request);
+    const result = await signalOf(deps, market, asset, request);
+    c.header('cache-control', `private, max-age=${result.max_age}`);
+    c.header('age', String(result.age));
+    c.header('vary', VARY);
+    return c.json(ok(result), 200);
+  });
+  app.openapi(overviewRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const { deps, market, asset } = await gated(c, request);
+    const result = await overviewOf(deps, market, asset, request, c.req.valid('header')['x-locale']);
+    c.header('content-language', result.locale);
+    c.header('vary', `x-locale, ${VARY}`);
+    return c.json(ok(result), 200);
+  });
+  app.openapi(marketsRoute, async (c) => {
+    const deps = c.get('deps');
+    const { market_type, connection } = c.req.valid('query');
+    const market = await marketFor(deps, connection);
+    const asset = requireAsset(deps, c.req.valid('param').asset_id, market);
+    return c.json(ok(await marketsOf(market, asset, market_type)), 200);
+  });
+}

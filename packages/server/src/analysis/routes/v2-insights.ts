@@ -1,0 +1,82 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, FearGreedListSchema, InsightsSchema, ok } from '@marketlens/contract';
+import { FEAR_GREED_ZONES } from '@marketlens/core';
+import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { FEAR_GREED_LIMIT, FEAR_GREED_SORTS, fearGreedListOf, insightsOf } from '../insights.js';
+
+const _nn = z.number().nullable();
+const _time = z.iso.datetime();
+const ZoneSchema = z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]);
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+// ---- /v2/insights ----
+
+const insightsRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v2/insights',
+  operationId: 'getInsights',
+  tags: ['Insights'],
+  summary: 'Market insights: live prices of the top coins, perpetual funding, market breadth',
+  description:
+    'Tickers are read at most once a minute; breadth compares each coin’s live daily close with its 50-day simple average and counts advancers and decliners on the 24h change.',
+  responses: { 200: json(envelopeOf(InsightsSchema, 'InsightsEnvelope'), 'The insights') },
+});
+
+// ---- /v2/insights/fear_greed ----
+
+const FearGreedQuery = z.object({
+  zone: ZoneSchema.optional().openapi({ description: 'Only assets in this Fear & Greed zone' }),
+  min_volume: z.coerce.number().min(0).optional().openapi({
+    type: 'number',
+    minimum: 0,
+    description: 'Smallest 24h USD volume; assets without a volume are left out when given',
+  }),
+  exclude_stables: z
+    .enum(['true', 'false'])
+    .default('true')
+    .openapi({ description: 'Leave stablecoins out (default `true`)' }),
+  sort: z.enum(FEAR_GREED_SORTS).default('score').openapi({ description: 'Missing values last, ties by asset id' }),
+  sort_dir: z.enum(['asc', 'desc']).default('desc'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(FEAR_GREED_LIMIT.default)
+    .openapi({
+      description: `Default ${FEAR_GREED_LIMIT.default}; capped at ${FEAR_GREED_LIMIT.max} (larger values are clamped)`,
+    }),
+});
+
+const fearGreedRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v2/insights/fear_greed',
+  operationId: 'listFearGreed',
+  tags: ['Insights'],
+  summary: 'Top crypto assets ranked by Fear & Greed score',
+  description:
+    'The Fear & Greed of each coin on its newest daily candles (the live one included), with the funding of its perpetual when it has one. Sorted by `sort` (`score` by default, or `volume`, `change_24h`) in `sort_dir` (`desc` by default). One computation is served for up to a minute.',
+  request: { query: FearGreedQuery },
+  responses: { 200: json(envelopeOf(FearGreedListSchema, 'FearGreedListEnvelope'), 'The ranked assets') },
+});
+
+export function registerInsightRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(insightsRoute, async (c) => c.json(ok(await insightsOf(c.get('deps'))), 200));
+  app.openapi(fearGreedRoute, async (c) => {
+    const { zone, min_volume, exclude_stables, sort, sort_dir, limit } = c.req.valid('query');
+    const result = await fearGreedListOf(c.get('deps'), {
+      ...(zone === undefined ? {} : { zone: zone as (typeof FEAR_GREED_ZONES)[number]['zone'] }),
+      ...(min_volume === undefined ? {} : { min_volume }),
+      exclude_stables: exclude_stables === 'true',
+      sort,
+      sort_dir,
+      limit,
+    });
+    return c.json(ok(result), 200);
+  });
+}

@@ -1,0 +1,128 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { apiKeyRecord, consumeAllowance } from '../keys/api-keys.js';
+import type { AppDeps, AppEnv, Caller } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
+import { asMiddleware, type Step } from '../platform/pipeline.js';
+import { requestHeader } from '../platform/request-header.js';
+import type { Storage, UserRecord } from '../storage/types.js';
+import type { LoadedSession } from './session-cache.js';
+import { authenticated, liveSession } from './users.js';
+
+/** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
+export interface AuthSpec {
+  session: boolean;
+  apiKey: boolean;
+  /** Readable without any credential (only `/v2/config`). */
+  anonymous?: boolean;
+}
+
+export const SESSION_ONLY: AuthSpec = { session: true, apiKey: false };
+export const SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true };
+export const PUBLIC: AuthSpec = { session: false, apiKey: false, anonymous: true };
+export const OPTIONAL_SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true, anonymous: true };
+
+/** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
+export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
+  const s: Record<string, string[]>[] = [];
+  if (spec.session) s.push({ session: [] });
+  if (spec.apiKey) s.push({ api_key: [] });
+  if (spec.anonymous && s.length > 0) s.push({});
+  return s;
+}
+
+async function withTier(
+  storage: Storage,
+  user: UserRecord,
+  now: number,
+  kind: 'session' | 'api_key',
+  keyId: string | null,
+) {
+  try {
+    const a = await authenticated(storage, user, now);
+    return { kind, user, tier: a.tier, tier_expires_at: a.tier_expires_at, api_key_id: keyId } satisfies Caller;
+  } catch {
+    // The subscription could not be read: callers see `unavailable`, and are served as free.
+    return { kind, user, tier: null, tier_expires_at: null, api_key_id: keyId } satisfies Caller;
+  }
+}
+
+const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
+/** A session token's caller, from storage (the session cache's loader). */
+async function loadSession(token: string, now: number, deps: AppDeps): Promise<LoadedSession> {
+  const live = await liveSession(deps.storage, token, now);
+  if (!live) throw new AppError('InvalidSession', 'Session token is invalid or expired');
+  const caller = await withTier(deps.storage, live.user, now, 'session', null);
+  return { caller, sessionExpiresAt: live.session.expires_at };
+}
+
+/** The caller of an API key (metered against the daily allowance). */
+async function apiKeyCaller(deps: AppDeps, key: string): Promise<Caller> {
+  const { storage } = deps;
+  const now = deps.now();
+  const record = await apiKeyRecord(storage, key, now);
+  const user = record ? await storage.users.byId(record.user_id) : null;
+  if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
+  const caller = await withTier(storage, user, now, 'api_key', record.id);
+  await consumeAllowance(storage, user.id, caller.tier ?? 'free', now);
+  await storage.apiKeys.touch(record.id, now);
+  return caller;
+}
+
+/**
+ * Resolves the caller for one operation and refuses what the operation does not accept.
+ * A credential that is sent but invalid is refused even where anonymous access is allowed,
+ * so a client learns its token has expired. API-key calls are metered against the daily allowance.
+ * Synchronous when nothing has to be read from storage (anonymous, session cache hit).
+ * Needs the platform steps to have run (`deps`).
+ */
+export function authStep(spec: AuthSpec): Step {
+  const { session, apiKey, anonymous } = spec;
+  const setCaller = (c: Context<AppEnv>) => (caller: Caller) => {
+    c.set('caller', caller);
+  };
+  return (c) => {
+    if (requestHeader(c, 'authorization')) {
+      throw new AppError('BearerNotAccepted', 'Bearer tokens are accepted on /mcp only');
+    }
+    if (!session && !apiKey) {
+      // Public operations (signup, login) ignore credentials.
+      c.set('caller', ANONYMOUS);
+      return undefined;
+    }
+    const token = requestHeader(c, 'x-session-token');
+    if (token !== undefined && session) {
+      const deps = c.get('deps');
+      const now = deps.now();
+      const cache = deps.sessionCache;
+      const caller = cache
+        ? cache.resolve(token, now, loadSession, deps)
+        : loadSession(token, now, deps).then((s) => s.caller);
+      if (!(caller instanceof Promise)) {
+        c.set('caller', caller);
+        return undefined;
+      }
+      return caller.then(setCaller(c));
+    }
+    const key = requestHeader(c, 'x-api-key');
+    if (key !== undefined) {
+      if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
+      return apiKeyCaller(c.get('deps'), key).then(setCaller(c));
+    }
+    if (token !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
+    if (!anonymous) throw new AppError('Unauthorized', 'A valid credential is required');
+    c.set('caller', ANONYMOUS);
+    return undefined;
+  };
+}
+
+/** `authStep` as a middleware layer (after the platform steps). */
+export function authorize(spec: AuthSpec): MiddlewareHandler<AppEnv> {
+  return asMiddleware(authStep(spec));
+}
+
+/** The signed-in user of an operation that requires one (narrowing helper for handlers). */
+export function requireUser(caller: Caller): Extract<Caller, { kind: 'session' | 'api_key' }> {
+  if (caller.kind === 'anonymous') throw new AppError('Unauthorized', 'A valid credential is required');
+  return caller;
+}

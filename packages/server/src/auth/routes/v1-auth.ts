@@ -1,0 +1,218 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, MeSchema, ok } from '@marketlens/contract';
+import type { AppEnv } from '../../platform/deps.js';
+import { AppError } from '../../platform/errors/app-error.js';
+import { operation } from '../../platform/operation.js';
+import { PUBLIC, SESSION_ONLY } from '../authorize.js';
+import { baseUrlOf } from '../oauth/base.js';
+import { login, logout, type SessionGrant, signup } from '../users.js';
+import {
+  resendVerification,
+  signupPendingVerification,
+  VERIFY_PATH,
+  verificationRequired,
+  verifyEmail,
+} from '../verification/verification.js';
+
+const Credentials = z
+  .object({
+    email: z.email().max(254).openapi({ example: 'ada@example.com' }),
+    password: z.string().min(8).max(256).openapi({ example: 'correct horse battery' }),
+  })
+  .openapi('Credentials');
+
+const SessionSchema = z
+  .object({
+    user: z.object({
+      id: z.uuid(),
+      email: z.string(),
+      created_at: z.iso.datetime(),
+    }),
+    session_token: z.string().openapi({ description: 'Send as `x-session-token`. Shown only here.' }),
+    expires_at: z.iso.datetime(),
+  })
+  .openapi('Session');
+
+const PendingSchema = z
+  .object({
+    email: z.string(),
+    verification: z.literal('pending').openapi({
+      description:
+        'A verification link is on its way to the address (or, if it already has an account, a notice to its owner); follow it, then sign in.',
+    }),
+  })
+  .openapi('PendingVerification');
+
+const VerifiedSchema = z
+  .object({
+    user: z.object({ id: z.uuid(), email: z.string(), created_at: z.iso.datetime() }),
+    email_verified_at: z.iso.datetime(),
+  })
+  .openapi('EmailVerified');
+
+const PendingEnvelope = envelopeOf(PendingSchema, 'PendingVerificationEnvelope');
+
+const pendingView = (email: string) => ({ email, verification: 'pending' as const });
+
+const sessionView = (g: SessionGrant) => ({
+  user: { id: g.user.id, email: g.user.email, created_at: new Date(g.user.created_at).toISOString() },
+  session_token: g.token,
+  expires_at: new Date(g.expires_at).toISOString(),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const body = { body: { content: { 'application/json': { schema: Credentials } }, required: true } };
+
+const signupRoute = operation(
+  PUBLIC,
+  {
+    method: 'post',
+    path: '/v1/auth/signup',
+    operationId: 'signup',
+    tags: ['Auth'],
+    summary: 'Create an account (and a session, unless verification is required)',
+    description:
+      'New accounts start on the free tier with the favorites bitcoin, ethereum and solana. Where email verification is required (production by default) the answer is 202 for every address, taken or not, a link is mailed, and no session is opened: sign in once the address is verified. Otherwise the answer is 200 with a session, and 422 `EmailAlreadyRegistered` for a taken address.',
+    request: body,
+    responses: {
+      200: json(envelopeOf(SessionSchema, 'SessionEnvelope'), 'Account created, session opened'),
+      202: json(PendingEnvelope, 'Verification required: a link was mailed; the same answer for a taken address'),
+    },
+  },
+  [422],
+);
+
+const verifyRoute = operation(PUBLIC, {
+  method: 'get',
+  path: VERIFY_PATH,
+  operationId: 'verifyEmail',
+  tags: ['Auth'],
+  summary: 'Verify an email address (the mailed link)',
+  description:
+    'The link mailed at sign-up or on resend. It works once, for 24 hours; a newer link does not void an older one until either is used. 400 `InvalidVerificationToken` for an unknown, altered, used or expired token.',
+  request: {
+    query: z.object({ token: z.string().min(1).max(200).openapi({ description: 'The token of the mailed link' }) }),
+  },
+  responses: { 200: json(envelopeOf(VerifiedSchema, 'EmailVerifiedEnvelope'), 'The address is verified') },
+});
+
+const resendRoute = operation(PUBLIC, {
+  method: 'post',
+  path: `${VERIFY_PATH}/resend`,
+  operationId: 'resendVerification',
+  tags: ['Auth'],
+  summary: 'Mail a new verification link',
+  description:
+    'Mails a new link when the address has an unverified account; the answer is the same for every address. One account is mailed at most once a minute and five times a day; past that nothing is sent, silently.',
+  request: {
+    body: {
+      content: {
+        'application/json': {
+          schema: z
+            .object({ email: z.email().max(254).openapi({ example: 'ada@example.com' }) })
+            .openapi('EmailAddress'),
+        },
+      },
+      required: true,
+    },
+  },
+  responses: {
+    202: json(PendingEnvelope, 'A link is mailed if the address needs one'),
+  },
+});
+
+const loginRoute = operation(PUBLIC, {
+  method: 'post',
+  path: '/v1/auth/login',
+  operationId: 'login',
+  tags: ['Auth'],
+  summary: 'Open a session',
+  description:
+    'Where email verification is required, an account whose address is not verified is refused like a wrong password (401 `InvalidCredentials`).',
+  request: body,
+  responses: { 200: json(envelopeOf(SessionSchema), 'Session opened') },
+});
+
+const logoutRoute = operation(SESSION_ONLY, {
+  method: 'post',
+  path: '/v1/auth/logout',
+  operationId: 'logout',
+  tags: ['Auth'],
+  summary: 'End the current session',
+  description: 'The session token stops working at once; API keys and other sessions of the account are untouched.',
+  responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
+});
+
+const meRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/auth/me',
+  operationId: 'getMe',
+  tags: ['Auth'],
+  summary: 'The account of the current session',
+  description:
+    'The user, their tier and when a paid tier ends (null when it does not). Never cached (`private, no-store`).',
+  responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
+});
+
+export function registerAuthRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(meRoute, (c) => {
+    const caller = c.get('caller');
+    // SESSION_ONLY: the platform has refused every other caller before the handler runs.
+    if (caller.kind !== 'session') throw new AppError('Unauthorized', 'A session is required');
+    const u = caller.user;
+    c.header('cache-control', 'private, no-store');
+    return c.json(
+      ok({
+        user: { id: u.id, email: u.email, created_at: new Date(u.created_at).toISOString() },
+        tier: caller.tier,
+        tier_expires_at: caller.tier_expires_at === null ? null : new Date(caller.tier_expires_at).toISOString(),
+      }),
+      200,
+    );
+  });
+  app.openapi(signupRoute, async (c) => {
+    const { email, password } = c.req.valid('json');
+    const deps = c.get('deps');
+    c.header('cache-control', 'no-store');
+    if (verificationRequired(deps)) {
+      const pending = await signupPendingVerification(deps, email, password, baseUrlOf(c));
+      return c.json(ok(pendingView(pending.email)), 202);
+    }
+    const g = await signup(deps.storage, email, password, deps.now());
+    return c.json(ok(sessionView(g)), 200);
+  });
+  app.openapi(loginRoute, async (c) => {
+    const { email, password } = c.req.valid('json');
+    const deps = c.get('deps');
+    const g = await login(deps.storage, email, password, deps.now(), verificationRequired(deps));
+    c.header('cache-control', 'no-store');
+    return c.json(ok(sessionView(g)), 200);
+  });
+  app.openapi(verifyRoute, async (c) => {
+    const user = await verifyEmail(c.get('deps'), c.req.valid('query').token);
+    c.header('cache-control', 'no-store');
+    // The token is in this page's URL: it must not leave in a Referer.
+    c.header('referrer-policy', 'no-referrer');
+    return c.json(
+      ok({
+        user: { id: user.id, email: user.email, created_at: new Date(user.created_at).toISOString() },
+        email_verified_at: new Date(user.email_verified_at ?? c.get('deps').now()).toISOString(),
+      }),
+      200,
+    );
+  });
+  app.openapi(resendRoute, async (c) => {
+    const { email } = c.req.valid('json');
+    const pending = await resendVerification(c.get('deps'), email, baseUrlOf(c));
+    c.header('cache-control', 'no-store');
+    return c.json(ok(pendingView(pending.email)), 202);
+  });
+  app.openapi(logoutRoute, async (c) => {
+    await logout(c.get('deps').storage, c.req.header('x-session-token') ?? '');
+    return c.json(ok(null), 200);
+  });
+}

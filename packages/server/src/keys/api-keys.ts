@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { newSecret, secretHash } from '../auth/secrets.js';
+import { AppError } from '../platform/errors/app-error.js';
+import type { ApiKeyRecord, Storage, Tier } from '../storage/types.js';
+import { API_KEY_DAILY_ALLOWANCE } from './tiers.js';
+
+export const MAX_ACTIVE_API_KEYS = 10;
+/** A key may be created to expire after 1..365 days, or never (no `expires_in_days`). */
+export const API_KEY_MAX_EXPIRES_DAYS = 365;
+const DAY_MS = 86_400_000;
+
+export interface ApiKeyView {
+  id: string;
+  name: string | null;
+  prefix: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  is_active: boolean;
+}
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+export function isKeyActive(k: ApiKeyRecord, now: number): boolean {
+  return k.revoked_at === null && (k.expires_at === null || k.expires_at > now);
+}
+
+export function viewKey(k: ApiKeyRecord, now: number): ApiKeyView {
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    created_at: new Date(k.created_at).toISOString(),
+    expires_at: iso(k.expires_at),
+    revoked_at: iso(k.revoked_at),
+    last_used_at: iso(k.last_used_at),
+    is_active: isKeyActive(k, now),
+  };
+}
+
+/**
+ * Creates a key for the user, at most {@link MAX_ACTIVE_API_KEYS} active ones. The key itself is
+ * returned only here; storage keeps its hash (`record`).
+ */
+export async function createApiKey(
+  storage: Storage,
+  userId: string,
+  opts: { name?: string | null; expires_in_days?: number | null },
+  now: number,
+): Promise<{ key: string; view: ApiKeyView; record: ApiKeyRecord }> {
+  const days = opts.expires_in_days ?? null;
+  // Routes validate with zod first; this guards every other caller (the CLI, scripts).
+  if (days !== null && !(Number.isInteger(days) && days >= 1 && days <= API_KEY_MAX_EXPIRES_DAYS)) {
+    throw new AppError('InvalidRequest', `expires_in_days must be an integer 1..${API_KEY_MAX_EXPIRES_DAYS}`);
+  }
+  const key = newSecret('mlk_');
+  const record: ApiKeyRecord = {
+    id: randomUUID(),
+    user_id: userId,
+    name: opts.name ?? null,
+    prefix: key.slice(0, 12),
+    key_hash: secretHash(key),
+    created_at: now,
+    expires_at: days === null ? null : now + days * DAY_MS,
+    revoked_at: null,
+    last_used_at: null,
+  };
+  if (!(await storage.apiKeys.createIfBelow(record, MAX_ACTIVE_API_KEYS, now))) {
+    throw new AppError('ApiKeyLimitExceeded', `At most ${MAX_ACTIVE_API_KEYS} active API keys per account`);
+  }
+  return { key, view: viewKey(record, now), record };
+}
+
+export async function listApiKeys(storage: Storage, userId: string, now: number): Promise<ApiKeyView[]> {
+  return (await storage.apiKeys.listByUser(userId)).map((k) => viewKey(k, now));
+}
+
+/** Revokes an active key of the user (the row stays as the audit record); NotFound otherwise. */
+export async function revokeApiKey(storage: Storage, userId: string, id: string, now: number): Promise<void> {
+  if (!(await storage.apiKeys.revoke(userId, id, now)))
+    throw new AppError('NotFound', 'No active API key with this id');
+}
+
+/** The active key record of a presented key, or null. */
+export async function apiKeyRecord(storage: Storage, key: string, now: number): Promise<ApiKeyRecord | null> {
+  const k = await storage.apiKeys.byHash(secretHash(key));
+  return k && isKeyActive(k, now) ? k : null;
+}
+
+/** The UTC calendar day of `now` (the allowance resets at 00:00 UTC). */
+export function utcDay(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}
+
+function nextUtcMidnight(now: number): number {
+  return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+}
+
+export interface Credits {
+  tier: Tier;
+  daily_limit: number;
+  used_today: number;
+  remaining_today: number;
+  resets_at: string;
+}
+
+/** Meters one API-key call against the owner's daily allowance; 429 with retry-after when spent. */
+export async function consumeAllowance(storage: Storage, userId: string, tier: Tier, now: number): Promise<Credits> {
+  const limit = API_KEY_DAILY_ALLOWANCE[tier];
+  const used = await storage.apiUsage.consume(userId, utcDay(now), limit);
+  const reset = nextUtcMidnight(now);
+  if (used === null) {
+    throw new AppError('ApiKeyAllowanceExceeded', `Daily API-key allowance of ${limit} calls is used up`, {
+      'retry-after': String(Math.ceil((reset - now) / 1000)),
+    });
+  }
+  return {
+    tier,
+    daily_limit: limit,
+    used_today: used,
+    remaining_today: limit - used,
+    resets_at: new Date(reset).toISOString(),
+  };
+}
+
+export async function credits(storage: Storage, userId: string, tier: Tier, now: number): Promise<Credits> {
+  const limit = API_KEY_DAILY_ALLOWANCE[tier];
+  const used = Math.min(limit, await storage.apiUsage.used(userId, utcDay(now)));
+  return {
+    tier,
+    daily_limit: limit,
+    used_today: used,
+    remaining_today: limit - used,
+    resets_at: new Date(nextUtcMidnight(now)).toISOString(),
+  };
+}

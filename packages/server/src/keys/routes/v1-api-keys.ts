@@ -1,0 +1,142 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok } from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { requireVerifiedEmail } from '../../auth/verification/verification.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { TIERS } from '../../storage/types.js';
+import {
+  API_KEY_MAX_EXPIRES_DAYS,
+  createApiKey,
+  credits,
+  listApiKeys,
+  MAX_ACTIVE_API_KEYS,
+  revokeApiKey,
+} from '../api-keys.js';
+
+const ApiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string().nullable(),
+    prefix: z.string().openapi({ description: 'First characters of the key, to tell keys apart' }),
+    created_at: z.iso.datetime(),
+    expires_at: z.iso.datetime().nullable(),
+    revoked_at: z.iso.datetime().nullable(),
+    last_used_at: z.iso.datetime().nullable(),
+    is_active: z.boolean().openapi({ description: 'false once expired or revoked' }),
+  })
+  .openapi('ApiKey');
+
+const CreatedApiKeySchema = z
+  .object({
+    key: z.string().openapi({ description: 'Send as `x-api-key`. Shown only once; stored hashed.' }),
+    api_key: ApiKeySchema,
+  })
+  .openapi('CreatedApiKey');
+
+const CreateApiKeyBody = z
+  .object({
+    name: z.string().min(1).max(64).optional(),
+    expires_in_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(API_KEY_MAX_EXPIRES_DAYS)
+      .optional()
+      .openapi({ description: 'Omit for a key that does not expire' }),
+  })
+  .openapi('CreateApiKey');
+
+const CreditsSchema = z
+  .object({
+    tier: z.enum(TIERS),
+    daily_limit: z.number().int(),
+    used_today: z.number().int(),
+    remaining_today: z.number().int(),
+    resets_at: z.iso.datetime().openapi({ description: 'Next 00:00 UTC' }),
+  })
+  .openapi('ApiKeyCredits');
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const createApiKeyRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/users/api_keys',
+    operationId: 'createApiKey',
+    tags: ['API keys'],
+    summary: 'Create an API key',
+    description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account. Where email verification is required, 403 \`EmailNotVerified\` until the address is verified.`,
+    request: { body: { content: { 'application/json': { schema: CreateApiKeyBody } }, required: false } },
+    responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
+  },
+  [422],
+);
+
+const listApiKeysRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/users/api_keys',
+  operationId: 'listApiKeys',
+  tags: ['API keys'],
+  summary: 'List API keys, revoked and expired included',
+  description: 'Each key as its prefix and metadata; the secret is shown only once, by the create call.',
+  responses: { 200: json(envelopeOf(z.array(ApiKeySchema)), 'Keys, newest first') },
+});
+
+const deleteApiKeyRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/users/api_keys/{key_id}',
+    operationId: 'deleteApiKey',
+    tags: ['API keys'],
+    summary: 'Revoke an API key at once',
+    description: 'The key stops working immediately; its record is kept for audit.',
+    request: { params: z.object({ key_id: z.uuid().openapi({ param: { name: 'key_id', in: 'path' } }) }) },
+    responses: { 200: json(envelopeOf(z.null()), 'Key revoked') },
+  },
+  [404],
+);
+
+const creditsRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/users/api_keys/credits',
+  operationId: 'getApiKeyCredits',
+  tags: ['API keys'],
+  summary: 'Live daily API-key allowance',
+  description:
+    "The caller tier's daily API-key allowance, what all the account's keys spent today and when it resets (00:00 UTC).",
+  responses: { 200: json(envelopeOf(CreditsSchema), 'Allowance figures') },
+});
+
+export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
+  // Registered before `{key_id}` routes so `credits` is never read as an id.
+  app.openapi(creditsRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    return c.json(
+      ok(await credits(c.get('deps').storage, caller.user.id, caller.tier ?? 'free', c.get('deps').now())),
+      200,
+    );
+  });
+  app.openapi(createApiKeyRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const body = c.req.valid('json') ?? {};
+    await requireVerifiedEmail(c.get('deps'), caller.user.id);
+    const { key, view } = await createApiKey(c.get('deps').storage, caller.user.id, body, c.get('deps').now());
+    c.header('cache-control', 'no-store');
+    return c.json(ok({ key, api_key: view }), 200);
+  });
+  app.openapi(listApiKeysRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    return c.json(ok(await listApiKeys(c.get('deps').storage, caller.user.id, c.get('deps').now())), 200);
+  });
+  app.openapi(deleteApiKeyRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    await revokeApiKey(c.get('deps').storage, caller.user.id, c.req.valid('param').key_id, c.get('deps').now());
+    return c.json(ok(null), 200);
+  });
+}

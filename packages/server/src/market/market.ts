@@ -1,0 +1,150 @@
+import {
+  type CcxtVenueId,
+  createCcxtMarketData,
+  createSimulatedVenue,
+  defaultUniverse,
+  type FundingRate,
+  isCcxtVenue,
+  type Market,
+  type MarketData,
+  type MarketSources,
+  SIMULATED_VENUE_ID,
+  type Ticker,
+  type Universe,
+} from '@marketlens/exchanges';
+import type { AppDeps } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
+import { venueCall } from '../platform/errors/venue-error.js';
+import { guardVenue } from './venue-guard.js';
+
+let defaultVenue: MarketData | undefined;
+
+/** True when `market` is a composite of configured sources (it lists them and their health). */
+export function isMarketSources(market: MarketData): market is MarketSources {
+  return typeof (market as Partial<MarketSources>).status === 'function';
+}
+
+/** The app's market data: the injected one, else one simulated venue on the real clock. */
+export function marketOf(deps: AppDeps): MarketData {
+  if (deps.market) return deps.market;
+  defaultVenue ??= createSimulatedVenue();
+  return defaultVenue;
+}
+
+/** Each app's real-venue market data, opened on first use (keyed on the app's deps, one per `createApp`). */
+const venueMarkets = new WeakMap<AppDeps, Map<CcxtVenueId, Promise<MarketData>>>();
+
+/**
+ * The market data a `connection` (an exchange id) names: absent, the simulated
+ * venue's id or the configured venue's own id read the configured market; a ccxt venue is opened
+ * once per app through `deps.marketFor` (else `createCcxtMarketData`, which loads ccxt only then);
+ * any other id is 404 `UnknownExchange`. A venue that fails to open is not kept, so the next
+ * request tries again; its `VenueError` is translated like any market-data read.
+ */
+export async function marketFor(deps: AppDeps, connection: string | undefined): Promise<MarketData> {
+  const configured = marketOf(deps);
+  if (connection === undefined || connection === SIMULATED_VENUE_ID || connection === configured.venue) {
+    return configured;
+  }
+  if (!isCcxtVenue(connection)) throw new AppError('UnknownExchange', `Unknown exchange '${connection}'`);
+  let opened = venueMarkets.get(deps);
+  if (opened === undefined) {
+    opened = new Map();
+    venueMarkets.set(deps, opened);
+  }
+  const held = opened.get(connection);
+  if (held !== undefined) return held;
+  const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
+  const market = venueCall(async () => guardVenue(await open(connection), deps.config.venueLimits));
+  opened.set(connection, market);
+  market.catch(() => {
+    if (opened.get(connection) === market) opened.delete(connection);
+  });
+  return market;
+}
+
+/** The assets a market serves: a simulated venue's own universe, else the built-in one. */
+export function universeOf(market: MarketData): Universe {
+  const own = (market as { universe?: Universe }).universe;
+  return own ?? defaultUniverse;
+}
+
+/** One market of the venue with its ticker, and its funding when it is a perpetual. */
+export interface MarketQuote {
+  market: Market;
+  ticker: Ticker;
+  funding: FundingRate | null;
+}
+
+/** Every quote of the venue at one moment, by asset too. */
+export interface VenueSnapshot {
+  venue: string;
+  /** Clock time it was read (ms). */
+  at: number;
+  quotes: MarketQuote[];
+  byAsset: ReadonlyMap<string, MarketQuote[]>;
+}
+
+/** How long a venue snapshot serves lists (assets, exchanges) before it is read again. */
+export const SNAPSHOT_TTL_MS = 60_000;
+
+const snapshots = new WeakMap<MarketData, { at: number; value: Promise<VenueSnapshot> }>();
+
+/** Per-market state of a service (caches), created on first use and shared by every app over that market. */
+export function perMarket<T>(store: WeakMap<MarketData, T>, market: MarketData, create: () => T): T {
+  let v = store.get(market);
+  if (v === undefined) {
+    v = create();
+    store.set(market, v);
+  }
+  return v;
+}
+
+/** Every quote of `market` now (tickers, and funding of perpetuals); a market it cannot quote is left out. */
+export async function readSnapshot(market: MarketData, now: number): Promise<VenueSnapshot> {
+  const perAsset = await Promise.all(
+    universeOf(market).assets.map(async (asset) => {
+      const markets = await market.markets(asset.id).catch(() => [] as Market[]);
+      const quotes = await Promise.all(
+        markets.map(async (m): Promise<MarketQuote | null> => {
+          try {
+            const request = { asset_id: asset.id, pair: m.pair };
+            const ticker = await market.ticker(request);
+            const funding = m.market_type === 'derivatives' ? await market.fundingRate(request) : null;
+            return { market: m, ticker, funding };
+          } catch {
+            // A market the venue cannot quote right now is left out of lists, never a failure.
+            return null;
+          }
+        }),
+      );
+      return [asset.id, quotes.filter((q): q is MarketQuote => q !== null)] as const;
+    }),
+  );
+  const byAsset = new Map(perAsset);
+  return { venue: market.venue, at: now, quotes: perAsset.flatMap(([, q]) => q), byAsset };
+}
+
+/** The venue's quotes, read at most once per {@link SNAPSHOT_TTL_MS} (concurrent callers share a read). */
+export function venueSnapshot(deps: AppDeps): Promise<VenueSnapshot> {
+  const market = marketOf(deps);
+  const now = deps.now();
+  const held = snapshots.get(market);
+  if (held && now >= held.at && now - held.at < SNAPSHOT_TTL_MS) return held.value;
+  const value = readSnapshot(market, now);
+  const entry = { at: now, value };
+  snapshots.set(market, entry);
+  value.catch(() => {
+    if (snapshots.get(market) === entry) snapshots.delete(market);
+  });
+  return value;
+}
+
+/** The market an asset's row is priced from: spot first, else the derivatives it trades on. */
+export function primaryQuote(quotes: readonly MarketQuote[] | undefined): MarketQuote | null {
+  if (!quotes || quotes.length === 0) return null;
+  return quotes.find((q) => q.market.market_type === 'spot') ?? quotes[0] ?? null;
+}
+
+/** Epoch ms as an ISO date-time, the wire form of every time (the contract's helpers). */
+export { iso, isoOrNull } from '@marketlens/contract';

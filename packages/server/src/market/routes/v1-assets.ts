@@ -1,0 +1,92 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { AssetRowSchema, envelopeOf, FavoriteStateSchema, ok } from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { addFavorite, favoriteAssets, legacyAssetId, removeFavorite } from '../assets.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const LEGACY_ID_LENGTH = { min: 1, max: 128 } as const;
+const LegacyId = z.string().min(LEGACY_ID_LENGTH.min).max(LEGACY_ID_LENGTH.max);
+
+/** The body names the asset by `asset_id` or by `coin_id` (`legacyAssetId` refuses neither); the schema says so. */
+const LegacyFavoriteBody = z
+  .object({
+    asset_id: LegacyId.optional().openapi({ example: 'bitcoin' }),
+    coin_id: LegacyId.optional().openapi({ description: 'Earlier name of asset_id' }),
+  })
+  .openapi('LegacyFavoriteRequest', {
+    anyOf: ['asset_id', 'coin_id'].map((name) => ({
+      type: 'object' as const,
+      required: [name],
+      properties: {
+        [name]: { type: 'string' as const, minLength: LEGACY_ID_LENGTH.min, maxLength: LEGACY_ID_LENGTH.max },
+      },
+    })),
+  });
+
+const LEGACY = 'Legacy surface over the same favorites list as `/v2/assets/favorites`.';
+
+const listRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/assets/coins/favorite',
+  operationId: 'listFavoriteCoinsLegacy',
+  tags: ['Assets'],
+  summary: "The caller's favorite coins (legacy)",
+  description: `${LEGACY} Lists coins only, as it always did; stocks and fx favorites are read on /v2.`,
+  responses: { 200: json(envelopeOf(z.array(AssetRowSchema)), 'Favorite coins, by 24h volume') },
+});
+
+const addRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/assets/coins/favorite',
+    operationId: 'addFavoriteCoinLegacy',
+    tags: ['Assets'],
+    summary: 'Favorite an asset (legacy; idempotent)',
+    description: `${LEGACY} Body: \`asset_id\` (or its earlier name \`coin_id\`).`,
+    request: { body: { content: { 'application/json': { schema: LegacyFavoriteBody } }, required: true } },
+    responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Favorited') },
+  },
+  [404],
+);
+
+const removeRoute = operation(SESSION_ONLY, {
+  method: 'delete',
+  path: '/v1/assets/coins/favorite/{asset_id}',
+  operationId: 'removeFavoriteCoinLegacy',
+  tags: ['Assets'],
+  summary: 'Remove a favorite (legacy; idempotent)',
+  description: LEGACY,
+  request: {
+    params: z.object({
+      asset_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ param: { name: 'asset_id', in: 'path' } }),
+    }),
+  },
+  responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
+});
+
+export function registerLegacyAssetRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    const query = { asset_class: 'coins', sort: 'volume', sort_dir: 'desc', limit: 500 } as const;
+    return c.json(ok(await favoriteAssets(c.get('deps'), user.id, query)), 200);
+  });
+  app.openapi(addRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await addFavorite(c.get('deps'), user.id, legacyAssetId(c.req.valid('json')))), 200);
+  });
+  app.openapi(removeRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await removeFavorite(c.get('deps'), user.id, c.req.valid('param').asset_id)), 200);
+  });
+}

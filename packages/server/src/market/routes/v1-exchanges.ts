@@ -1,0 +1,57 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { ExchangeDetailSchema, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
+import type { Context } from 'hono';
+import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { exchangeDetail, exchangeViewer, listExchanges } from '../exchanges.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const listRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v1/exchanges',
+  operationId: 'listExchanges',
+  tags: ['Exchanges'],
+  summary: 'Exchange catalog',
+  description: 'Every venue marketlens can read. Volumes are live for the venue the server reads market data from.',
+  responses: { 200: json(envelopeOf(z.array(ExchangeSchema), 'ExchangeListEnvelope'), 'Exchanges') },
+});
+
+const detailRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v1/exchanges/{exchange_id}',
+    operationId: 'getExchange',
+    tags: ['Exchanges'],
+    summary: 'One exchange with pair counts and tickers',
+    description:
+      'Unknown exchange: 404 `UnknownExchange`. Pair counts are the markets the venue lists (a ccxt venue: its loaded markets) and tickers those of its tracked markets; a ccxt venue the server does not read market data from is read for this answer (at most once a minute), 503 `ServiceUnavailable` when it cannot be. `futures_open_interest_usd` is null where the venue does not report open interest; unknown is null, never 0.',
+    request: {
+      params: z.object({
+        exchange_id: z
+          .string()
+          .min(1)
+          .max(64)
+          .openapi({ param: { name: 'exchange_id', in: 'path' }, example: 'marketlens-sim' }),
+      }),
+    },
+    responses: { 200: json(envelopeOf(ExchangeDetailSchema, 'ExchangeDetailEnvelope'), 'The exchange') },
+  },
+  [404, 503],
+);
+
+export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>): void {
+  const viewerOf = (c: Context<AppEnv>) => {
+    const caller = c.get('caller');
+    return exchangeViewer(c.get('deps'), caller.kind === 'anonymous' ? null : caller.user.id);
+  };
+  app.openapi(listRoute, async (c) => c.json(ok(await listExchanges(c.get('deps'), await viewerOf(c))), 200));
+  app.openapi(detailRoute, async (c) =>
+    c.json(ok(await exchangeDetail(c.get('deps'), c.req.valid('param').exchange_id, await viewerOf(c))), 200),
+  );
+}

@@ -1,0 +1,110 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  AssetListQuery,
+  AssetRowSchema,
+  envelopeOf,
+  FavoriteStateSchema,
+  ok,
+  PopularAssetSchema,
+} from '@marketlens/contract';
+import { requireUser, SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { addFavorite, favoriteAssets, listAssets, popularAssets, removeFavorite } from '../assets.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const FavoriteBody = z
+  .object({ asset_id: z.string().min(1).max(128).openapi({ example: 'bitcoin' }) })
+  .openapi('FavoriteRequest');
+
+const listRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v2/assets/',
+  operationId: 'listAssets',
+  tags: ['Assets'],
+  summary: 'Assets of a class with price and 1h/24h/7d change columns',
+  description:
+    'Sorted by `sort` (`volume` by default, 24h USD volume) in `sort_dir`; rows missing the value come last, ties by id. Stocks and fx without a spot listing are priced from their derivatives.',
+  request: { query: AssetListQuery },
+  responses: { 200: json(envelopeOf(z.array(AssetRowSchema), 'AssetListEnvelope'), 'Asset rows') },
+});
+
+const popularRoute = operation(SESSION_OR_API_KEY, {
+  method: 'get',
+  path: '/v2/assets/popular',
+  operationId: 'listPopularAssets',
+  tags: ['Assets'],
+  summary: 'Most popular assets by community favorites',
+  description: 'Assets ranked by how many accounts hold them among their favorites; `limit` caps the list.',
+  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+  responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
+});
+
+const listFavoritesRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v2/assets/favorites',
+  operationId: 'listFavoriteAssets',
+  tags: ['Assets'],
+  summary: "The caller's favorites across coins, stocks and fx",
+  description: 'Same filters and sort as `GET /v2/assets/`, except that `asset_class` defaults to `all`.',
+  request: { query: AssetListQuery.extend({ asset_class: AssetListQuery.shape.asset_class.unwrap().default('all') }) },
+  responses: { 200: json(envelopeOf(z.array(AssetRowSchema)), 'Favorite asset rows') },
+});
+
+const addFavoriteRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v2/assets/favorites',
+    operationId: 'addFavoriteAsset',
+    tags: ['Assets'],
+    summary: 'Favorite an asset (idempotent)',
+    description:
+      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset`.',
+    request: { body: { content: { 'application/json': { schema: FavoriteBody } }, required: true } },
+    responses: { 200: json(envelopeOf(FavoriteStateSchema, 'FavoriteStateEnvelope'), 'Favorited') },
+  },
+  [404],
+);
+
+const removeFavoriteRoute = operation(SESSION_ONLY, {
+  method: 'delete',
+  path: '/v2/assets/favorites/{asset_id}',
+  operationId: 'removeFavoriteAsset',
+  tags: ['Assets'],
+  summary: 'Remove a favorite (idempotent)',
+  description: 'Removing a favorite that is absent succeeds.',
+  request: {
+    params: z.object({
+      asset_id: z
+        .string()
+        .min(1)
+        .max(128)
+        .openapi({ param: { name: 'asset_id', in: 'path' } }),
+    }),
+  },
+  responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
+});
+
+export function registerAssetRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(listRoute, async (c) => c.json(ok(await listAssets(c.get('deps'), c.req.valid('query'))), 200));
+  app.openapi(popularRoute, async (c) =>
+    c.json(ok(await popularAssets(c.get('deps'), c.req.valid('query').limit)), 200),
+  );
+  app.openapi(listFavoritesRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await favoriteAssets(c.get('deps'), user.id, c.req.valid('query'))), 200);
+  });
+  app.openapi(addFavoriteRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await addFavorite(c.get('deps'), user.id, c.req.valid('json').asset_id)), 200);
+  });
+  app.openapi(removeFavoriteRoute, async (c) => {
+    const { user } = requireUser(c.get('caller'));
+    return c.json(ok(await removeFavorite(c.get('deps'), user.id, c.req.valid('param').asset_id)), 200);
+  });
+}

@@ -1,0 +1,70 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, ok, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
+import type { Context } from 'hono';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { requirePilotEligible } from '../eligibility.js';
+import { PILOT_PAGE_SIZE, spectateOverview, spectateTrackRecord } from '../views.js';
+
+const ELIGIBILITY =
+  'Session only. Eligibility: 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
+
+const spectateRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/pilot/spectate',
+  operationId: 'getPilotSpectate',
+  tags: ['Pilot'],
+  summary: "The pilot's open positions with live excursions, and its account",
+  description: `The pilot is the service's paper-trading bot: it takes the service's own published plans on its universe, 70% out at target 1 and 30% at target 2 or the stop, with the 0.20% cost. ${ELIGIBILITY}`,
+  responses: {
+    200: {
+      description: 'The pilot now',
+      content: { 'application/json': { schema: envelopeOf(PilotSpectateSchema, 'PilotSpectateEnvelope') } },
+    },
+  },
+});
+
+const trackRecordRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/pilot/spectate/track-record',
+  operationId: 'getPilotSpectateTrackRecord',
+  tags: ['Pilot'],
+  summary: "The pilot's closed trades, equity curve, best and worst trade, per-asset figures",
+  description: `Pages of ${PILOT_PAGE_SIZE} closed trades, oldest first; \`before_trade=<index>\` returns the page ending before that trade index, and \`trades_truncated\` says older trades exist (ask again with \`next_before_trade\`). Best, worst, by_asset and summary cover every closed trade. ${ELIGIBILITY}`,
+  request: {
+    query: z.object({
+      before_trade: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(Number.MAX_SAFE_INTEGER)
+        .optional()
+        .openapi({ description: 'Page backwards: trades with an index below this' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'The track record',
+      content: {
+        'application/json': { schema: envelopeOf(PilotTrackRecordSchema, 'PilotTrackRecordEnvelope') },
+      },
+    },
+  },
+});
+
+/** 403 `PilotNotEligible` unless the caller qualifies. */
+async function requireEligible(c: Context<AppEnv>): Promise<void> {
+  await requirePilotEligible(c.get('deps'), requireUser(c.get('caller')).user.id);
+}
+
+export function registerPilotRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(spectateRoute, async (c) => {
+    await requireEligible(c);
+    return c.json(ok(await spectateOverview(c.get('deps'))), 200);
+  });
+  app.openapi(trackRecordRoute, async (c) => {
+    await requireEligible(c);
+    return c.json(ok(await spectateTrackRecord(c.get('deps'), c.req.valid('query').before_trade)), 200);
+  });
+}

@@ -1,0 +1,182 @@
+import type { AccountData, CcxtVenueId, MarketData, VenueCredentials } from '@marketlens/exchanges';
+import type { Caller } from '../auth/caller.js';
+import type { SessionCache } from '../auth/session-cache.js';
+import type { NewsSource } from '../market/news/news.js';
+import type { Storage } from '../storage/types.js';
+
+export interface ServerConfig {
+  /** Addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket decides. */
+  trustedProxies: readonly string[];
+  /** Mobile builds below this version fail the supported-client check (unless a valid API key). */
+  minClientVersion: string;
+  rateLimit: { limit: number; windowMs: number };
+  /** News feeds (`GET /v1/news/`): RSS or Atom, by URL or file path, fetched in the background. */
+  news: { feeds: readonly string[]; refreshMs: number; timeoutMs: number };
+  /** An OpenAI-compatible endpoint that rewrites the overview narrative; null: the facts' text only. */
+  overviewLlm: OverviewLlmConfig | null;
+  /** The background sync of connected exchange accounts (services/sync). */
+  sync: SyncConfig;
+  /**
+   * Affiliate volume threshold, USD: 30-day volume on affiliate exchanges at or above it qualifies
+   * (`GET /v1/promotions/volume`, affiliate Elite, pilot eligibility). Env
+   * `MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD`; absent: 10,000.
+   */
+  affiliateVolumeThresholdUsd?: number;
+  /** Web Push (services/push); absent: generated VAPID keys kept in storage, https endpoints only. */
+  push?: PushConfig;
+  /** The pilot and the publishing/outcome job (services/pilot); absent: `DEFAULT_PILOT_CONFIG`. */
+  pilot?: import('../pilot/config.js').PilotConfig;
+  /**
+   * The public base URL of this server (`https://api.example.com`), when it is not the origin the
+   * requests arrive on (behind a TLS proxy): the OAuth issuer and the audience of `/mcp` tokens.
+   * Absent: the origin of each request whose Host is a loopback name or the address the connection
+   * arrived on; other Hosts are refused on OAuth and `/mcp` (see `baseUrlOf`).
+   */
+  publicUrl?: string;
+  /**
+   * Browser origins, besides the public origin, whose pages may call `/mcp` (`https://app.example`).
+   * A request with any other `Origin` header is refused; requests without one (non-browser clients) pass.
+   */
+  mcpAllowedOrigins?: readonly string[];
+  /** Round-trip costs of published plans per asset class and venue (`MARKETLENS_PLAN_COSTS`); absent: core's `COST_MODELS`. */
+  planCosts?: readonly import('../analysis/plan-costs.js').PlanCostOverride[];
+  /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
+  venueLimits?: import('../market/venue-guard.js').VenueLimits;
+  /**
+   * Whether addresses must be verified (`MARKETLENS_EMAIL_VERIFICATION`; on in production): sign-up
+   * then opens no session and answers alike for taken addresses, unverified accounts cannot sign in,
+   * and creating API keys, connections or alerts needs a verified address. Absent: not required.
+   */
+  emailVerification?: boolean;
+  /** The mail of accounts (`MARKETLENS_SMTP_URL`, `MARKETLENS_MAIL_FROM`); absent: written to the log. */
+  mail?: import('../auth/verification/mailer.js').MailConfig;
+}
+
+/** Web Push delivery settings. */
+export interface PushConfig {
+  /** VAPID keys (env `MARKETLENS_VAPID_PUBLIC_KEY` / `_PRIVATE_KEY` / `_SUBJECT`); null: generated once, kept in storage. */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Accept `http://` subscription endpoints (a local push service in tests); real push services are https. */
+  allowInsecureEndpoints: boolean;
+}
+
+/** How connected accounts are synced. */
+export interface SyncConfig {
+  /** Time between two syncs of one connection after a success. */
+  intervalMs: number;
+  /** How often the scheduler looks for due connections. */
+  pollMs: number;
+  /** Connections synced at the same time, at most. */
+  concurrency: number;
+  /** A venue call slower than this fails the sync with a timeout (and backs off). */
+  callTimeoutMs: number;
+  /** Backoff after failures: base delay, doubled per consecutive failure (with jitter) up to the cap. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+}
+
+export interface OverviewLlmConfig {
+  /** Base URL; the request goes to `{baseUrl}/chat/completions`. */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** A rewrite slower than this is abandoned and the facts' text served. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  trustedProxies: [],
+  minClientVersion: '3.0.0',
+  rateLimit: { limit: 2000, windowMs: 60_000 },
+  news: { feeds: [], refreshMs: 5 * 60_000, timeoutMs: 10_000 },
+  overviewLlm: null,
+  sync: {
+    intervalMs: 5 * 60_000,
+    pollMs: 5_000,
+    concurrency: 4,
+    callTimeoutMs: 30_000,
+    backoffBaseMs: 30_000,
+    backoffMaxMs: 60 * 60_000,
+  },
+};
+
+export interface AppDeps {
+  storage: Storage;
+  config: ServerConfig;
+  /** The clock, injectable for tests (epoch ms). */
+  now: () => number;
+  /** Resolved sessions, briefly (createApp gives each app its own when absent; none: always storage). */
+  sessionCache?: SessionCache;
+  /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
+  market?: MarketData;
+  /**
+   * Opens a real venue named by a `connection` query, once per app and venue;
+   * absent: `createCcxtMarketData({ venue })`. Tests pass a simulated venue (or one that fails).
+   */
+  marketFor?: (venue: CcxtVenueId) => MarketData | Promise<MarketData>;
+  /** The news cache `GET /v1/news/` reads; absent: no news (an empty list). */
+  news?: NewsSource;
+  /** Uniform random numbers in [0, 1) (campaign order); absent: `Math.random`. Tests inject a seeded one. */
+  random?: () => number;
+  /**
+   * The AES-256-GCM key (32 bytes) connection credentials are encrypted with; absent: a random key
+   * for this app's lifetime (tests, in-memory storage). server.ts passes the configured one.
+   */
+  credentialsKey?: Uint8Array;
+  /**
+   * Opens the private data of a stored connection with its decrypted credentials; absent: the
+   * simulated venue's demo account, or a ccxt client (`createCcxtAccountData`). Tests point ccxt at
+   * a local venue server here.
+   */
+  accountFor?: (connection: AccountConnection, credentials: VenueCredentials) => AccountData | Promise<AccountData>;
+  /**
+   * Checks credentials against the venue before they are stored; absent: `verifyCcxtCredentials`
+   * for ccxt venues, nothing for the simulated venue. Rejects with a `VenueError`.
+   */
+  verifyCredentials?: (venue: string, credentials: VenueCredentials) => Promise<void>;
+  /** Asks the background sync to sync a connection now (after it is created); absent: it waits for its turn. */
+  requestSync?: (connectionId: string) => void;
+  /** Sends one Web Push request (services/push); absent: `fetch`. */
+  pushTransport?: import('../alerts/push/transport.js').PushTransport;
+  /** Whether a user may spectate the pilot; absent: the volume standing of services/promotions/eligibility. */
+  isPilotEligible?: (userId: string) => Promise<boolean>;
+  /** Sends the mail of accounts (verification links); absent: the log (see `config.mail`). */
+  mailer?: import('../auth/verification/mailer.js').Mailer;
+  /** The pilot's collaborators (the `pilot_trade` callback); absent: no push on a new pilot trade. */
+  pilot?: import('../pilot/config.js').PilotDeps;
+}
+
+/** What opening a connection's account needs to know about it. */
+export interface AccountConnection {
+  /** The user_connection_id. */
+  id: string;
+  user_id: string;
+  /** The exchange id. */
+  venue: string;
+}
+
+export interface ClientInfo {
+  platform: string | null;
+  /** Parsed `x-app-version`, or null when absent or unreadable. */
+  version: readonly [number, number, number] | null;
+  /** An `ios` or `android` build. */
+  mobile: boolean;
+  /** Temporary gate: mobile builds below 3.9.30 (or of unknown version) get h1 free. */
+  h1Free: boolean;
+  /** Mobile builds below 3.9.26 receive the split positions/balances shape and tracked fills only. */
+  legacyShapes: boolean;
+}
+
+/** Who is calling: resolved per operation by the `authorize` middleware. */
+export type { Caller };
+
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    clientIp: string;
+    client: ClientInfo;
+    caller: Caller;
+    /** This request's id (`x-request-id`), when the server observes requests (production logs, metrics). */
+    requestId: string;
+  };
+}

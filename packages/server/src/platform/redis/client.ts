@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/**
+ * The state instances share (Redis) cannot be reached: refused connection, connection lost,
+ * no answer within the command timeout, or a server that is loading or busy. Thrown instead of
+ * the client's own errors so the server answers 503 `ServiceUnavailable` for it in one place;
+ * `cause` keeps the client's error. An error in a command or script itself is not this: it is
+ * rethrown as it is (a bug, not an outage).
+ */
+export class SharedStateUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SharedStateUnavailable';
+  }
+}
+
+/** How {@link connectRedis} connects; every field has a default suited to a request path. */
+export interface RedisConnectOptions {
+  /** Longest wait for one command's answer before it fails as unavailable (default 500 ms). */
+  commandTimeoutMs?: number;
+  /** Longest wait for a connection to be established (default 1000 ms). */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnection attempts; they back off up to it (default 2000 ms). */
+  maxReconnectDelayMs?: number;
+  /** Shown by `CLIENT LIST`, to tell instances and roles apart. */
+  connectionName?: string;
+  /** Connection errors (they repeat while Redis is down); ignored by default. */
+  onError?: (err: Error) => void;
+}
+
+/**
+ * A Redis client for shared state on a request path: it connects at once, and a command fails
+ * at once with {@link SharedStateUnavailable} (through {@link guarded} and {@link runScript})
+ * while Redis is unreachable, instead of queueing behind the outage: no offline queue, no retry
+ * of a command whose connection dropped, and a command timeout for a server that stops answering.
+ * The connection itself keeps retrying with capped exponential backoff and jitter, so the
+ * instance recovers by itself when Redis returns. `url` is `redis://[user:password@]host:port[/db]`
+ * (or `rediss://` for TLS).
+ */
+export function connectRedis(url: string, options: RedisConnectOptions = {}): Redis {
+  const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const redis = new Redis(url, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: options.commandTimeoutMs ?? 500,
+    connectTimeout: options.connectTimeoutMs ?? 1000,
+    connectionName: options.connectionName,
+    // Never gives up: null would stop reconnecting for good.
+    retryStrategy: (times) => Math.min(maxDelay, 25 * 2 ** Math.min(times, 10)) + Math.floor(Math.random() * 50),
+  });
+  const onError = options.onError ?? (() => {});
+  // Without a listener ioredis prints every connection error to the console.
+  redis.on('error', onError);
+  return redis;
+}
+
+/**
+ * Resolves when `redis` is connected and ready for commands; rejects with
+ * {@link SharedStateUnavailable} when it is not within `timeoutMs` (it keeps trying afterwards).
+ */
+export function whenReady(redis: Redis, timeoutMs = 5000): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const done = (err?: Error) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      redis.off('end', onEnd);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onReady = () => done();
+    const onEnd = () => done(new SharedStateUnavailable('Redis connection was closed'));
+    const timer = setTimeout(
+      () => done(new SharedStateUnavailable(`Redis not ready within ${timeoutMs} ms (status ${redis.status})`)),
+      timeoutMs,
+    );
+    redis.on('ready', onReady);
+    redis.on('end', onEnd);
+  });
+}
+
+// Replies that mean the server cannot serve now, not that the command is wrong.
+const UNAVAILABLE_REPLIES = /^(LOADING|BUSY|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b/;
+
+/** True when `err` says Redis cannot be reached or cannot serve now (see {@link SharedStateUnavailable}). */
+export function isUnavailable(err: unknown): boolean {
+  if (err instanceof SharedStateUnavailable) return true;
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'ReplyError') return UNAVAILABLE_REPLIES.test(err.message);
+  return true;
+}
+
+/**
+ * Awaits a Redis command, turning an outage into {@link SharedStateUnavailable}; other failures
+ * (a wrong command, a script error) are rethrown unchanged.
+ */
+export async function guarded<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    if (err instanceof SharedStateUnavailable || !isUnavailable(err)) throw err;
+    throw new SharedStateUnavailable(`Redis unavailable: ${err instanceof Error ? err.message : String(err)}`, {
+      cause: err,
+    });
+  }
+}
+
+/** A Lua script and its SHA-1, as Redis caches it. */
+export interface LuaScript {
+  readonly lua: string;
+  readonly sha: string;
+}
+
+/** A {@link LuaScript} of `lua`. */
+export function luaScript(lua: string): LuaScript {
+  return { lua, sha: createHash('sha1').update(lua).digest('hex') };
+}
+
+/**
+ * Runs `script` atomically with `keys` and `args`, in one round trip: EVALSHA, and EVAL only when
+ * Redis does not hold the script yet (after its start or a SCRIPT FLUSH). The reply's strings are
+ * Buffers when `buffers` is set (binary values), otherwise UTF-8 strings. Outages reject with
+ * {@link SharedStateUnavailable}.
+ */
+export async function runScript(
+  redis: Redis,
+  script: LuaScript,
+  keys: readonly string[],
+  args: readonly (string | number | Buffer)[],
+  buffers = false,
+): Promise<unknown> {
+  const tail: (string | number | Buffer)[] = [...keys, ...args];
+  try {
+    return await guarded(
+      buffers
+        ? redis.callBuffer('EVALSHA', script.sha, keys.length, ...tail)
+        : redis.evalsha(script.sha, keys.length, ...tail),
+    );
+  } catch (err) {
+    if (!(err instanceof Error) || err.name !== 'ReplyError' || !err.message.startsWith('NOSCRIPT')) throw err;
+    return guarded(
+      buffers
+        ? redis.callBuffer('EVAL', script.lua, keys.length, ...tail)
+        : redis.eval(script.lua, keys.length, ...tail),
+    );
+  }
+}

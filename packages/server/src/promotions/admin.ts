@@ -1,0 +1,103 @@
+/**
+ * Admin tasks of the promotions feature (the `marketlens admin promotion|campaign|invite` commands):
+ * publish a promotion or a campaign, list them, invite an account to a promotion. Input is checked
+ * here; refusals are {@link PromotionAdminError}s with a stable code.
+ */
+import { normalizeEmail } from '../auth/users.js';
+import type { CampaignRecord, PromotionRecord } from '../storage/promotions-types.js';
+import type { Storage, UserRecord } from '../storage/types.js';
+import {
+  type CampaignInput,
+  createCampaign,
+  createPromotion,
+  PromotionAdminError,
+  type PromotionInput,
+} from './catalog.js';
+
+/** A promotion as the admin commands print it: the record and how many accounts were invited and claimed. */
+export interface AdminPromotion extends PromotionRecord {
+  invited: number;
+  claimed: number;
+}
+
+/** A campaign as the admin commands print it: the record and whether it is live now. */
+export interface AdminCampaign extends CampaignRecord {
+  live: boolean;
+}
+
+async function adminPromotion(storage: Storage, p: PromotionRecord): Promise<AdminPromotion> {
+  const [invitations, claims] = await Promise.all([
+    storage.promotions.invitations(p.id),
+    storage.promotions.claims(p.id),
+  ]);
+  return { ...p, invited: invitations.length, claimed: claims.length };
+}
+
+/** Admin: publishes the promotion of an exchange of the catalog (at most one per exchange). */
+export async function createPromotionAdmin(
+  storage: Storage,
+  input: PromotionInput,
+  now: number = Date.now(),
+): Promise<AdminPromotion> {
+  return adminPromotion(storage, await createPromotion(storage, input, now));
+}
+
+/** Admin: every promotion, oldest first, with its invitation and claim counts. */
+export async function listPromotionsAdmin(storage: Storage): Promise<AdminPromotion[]> {
+  return Promise.all((await storage.promotions.list()).map((p) => adminPromotion(storage, p)));
+}
+
+/** Admin: publishes a campaign banner (live until its registration closes). */
+export async function createCampaignAdmin(
+  storage: Storage,
+  input: CampaignInput,
+  now: number = Date.now(),
+): Promise<AdminCampaign> {
+  const c = await createCampaign(storage, input, now);
+  return { ...c, live: c.registration_close > now };
+}
+
+/** Admin: every campaign, expired included, by registration close. */
+export async function listCampaignsAdmin(storage: Storage, now: number = Date.now()): Promise<AdminCampaign[]> {
+  return (await storage.campaigns.list()).map((c) => ({ ...c, live: c.registration_close > now }));
+}
+
+/** The outcome of an invitation. */
+export interface AdminInvitation {
+  user: Pick<UserRecord, 'id' | 'email'>;
+  promotion: Pick<PromotionRecord, 'id' | 'connection_id' | 'title'>;
+  /** False when the account was already invited (nothing changed). */
+  created: boolean;
+  invited_at: number;
+  /** The account already claimed the promotion. */
+  claimed: boolean;
+}
+
+/**
+ * Admin: invites an existing account (by email or id) to a promotion (named by its exchange id or
+ * its own id), so it may claim it. Inviting twice changes nothing and reports `created: false`.
+ */
+export async function invitePromotionAdmin(
+  storage: Storage,
+  emailOrId: string,
+  connectionOrPromotionId: string,
+  now: number = Date.now(),
+): Promise<AdminInvitation> {
+  const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
+  if (user === null) throw new PromotionAdminError('unknown_user', `no user ${emailOrId}`);
+  const promotion =
+    (await storage.promotions.byConnection(connectionOrPromotionId)) ??
+    (await storage.promotions.byId(connectionOrPromotionId));
+  if (promotion === null)
+    throw new PromotionAdminError('unknown_promotion', `no promotion for '${connectionOrPromotionId}'`);
+  const created = await storage.promotions.invite({ promotion_id: promotion.id, user_id: user.id, invited_at: now });
+  const invitation = await storage.promotions.invitation(promotion.id, user.id);
+  const claim = await storage.promotions.claimOf(promotion.id, user.id);
+  return {
+    user: { id: user.id, email: user.email },
+    promotion: { id: promotion.id, connection_id: promotion.connection_id, title: promotion.title },
+    created,
+    invited_at: invitation?.invited_at ?? now,
+    claimed: claim !== null,
+  };
+}

@@ -1,0 +1,20 @@
+import type { ServerConfig } from '../platform/deps.js';
+import { DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD } from './volume.js';
+
+/** The configured affiliate volume threshold (USD), or the default 10,000. */
+export function affiliateThresholdUsd(config: Pick<ServerConfig, 'affiliateVolumeThresholdUsd'>): number {
+  return config.affiliateVolumeThresholdUsd ?? DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD;
+}
+
+/**
+ * `MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD`: a non-negative number of USD; unset or empty: the
+ * default. Anything else stops the server at start rather than silently using the default.
+ */
+export function affiliateThresholdFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD;
+  const n = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !Number.isFinite(n))
+    throw new Error(`MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD must be a non-negative number of USD, got ${raw}`);
+  return n;
+}

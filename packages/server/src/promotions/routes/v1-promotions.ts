@@ -1,0 +1,221 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { CampaignSchema, envelopeOf, ok, PromotionConnectionSchema, PromotionSchema } from '@marketlens/contract';
+import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import type { AppDeps, AppEnv } from '../../platform/deps.js';
+import { operation } from '../../platform/operation.js';
+import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from '../catalog.js';
+import { affiliateThresholdUsd } from '../config.js';
+import { signUp, signUpShown, UID_FORMAT } from '../signup.js';
+import { readVolumeStanding } from '../volume.js';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+const PromotionVolumeExchangeSchema = z
+  .object({
+    connection_id: PromotionConnectionSchema,
+    name: z.string(),
+    accounts: z.number().int().openapi({ description: 'Connected accounts of the user on this exchange' }),
+    volume_30d_usd: z.number().openapi({ description: 'Notional of the counted fills of the last 30 days, USD' }),
+    counted_fills: z.number().int(),
+    uncounted_fills: z
+      .number()
+      .int()
+      .openapi({ description: 'Fills not quoted in USD or a USD stablecoin; they add nothing to the volume' }),
+  })
+  .openapi('PromotionVolumeExchange');
+
+const VolumeStandingSchema = z
+  .object({
+    per_exchange: z.array(PromotionVolumeExchangeSchema),
+    total_30d_usd: z.number(),
+    threshold_usd: z.number(),
+    qualifies: z.boolean().openapi({ description: 'Has an affiliate connection and total_30d_usd >= threshold_usd' }),
+    granted_via_promotion: z.boolean().openapi({ description: 'Holds a valid affiliate-earned Elite grant' }),
+    promotion_expires_at: z.iso.datetime().nullable(),
+  })
+  .openapi('PromotionVolumeStanding');
+
+const SignUpBody = z
+  .object({
+    uid: z
+      .string()
+      .trim()
+      .regex(UID_FORMAT, 'must be 1..64 printable characters without spaces')
+      .openapi({ description: 'Your account UID at the exchange', example: '123456789' }),
+  })
+  .openapi('PromotionSignUpWithUID');
+
+const SignUpShowSchema = z
+  .object({ show: z.boolean().openapi({ description: 'Invited to the promotion and not claimed yet' }) })
+  .openapi('PromotionSignUpShow');
+
+const SignUpResultSchema = z
+  .object({
+    verified: z.literal(true),
+    connection_id: PromotionConnectionSchema,
+    uid: z.string(),
+    tier: z.literal('pro'),
+    granted_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+  })
+  .openapi('PromotionSignUpResult');
+
+const ConnectionParam = z.object({
+  connection_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: 'connection_id', in: 'path' }, example: 'bybit' }),
+});
+
+const TAGS = ['Promotions'];
+
+const availableRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/promotions/available',
+  operationId: 'listAvailablePromotions',
+  tags: TAGS,
+  summary: 'Promotions the caller has not claimed',
+  description: 'Active promotions the account is eligible for and has not claimed yet.',
+  responses: { 200: json(envelopeOf(z.array(PromotionSchema), 'PromotionListEnvelope'), 'Unclaimed promotions') },
+});
+
+const campaignsRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/promotions/campaigns',
+  operationId: 'listCampaigns',
+  tags: TAGS,
+  summary: 'Live campaigns in random order',
+  description: 'Only campaigns whose registration has not closed; an empty list when none.',
+  responses: { 200: json(envelopeOf(z.array(CampaignSchema), 'CampaignListEnvelope'), 'Live campaigns') },
+});
+
+const randomRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'get',
+    path: '/v1/promotions/random',
+    operationId: 'getRandomPromotion',
+    tags: TAGS,
+    summary: 'One promotion the caller has not claimed, at random',
+    description: 'None available: 404 `PromotionNotFound`.',
+    responses: { 200: json(envelopeOf(PromotionSchema, 'PromotionEnvelope'), 'A promotion') },
+  },
+  [404],
+);
+
+const volumeRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/promotions/volume',
+  operationId: 'getPromotionVolume',
+  tags: TAGS,
+  summary: 'The 30-day affiliate volume standing',
+  description:
+    "Volume of the fills of the last 30 days on the caller's connections to exchanges with an affiliate program. Reading it while `qualifies` grants Elite for 30 days (source `affiliate`) unless such a grant is still valid.",
+  responses: { 200: json(envelopeOf(VolumeStandingSchema), 'Volume standing') },
+});
+
+const promotionRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'get',
+    path: '/v1/promotions/{connection_id}',
+    operationId: 'getPromotion',
+    tags: TAGS,
+    summary: 'The promotion of an exchange',
+    description:
+      'Already claimed by the caller: 403 `PromotionAlreadyClaimed`; none for the exchange: 404 `PromotionNotFound`.',
+    request: { params: ConnectionParam },
+    responses: { 200: json(envelopeOf(PromotionSchema), 'The promotion') },
+  },
+  [403, 404],
+);
+
+const signUpShowRoute = operation(SESSION_ONLY, {
+  method: 'get',
+  path: '/v1/promotions/{connection_id}/sign_up',
+  operationId: 'getPromotionSignUp',
+  tags: TAGS,
+  summary: 'Whether to show the promotion sign-up form',
+  description:
+    'true when the caller is invited to the promotion and has not claimed it (false when the exchange has none).',
+  request: { params: ConnectionParam },
+  responses: { 200: json(envelopeOf(SignUpShowSchema), 'Sign-up visibility') },
+});
+
+const signUpRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'post',
+    path: '/v1/promotions/{connection_id}/sign_up',
+    operationId: 'signUpPromotion',
+    tags: TAGS,
+    summary: 'Verify the exchange UID and claim the promotion',
+    description:
+      "Verified: 30 days of Pro. Invalid payload or a UID failing the promotion's check: 400. Refused with 422 and nothing changed: `PromotionNotInvited`, `PromotionClaimed` (already claimed), `PromotionUidUsed` (UID already used on this exchange). No promotion for the exchange: 404.",
+    request: {
+      params: ConnectionParam,
+      body: { content: { 'application/json': { schema: SignUpBody } }, required: true },
+    },
+    responses: { 200: json(envelopeOf(SignUpResultSchema), 'Verified: promotion claimed') },
+  },
+  [404, 422],
+);
+
+const random = (deps: AppDeps): (() => number) => deps.random ?? Math.random;
+
+export function registerPromotionRoutes(app: OpenAPIHono<AppEnv>): void {
+  // The fixed paths first so `available`, `campaigns`, `random` and `volume` are never read as a connection id.
+  app.openapi(availableRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    return c.json(ok(await availablePromotions(c.get('deps').storage, caller.user.id)), 200);
+  });
+  app.openapi(campaignsRoute, async (c) => {
+    const deps = c.get('deps');
+    return c.json(ok(await liveCampaigns(deps.storage, deps.now(), random(deps))), 200);
+  });
+  app.openapi(randomRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const deps = c.get('deps');
+    return c.json(ok(await randomPromotion(deps.storage, caller.user.id, random(deps))), 200);
+  });
+  app.openapi(volumeRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const deps = c.get('deps');
+    const standing = await readVolumeStanding(
+      deps.storage,
+      caller.user.id,
+      deps.now(),
+      affiliateThresholdUsd(deps.config),
+    );
+    c.header('cache-control', 'no-store');
+    return c.json(ok(standing), 200);
+  });
+  app.openapi(promotionRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    return c.json(
+      ok(await promotionFor(c.get('deps').storage, caller.user.id, c.req.valid('param').connection_id)),
+      200,
+    );
+  });
+  app.openapi(signUpShowRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const show = await signUpShown(c.get('deps').storage, caller.user.id, c.req.valid('param').connection_id);
+    return c.json(ok({ show }), 200);
+  });
+  app.openapi(signUpRoute, async (c) => {
+    const caller = requireUser(c.get('caller'));
+    const deps = c.get('deps');
+    const result = await signUp(
+      deps.storage,
+      caller.user.id,
+      c.req.valid('param').connection_id,
+      c.req.valid('json').uid,
+      deps.now(),
+    );
+    return c.json(ok(result), 200);
+  });
+}
