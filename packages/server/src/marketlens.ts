@@ -1,12 +1,14 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
-import { ConfigError, type MarketlensConfig } from './config/load.js';
+import { shareInvalidations } from './auth/session-cache.js';
+import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
 import type { AppDeps } from './platform/deps.js';
 import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
+import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { type RunningServer, startServer } from './server.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
@@ -28,6 +30,8 @@ export interface Marketlens {
   readonly config: MarketlensConfig;
   readonly storage: Storage;
   readonly market: MarketData;
+  /** State shared with the other instances through Redis; null on one instance (no `redis.url`). */
+  readonly shared: SharedState | null;
   /** A fresh session token and API key of the demo user on the embedded default; null in production. */
   readonly demo: DemoCredentials | null;
   /** Starts the HTTP server and the background jobs; resolves once it listens. */
@@ -95,6 +99,21 @@ export async function createMarketlens(
     const names = config.market.sources.map(sourceName).join(',');
     throw new ConfigError(`market sources ${names}: ${err instanceof Error ? err.message : String(err)}`);
   }
+  let shared: SharedState | null = null;
+  let stopSharing: (() => void) | null = null;
+  if (config.backend.redisUrl !== null) {
+    try {
+      shared = await openSharedState(config.backend.redisUrl);
+      stopSharing = await shareInvalidations(shared.invalidation);
+    } catch (err) {
+      await shared?.close();
+      if (isMarketSources(market)) market.close();
+      await storage.close();
+      throw new ConfigError(
+        `REDIS_URL ${redact(config.backend.redisUrl)} cannot be reached: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
   if (config.production) protectDataDir(dataDir);
   const demo = config.production || overrides.demo === false ? null : await seedDemo(storage);
   let started: RunningServer | null = null;
@@ -103,11 +122,13 @@ export async function createMarketlens(
     config,
     storage,
     market,
+    shared,
     demo,
     async listen() {
       if (started !== null) return started;
       started = await startServer(config.server, storage, market, {
         ...overrides.extra,
+        ...(shared !== null ? { shared } : {}),
         warmMs: config.market.warmMs,
         // Request lines go to the log in production (or with MARKETLENS_LOG_FORMAT=json); metrics always count.
         observability: {
@@ -124,6 +145,8 @@ export async function createMarketlens(
       if (isMarketSources(market)) market.close();
       if (started !== null) await started.close();
       else await storage.close();
+      stopSharing?.();
+      await shared?.close();
     },
   };
 }

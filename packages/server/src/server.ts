@@ -332,7 +332,7 @@ export function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
-  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer'>> & {
+  extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer' | 'shared'>> & {
     /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
     warmMs?: number;
     /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */

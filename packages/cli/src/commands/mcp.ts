@@ -175,7 +175,7 @@ async function serveEmbedded(args: Parsed, io: Io): Promise<void> {
     const user = await localUser(storage, email);
     const standing = await tierStanding(storage, user.id, user.tier, now());
     const backend = mcpBackend(
-      { storage, config: config.server.config, now, market: ml.market },
+      { storage, config: config.server.config, now, market: ml.market, ...(ml.shared ? { shared: ml.shared } : {}) },
       {
         kind: 'session',
         user,

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiKeyRecord, consumeAllowance } from '../keys/api-keys.js';
+import { apiKeyRecord, consumeAllowance, usageOf } from '../keys/api-keys.js';
 import type { AppDeps, AppEnv, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { asMiddleware, type Step } from '../platform/pipeline.js';
@@ -64,7 +64,7 @@ async function apiKeyCaller(deps: AppDeps, key: string): Promise<Caller> {
   const user = record ? await storage.users.byId(record.user_id) : null;
   if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
   const caller = await withTier(storage, user, now, 'api_key', record.id);
-  await consumeAllowance(storage, user.id, caller.tier ?? 'free', now);
+  await consumeAllowance(usageOf(deps), user.id, caller.tier ?? 'free', now);
   await storage.apiKeys.touch(record.id, now);
   return caller;
 }

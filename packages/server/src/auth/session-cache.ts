@@ -1,4 +1,6 @@
+import type { InvalidationBus } from '../platform/redis/invalidation.js';
 import type { Caller } from './caller.js';
+import { secretHash } from './secrets.js';
 
 /** How long a resolved session is believed without asking storage again. */
 export const SESSION_CACHE_TTL_MS = 1000;
@@ -145,6 +147,13 @@ export class SessionCache {
     this.#loading.delete(token);
   }
 
+  /** Drops the token whose {@link secretHash} is `hash` (an invalidation from another instance). */
+  deleteTokenHash(hash: string): void {
+    this.#epoch++;
+    for (const token of this.#entries.keys()) if (secretHash(token) === hash) this.#entries.delete(token);
+    for (const token of this.#loading.keys()) if (secretHash(token) === hash) this.#loading.delete(token);
+  }
+
   deleteUser(userId: string): void {
     this.#epoch++;
     for (const [token, e] of this.#entries) if (e.caller.user.id === userId) this.#entries.delete(token);
@@ -159,12 +168,42 @@ export class SessionCache {
   }
 }
 
-/** The session ended (logout): no cache of this process serves the token again. */
+/** Where this process tells the other instances, when they share Redis ({@link shareInvalidations}). */
+let bus: InvalidationBus | null = null;
+
+/**
+ * The session ended (logout): no cache of this process serves the token again, nor, with shared
+ * state, any other instance's (told by the token's hash, never the token).
+ */
 export function forgetSession(token: string): void {
   eachCache((c) => c.deleteToken(token));
+  bus?.publish('session', secretHash(token)).catch(ignore);
 }
 
-/** The user's tier or grants changed: every cached session of the user is dropped. */
+/** The user's tier or grants changed: every cached session of the user is dropped, on every instance. */
 export function forgetUser(userId: string): void {
   eachCache((c) => c.deleteUser(userId));
+  bus?.publish('user-tier', userId).catch(ignore);
+}
+
+/**
+ * Shares invalidations with every instance on `shared`: this process's logouts and tier changes
+ * are published, and the others' applied here; after a gap in the subscription (Redis was away)
+ * every cache is cleared, since what was missed is unknown. If a publish fails (Redis away), the
+ * other instances still stop believing the entry within its TTL ({@link SESSION_CACHE_TTL_MS}).
+ * Resolves to the function that stops sharing.
+ */
+export async function shareInvalidations(shared: InvalidationBus): Promise<() => void> {
+  const stop = await shared.subscribe(
+    ({ kind, id }) => {
+      if (kind === 'session') eachCache((c) => c.deleteTokenHash(id));
+      else eachCache((c) => c.deleteUser(id));
+    },
+    () => eachCache((c) => c.clear()),
+  );
+  bus = shared;
+  return () => {
+    stop();
+    if (bus === shared) bus = null;
+  };
 }

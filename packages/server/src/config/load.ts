@@ -35,6 +35,8 @@ export interface MarketlensConfig {
   log: LogConfig;
   /** Addresses and CIDRs allowed to read `/metrics` (empty: loopback only). */
   metricsAllow: string[];
+  /** The storage and shared-state engines. */
+  backend: BackendConfig;
   /** The config file read, if any. */
   file: string | null;
 }
@@ -121,6 +123,56 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return n;
 }
 
+/**
+ * A file's settings as `[key, value]`, groups written as objects flattened to dotted keys:
+ * `{ "database": { "url": "..." } }` is the setting `database.url`, as is `{ "database.url": "..." }`.
+ */
+function flattenGroups(parsed: Record<string, unknown>): [string, unknown][] {
+  const out: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(parsed)) {
+    const group = value !== null && typeof value === 'object' && !Array.isArray(value) && key !== 'market';
+    if (!group) {
+      out.push([key, value]);
+      continue;
+    }
+    for (const [sub, v] of Object.entries(value as Record<string, unknown>)) out.push([`${key}.${sub}`, v]);
+  }
+  return out;
+}
+
+/** The storage and shared-state engines: SQLite and in-process by default. */
+export interface BackendConfig {
+  /** `postgres://` URL of a PostgreSQL 15+ database; null: the SQLite file in the data folder. */
+  databaseUrl: string | null;
+  /** `redis://` URL shared by every instance; null: limits, caches and jobs live in this process. */
+  redisUrl: string | null;
+}
+
+/** `DATABASE_URL` and `REDIS_URL`, checked: Redis shares state between instances, so it needs a shared database. */
+function backendOf(env: NodeJS.ProcessEnv): BackendConfig {
+  const databaseUrl = env.DATABASE_URL?.trim() || null;
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\/./.test(databaseUrl)) {
+    throw new ConfigError(
+      `DATABASE_URL (config key database.url) must be a postgres:// or postgresql:// URL, got '${redact(databaseUrl)}'`,
+    );
+  }
+  if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL (config key redis.url) must be a redis:// or rediss:// URL, got '${redact(redisUrl)}'`);
+  }
+  if (redisUrl !== null && databaseUrl === null) {
+    throw new ConfigError(
+      'REDIS_URL is set but DATABASE_URL is not: instances that share Redis need one shared PostgreSQL database too (config key database.url)',
+    );
+  }
+  return { databaseUrl, redisUrl };
+}
+
+/** A URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
+
 /** What {@link loadConfig} reads. */
 export interface LoadConfigInput {
   /** The environment; default `process.env`. */
@@ -160,7 +212,7 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw new ConfigError(`config file ${file} must hold a JSON object of settings`);
     }
-    for (const [key, value] of Object.entries(parsed)) {
+    for (const [key, value] of flattenGroups(parsed as Record<string, unknown>)) {
       if (key === '$schema' || key === '$comment') continue;
       const setting = SETTING_BY_KEY.get(key);
       if (setting === undefined) {
@@ -213,6 +265,8 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
     );
   }
 
+  const backend = backendOf(env);
+
   let server: ServerOptions;
   try {
     server = optionsFromEnv(env);
@@ -254,6 +308,7 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
       .split(',')
       .map((x) => x.trim())
       .filter((x) => x.length > 0),
+    backend,
     file,
   };
 }

@@ -45,6 +45,20 @@ export const SETTINGS: readonly Setting[] = [
     'folder of the SQLite storage, the key file and the candle store',
   ),
   s(
+    'database.url',
+    'DATABASE_URL',
+    'string',
+    'SQLite in the data folder',
+    '`postgres://user:password@host:5432/db` selects PostgreSQL 15+ (pooled; run `marketlens db migrate` first)',
+  ),
+  s(
+    'redis.url',
+    'REDIS_URL',
+    'string',
+    'none: state kept in process',
+    '`redis://host:6379` (Redis 7 or Valkey): rate limits, allowances, caches and jobs shared by every instance; needs `database.url`',
+  ),
+  s(
     'secretKey',
     'MARKETLENS_SECRET_KEY',
     'string',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { newSecret, secretHash } from '../auth/secrets.js';
 import { AppError } from '../platform/errors/app-error.js';
-import type { ApiKeyRecord, Storage, Tier } from '../storage/types.js';
+import type { AppDeps } from '../platform/deps.js';
+import type { ApiKeyRecord, ApiUsageRepository, Storage, Tier } from '../storage/types.js';
 import { API_KEY_DAILY_ALLOWANCE } from './tiers.js';
 
 export const MAX_ACTIVE_API_KEYS = 10;
@@ -105,10 +106,20 @@ export interface Credits {
   resets_at: string;
 }
 
+/** Where the daily API-key calls are counted: shared by every instance when Redis is configured. */
+export function usageOf(deps: Pick<AppDeps, 'storage' | 'shared'>): ApiUsageRepository {
+  return deps.shared?.usage ?? deps.storage.apiUsage;
+}
+
 /** Meters one API-key call against the owner's daily allowance; 429 with retry-after when spent. */
-export async function consumeAllowance(storage: Storage, userId: string, tier: Tier, now: number): Promise<Credits> {
+export async function consumeAllowance(
+  usage: ApiUsageRepository,
+  userId: string,
+  tier: Tier,
+  now: number,
+): Promise<Credits> {
   const limit = API_KEY_DAILY_ALLOWANCE[tier];
-  const used = await storage.apiUsage.consume(userId, utcDay(now), limit);
+  const used = await usage.consume(userId, utcDay(now), limit);
   const reset = nextUtcMidnight(now);
   if (used === null) {
     throw new AppError('ApiKeyAllowanceExceeded', `Daily API-key allowance of ${limit} calls is used up`, {
@@ -124,9 +135,10 @@ export async function consumeAllowance(storage: Storage, userId: string, tier: T
   };
 }
 
-export async function credits(storage: Storage, userId: string, tier: Tier, now: number): Promise<Credits> {
+/** The owner's allowance of today: limit, calls counted, what remains and when it resets. */
+export async function credits(usage: ApiUsageRepository, userId: string, tier: Tier, now: number): Promise<Credits> {
   const limit = API_KEY_DAILY_ALLOWANCE[tier];
-  const used = Math.min(limit, await storage.apiUsage.used(userId, utcDay(now)));
+  const used = Math.min(limit, await usage.used(userId, utcDay(now)));
   return {
     tier,
     daily_limit: limit,

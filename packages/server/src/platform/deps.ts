@@ -3,6 +3,7 @@ import type { Caller } from '../auth/caller.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { NewsSource } from '../market/news/news.js';
 import type { Storage } from '../storage/types.js';
+import type { SharedState } from './redis/shared-state.js';
 
 export interface ServerConfig {
   /** Addresses of reverse proxies whose X-Forwarded-For is believed; empty: the socket decides. */
@@ -102,6 +103,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
 
 export interface AppDeps {
   storage: Storage;
+  /** State shared by every instance through Redis (`redis.url`); absent: kept in this process. */
+  shared?: SharedState;
   config: ServerConfig;
   /** The clock, injectable for tests (epoch ms). */
   now: () => number;

@@ -54,7 +54,11 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
     observe?.(c);
     const ip = clientIpOf(c, deps.config.trustedProxies);
     c.set('clientIp', ip);
-    limiter.spend(c, deps, ip, weight);
+    const limited = limiter.spend(c, deps, ip, weight);
+    return limited === undefined ? admit(c, bodyLimit) : limited.then(() => admit(c, bodyLimit));
+  };
+  // the steps after the rate limit (which waits only when Redis keeps the budget)
+  const admit = (c: Context<AppEnv>, bodyLimit: number | undefined): Promise<void> | undefined => {
     refuseQueryKey(c);
     const limit = bodyLimit ?? bodyLimitOf(c.req.path);
     const gated = gate.check(c, deps);

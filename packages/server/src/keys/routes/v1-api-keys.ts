@@ -9,6 +9,7 @@ import {
   API_KEY_MAX_EXPIRES_DAYS,
   createApiKey,
   credits,
+  usageOf,
   listApiKeys,
   MAX_ACTIVE_API_KEYS,
   revokeApiKey,
@@ -118,7 +119,7 @@ export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(creditsRoute, async (c) => {
     const caller = requireUser(c.get('caller'));
     return c.json(
-      ok(await credits(c.get('deps').storage, caller.user.id, caller.tier ?? 'free', c.get('deps').now())),
+      ok(await credits(usageOf(c.get('deps')), caller.user.id, caller.tier ?? 'free', c.get('deps').now())),
       200,
     );
   });

@@ -3,6 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { SharedStateUnavailable } from '../redis/client.js';
 import { AppError, ERROR_CODES, fallbackErrorName } from './app-error.js';
 
 /** Where unexpected errors go; the client only ever sees code 1 and a fixed message. */
@@ -15,6 +16,16 @@ const defaultLogger: ErrorLogger = (err, c) => {
 /** The one place a thrown error becomes an `ErrorResponse`. No stack trace leaves the server. */
 export function errorHandler(log: ErrorLogger = defaultLogger): ErrorHandler {
   return (err, c) => {
+    if (err instanceof SharedStateUnavailable) {
+      // Redis is away: no request is answered as if it were there; the client retries shortly.
+      return c.json(
+        errorBody(ERROR_CODES.ServiceUnavailable.code, 'Shared state is unavailable right now; retry later'),
+        503,
+        {
+          'retry-after': '1',
+        },
+      );
+    }
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       return c.json(errorBody(err.code, err.message), err.status);

@@ -170,6 +170,8 @@ function matchedWeight(c: Context<AppEnv>, memo: WeakMap<RouterRoute, number>): 
 /** x-ratelimit-* on every response; 429 `RateLimited` with retry-after once the budget is spent. */
 export class RateLimiter {
   #budget: WeightedBudget | null = null;
+  #limit = -1;
+  #windowMs = -1;
   #limitText = '';
   #windowText = '';
   readonly #weights = new WeakMap<RouterRoute, number>();
@@ -177,19 +179,37 @@ export class RateLimiter {
   /**
    * Spends the request's weight from the budget of `ip`, writes the headers; throws when over.
    * `weight` is the operation's, when resolved at registration; otherwise it is looked up from
-   * the matched route.
+   * the matched route. With shared state (Redis) the budget is every instance's and the result
+   * a promise (rejecting with 503 `ServiceUnavailable` while Redis is unreachable); in process it
+   * is synchronous.
    */
-  spend(c: Context<AppEnv>, deps: AppDeps, ip: string, weight?: number): void {
+  spend(c: Context<AppEnv>, deps: AppDeps, ip: string, weight?: number): Promise<void> | undefined {
     const { limit, windowMs } = deps.config.rateLimit;
-    let budget = this.#budget;
-    if (budget === null || budget.limit !== limit || budget.windowMs !== windowMs) {
-      budget = this.#budget = new WeightedBudget(limit, windowMs);
+    if (this.#limit !== limit || this.#windowMs !== windowMs) {
+      this.#limit = limit;
+      this.#windowMs = windowMs;
+      this.#budget = null;
       this.#limitText = String(limit);
       this.#windowText = String(Math.round(windowMs / 1000));
     }
     const now = deps.now();
-    const taken = budget.take(ip, weight ?? matchedWeight(c, this.#weights), now);
-    const used = taken >= 0 ? taken : -1 - taken;
+    const w = weight ?? matchedWeight(c, this.#weights);
+    if (deps.shared !== undefined) {
+      return deps.shared
+        .budget(limit, windowMs)
+        .spend(ip, w, now)
+        .then((r) => this.#answer(c, r.allowed, r.used, r.retryAt, now));
+    }
+    let budget = this.#budget;
+    if (budget === null) budget = this.#budget = new WeightedBudget(limit, windowMs);
+    const taken = budget.take(ip, w, now);
+    this.#answer(c, taken >= 0, taken >= 0 ? taken : -1 - taken, budget.retryAt, now);
+    return undefined;
+  }
+
+  /** Writes the headers of `used` units; throws 429 when the request was not admitted. */
+  #answer(c: Context<AppEnv>, admitted: boolean, used: number, retryAt: number, now: number): void {
+    const limit = this.#limit;
     const usedText = `${used}`;
     const remainingText = used >= limit ? '0' : `${limit - used}`;
     const out = (c.env as NodeBindings | undefined)?.outgoing;
@@ -215,9 +235,9 @@ export class RateLimiter {
       c.header('x-ratelimit-used', usedText);
       c.header('x-ratelimit-window', this.#windowText);
     }
-    if (taken < 0) {
-      throw new AppError('RateLimited', `Request budget of ${limit} units per ${windowMs / 1000} s is spent`, {
-        'retry-after': String(Math.max(1, Math.ceil((budget.retryAt - now) / 1000))),
+    if (!admitted) {
+      throw new AppError('RateLimited', `Request budget of ${limit} units per ${this.#windowMs / 1000} s is spent`, {
+        'retry-after': String(Math.max(1, Math.ceil((retryAt - now) / 1000))),
       });
     }
   }

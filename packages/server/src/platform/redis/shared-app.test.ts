@@ -1,0 +1,144 @@
+import { randomInt } from 'node:crypto';
+import { createSimulatedVenue } from '@marketlens/exchanges';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../../core/src/testing/shared-data.js';
+import { type App, createApp } from '../../app.js';
+import { secretHash } from '../../auth/secrets.js';
+import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
+import { DEFAULT_CONFIG } from '../deps.js';
+import { openSharedState, type SharedState } from './shared-state.js';
+
+const REDIS_URL = process.env.MARKETLENS_TEST_REDIS_URL ?? '';
+const noRedis = skipWithout(
+  REDIS_URL !== '',
+  'Redis (MARKETLENS_TEST_REDIS_URL)',
+  'Start a throwaway one with `source .ci/services.sh`, which sets it.',
+);
+
+// Two apps over one storage and one Redis stand for two instances behind one address; the clock
+// stands still, so a cached session never expires by itself: only an invalidation ends it.
+describe.skipIf(noRedis)('two instances sharing Redis (skips without MARKETLENS_TEST_REDIS_URL)', () => {
+  const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
+  const now = () => clock.now;
+  const storage = createSqliteStorage(':memory:');
+  const market = createSimulatedVenue({ now });
+  const states: SharedState[] = [];
+  const stops: (() => void)[] = [];
+  let a: App;
+  let b: App;
+  // a fresh client address per run: the budget in Redis is per address and outlives the test
+  const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+  const get = (app: App, path: string, headers: Record<string, string> = {}) =>
+    Promise.resolve(app.request(path, { headers }, { incoming: { socket: { remoteAddress: ip } } }));
+
+  beforeAll(async () => {
+    const { shareInvalidations } = await import('../../auth/session-cache.js');
+    for (let i = 0; i < 2; i++) {
+      const shared = await openSharedState(REDIS_URL);
+      states.push(shared);
+      stops.push(await shareInvalidations(shared.invalidation));
+    }
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 30, windowMs: 60_000 } };
+    a = createApp({ storage, config, now, market, shared: states[0] }, { logError: () => {} });
+    b = createApp({ storage, config, now, market, shared: states[1] }, { logError: () => {} });
+  });
+
+  afterAll(async () => {
+    for (const stop of stops) stop();
+    await Promise.all(states.map((s) => s.close()));
+    await storage.close();
+  });
+
+  it('spends one request budget across both instances, then refuses on both', async () => {
+    const used: number[] = [];
+    let refused = 0;
+    for (let i = 0; i < 40; i++) {
+      const res = await get(i % 2 === 0 ? a : b, '/v2/config');
+      if (res.status === 429) {
+        refused++;
+        expect(((await res.json()) as { code: number | string }).code).toBeDefined();
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        continue;
+      }
+      expect(res.status).toBe(200);
+      used.push(Number(res.headers.get('x-ratelimit-used')));
+    }
+    // each answer counts the other instance's requests too
+    expect(used).toEqual(used.map((_, k) => (k + 1) * (used[0] ?? 0)));
+    expect(used.at(-1)).toBeLessThanOrEqual(30);
+    expect(refused).toBeGreaterThan(0);
+    expect((await get(a, '/v2/config')).status).toBe(429);
+    expect((await get(b, '/v2/config')).status).toBe(429);
+  });
+
+  async function signedIn(): Promise<string> {
+    const signup = await a.request(
+      '/v1/auth/signup',
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `shared-${randomInt(1e9)}@example.com`, password: 'password-123' }),
+      },
+      { incoming: { socket: { remoteAddress: `10.9.${randomInt(256)}.${randomInt(1, 255)}` } } },
+    );
+    expect(signup.status).toBe(200);
+    return ((await signup.json()) as { data: { session_token: string } }).data.session_token;
+  }
+  const credits = (app: App, token: string) =>
+    Promise.resolve(
+      app.request(
+        '/v1/users/api_keys/credits',
+        { headers: { 'x-session-token': token } },
+        { incoming: { socket: { remoteAddress: `10.8.${randomInt(256)}.${randomInt(1, 255)}` } } },
+      ),
+    );
+
+  it('publishes a logout to the other instances, by the token hash only', async () => {
+    const token = await signedIn();
+    const heard: { kind: string; id: string }[] = [];
+    const probe = await openSharedState(REDIS_URL);
+    const stop = await probe.invalidation.subscribe((m) => heard.push(m));
+    const out = await a.request(
+      '/v1/auth/logout',
+      { method: 'POST', headers: { 'x-session-token': token } },
+      { incoming: { socket: { remoteAddress: '10.7.0.1' } } },
+    );
+    expect(out.status).toBe(200);
+    const deadline = Date.now() + 1_000;
+    while (!heard.some((m) => m.kind === 'session') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
+    stop();
+    await probe.close();
+    expect(heard).toContainEqual({ kind: 'session', id: secretHash(token) });
+    expect(JSON.stringify(heard)).not.toContain(token);
+  });
+
+  it("drops a cached session within 1 s when another instance's logout is published", async () => {
+    const token = await signedIn();
+    expect((await credits(b, token)).status).toBe(200); // b now holds the session in its cache
+    // another instance ended it: the shared database no longer has it, b's cache still does
+    await storage.sessions.deleteByTokenHash(secretHash(token));
+    expect((await credits(b, token)).status).toBe(200);
+    await states[0].invalidation.publish('session', secretHash(token));
+    const deadline = Date.now() + 1_000;
+    let status = 200;
+    while (status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+      status = (await credits(b, token)).status;
+    }
+    expect(status).toBe(401);
+  });
+
+  it('answers 503 with an ErrorResponse while Redis cannot be reached', async () => {
+    const gone = await openSharedState(REDIS_URL);
+    const app = createApp({ storage, config: DEFAULT_CONFIG, now, market, shared: gone }, { logError: () => {} });
+    gone.redis.disconnect();
+    const res = await get(app, '/v2/config');
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { success: boolean; code: string | number; message: string };
+    expect(body.success).toBe(false);
+    expect(body.code).toBe('ServiceUnavailable');
+    expect(res.headers.get('retry-after')).toBe('1');
+    await gone.close();
+  });
+});
