@@ -104,6 +104,32 @@ describe('loadConfig', () => {
     expect(c.server.config.publicUrl).toBe('https://api.example.com');
   });
 
+  it('reads the database and Redis URLs, nested or dotted in the file, and refuses Redis without a shared database', () => {
+    expect(loadConfig({ env: {} }).backend).toEqual({ databaseUrl: null, redisUrl: null });
+    const pg = 'postgres://ml:secret@db.internal:5432/marketlens';
+    const nested = configFile({ database: { url: pg }, redis: { url: 'redis://cache:6379' } });
+    expect(loadConfig({ env: {}, file: nested }).backend).toEqual({ databaseUrl: pg, redisUrl: 'redis://cache:6379' });
+    const dotted = configFile({ 'database.url': pg });
+    expect(loadConfig({ env: {}, file: dotted }).backend).toEqual({ databaseUrl: pg, redisUrl: null });
+    expect(loadConfig({ env: { DATABASE_URL: pg, REDIS_URL: 'rediss://c:6380' } }).backend.redisUrl).toBe('rediss://c:6380');
+    const fails = (env: NodeJS.ProcessEnv, file?: string) => {
+      try {
+        loadConfig({ env, file });
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(fails({ REDIS_URL: 'redis://cache:6379' })).toMatch(/REDIS_URL is set but DATABASE_URL is not/);
+    // the password never reaches a message
+    const bad = fails({ DATABASE_URL: 'mysql://ml:secret@db/x' });
+    expect(bad).toMatch(/DATABASE_URL \(config key database\.url\) must be a postgres/);
+    expect(bad).not.toContain('secret');
+    expect(fails({ DATABASE_URL: pg, REDIS_URL: 'http://cache' })).toMatch(/REDIS_URL .* must be a redis/);
+    expect(fails({}, configFile({ database: { uri: pg } }))).toMatch(/unknown key 'database\.uri'/);
+  });
+
   it('documents every setting in the README table', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
