@@ -226,7 +226,8 @@ export const ERROR_CODES = {
   ServiceUnavailable: {
     code: 'ServiceUnavailable',
     status: 503,
-    meaning: 'An upstream venue is unreachable or limiting us; retry after retry-after seconds when sent.',
+    meaning:
+      'Something the answer depends on is unreachable or limiting us (an upstream venue, the database, the shared state of several instances); retry after retry-after seconds when sent.',
   },
   SourceUnavailable: {
     code: 'SourceUnavailable',

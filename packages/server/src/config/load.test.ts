@@ -105,13 +105,6 @@ describe('loadConfig', () => {
   });
 
   it('reads the database and Redis URLs, nested or dotted in the file, and refuses Redis without a shared database', () => {
-    expect(loadConfig({ env: {} }).backend).toEqual({ databaseUrl: null, redisUrl: null });
-    const pg = 'postgres://ml:secret@db.internal:5432/marketlens';
-    const nested = configFile({ database: { url: pg }, redis: { url: 'redis://cache:6379' } });
-    expect(loadConfig({ env: {}, file: nested }).backend).toEqual({ databaseUrl: pg, redisUrl: 'redis://cache:6379' });
-    const dotted = configFile({ 'database.url': pg });
-    expect(loadConfig({ env: {}, file: dotted }).backend).toEqual({ databaseUrl: pg, redisUrl: null });
-    expect(loadConfig({ env: { DATABASE_URL: pg, REDIS_URL: 'rediss://c:6380' } }).backend.redisUrl).toBe('rediss://c:6380');
     const fails = (env: NodeJS.ProcessEnv, file?: string) => {
       try {
         loadConfig({ env, file });
@@ -121,6 +114,17 @@ describe('loadConfig', () => {
       }
       throw new Error('expected a ConfigError');
     };
+    expect(loadConfig({ env: {} }).backend).toEqual({ databaseUrl: null, redisUrl: null });
+    const pg = 'postgres://ml:secret@db.internal:5432/marketlens';
+    const nested = configFile({ database: { url: pg }, redis: { url: 'redis://cache:6379' }, secretKey: KEY });
+    expect(loadConfig({ env: {}, file: nested }).backend).toEqual({ databaseUrl: pg, redisUrl: 'redis://cache:6379' });
+    const dotted = configFile({ 'database.url': pg });
+    expect(loadConfig({ env: {}, file: dotted }).backend).toEqual({ databaseUrl: pg, redisUrl: null });
+    expect(fails({ DATABASE_URL: pg, REDIS_URL: 'redis://c:6379' })).toMatch(/need one MARKETLENS_SECRET_KEY/);
+    expect(
+      loadConfig({ env: { DATABASE_URL: pg, REDIS_URL: 'rediss://c:6380', MARKETLENS_SECRET_KEY: KEY } }).backend
+        .redisUrl,
+    ).toBe('rediss://c:6380');
     expect(fails({ REDIS_URL: 'redis://cache:6379' })).toMatch(/REDIS_URL is set but DATABASE_URL is not/);
     // the password never reaches a message
     const bad = fails({ DATABASE_URL: 'mysql://ml:secret@db/x' });

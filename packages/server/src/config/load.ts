@@ -158,7 +158,9 @@ function backendOf(env: NodeJS.ProcessEnv): BackendConfig {
     );
   }
   if (redisUrl !== null && !/^rediss?:\/\/./.test(redisUrl)) {
-    throw new ConfigError(`REDIS_URL (config key redis.url) must be a redis:// or rediss:// URL, got '${redact(redisUrl)}'`);
+    throw new ConfigError(
+      `REDIS_URL (config key redis.url) must be a redis:// or rediss:// URL, got '${redact(redisUrl)}'`,
+    );
   }
   if (redisUrl !== null && databaseUrl === null) {
     throw new ConfigError(
@@ -266,6 +268,11 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
   }
 
   const backend = backendOf(env);
+  if (backend.redisUrl !== null && !env.MARKETLENS_SECRET_KEY?.trim()) {
+    throw new ConfigError(
+      'several instances (REDIS_URL) need one MARKETLENS_SECRET_KEY (config key secretKey): each would otherwise encrypt credentials with its own key file',
+    );
+  }
 
   let server: ServerOptions;
   try {
