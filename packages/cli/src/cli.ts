@@ -4,6 +4,7 @@ import { promotionAdminCommands } from './commands/admin-promotions.js';
 import { analyzeCommand, fearGreedCommand, signalCommand, zonesCommand } from './commands/analysis.js';
 import { backtestCommand } from './commands/backtest.js';
 import { chartCommand } from './commands/chart.js';
+import { dbMigrateCommand } from './commands/db.js';
 import { importCommand } from './commands/import.js';
 import { mcpCommand } from './commands/mcp.js';
 import { screenCommand } from './commands/screen.js';
@@ -30,6 +31,7 @@ const COMMANDS: readonly Command[] = [
   backtestCommand,
   serveCommand,
   mcpCommand,
+  dbMigrateCommand,
 ];
 
 /** The top-level help: every command with its summary. */

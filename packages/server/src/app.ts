@@ -65,8 +65,10 @@ export interface Observability {
 export type App = OpenAPIHono<AppEnv>;
 
 /** The REST app: platform steps, the /v1 and /v2 routes, OpenAPI and /docs. */
-export function createApp(appDeps: AppDeps, options: CreateAppOptions = {}): App {
-  const deps: AppDeps = { ...appDeps, sessionCache: appDeps.sessionCache ?? new SessionCache() };
+export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
+  // Completed in place, not copied: the app and the code that built its deps (the server's jobs,
+  // the MCP backend) share one object, so what either adds later the other sees.
+  deps.sessionCache ??= new SessionCache();
   const app = new OpenAPIHono<AppEnv>({
     // hono's router with each recent path's answer remembered (see MemoRouter for why).
     router: new MemoRouter(),

@@ -73,6 +73,7 @@ export {
   DATABASE_FILE,
   type Marketlens,
   type MarketlensOverrides,
+  migrateStorage,
   startupLines,
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
@@ -153,6 +154,7 @@ export { advanceOutcomes, PLAN_COST_PCT } from './services/plans/outcomes.js';
 export { publishPlans, recordServedPlan } from './services/plans/recorder.js';
 export * from './storage/account-types.js';
 export type * from './storage/alerts-types.js';
+export { createStorage, type StorageConfig } from './storage/create-storage.js';
 export * from './storage/plans-types.js';
 export * from './storage/promotions-types.js';
 export { createSqliteStorage, migrate } from './storage/sqlite/sqlite-storage.js';

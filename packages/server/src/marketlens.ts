@@ -10,6 +10,8 @@ import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
 import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { type RunningServer, startServer } from './server.js';
+import { createStorage } from './storage/create-storage.js';
+import { migrateDatabase } from './storage/sql/migrate.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 
@@ -54,6 +56,52 @@ function protectDataDir(dir: string): void {
 }
 
 /**
+ * The storage the configuration names, migrated: PostgreSQL at `database.url` (pooled), else the
+ * SQLite file in the data folder. An unreachable or refusing database fails here, naming it
+ * (without its password).
+ */
+async function openStorage(config: MarketlensConfig): Promise<Storage> {
+  const candles = { maxBytes: config.market.storeBytes };
+  const url = config.backend.databaseUrl;
+  if (url === null) return createSqliteStorage(join(config.server.dataDir, DATABASE_FILE), { candles });
+  try {
+    return await createStorage({ url, candles });
+  } catch (err) {
+    throw new ConfigError(`DATABASE_URL ${redact(url)} cannot be opened: ${messageOf(err)}`);
+  }
+}
+
+function messageOf(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? ` (${err.cause.message})` : '';
+  return `${err instanceof Error ? err.message : String(err)}${cause}`;
+}
+
+/**
+ * Runs the storage migrations the configuration names and nothing else (`marketlens db migrate`):
+ * a deployment migrates once, before its instances start. Returns the engine and the schema version.
+ */
+export async function migrateStorage(
+  config: MarketlensConfig,
+): Promise<{ engine: 'postgres' | 'sqlite'; version: number; where: string }> {
+  const url = config.backend.databaseUrl;
+  if (url === null) {
+    mkdirSync(config.server.dataDir, { recursive: true, mode: 0o700 });
+    const file = join(config.server.dataDir, DATABASE_FILE);
+    const storage = createSqliteStorage(file);
+    try {
+      return { engine: 'sqlite', version: await storage.schemaVersion(), where: file };
+    } finally {
+      await storage.close();
+    }
+  }
+  try {
+    return { engine: 'postgres', version: await migrateDatabase(url), where: redact(url) };
+  } catch (err) {
+    throw new ConfigError(`DATABASE_URL ${redact(url)} cannot be migrated: ${messageOf(err)}`);
+  }
+}
+
+/**
  * The composition root: builds storage (SQLite in the data folder, with the candle store), the
  * market data the configuration names (the simulated venue, or the real sources through the
  * store), and, on the embedded default only, the demo user. The server main, `marketlens serve`
@@ -67,9 +115,7 @@ export async function createMarketlens(
   const { dataDir } = config.server;
   if (config.production) process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const storage =
-    overrides.storage ??
-    createSqliteStorage(join(dataDir, DATABASE_FILE), { candles: { maxBytes: config.market.storeBytes } });
+  const storage = overrides.storage ?? (await openStorage(config));
   const logger = createLogger({ format: config.log.format, level: config.log.level, destination: process.stderr });
   const metrics = createMetrics();
   let market: MarketData;

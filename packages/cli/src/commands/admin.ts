@@ -5,6 +5,7 @@ import {
   type ApiKeyRecord,
   AppError,
   createApiKey,
+  createStorage,
   DEMO_PILOT_DAYS,
   grantPilotAccess,
   grantUserTier,
@@ -69,13 +70,34 @@ export function adminSpec(
     options: { ...extra, 'data-dir': DATA_DIR_OPTION, json: JSON_OPTION },
     notes: [
       ...notes,
-      'Works on the SQLite storage of a data folder that `marketlens serve` created; run it beside the server or while it is stopped.',
+      'Works on the PostgreSQL database of DATABASE_URL when set, else on the SQLite storage of a data folder that `marketlens serve` created; run it beside the server or while it is stopped.',
     ],
   };
 }
 
-/** Runs `work` on the storage of the data folder (exit 3 `no_data_dir` when there is none), then closes it. */
+/**
+ * Runs `work` on the server's storage, then closes it: the PostgreSQL database of `DATABASE_URL`
+ * when set (and no `--data-dir` is given), else the SQLite file of the data folder (exit 3
+ * `no_data_dir` when there is none).
+ */
 export async function withStorage<T>(args: Parsed, io: Io, work: (storage: Storage) => Promise<T>): Promise<T> {
+  const url = io.env.DATABASE_URL?.trim();
+  if (url && args.string('data-dir') === undefined) {
+    let storage: Storage;
+    try {
+      storage = await createStorage({ url });
+    } catch (err) {
+      throw dataError(
+        'no_database',
+        `DATABASE_URL cannot be opened: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    try {
+      return await work(storage);
+    } finally {
+      await storage.close();
+    }
+  }
   const dir = args.string('data-dir') ?? optionsFromEnv({ ...io.env, PORT: '' }).dataDir;
   if (!existsSync(join(dir, 'marketlens.sqlite'))) {
     throw dataError(

@@ -22,7 +22,7 @@ import {
 } from '@marketlens/exchanges';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import { iso, isoOrNull, marketOf } from '../market/market.js';
-import type { AccountConnection, AppDeps } from '../platform/deps.js';
+import { type AccountConnection, type AppDeps, venuesOf } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ConnectionRecord, PositionRecord } from '../storage/account-types.js';
 import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
@@ -87,17 +87,13 @@ export interface ConnectionPositionView {
   updated_at: string;
 }
 
-const ephemeralKeys = new WeakMap<AppDeps, Uint8Array>();
-
-/** The credentials key of an app: the configured one, else one random key per app (never persisted). */
+/**
+ * The credentials key of an app: the configured one, else one random key for the app's life,
+ * kept on its deps (never persisted).
+ */
 export function credentialsKeyOf(deps: AppDeps): Uint8Array {
-  if (deps.credentialsKey !== undefined) return deps.credentialsKey;
-  let key = ephemeralKeys.get(deps);
-  if (key === undefined) {
-    key = randomBytes(CREDENTIALS_KEY_BYTES);
-    ephemeralKeys.set(deps, key);
-  }
-  return key;
+  deps.credentialsKey ??= randomBytes(CREDENTIALS_KEY_BYTES);
+  return deps.credentialsKey;
 }
 
 function isSimulatedVenue(market: MarketData): market is SimulatedVenue {
@@ -105,18 +101,13 @@ function isSimulatedVenue(market: MarketData): market is SimulatedVenue {
   return typeof m.priceAt === 'function' && typeof m.fundingRateAt === 'function' && m.universe !== undefined;
 }
 
-const simulatedVenues = new WeakMap<AppDeps, SimulatedVenue>();
-
 /** The simulated venue demo accounts read: the app's market when it is simulated, else one on the app's clock. */
 function simulatedVenueOf(deps: AppDeps): SimulatedVenue {
   const market = marketOf(deps);
   if (isSimulatedVenue(market)) return market;
-  let venue = simulatedVenues.get(deps);
-  if (venue === undefined) {
-    venue = createSimulatedVenue({ now: deps.now });
-    simulatedVenues.set(deps, venue);
-  }
-  return venue;
+  const opened = venuesOf(deps);
+  opened.simulated ??= createSimulatedVenue({ now: deps.now });
+  return opened.simulated;
 }
 
 /** Opens a connection's account: `deps.accountFor`, else the simulated demo account or a ccxt client. */

@@ -32,7 +32,8 @@ import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } 
 import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
 import { isAtLeast } from '../keys/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
-import { type MarketQuote, marketOf, universeOf, venueSnapshot } from '../market/market.js';
+import { marketOf, universeOf, venueSnapshot } from '../market/market.js';
+import type { MarketQuote } from '../market/opened-venues.js';
 import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 import { AppError, type ErrorName } from '../platform/errors/app-error.js';
 import { fromVenueError } from '../platform/errors/venue-error.js';

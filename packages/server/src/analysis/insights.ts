@@ -1,15 +1,8 @@
 import { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP } from '@marketlens/contract';
 import { type Candles, computeContext, type FearGreedZone, fearGreed, InputError } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
-import {
-  iso,
-  type MarketQuote,
-  marketOf,
-  primaryQuote,
-  universeOf,
-  type VenueSnapshot,
-  venueSnapshot,
-} from '../market/market.js';
+import { iso, marketOf, primaryQuote, universeOf, venueSnapshot } from '../market/market.js';
+import type { MarketQuote, VenueSnapshot } from '../market/opened-venues.js';
 import { cachedPerMarket, classSeries } from '../market/universe-series.js';
 import type { AppDeps } from '../platform/deps.js';
 import { type AssetRef, assetRef, fundingWire } from './analysis.js';

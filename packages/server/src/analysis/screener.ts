@@ -13,7 +13,8 @@ import {
 import type { Asset } from '@marketlens/exchanges';
 import { isAtLeast } from '../keys/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
-import { iso, type VenueSnapshot, venueSnapshot } from '../market/market.js';
+import { iso, venueSnapshot } from '../market/market.js';
+import type { VenueSnapshot } from '../market/opened-venues.js';
 import { cachedPerMarket, classSeries } from '../market/universe-series.js';
 import type { AppDeps, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { newSecret, secretHash } from '../auth/secrets.js';
-import { AppError } from '../platform/errors/app-error.js';
 import type { AppDeps } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
 import type { ApiKeyRecord, ApiUsageRepository, Storage, Tier } from '../storage/types.js';
 import { API_KEY_DAILY_ALLOWANCE } from './tiers.js';
 

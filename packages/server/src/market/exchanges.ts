@@ -9,18 +9,12 @@ import {
   type VenueSummary,
 } from '@marketlens/exchanges';
 import { fundingWire, tickerWire } from '../analysis/analysis.js';
-import type { AppDeps } from '../platform/deps.js';
+import { type AppDeps, venuesOf } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
 import { availablePromotions, type PromotionView } from '../promotions/catalog.js';
-import {
-  type MarketQuote,
-  marketOf,
-  readSnapshot,
-  SNAPSHOT_TTL_MS,
-  type VenueSnapshot,
-  venueSnapshot,
-} from './market.js';
+import { marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
+import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './opened-venues.js';
 import { guardVenue } from './venue-guard.js';
 
 /** 24h traded volume of a venue in USD; null where marketlens does not read the venue's markets. */
@@ -109,32 +103,13 @@ function isSummarized(market: MarketData): market is Summarized {
   return typeof (market as Partial<Summarized>).summary === 'function';
 }
 
-/** A venue's summary with the quotes of its tracked markets, read for the catalog. */
-interface VenueRead {
-  summary: VenueSummary | null;
-  snapshot: VenueSnapshot | null;
-}
-
-/** A venue opened for the catalog, and its last read. */
-interface CatalogVenue {
-  market: Promise<MarketData>;
-  read?: { at: number; value: Promise<VenueRead> };
-}
-
-/** Each app's catalog venues, those it does not serve, by id. */
-const catalogVenues = new WeakMap<AppDeps, Map<string, CatalogVenue>>();
-
 /**
  * A ccxt venue opened for its catalog entry (once per app): through `deps.marketFor` when set,
  * else as a ccxt market source, whose tickers and funding rates come from bulk reads. A venue
  * that fails to open is not kept, so the next request tries again.
  */
 function catalogVenue(deps: AppDeps, venue: CcxtVenueId): CatalogVenue {
-  let held = catalogVenues.get(deps);
-  if (held === undefined) {
-    held = new Map();
-    catalogVenues.set(deps, held);
-  }
+  const held = venuesOf(deps).catalog;
   const hit = held.get(venue);
   if (hit !== undefined) return hit;
   const open = deps.marketFor ?? ((id: CcxtVenueId) => createCcxtSource({ venue: id }));

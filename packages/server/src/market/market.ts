@@ -3,18 +3,17 @@ import {
   createCcxtMarketData,
   createSimulatedVenue,
   defaultUniverse,
-  type FundingRate,
   isCcxtVenue,
   type Market,
   type MarketData,
   type MarketSources,
   SIMULATED_VENUE_ID,
-  type Ticker,
   type Universe,
 } from '@marketlens/exchanges';
-import type { AppDeps } from '../platform/deps.js';
+import { type AppDeps, venuesOf } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
+import type { MarketQuote, VenueSnapshot } from './opened-venues.js';
 import { guardVenue } from './venue-guard.js';
 
 let defaultVenue: MarketData | undefined;
@@ -31,9 +30,6 @@ export function marketOf(deps: AppDeps): MarketData {
   return defaultVenue;
 }
 
-/** Each app's real-venue market data, opened on first use (keyed on the app's deps, one per `createApp`). */
-const venueMarkets = new WeakMap<AppDeps, Map<CcxtVenueId, Promise<MarketData>>>();
-
 /**
  * The market data a `connection` (an exchange id) names: absent, the simulated
  * venue's id or the configured venue's own id read the configured market; a ccxt venue is opened
@@ -47,11 +43,7 @@ export async function marketFor(deps: AppDeps, connection: string | undefined): 
     return configured;
   }
   if (!isCcxtVenue(connection)) throw new AppError('UnknownExchange', `Unknown exchange '${connection}'`);
-  let opened = venueMarkets.get(deps);
-  if (opened === undefined) {
-    opened = new Map();
-    venueMarkets.set(deps, opened);
-  }
+  const opened = venuesOf(deps).markets;
   const held = opened.get(connection);
   if (held !== undefined) return held;
   const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
@@ -67,22 +59,6 @@ export async function marketFor(deps: AppDeps, connection: string | undefined): 
 export function universeOf(market: MarketData): Universe {
   const own = (market as { universe?: Universe }).universe;
   return own ?? defaultUniverse;
-}
-
-/** One market of the venue with its ticker, and its funding when it is a perpetual. */
-export interface MarketQuote {
-  market: Market;
-  ticker: Ticker;
-  funding: FundingRate | null;
-}
-
-/** Every quote of the venue at one moment, by asset too. */
-export interface VenueSnapshot {
-  venue: string;
-  /** Clock time it was read (ms). */
-  at: number;
-  quotes: MarketQuote[];
-  byAsset: ReadonlyMap<string, MarketQuote[]>;
 }
 
 /** How long a venue snapshot serves lists (assets, exchanges) before it is read again. */

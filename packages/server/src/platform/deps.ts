@@ -2,6 +2,7 @@ import type { AccountData, CcxtVenueId, MarketData, VenueCredentials } from '@ma
 import type { Caller } from '../auth/caller.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { NewsSource } from '../market/news/news.js';
+import { OpenedVenues } from '../market/opened-venues.js';
 import type { Storage } from '../storage/types.js';
 import type { SharedState } from './redis/shared-state.js';
 
@@ -103,6 +104,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
 
 export interface AppDeps {
   storage: Storage;
+  /** The venues this app opened on demand (see {@link venuesOf}); absent until the first is. */
+  venues?: OpenedVenues;
   /** State shared by every instance through Redis (`redis.url`); absent: kept in this process. */
   shared?: SharedState;
   config: ServerConfig;
@@ -182,4 +185,10 @@ export interface AppEnv {
     /** This request's id (`x-request-id`), when the server observes requests (production logs, metrics). */
     requestId: string;
   };
+}
+
+/** The venues `deps`' app opened on demand, created on first use: one set per app. */
+export function venuesOf(deps: AppDeps): OpenedVenues {
+  deps.venues ??= new OpenedVenues();
+  return deps.venues;
 }

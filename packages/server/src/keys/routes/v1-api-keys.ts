@@ -9,10 +9,10 @@ import {
   API_KEY_MAX_EXPIRES_DAYS,
   createApiKey,
   credits,
-  usageOf,
   listApiKeys,
   MAX_ACTIVE_API_KEYS,
   revokeApiKey,
+  usageOf,
 } from '../api-keys.js';
 
 const ApiKeySchema = z

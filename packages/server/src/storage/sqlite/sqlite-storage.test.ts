@@ -3,23 +3,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord } from '../types.js';
-import { MIGRATIONS } from './migrations.js';
+import { MIGRATIONS } from '../sql/migrations.js';
+import { MIGRATIONS as SHIPPED } from '../sql/testing/shipped-sqlite-migrations.js';
 import { createSqliteStorage, migrate } from './sqlite-storage.js';
 
 const user = (id: string, email: string) => ({ id, email, password_hash: 'x', tier: 'free' as const, created_at: 1 });
-const key = (id: string, userId: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({
-  id,
-  user_id: userId,
-  name: null,
-  prefix: 'mlk_',
-  key_hash: `h-${id}`,
-  created_at: 1,
-  expires_at: null,
-  revoked_at: null,
-  last_used_at: null,
-  ...extra,
-});
+/** A database as the SQLite-only releases left it: the shipped statements, tracked as they tracked them. */
+function shippedDatabase(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
+  for (const m of SHIPPED) {
+    db.exec(m.sql);
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, 1);
+  }
+  return db;
+}
+
+const schemaOf = (db: Database.Database) =>
+  db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all();
 
 describe('sqlite storage', () => {
   it('runs in WAL mode on a file and migrates once', async () => {
@@ -50,23 +55,6 @@ describe('sqlite storage', () => {
     await again.close();
   });
 
-  it('drops every session of a user at once', async () => {
-    const s = createSqliteStorage(':memory:');
-    await s.users.create(user('u1', 'a@example.com'), []);
-    await s.users.create(user('u2', 'b@example.com'), []);
-    const session = (id: string, userId: string) => ({
-      id,
-      user_id: userId,
-      token_hash: `h-${id}`,
-      created_at: 1,
-      expires_at: 10,
-    });
-    for (const x of [session('s1', 'u1'), session('s2', 'u1'), session('s3', 'u2')]) await s.sessions.create(x);
-    expect(await s.sessions.deleteByUser('u1')).toBe(2);
-    expect(await s.sessions.byTokenHash('h-s1')).toBeNull();
-    expect(await s.sessions.byTokenHash('h-s3')).not.toBeNull();
-  });
-
   it('applies only migrations newer than the database', () => {
     const db = new Database(':memory:');
     expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
@@ -74,72 +62,54 @@ describe('sqlite storage', () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'api_keys'").get()).toBeTruthy();
   });
 
-  it('counts favorites per asset for popularity, most first, ties by id', async () => {
-    const s = createSqliteStorage(':memory:');
-    await s.users.create(user('u1', 'a@x.io'), ['bitcoin', 'ethereum']);
-    await s.users.create(user('u2', 'b@x.io'), ['ethereum', 'solana']);
-    await s.favorites.add('u2', 'ethereum', 1);
-    expect(await s.favorites.popular(2)).toEqual([
-      { asset_id: 'ethereum', count: 2 },
-      { asset_id: 'bitcoin', count: 1 },
-    ]);
+  it('creates the very schema the SQLite-only releases created', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ml-sqlite-'));
+    const fresh = createSqliteStorage(join(dir, 'new.sqlite'));
+    const shipped = shippedDatabase(join(dir, 'shipped.sqlite'));
+    expect(schemaOf(fresh.db)).toEqual(schemaOf(shipped));
+    expect(schemaOf(fresh.db).length).toBeGreaterThan(40);
+    shipped.close();
+  });
+
+  it('opens a version-14 file of an earlier release in place, keeping every row', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ml-sqlite-'));
+    const file = join(dir, 'marketlens.sqlite');
+    const old = shippedDatabase(file);
+    const T = Date.UTC(2026, 0, 1);
+    old
+      .prepare("INSERT INTO users (id, email, password_hash, tier, created_at) VALUES ('u1', 'a@x.io', 'h', 'pro', ?)")
+      .run(T);
+    old.prepare("INSERT INTO sessions VALUES ('s1', 'u1', 'sh', ?, ?)").run(T, T + 1000);
+    old.prepare("INSERT INTO api_keys VALUES ('k1', 'u1', 'ci', 'mlk_', 'kh', ?, NULL, NULL, NULL)").run(T);
+    old.prepare("INSERT INTO api_usage VALUES ('u1', '2026-01-01', 7)").run();
+    old.prepare("INSERT INTO favorites VALUES ('u1', 'bitcoin', ?)").run(T);
+    old
+      .prepare(
+        `INSERT INTO alerts (id, user_id, asset_id, kind, target, direction, status, created_at, updated_at, armed_at, expires_at)
+       VALUES ('a1', 'u1', 'bitcoin', 'price', 1, 'above', 'active', ?, ?, ?, ?)`,
+      )
+      .run(T, T, T, T + 10_000);
+    old
+      .prepare(
+        `INSERT INTO alert_webhooks (id, user_id, url, name, secret, created_at, updated_at)
+       VALUES ('w1', 'u1', 'https://hooks.test/a', NULL, 'enc', ?, ?)`,
+      )
+      .run(T, T);
+    old.close();
+
+    const s = createSqliteStorage(file);
+    expect(await s.schemaVersion()).toBe(14);
+    expect(await s.users.byId('u1')).toMatchObject({ email: 'a@x.io', tier: 'pro', email_verified_at: null });
+    expect(await s.sessions.byTokenHash('sh')).toMatchObject({ id: 's1', expires_at: T + 1000 });
+    expect(await s.apiKeys.byHash('kh')).toMatchObject({ id: 'k1', name: 'ci' });
+    expect(await s.apiUsage.used('u1', '2026-01-01')).toBe(7);
+    expect(await s.favorites.list('u1')).toEqual(['bitcoin']);
+    // The fan-out trigger of the old file still copies a staged notice when the alert fires.
+    const notice = { idempotency_key: 'n1', category: 'alert' as const, payload: '{}' };
+    await s.alertWebhooks.stageNotice('u1', { alert_id: 'a1', armed_at: T, trigger_candle: T }, notice, T);
+    const fired = { triggered_at: T + 1, trigger_value: 2, trigger_candle: T };
+    expect(await s.alerts.trigger('a1', T, fired, notice)).toBe(true);
+    expect((await s.alertWebhooks.byKey('n1')).map((r) => r.webhook_id)).toEqual(['w1']);
     await s.close();
-  });
-
-  it('creates users with favorites atomically and refuses a taken email', async () => {
-    const s = createSqliteStorage(':memory:');
-    expect(await s.users.create(user('u1', 'a@x.io'), ['bitcoin', 'ethereum'])).toBeTruthy();
-    expect(await s.users.create(user('u2', 'a@x.io'), ['solana'])).toBeNull();
-    expect(await s.favorites.list('u1')).toEqual(['bitcoin', 'ethereum']);
-    expect(await s.users.byId('u2')).toBeNull();
-    expect(await s.users.setTier('u1', 'pro')).toBe(true);
-    expect((await s.users.byEmail('a@x.io'))?.tier).toBe('pro');
-  });
-
-  it('lists users oldest first, ties by id, a page at a time', async () => {
-    const s = createSqliteStorage(':memory:');
-    expect(await s.users.list()).toEqual([]);
-    await s.users.create({ ...user('u3', 'c@x.io'), created_at: 5 }, []);
-    await s.users.create({ ...user('u2', 'b@x.io'), created_at: 2 }, []);
-    await s.users.create({ ...user('u1', 'a@x.io'), created_at: 2 }, []);
-    await s.users.create({ ...user('u0', 'z@x.io'), created_at: 1 }, []);
-    const ids = async (page?: { limit?: number; offset?: number }) => (await s.users.list(page)).map((u) => u.id);
-    expect(await ids()).toEqual(['u0', 'u1', 'u2', 'u3']);
-    expect(await ids({ limit: 2 })).toEqual(['u0', 'u1']);
-    expect(await ids({ limit: 2, offset: 2 })).toEqual(['u2', 'u3']);
-    expect(await ids({ offset: 3 })).toEqual(['u3']);
-    expect(await ids({ limit: 0 })).toEqual([]);
-    expect(await ids({ limit: 5, offset: 4 })).toEqual([]);
-    expect((await s.users.list({ limit: 1 }))[0]).toEqual({
-      ...user('u0', 'z@x.io'),
-      created_at: 1,
-      email_verified_at: null,
-    });
-    await expect(s.users.list({ limit: -1 })).rejects.toThrow(RangeError);
-    await expect(s.users.list({ offset: 1.5 })).rejects.toThrow(RangeError);
-    await s.close();
-  });
-
-  it('caps active keys and keeps revoked keys as audit records', async () => {
-    const s = createSqliteStorage(':memory:');
-    await s.users.create(user('u1', 'a@x.io'), []);
-    for (let i = 0; i < 3; i++) expect(await s.apiKeys.createIfBelow(key(`k${i}`, 'u1'), 3, 10)).toBe(true);
-    expect(await s.apiKeys.createIfBelow(key('k3', 'u1'), 3, 10)).toBe(false);
-    expect(await s.apiKeys.revoke('u1', 'k0', 20)).toBe(true);
-    expect(await s.apiKeys.revoke('u1', 'k0', 21)).toBe(false);
-    expect(await s.apiKeys.createIfBelow(key('k3', 'u1'), 3, 30)).toBe(true);
-    const listed = await s.apiKeys.listByUser('u1');
-    expect(listed).toHaveLength(4);
-    expect(listed.find((k) => k.id === 'k0')?.revoked_at).toBe(20);
-  });
-
-  it('meters usage up to the limit per day', async () => {
-    const s = createSqliteStorage(':memory:');
-    await s.users.create(user('u1', 'a@x.io'), []);
-    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBe(1);
-    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBe(2);
-    expect(await s.apiUsage.consume('u1', '2026-01-01', 2)).toBeNull();
-    expect(await s.apiUsage.consume('u1', '2026-01-02', 2)).toBe(1);
-    expect(await s.apiUsage.used('u1', '2026-01-01')).toBe(2);
   });
 });

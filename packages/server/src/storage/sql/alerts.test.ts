@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AlertRecord, PushDeviceRecord } from '../alerts-types.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { describeEngines, rows, type TestEngine } from './testing/engines.js';
 
 const NOW = Date.UTC(2026, 0, 15);
 
-async function setup() {
-  const s = createSqliteStorage(':memory:');
+async function setup(engine: TestEngine) {
+  const s = await engine.open();
   const mk = async (id: string) => {
     await s.users.create({ id, email: `${id}@x.test`, password_hash: 'h', tier: 'free', created_at: NOW }, ['bitcoin']);
   };
@@ -61,17 +58,17 @@ function alert(id: string, userId = 'u1', over: Partial<AlertRecord> = {}): Aler
 
 const notice = { idempotency_key: 'k1', category: 'alert' as const, payload: '{}' };
 
-describe('sqlite alerts repository', () => {
+describeEngines('sqlite alerts repository', (engine) => {
   it('migrates to include version 5', async () => {
-    const s = await setup();
-    const versions = (s.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+    const s = await setup(engine);
+    const versions = (await rows<{ version: number }>(s, 'SELECT version FROM schema_migrations')).map(
       (r) => r.version,
     );
     expect(versions).toContain(5);
   });
 
   it('creates under the cap only, counts active, updates with the cap, removes per owner', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     expect(await s.alerts.createIfBelow(alert('a1'), 2)).toBe(true);
     expect(await s.alerts.createIfBelow(alert('a2'), 2)).toBe(true);
     expect(await s.alerts.createIfBelow(alert('a3'), 2)).toBe(false);
@@ -88,7 +85,7 @@ describe('sqlite alerts repository', () => {
   });
 
   it('trigger: fires once, writes the notice per active device in the same transaction', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.pushDevices.upsert(device('d1', 'u1'));
     await s.pushDevices.upsert(device('d2', 'u1'));
     await s.pushDevices.upsert(device('d3', 'u2'));
@@ -105,7 +102,7 @@ describe('sqlite alerts repository', () => {
   });
 
   it('outbox: a key is written once per device; delivery, drop and reschedule', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.pushDevices.upsert(device('d1', 'u1'));
     expect(await s.pushOutbox.enqueue(['u1', 'u2'], notice, NOW)).toBe(1);
     expect(await s.pushOutbox.enqueue(['u1'], notice, NOW)).toBe(0);
@@ -120,7 +117,7 @@ describe('sqlite alerts repository', () => {
   });
 
   it("devices: same endpoint is one device; a new owner drops the old owner's pending pushes", async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.pushDevices.upsert(device('d1', 'u1', 'https://push.test/x'));
     await s.pushOutbox.enqueue(['u1'], notice, NOW);
     await s.pushDevices.deactivate('d1', 'gone', NOW);
@@ -139,7 +136,7 @@ describe('sqlite alerts repository', () => {
   });
 
   it('expires due alerts only', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.alerts.createIfBelow(alert('a1', 'u1', { expires_at: NOW + 10 }), null);
     await s.alerts.createIfBelow(alert('a2', 'u1', { expires_at: NOW + 20 }), null);
     expect(await s.alerts.expireDue(NOW + 15)).toBe(1);
@@ -147,29 +144,24 @@ describe('sqlite alerts repository', () => {
   });
 
   it('preferences default on, patch keeps the other field; settings: first writer wins, kept on disk', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ml-alerts-'));
-    try {
-      const file = join(dir, 'db.sqlite');
-      let s = createSqliteStorage(file);
-      await s.users.create({ id: 'u1', email: 'u1@x.test', password_hash: 'h', tier: 'free', created_at: NOW }, []);
-      expect(await s.notificationPreferences.get('u1')).toEqual({
-        pilot_trade_notification_disabled: false,
-        regime_notification_disabled: false,
-      });
-      await s.notificationPreferences.update('u1', { pilot_trade_notification_disabled: true }, NOW);
-      await s.notificationPreferences.update('u1', { regime_notification_disabled: true }, NOW);
-      expect(await s.pushSettings.setIfAbsent('k', 'first')).toBe('first');
-      expect(await s.pushSettings.setIfAbsent('k', 'second')).toBe('first');
-      await s.close();
-      s = createSqliteStorage(file);
-      expect(await s.notificationPreferences.get('u1')).toEqual({
-        pilot_trade_notification_disabled: true,
-        regime_notification_disabled: true,
-      });
-      expect(await s.pushSettings.get('k')).toBe('first');
-      await s.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const database = engine.database({ persistent: true });
+    let s = await database.open();
+    await s.users.create({ id: 'u1', email: 'u1@x.test', password_hash: 'h', tier: 'free', created_at: NOW }, []);
+    expect(await s.notificationPreferences.get('u1')).toEqual({
+      pilot_trade_notification_disabled: false,
+      regime_notification_disabled: false,
+    });
+    await s.notificationPreferences.update('u1', { pilot_trade_notification_disabled: true }, NOW);
+    await s.notificationPreferences.update('u1', { regime_notification_disabled: true }, NOW);
+    expect(await s.pushSettings.setIfAbsent('k', 'first')).toBe('first');
+    expect(await s.pushSettings.setIfAbsent('k', 'second')).toBe('first');
+    await s.close();
+    s = await database.open();
+    expect(await s.notificationPreferences.get('u1')).toEqual({
+      pilot_trade_notification_disabled: true,
+      regime_notification_disabled: true,
+    });
+    expect(await s.pushSettings.get('k')).toBe('first');
+    await s.close();
   });
 });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { CampaignRecord, PromotionRecord } from '../promotions-types.js';
 import type { TierGrantRecord } from '../types.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { describeEngines, type TestEngine } from './testing/engines.js';
 
 const T = Date.UTC(2026, 0, 1);
 
@@ -48,21 +48,21 @@ const grant = (id: string, user_id: string, source: TierGrantRecord['source'] = 
   expires_at: T + 1000,
 });
 
-async function setup() {
-  const s = createSqliteStorage(':memory:');
+async function setup(engine: TestEngine) {
+  const s = await engine.open();
   for (const u of ['u1', 'u2'])
     await s.users.create({ id: u, email: `${u}@x.test`, password_hash: 'x', tier: 'free', created_at: T }, []);
   return s;
 }
 
-describe('sqlite promotions', () => {
+describeEngines('sqlite promotions', (engine) => {
   it('migrates to a schema with the promotions tables', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     expect(await s.schemaVersion()).toBeGreaterThanOrEqual(7);
   });
 
   it('stores promotions (one per exchange) with their JSON fields', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     expect(await s.promotions.create(promotion('p2', 'okx', T + 1))).toBe(true);
     expect(await s.promotions.create(promotion('p1', 'bybit'))).toBe(true);
     expect(await s.promotions.create(promotion('p3', 'bybit'))).toBe(false);
@@ -73,7 +73,7 @@ describe('sqlite promotions', () => {
   });
 
   it('invites once; claims atomically with the grant, refusing in order not invited, claimed, UID used', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.promotions.create(promotion('p1', 'bybit'));
     const claim = (id: string, user_id: string, uid: string) => ({
       id,
@@ -115,7 +115,7 @@ describe('sqlite promotions', () => {
   });
 
   it('lists live campaigns (registration_close strictly after now) and all of them', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     expect(await s.campaigns.create(campaign('b', T + 10))).toBe(true);
     expect(await s.campaigns.create(campaign('a', T))).toBe(true);
     expect(await s.campaigns.create(campaign('c', T + 10))).toBe(true);
@@ -127,7 +127,7 @@ describe('sqlite promotions', () => {
   });
 
   it('grants affiliate Elite only when none is valid', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     const first = await s.affiliateGrants.grantIfAbsent(grant('a1', 'u1', 'affiliate'), T);
     expect(first.id).toBe('a1');
     expect((await s.affiliateGrants.grantIfAbsent(grant('a2', 'u1', 'affiliate'), T + 999)).id).toBe('a1');

@@ -1,12 +1,12 @@
 import type { VenueFill, VenuePosition } from '@marketlens/exchanges';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ConnectionRecord } from '../account-types.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { describeEngines, rows, type TestEngine } from './testing/engines.js';
 
 const T0 = Date.UTC(2026, 0, 10);
 
-async function setup() {
-  const s = createSqliteStorage(':memory:');
+async function setup(engine: TestEngine) {
+  const s = await engine.open();
   await s.users.create({ id: 'u1', email: 'a@example.com', password_hash: 'x', tier: 'free', created_at: T0 }, []);
   await s.users.create({ id: 'u2', email: 'b@example.com', password_hash: 'x', tier: 'free', created_at: T0 }, []);
   const conn = (id: string, user = 'u1', venue = 'bybit'): ConnectionRecord => ({
@@ -71,9 +71,9 @@ const fill = (i: number, over: Partial<VenueFill> = {}): VenueFill => ({
 
 const owner = { user_id: 'u1', user_connection_id: 'c1', venue: 'bybit' };
 
-describe('positions', () => {
+describeEngines('positions', (engine) => {
   it('keeps the id and the notes across syncs, and closes positions the venue no longer reports', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.positions.applySync({
       ...owner,
       rows: [
@@ -118,13 +118,13 @@ describe('positions', () => {
       funding_since_open: -1.5,
       last_seen_at: T0 + 60_000,
     });
-    const eth = (await s.db.prepare("SELECT * FROM positions WHERE pair = 'ETHUSDT'").get()) as { closed_at: number };
+    const [eth] = await rows<{ closed_at: number }>(s, "SELECT * FROM positions WHERE pair = 'ETHUSDT'");
     expect(eth.closed_at).toBe(T0 + 60_000);
     expect((await s.connections.byId('c1'))?.protective_levels_synced_at).toBe(T0);
   });
 
   it('a re-sync with the same rows is idempotent; a new opening time is a new position', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     const sync = (opened: number, at: number) =>
       s.positions.applySync({
         ...owner,
@@ -138,7 +138,7 @@ describe('positions', () => {
     await sync(T0, T0 + 1);
     await sync(T0, T0 + 2);
     const [first] = await s.positions.openByConnection('c1');
-    expect((s.db.prepare('SELECT COUNT(*) AS n FROM positions').get() as { n: number }).n).toBe(1);
+    expect(await rows(s, 'SELECT COUNT(*) AS n FROM positions')).toEqual([{ n: 1 }]);
     await sync(T0 + 5, T0 + 3);
     const [second] = await s.positions.openByConnection('c1');
     expect(second.id).not.toBe(first.id);
@@ -147,7 +147,7 @@ describe('positions', () => {
   });
 
   it('filters open positions by asset and by user', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.positions.applySync({
       ...owner,
       rows: [
@@ -172,9 +172,9 @@ describe('positions', () => {
   });
 });
 
-describe('balances', () => {
+describeEngines('balances', (engine) => {
   it('replaces the lines of one connection, keyed on (connection, symbol, account)', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     const line = (symbol: string, account: string, total: number) => ({
       connection: 'c1',
       symbol,
@@ -201,9 +201,9 @@ describe('balances', () => {
   });
 });
 
-describe('fills', () => {
+describeEngines('fills', (engine) => {
   it('is unique on (external_id, connection): re-reading a window never duplicates', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     const page = (fills: VenueFill[], next: Parameters<typeof s.fills.commitPage>[0]['next']) =>
       s.fills.commitPage({ ...owner, fills, at: T0, next });
     expect(await page([fill(1), fill(2), fill(3)], { done: false, cursor: 'p2', since: T0, until: T0 + 10_000 })).toBe(
@@ -227,7 +227,7 @@ describe('fills', () => {
   });
 
   it('filters by connection, venue, pair, asset, side and inclusive time bounds, newest first, with a total', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     await s.fills.commitPage({
       ...owner,
       fills: Array.from({ length: 10 }, (_, i) => fill(i)),
@@ -265,9 +265,9 @@ describe('fills', () => {
   });
 });
 
-describe('connections', () => {
+describeEngines('connections', (engine) => {
   it('lists due connections and records outcomes without touching synced data', async () => {
-    const s = await setup();
+    const s = await setup(engine);
     expect((await s.connections.due(T0, 10)).map((c) => c.id)).toEqual(['c1', 'c2', 'c3']);
     await s.connections.recordOutcome('c1', { at: T0, next_sync_at: T0 + 1000, error: 'Bybit is down', failures: 2 });
     expect(await s.connections.byId('c1')).toMatchObject({

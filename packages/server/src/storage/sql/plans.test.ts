@@ -1,15 +1,15 @@
 import type { PlanOutcome } from '@marketlens/core';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { publishedPlanAtEntry } from '../../services/plans/lookup.js';
 import { longPlan, planRow, T0 } from '../../services/plans/test-support.js';
 import { planTrackRecord } from '../../services/plans/track-record.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { describeEngines } from './testing/engines.js';
 
 const H = 3_600_000;
 
-describe('published plans repository', () => {
+describeEngines('published plans repository', (engine) => {
   it('records once per (asset, timeframe, candle) and round-trips the plan', async () => {
-    const s = createSqliteStorage(':memory:');
+    const s = await engine.open();
     const row = planRow(longPlan(T0), T0 + 1);
     expect(await s.publishedPlans.record(row)).toBe(true);
     expect(await s.publishedPlans.record({ ...planRow(longPlan(T0), T0 + 2) })).toBe(false);
@@ -22,7 +22,7 @@ describe('published plans repository', () => {
   });
 
   it('finds the plan in force at an entry (publishedPlanAtEntry)', async () => {
-    const s = createSqliteStorage(':memory:');
+    const s = await engine.open();
     const a = planRow(longPlan(T0), T0 + 10, { outcome: 'expired', closed_at: T0 + 5 * H });
     const b = planRow(longPlan(T0 + H), T0 + H + 10);
     await s.publishedPlans.record(a);
@@ -45,7 +45,7 @@ describe('published plans repository', () => {
   });
 
   it('aggregates a crafted set: counts, mean realized R, calibration', async () => {
-    const s = createSqliteStorage(':memory:');
+    const s = await engine.open();
     const set: [PlanOutcome, number, number | null][] = [
       ['tp_hit', 0.9, 2],
       ['tp_hit', 0.85, 1],
@@ -82,9 +82,9 @@ describe('published plans repository', () => {
   });
 });
 
-describe('pilot repository', () => {
+describeEngines('pilot repository', (engine) => {
   it('decides a plan once, numbers trades in order and keeps state', async () => {
-    const s = createSqliteStorage(':memory:');
+    const s = await engine.open();
     expect(await s.pilot.state()).toBeNull();
     expect(await s.pilot.touch(5)).toEqual({ started_at: 5, last_active_at: 5 });
     expect(await s.pilot.touch(9)).toEqual({ started_at: 5, last_active_at: 9 });

@@ -1,11 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Candles } from '@marketlens/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { decodeCandles, encodeCandles } from './candles.js';
-import { createSqliteStorage } from './sqlite-storage.js';
+import { describeEngines } from './testing/engines.js';
 
 function candles(n: number, seed = 1): Candles {
   const c = {
@@ -36,7 +33,7 @@ const series = (c: Candles, fetched_at = 5) => ({
   complete: false,
 });
 
-describe('the SQLite candle store', () => {
+describeEngines('the candle store', (engine) => {
   it('round-trips every Float64 exactly (property)', () => {
     fc.assert(
       fc.property(fc.array(fc.double(), { minLength: 0, maxLength: 60 }), (values) => {
@@ -51,12 +48,12 @@ describe('the SQLite candle store', () => {
   });
 
   it('keeps series across a restart', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'marketlens-candles-')), 'm.sqlite');
+    const database = engine.database({ persistent: true });
     const key = { source: 'ccxt:binance', instrument: 'bitcoin@spot', timeframe: 'h1' as const };
-    const a = createSqliteStorage(file);
+    const a = await database.open();
     await a.candles.put(key, series(candles(500)));
     await a.close();
-    const b = createSqliteStorage(file);
+    const b = await database.open();
     const got = await b.candles.get(key);
     expect(got?.candles.time.length).toBe(500);
     expect([...(got?.candles.close ?? [])]).toEqual([...candles(500).close]);
@@ -73,7 +70,7 @@ describe('the SQLite candle store', () => {
 
   it('evicts the least recently used series beyond its bound', async () => {
     let t = 0;
-    const s = createSqliteStorage(':memory:', { candles: { maxBytes: 3 * 100 * 48, now: () => t } });
+    const s = await engine.open({ candles: { maxBytes: 3 * 100 * 48, now: () => t } });
     const key = (i: number) => ({ source: 'yahoo', instrument: `stock-${i}@spot`, timeframe: 'd1' as const });
     for (let i = 0; i < 3; i++) {
       t += 120_000;

@@ -1,0 +1,94 @@
+/**
+ * Applying the schema history ({@link MIGRATIONS}) to a database. The applied versions are rows of
+ * `schema_migrations`, on both engines (SQLite files in the field already hold them). Two
+ * instances starting together apply each step once: SQLite takes the write lock before reading
+ * the version, PostgreSQL an advisory lock held until the transaction ends.
+ */
+import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import { openDatabase, type PostgresDatabase, type PostgresOptions, type SqlDatabase } from './database.js';
+import { type ColumnTypes, columnTypes, MIGRATIONS, type Migration } from './migrations.js';
+
+const createTracking = (t: ColumnTypes) =>
+  `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at ${t.int} NOT NULL)`;
+
+const ordered = (migrations: readonly Migration[]) => [...migrations].sort((a, b) => a.version - b.version);
+
+/** Applies the migrations a SQLite database has not seen yet, each in its own transaction; returns the version. */
+export function migrateSqlite(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const types = columnTypes('sqlite');
+  db.exec(createTracking(types));
+  const currentVersion = () =>
+    (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const m of ordered(migrations)) {
+    // IMMEDIATE takes the write lock before reading the version, so two processes opening the same
+    // new file apply each migration once: the second waits (busy_timeout) and then sees it done.
+    db.transaction(() => {
+      if (m.version <= currentVersion()) return;
+      db.exec(m.sql(types));
+      record.run(m.version, m.name, Date.now());
+    }).immediate();
+  }
+  return currentVersion();
+}
+
+/**
+ * Applies the migrations a PostgreSQL database has not seen yet, all in one transaction (DDL is
+ * transactional there: a failed step leaves the schema as it was) under an advisory lock, so a
+ * second instance waits and then finds nothing to do. Returns the version.
+ */
+async function migratePostgres(db: PostgresDatabase, migrations: readonly Migration[]): Promise<number> {
+  const types = columnTypes('postgres');
+  return db.kysely.transaction().execute(async (trx) => {
+    // Keyed on the schema: the instances of one deployment share it; other schemas (other
+    // deployments, parallel tests) migrate independently.
+    await sql`SELECT pg_advisory_xact_lock(hashtext('marketlens migrations ' || current_schema()))`.execute(trx);
+    await sql.raw(createTracking(types)).execute(trx);
+    let version = await schemaVersionOf(trx);
+    for (const m of ordered(migrations)) {
+      if (m.version <= version) continue;
+      await sql.raw(m.sql(types)).execute(trx);
+      await trx
+        .insertInto('schema_migrations')
+        .values({ version: m.version, name: m.name, applied_at: Date.now() })
+        .execute();
+      version = m.version;
+    }
+    return version;
+  });
+}
+
+async function schemaVersionOf(db: SqlDatabase['kysely']): Promise<number> {
+  const row = await db
+    .selectFrom('schema_migrations')
+    .select((eb) => eb.fn.coalesce(eb.fn.max('version'), sql<number>`0`).as('v'))
+    .executeTakeFirstOrThrow();
+  return Number(row.v);
+}
+
+/** Brings the database to the latest schema (or to the last of `migrations`); returns the version. */
+export async function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
+  if (db.engine === 'sqlite') return migrateSqlite(db.handle, migrations);
+  return migratePostgres(db, migrations);
+}
+
+/** The schema version of a migrated database (0 when it was never migrated). */
+export async function schemaVersion(db: SqlDatabase): Promise<number> {
+  return schemaVersionOf(db.kysely);
+}
+
+/**
+ * Migrates the database `url` names and closes it: what `marketlens db migrate` runs, so that a
+ * deployment can migrate before it starts the servers. Statements may run long here (a step that
+ * rewrites a big table): the request statement timeout does not apply unless `options` sets one.
+ * Returns the version.
+ */
+export async function migrateDatabase(url: string, options: PostgresOptions = {}): Promise<number> {
+  const db = openDatabase(url, { max: 1, statementTimeoutMs: 0, ...options });
+  try {
+    return await migrate(db);
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,109 @@
+import { expect, it } from 'vitest';
+import type { OAuthClientRecord, OAuthCodeRecord, OAuthTokenRecord } from '../oauth-types.js';
+import { describeEngines, type TestEngine } from './testing/engines.js';
+
+const T = Date.UTC(2026, 0, 15);
+
+const client = (id: string, created_at = T): OAuthClientRecord => ({
+  id,
+  secret_hash: null,
+  name: `client ${id}`,
+  redirect_uris: ['https://app.test/cb'],
+  token_endpoint_auth_method: 'none',
+  metadata: { client_name: id },
+  created_at,
+});
+
+const code = (hash: string, session = 's1'): OAuthCodeRecord => ({
+  code_hash: hash,
+  client_id: 'c1',
+  user_id: 'u1',
+  session_id: session,
+  redirect_uri: 'https://app.test/cb',
+  code_challenge: 'ch',
+  resource: 'https://api.test/mcp',
+  scope: null,
+  created_at: T,
+  expires_at: T + 60_000,
+});
+
+const token = (hash: string, kind: OAuthTokenRecord['kind'], family = 'f1'): OAuthTokenRecord => ({
+  token_hash: hash,
+  kind,
+  family_id: family,
+  client_id: 'c1',
+  user_id: 'u1',
+  session_id: 's1',
+  resource: 'https://api.test/mcp',
+  scope: null,
+  created_at: T,
+  expires_at: T + 3_600_000,
+  used_at: null,
+  revoked_at: null,
+});
+
+async function setup(engine: TestEngine) {
+  const s = await engine.open();
+  await s.users.create({ id: 'u1', email: 'a@x.test', password_hash: 'h', tier: 'free', created_at: T }, []);
+  await s.sessions.create({ id: 's1', user_id: 'u1', token_hash: 'sh', created_at: T, expires_at: T + 86_400_000 });
+  await s.oauth.createClient(client('c1'));
+  return s;
+}
+
+describeEngines('oauth', (engine) => {
+  it('bounds registrations: unused clients go first, full of used ones refuses', async () => {
+    const s = await setup(engine);
+    expect(await s.oauth.clientById('c1')).toEqual(client('c1'));
+    await s.oauth.createCode(code('x'));
+    expect(await s.oauth.createClientBounded(client('c2', T + 1), { max: 2, unusedBefore: 0 })).toBe(true);
+    // Full: the unused c2 is evicted for c3.
+    expect(await s.oauth.createClientBounded(client('c3', T + 2), { max: 2, unusedBefore: 0 })).toBe(true);
+    expect(await s.oauth.clientById('c2')).toBeNull();
+    await s.oauth.deleteUnusedClients(T + 3);
+    expect(await s.oauth.clientById('c3')).toBeNull();
+    expect(await s.oauth.clientById('c1')).not.toBeNull();
+    expect(await s.oauth.createClientBounded(client('c4', T + 4), { max: 1, unusedBefore: 0 })).toBe(false);
+  });
+
+  it('redeems a code once; presented again it revokes what it issued', async () => {
+    const s = await setup(engine);
+    await s.oauth.createCode(code('x'));
+    const issued = [token('a1', 'access'), token('r1', 'refresh')];
+    const first = await s.oauth.redeemCode('x', T + 1, T + 600_000, () => issued);
+    expect(first).toEqual({ status: 'valid', code: code('x') });
+    expect(await s.oauth.liveAccessToken('a1', T + 2)).toMatchObject({ token_hash: 'a1', family_id: 'f1' });
+    expect(await s.oauth.redeemCode('x', T + 3, T + 600_000, () => issued)).toEqual({ status: 'replayed' });
+    expect(await s.oauth.liveAccessToken('a1', T + 4)).toBeNull();
+    expect(await s.oauth.redeemCode('nope', T, T, () => [])).toEqual({ status: 'invalid' });
+    // A throwing issuer uses the code up all the same.
+    await s.oauth.createCode(code('y'));
+    await expect(
+      s.oauth.redeemCode('y', T + 1, T + 600_000, () => {
+        throw new Error('bad verifier');
+      }),
+    ).rejects.toThrow('bad verifier');
+    expect(await s.oauth.redeemCode('y', T + 2, T + 600_000, () => [])).toEqual({ status: 'replayed' });
+    // A code of an ended session.
+    await s.oauth.createCode(code('z', 'gone'));
+    expect(await s.oauth.redeemCode('z', T + 1, T + 600_000, () => [])).toEqual({ status: 'ended' });
+  });
+
+  it('rotates a refresh token once; reuse revokes the family; tokens die with their session', async () => {
+    const s = await setup(engine);
+    await s.oauth.createTokens([token('a1', 'access'), token('r1', 'refresh')]);
+    const next = () => [token('a2', 'access'), token('r2', 'refresh')];
+    expect(await s.oauth.rotateRefresh('r1', 'c1', T + 1, next)).toMatchObject({ status: 'valid' });
+    expect(await s.oauth.rotateRefresh('r1', 'c1', T + 2, next)).toEqual({ status: 'reused' });
+    expect(await s.oauth.liveAccessToken('a2', T + 3)).toBeNull();
+    expect(await s.oauth.rotateRefresh('a1', 'c1', T + 3, next)).toEqual({ status: 'invalid' });
+
+    await s.oauth.createTokens([token('a3', 'access', 'f2')]);
+    expect(await s.oauth.sessionLive('s1', T)).toBe(true);
+    expect(await s.oauth.liveAccessToken('a3', T)).not.toBeNull();
+    await s.sessions.deleteByTokenHash('sh');
+    expect(await s.oauth.liveAccessToken('a3', T)).toBeNull();
+    expect(await s.oauth.revokeFamilyOf('a3', 'c1', T)).toBe(true);
+    expect(await s.oauth.revokeFamilyOf('a3', 'other', T)).toBe(false);
+    expect(await s.oauth.deleteExpired(T + 3_600_000)).toBe(5);
+  });
+});

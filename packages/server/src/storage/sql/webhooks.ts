@@ -1,0 +1,161 @@
+/** Alert webhooks and their outbox (the fan-out itself is the `alert_webhook_fan_out` trigger). */
+import type { AlertWebhookRecord, AlertWebhookRepository } from '../webhooks-types.js';
+import { changes, type Db, lockUser, type Sql } from './query.js';
+import type { AlertWebhooksTable } from './schema.js';
+import { columnsOf } from './schema.js';
+
+const webhookOf = (r: AlertWebhooksTable): AlertWebhookRecord => ({ ...r, active: r.active === 1 });
+
+async function idOfUrl(db: Db, userId: string, url: string): Promise<string | null> {
+  const r = await db
+    .selectFrom('alert_webhooks')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('url', '=', url)
+    .executeTakeFirst();
+  return r?.id ?? null;
+}
+
+/** Webhooks, capped per user under the user's row lock, and their delivery outbox. */
+export function sqlAlertWebhooks(s: Sql): AlertWebhookRepository {
+  const { db } = s;
+  return {
+    register: (w, max) =>
+      db.transaction().execute(async (trx) => {
+        await lockUser(s, trx, w.user_id);
+        // The same URL again is the same webhook with a new secret, active again; its pending
+        // deliveries stay (each is signed when it is sent, so with the new secret).
+        const held = await idOfUrl(trx, w.user_id, w.url);
+        if (held !== null) {
+          if (held !== w.id) throw new Error('re-register a webhook under its own id');
+          await trx
+            .updateTable('alert_webhooks')
+            .set({
+              name: w.name,
+              secret: w.secret,
+              updated_at: w.updated_at,
+              active: 1,
+              deactivated_at: null,
+              deactivated_reason: null,
+            })
+            .where('id', '=', w.id)
+            .where('user_id', '=', w.user_id)
+            .execute();
+          return true;
+        }
+        const { n } = await trx
+          .selectFrom('alert_webhooks')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('user_id', '=', w.user_id)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= max) return false;
+        await trx
+          .insertInto('alert_webhooks')
+          .values({ ...columnsOf('alert_webhooks', w), active: 1, deactivated_at: null, deactivated_reason: null })
+          .execute();
+        return true;
+      }),
+    byId: async (id) => {
+      const r = await db.selectFrom('alert_webhooks').selectAll().where('id', '=', id).executeTakeFirst();
+      return r ? webhookOf(r) : null;
+    },
+    idOfUrl: (userId, url) => idOfUrl(db, userId, url),
+    listByUser: async (userId) =>
+      (
+        await db
+          .selectFrom('alert_webhooks')
+          .selectAll()
+          .where('user_id', '=', userId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .execute()
+      ).map(webhookOf),
+    countActive: async (userId) =>
+      Number(
+        (
+          await db
+            .selectFrom('alert_webhooks')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', userId)
+            .where('active', '=', 1)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+    remove: async (userId, id) =>
+      changes(
+        await db.deleteFrom('alert_webhooks').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst(),
+      ) > 0,
+    deactivate: (id, reason, now) =>
+      db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('alert_webhooks')
+          .set({ active: 0, deactivated_at: now, deactivated_reason: reason, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        await trx
+          .updateTable('webhook_outbox')
+          .set({ dropped_at: now, last_error: `webhook deactivated: ${reason}` })
+          .where('webhook_id', '=', id)
+          .where('delivered_at', 'is', null)
+          .where('dropped_at', 'is', null)
+          .execute();
+      }),
+    stageNotice: async (userId, firing, notice, now) => {
+      const active = await db
+        .selectFrom('alert_webhooks')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('active', '=', 1)
+        .limit(1)
+        .executeTakeFirst();
+      if (active === undefined) return;
+      const row = {
+        idempotency_key: notice.idempotency_key,
+        category: notice.category,
+        payload: notice.payload,
+        created_at: now,
+      };
+      await db
+        .insertInto('webhook_notices')
+        .values({ alert_id: firing.alert_id, armed_at: firing.armed_at, trigger_candle: firing.trigger_candle, ...row })
+        .onConflict((oc) => oc.columns(['alert_id', 'armed_at', 'trigger_candle']).doUpdateSet(row))
+        .execute();
+    },
+    due: (now, limit) =>
+      db
+        .selectFrom('webhook_outbox')
+        .selectAll()
+        .where('delivered_at', 'is', null)
+        .where('dropped_at', 'is', null)
+        .where('next_attempt_at', '<=', now)
+        .orderBy('id')
+        .limit(limit)
+        .execute(),
+    markDelivered: async (id, now) => {
+      await db
+        .updateTable('webhook_outbox')
+        .set((eb) => ({ delivered_at: now, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
+    markDropped: async (id, reason, now) => {
+      await db
+        .updateTable('webhook_outbox')
+        .set((eb) => ({ dropped_at: now, last_error: reason, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .where('delivered_at', 'is', null)
+        .execute();
+    },
+    reschedule: async (id, next, error) => {
+      await db
+        .updateTable('webhook_outbox')
+        .set((eb) => ({ next_attempt_at: next, last_error: error, attempts: eb('attempts', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
+    byKey: (key) =>
+      db.selectFrom('webhook_outbox').selectAll().where('idempotency_key', '=', key).orderBy('id').execute(),
+    pruneNotices: async (before) =>
+      changes(await db.deleteFrom('webhook_notices').where('created_at', '<', before).executeTakeFirst()),
+  };
+}
