@@ -27,6 +27,9 @@ export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js'
 export { type DeliveryReport, deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
+export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './analysis/plans/lookup.js';
+export { advanceOutcomes, PLAN_COST_PCT } from './analysis/plans/outcomes.js';
+export { publishPlans, recordServedPlan } from './analysis/plans/recorder.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
 export {
   type AuthSpec,
@@ -149,9 +152,6 @@ export {
   volumeFigures,
 } from './promotions/volume.js';
 export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
-export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './services/plans/lookup.js';
-export { advanceOutcomes, PLAN_COST_PCT } from './services/plans/outcomes.js';
-export { publishPlans, recordServedPlan } from './services/plans/recorder.js';
 export * from './storage/account-types.js';
 export type * from './storage/alerts-types.js';
 export { createStorage, type StorageConfig } from './storage/create-storage.js';

@@ -30,6 +30,7 @@ import {
 } from '@marketlens/core';
 import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } from '@marketlens/exchanges';
 import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
+import { publishedPlanAtEntry } from '../analysis/plans/lookup.js';
 import { isAtLeast } from '../keys/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
 import { marketOf, universeOf, venueSnapshot } from '../market/market.js';
@@ -38,7 +39,6 @@ import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 import { AppError, type ErrorName } from '../platform/errors/app-error.js';
 import { fromVenueError } from '../platform/errors/venue-error.js';
 import { CHART_DEPTH, type Timeframe } from '../platform/product-rules.js';
-import { publishedPlanAtEntry } from '../services/plans/lookup.js';
 import type {
   BalanceRecord,
   ConnectionRecord,
@@ -477,7 +477,7 @@ export type PublishedPlanLookup = (
 /** A lookup that finds nothing, so `published_at_entry` is null. */
 export const noPublishedPlans: PublishedPlanLookup = async () => null;
 
-/** The recorded published plans (services/plans): the one in force at the entry, if any. */
+/** The recorded published plans (analysis/plans): the one in force at the entry, if any. */
 export const recordedPublishedPlans: PublishedPlanLookup = async (deps, query) => {
   const record = await publishedPlanAtEntry(deps.storage, query);
   return record === null ? null : [record];

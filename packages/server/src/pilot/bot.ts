@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatedLeg } from '@marketlens/core';
 import type { MarketData } from '@marketlens/exchanges';
 import { type AssetRef, assetRef } from '../analysis/analysis.js';
+import { advanceOutcomes, PLAN_COST_PCT } from '../analysis/plans/outcomes.js';
+import { publishPlans } from '../analysis/plans/recorder.js';
 import { universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
-import { advanceOutcomes, PLAN_COST_PCT } from '../services/plans/outcomes.js';
-import { publishPlans } from '../services/plans/recorder.js';
 import { FINAL_OUTCOMES, type PilotTradeRecord, type PublishedPlanRow } from '../storage/plans-types.js';
 import { DEFAULT_PILOT_CONFIG, type PilotConfig } from './config.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type Bar, craftedDeps, craftedMarket, HOUR, longPlan, planRow, T0 } from '../services/plans/test-support.js';
+import { type Bar, craftedDeps, craftedMarket, HOUR, longPlan, planRow, T0 } from '../../test/support/plans.js';
 import type { PilotTradeRecord } from '../storage/plans-types.js';
 import { runPilotCycle } from './bot.js';
 import { DEFAULT_PILOT_CONFIG } from './config.js';

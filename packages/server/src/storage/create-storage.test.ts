@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { engines, engineTitle, TEST_DATABASE_URL } from '../../test/support/storage/engines.js';
 import { createStorage } from './create-storage.js';
 import { isPostgresUrl, sqlitePath } from './sql/database.js';
 import { migrateDatabase } from './sql/migrate.js';
 import { MIGRATIONS } from './sql/migrations.js';
-import { engines, engineTitle, TEST_DATABASE_URL } from './sql/testing/engines.js';
 
 const LATEST = MIGRATIONS.at(-1)?.version;
 

@@ -112,7 +112,7 @@ const manualRoutes = ['/v2/positions/manual', '/v2/positions/manual/*'].flatMap(
 
 /** Options of {@link registerPositionRoutes}. */
 export interface PositionRouteOptions {
-  /** Published plans for `published_at_entry`; default: the recorded ones (services/plans). */
+  /** Published plans for `published_at_entry`; default: the recorded ones (analysis/plans). */
   publishedPlans?: PublishedPlanLookup;
 }
 

@@ -16,7 +16,6 @@ import { marketFor } from '../../market/market.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
 import { operation } from '../../platform/operation.js';
-import { recordServedPlan } from '../../services/plans/recorder.js';
 import {
   type AnalysisRequest,
   type AnalysisResult,
@@ -28,6 +27,7 @@ import {
   requireAsset,
   signalOf,
 } from '../analysis.js';
+import { recordServedPlan } from '../plans/recorder.js';
 
 const AssetParam = z.object({
   asset_id: z

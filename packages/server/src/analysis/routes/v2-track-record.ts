@@ -5,9 +5,9 @@ import { marketOf } from '../../market/market.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../platform/product-rules.js';
-import { planTrackRecord, RECENT_PLANS, recentPlans } from '../../services/plans/track-record.js';
 import { PLAN_OUTCOMES } from '../../storage/plans-types.js';
 import { assetRef, checkAnalysisAccess, requireAsset } from '../analysis.js';
+import { planTrackRecord, RECENT_PLANS, recentPlans } from '../plans/track-record.js';
 
 const nn = z.number().nullable();
 const time = z.iso.datetime();

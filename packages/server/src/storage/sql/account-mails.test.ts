@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
+import { describeEngines, rows, type TestEngine } from '../../../test/support/storage/engines.js';
 import type { AccountMailRecord } from '../types.js';
 import { MIGRATIONS } from './migrations.js';
-import { describeEngines, rows, type TestEngine } from './testing/engines.js';
 
 const DAY = 86_400_000;
 const LIMITS = { gapMs: 60_000, perDay: 3 };

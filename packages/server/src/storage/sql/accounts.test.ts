@@ -1,7 +1,7 @@
 import type { VenueFill, VenuePosition } from '@marketlens/exchanges';
 import { expect, it } from 'vitest';
+import { describeEngines, rows, type TestEngine } from '../../../test/support/storage/engines.js';
 import type { ConnectionRecord } from '../account-types.js';
-import { describeEngines, rows, type TestEngine } from './testing/engines.js';
 
 const T0 = Date.UTC(2026, 0, 10);
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import { describeEngines, rows, type TestEngine } from '../../../test/support/storage/engines.js';
 import type { AlertRecord, PushDeviceRecord } from '../alerts-types.js';
-import { describeEngines, rows, type TestEngine } from './testing/engines.js';
 
 const NOW = Date.UTC(2026, 0, 15);
 

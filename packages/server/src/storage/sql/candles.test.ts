@@ -1,8 +1,8 @@
 import type { Candles } from '@marketlens/core';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
+import { describeEngines } from '../../../test/support/storage/engines.js';
 import { decodeCandles, encodeCandles } from './candles.js';
-import { describeEngines } from './testing/engines.js';
 
 function candles(n: number, seed = 1): Candles {
   const c = {

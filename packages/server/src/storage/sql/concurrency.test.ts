@@ -3,9 +3,9 @@
  * calls run on separate pooled connections at once, as requests of several instances would.
  */
 import { expect, it } from 'vitest';
+import { describeEngines } from '../../../test/support/storage/engines.js';
 import type { AlertRecord } from '../alerts-types.js';
 import type { ApiKeyRecord } from '../types.js';
-import { describeEngines } from './testing/engines.js';
 
 const T = Date.UTC(2026, 0, 1);
 const CALLS = 50;

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
+import { describeEngines } from '../../../test/support/storage/engines.js';
 import { migrate, schemaVersion } from './migrate.js';
 import { MIGRATIONS } from './migrations.js';
-import { describeEngines } from './testing/engines.js';
 
 const LATEST = MIGRATIONS.at(-1)?.version;
 

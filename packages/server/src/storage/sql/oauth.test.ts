@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import { describeEngines, type TestEngine } from '../../../test/support/storage/engines.js';
 import type { OAuthClientRecord, OAuthCodeRecord, OAuthTokenRecord } from '../oauth-types.js';
-import { describeEngines, type TestEngine } from './testing/engines.js';
 
 const T = Date.UTC(2026, 0, 15);
 

@@ -1,9 +1,9 @@
 import type { PlanOutcome } from '@marketlens/core';
 import { expect, it } from 'vitest';
-import { publishedPlanAtEntry } from '../../services/plans/lookup.js';
-import { longPlan, planRow, T0 } from '../../services/plans/test-support.js';
-import { planTrackRecord } from '../../services/plans/track-record.js';
-import { describeEngines } from './testing/engines.js';
+import { longPlan, planRow, T0 } from '../../../test/support/plans.js';
+import { describeEngines } from '../../../test/support/storage/engines.js';
+import { publishedPlanAtEntry } from '../../analysis/plans/lookup.js';
+import { planTrackRecord } from '../../analysis/plans/track-record.js';
 
 const H = 3_600_000;
 

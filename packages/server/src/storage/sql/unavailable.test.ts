@@ -4,11 +4,11 @@
  */
 import { createServer, Socket as NetSocket, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { engines, engineTitle } from '../../../test/support/storage/engines.js';
 import { createStorage } from '../create-storage.js';
 import { StorageUnavailable } from '../errors.js';
 import { migrate } from './migrate.js';
 import { createSqlStorage } from './storage.js';
-import { engines, engineTitle } from './testing/engines.js';
 
 const postgres = engines().filter((e) => e.name === 'postgres');
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
+import { describeEngines } from '../../../test/support/storage/engines.js';
 import type { ApiKeyRecord } from '../types.js';
-import { describeEngines } from './testing/engines.js';
 
 const user = (id: string, email: string) => ({ id, email, password_hash: 'x', tier: 'free' as const, created_at: 1 });
 const key = (id: string, userId: string, extra: Partial<ApiKeyRecord> = {}): ApiKeyRecord => ({

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
+import { describeEngines, type TestEngine } from '../../../test/support/storage/engines.js';
 import type { AlertRecord } from '../alerts-types.js';
 import type { AlertWebhookRecord } from '../webhooks-types.js';
-import { describeEngines, type TestEngine } from './testing/engines.js';
 
 const T = Date.UTC(2026, 0, 15);
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS as SHIPPED } from '../../../test/support/storage/shipped-sqlite-migrations.js';
 import { MIGRATIONS } from '../sql/migrations.js';
-import { MIGRATIONS as SHIPPED } from '../sql/testing/shipped-sqlite-migrations.js';
 import { createSqliteStorage, migrate } from './sqlite-storage.js';
 
 const user = (id: string, email: string) => ({ id, email, password_hash: 'x', tier: 'free' as const, created_at: 1 });

@@ -1,6 +1,6 @@
 /**
  * The embedded default storage: one SQLite file (or `:memory:` for tests), opened and migrated
- * synchronously. Its repositories are the shared SQL ones (`../sql/`), as on PostgreSQL.
+ * synchronously. Its repositories are the shared SQL ones (`../sql`), as on PostgreSQL.
  */
 import type Database from 'better-sqlite3';
 import type { CandleStoreOptions } from '../sql/candles.js';

@@ -1,9 +1,9 @@
 import type { PlanOutcome } from '@marketlens/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type Bar, craftedDeps, craftedMarket, HOUR, longPlan, planRow, T0 } from '../../../test/support/plans.js';
 import { canMove, FINAL_OUTCOMES, PLAN_OUTCOMES, type PlanProgress } from '../../storage/plans-types.js';
 import { advanceOutcomes, pathBetween } from './outcomes.js';
-import { type Bar, craftedDeps, craftedMarket, HOUR, longPlan, planRow, T0 } from './test-support.js';
 
 /** The publication candle: quiet, above the band. */
 const PUB: Bar = [101, 102, 100.5, 101];

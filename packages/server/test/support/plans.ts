@@ -4,9 +4,9 @@
  */
 import type { TradePlan } from '@marketlens/core';
 import { type CandleSeries, type MarketData, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
-import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
-import type { PublishedPlanRow } from '../../storage/plans-types.js';
-import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
+import { type AppDeps, DEFAULT_CONFIG } from '../../src/platform/deps.js';
+import type { PublishedPlanRow } from '../../src/storage/plans-types.js';
+import { createSqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 
 export const HOUR = TIMEFRAME_MS.h1;
 /** A candle-aligned start (2026-01-05 00:00 UTC). */

@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RawBuilder, sql } from 'kysely';
 import { describe, onTestFinished } from 'vitest';
-import { skipWithout } from '../../../../../core/src/testing/shared-data.js';
-import { createSqliteStorage } from '../../sqlite/sqlite-storage.js';
-import type { CandleStoreOptions } from '../candles.js';
-import { storedCandleBytes } from '../candles.js';
+import { skipWithout } from '../../../../core/src/testing/shared-data.js';
+import type { CandleStoreOptions } from '../../../src/storage/sql/candles.js';
+import { storedCandleBytes } from '../../../src/storage/sql/candles.js';
 import {
   type Engine,
   openPostgresDatabase,
@@ -21,9 +20,10 @@ import {
   type PostgresOptions,
   quoteIdentifier,
   type SqlDatabase,
-} from '../database.js';
-import { migrate } from '../migrate.js';
-import { createSqlStorage, type SqlStorage } from '../storage.js';
+} from '../../../src/storage/sql/database.js';
+import { migrate } from '../../../src/storage/sql/migrate.js';
+import { createSqlStorage, type SqlStorage } from '../../../src/storage/sql/storage.js';
+import { createSqliteStorage } from '../../../src/storage/sqlite/sqlite-storage.js';
 
 /** The PostgreSQL database of the tests, if any. */
 export const TEST_DATABASE_URL = process.env.MARKETLENS_TEST_DATABASE_URL?.trim() || undefined;
