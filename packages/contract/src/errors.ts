@@ -59,6 +59,18 @@ export const ERROR_CODES = {
     meaning: 'The push subscription is malformed or its endpoint is not an allowed push service.',
   },
   DeviceNotFound: { code: 'DeviceNotFound', status: 404, meaning: 'No push device of the caller has this id.' },
+  InvalidWebhook: {
+    code: 'InvalidWebhook',
+    status: 400,
+    meaning:
+      'The alert webhook URL is refused: not an absolute https URL on port 443, carrying credentials, or naming a local, private, link-local or metadata address.',
+  },
+  WebhookLimitExceeded: {
+    code: 'WebhookLimitExceeded',
+    status: 422,
+    meaning: 'The user already holds the most alert webhooks allowed (5); delete one first.',
+  },
+  WebhookNotFound: { code: 'WebhookNotFound', status: 404, meaning: 'No alert webhook of the caller has this id.' },
   SignalControlsRestricted: {
     code: 'SignalControlsRestricted',
     status: 402,

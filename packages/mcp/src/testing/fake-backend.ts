@@ -901,7 +901,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     async registerWebhook(input) {
       record('registerWebhook', input);
       if (!input.url.startsWith('https://') || /\/\/(localhost|127\.|10\.|169\.254\.)/.test(input.url)) {
-        throw new ToolError('InvalidRequest', 'Invalid webhook: url must be a public https URL');
+        throw new ToolError('InvalidWebhook', 'Invalid webhook: url must be a public https URL');
       }
       const w: AlertWebhook = {
         id: `00000000-0000-4000-9000-00000000000${hooks.length + 1}`,
@@ -921,7 +921,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     },
     async deleteWebhook(id) {
       const i = hooks.findIndex((w) => w.id === id);
-      if (i < 0) throw new ToolError('NotFound', `No webhook '${id}' on this account`);
+      if (i < 0) throw new ToolError('WebhookNotFound', `No webhook '${id}' on this account`);
       hooks.splice(i, 1);
     },
   };

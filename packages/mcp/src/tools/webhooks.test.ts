@@ -49,13 +49,13 @@ describe('webhook tools', () => {
     expect(del.data).toEqual({ id: reg.data.id, deleted: true });
     const again = await call(client, 'delete_alert_webhook', { webhook_id: reg.data.id });
     expect(again.isError).toBe(true);
-    expect(again.data.code).toBe('NotFound');
+    expect(again.data.code).toBe('WebhookNotFound');
   });
 
   it('answers the backend code for a refused URL and InvalidRequest for bad arguments', async () => {
     const client = await connect(fakeBackend().backend);
     expect((await call(client, 'register_alert_webhook', { url: 'https://169.254.169.254/latest' })).data.code).toBe(
-      'InvalidRequest',
+      'InvalidWebhook',
     );
     expect((await call(client, 'register_alert_webhook', {})).data.code).toBe('InvalidRequest');
     expect((await call(client, 'delete_alert_webhook', { webhook_id: 'nope' })).data.code).toBe('InvalidRequest');

@@ -229,6 +229,12 @@ describe('end to end: MCP registration -> candle close -> signed webhook', () =>
 
     const del = await mcpCall(client, 'delete_alert_webhook', { webhook_id: webhookId });
     expect(del.structuredContent).toEqual({ id: webhookId, deleted: true });
+    const again = await mcpCall(client, 'delete_alert_webhook', { webhook_id: webhookId });
+    expect(again.isError).toBe(true);
+    expect(again.structuredContent).toMatchObject({ code: 'WebhookNotFound' });
+    const refused = await mcpCall(client, 'register_alert_webhook', { url: 'https://user:pw@hooks.example.com/x' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ code: 'InvalidWebhook' });
     expect(
       ((await mcpCall(client, 'list_alert_webhooks')).structuredContent as { webhooks: unknown[] }).webhooks,
     ).toEqual([]);
@@ -288,7 +294,7 @@ describe('registration', () => {
       'ftp://hooks.example.com/x',
       'not a url',
     ]) {
-      await expect(registerWebhook(deps(), userId, { url }), url).rejects.toMatchObject({ code: 'InvalidRequest' });
+      await expect(registerWebhook(deps(), userId, { url }), url).rejects.toMatchObject({ code: 'InvalidWebhook' });
     }
     const ok = await registerWebhook(deps(), userId, { url: 'https://hooks.example.com/x#frag' });
     expect(ok.url).toBe('https://hooks.example.com/x');
@@ -304,7 +310,8 @@ describe('registration', () => {
     expect((await deps().storage.alertWebhooks.listByUser(userId)).map((w) => w.id)).toEqual([a.id]);
     for (let i = 0; i < 4; i++) await registerWebhook(deps(), userId, { url: `https://hooks.example.com/${i}` });
     await expect(registerWebhook(deps(), userId, { url: 'https://hooks.example.com/6' })).rejects.toMatchObject({
-      code: 'InvalidRequest',
+      code: 'WebhookLimitExceeded',
+      status: 422,
     });
   });
 });

@@ -49,7 +49,7 @@ export function checkWebhookUrl(deps: AppDeps, raw: string): URL {
 }
 
 function invalid(message: string): AppError {
-  return new AppError('InvalidRequest', `Invalid webhook: ${message}`);
+  return new AppError('InvalidWebhook', `Invalid webhook: ${message}`);
 }
 
 /**
@@ -81,7 +81,10 @@ export async function registerWebhook(
     deactivated_reason: null,
   };
   if (!(await deps.storage.alertWebhooks.register(record, MAX_ALERT_WEBHOOKS))) {
-    throw invalid(`an account holds at most ${MAX_ALERT_WEBHOOKS} webhooks; delete one first`);
+    throw new AppError(
+      'WebhookLimitExceeded',
+      `An account holds at most ${MAX_ALERT_WEBHOOKS} webhooks; delete one first`,
+    );
   }
   return { ...webhookView(record), secret, signature_header: WEBHOOK_SIGNATURE_HEADER };
 }
@@ -92,7 +95,7 @@ export async function listWebhooks(deps: AppDeps, userId: string): Promise<Alert
 
 export async function removeWebhook(deps: AppDeps, userId: string, id: string): Promise<void> {
   if (!(await deps.storage.alertWebhooks.remove(userId, id))) {
-    throw new AppError('NotFound', `No webhook '${id}' on this account`);
+    throw new AppError('WebhookNotFound', `No webhook '${id}' on this account`);
   }
 }
 
