@@ -20,6 +20,8 @@ import { startMarketWarmer } from './market/market-warm.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './market/news/news.js';
 import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './pilot/config.js';
 import { startPilot } from './pilot/scheduler.js';
+import { guarded } from './platform/redis/client.js';
+import type { SharedState } from './platform/redis/shared-state.js';
 import {
   type AppDeps,
   DEFAULT_CONFIG,
@@ -300,16 +302,29 @@ export interface RunningServer {
 }
 
 /**
- * Readiness: storage answers, a real market source answered (its circuit is not open), and the
- * server is not draining.
+ * Readiness: storage answers, the shared state answers (several instances), a real market source
+ * answered (its circuit is not open), and the server is not draining.
  */
-async function readiness(storage: Storage, market: MarketData, draining: boolean): Promise<Readiness> {
+async function readiness(
+  storage: Storage,
+  market: MarketData,
+  draining: boolean,
+  shared: SharedState | undefined,
+): Promise<Readiness> {
   const checks: Readiness['checks'] = {};
   try {
     await storage.schemaVersion();
     checks.storage = { ok: true };
   } catch (err) {
     checks.storage = { ok: false, detail: err instanceof Error ? err.message : String(err) };
+  }
+  if (shared !== undefined) {
+    try {
+      await guarded(shared.redis.ping());
+      checks.redis = { ok: true };
+    } catch (err) {
+      checks.redis = { ok: false, detail: err instanceof Error ? err.message : String(err) };
+    }
   }
   if (isMarketSources(market)) {
     const status = market.status();
@@ -369,7 +384,7 @@ export function startServer(
   deps.requestSync = (id) => sync.requestSync(id);
   let draining = false;
   const app = createApp(deps, {
-    observability: { ...observability, ready: { ready: () => readiness(storage, market, draining) } },
+    observability: { ...observability, ready: { ready: () => readiness(storage, market, draining, deps.shared) } },
   });
   // Alerts at candle close, d1 regime transitions and push delivery.
   const alerts = new AlertScheduler(deps);

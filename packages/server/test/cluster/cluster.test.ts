@@ -77,6 +77,16 @@ describe.skipIf(missing || unbuilt)('three instances on one PostgreSQL and one R
     await admin.end();
   });
 
+  it('is ready on each instance once storage and Redis answer', async () => {
+    for (const at of instances) {
+      const res = await fetch(`${at.url}/readyz`);
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { status: string; checks: Record<string, { ok: boolean }> };
+      expect(body.checks.storage?.ok).toBe(true);
+      expect(body.checks.redis?.ok).toBe(true);
+    }
+  });
+
   it('signs up on A, logs in on B, and reads on A the favorites written on C', async () => {
     const email = `cluster-${randomInt(1e9)}@example.com`;
     const ip = address();
