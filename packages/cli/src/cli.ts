@@ -9,6 +9,7 @@ import { importCommand } from './commands/import.js';
 import { mcpCommand } from './commands/mcp.js';
 import { screenCommand } from './commands/screen.js';
 import { serveCommand } from './commands/serve.js';
+import { workerCommand } from './commands/worker.js';
 import { EXIT, type ExitCode, toCliError, usageError } from './errors.js';
 import type { Io } from './io.js';
 import { styleFor } from './output/style.js';
@@ -31,6 +32,7 @@ const COMMANDS: readonly Command[] = [
   backtestCommand,
   serveCommand,
   mcpCommand,
+  workerCommand,
   dbMigrateCommand,
 ];
 

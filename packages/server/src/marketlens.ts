@@ -6,6 +6,8 @@ import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
 import type { AppDeps } from './platform/deps.js';
+import { BullMqJobs } from './platform/jobs/bullmq.js';
+import { type RunningWorker, startWorker } from './platform/jobs/worker.js';
 import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
 import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
@@ -25,6 +27,12 @@ export interface MarketlensOverrides {
   extra?: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer'>>;
   /** Seed the demo user on the embedded default (default true; `marketlens mcp` picks its user itself). */
   demo?: boolean;
+  /**
+   * Whether {@link Marketlens.listen}'s process works background jobs (default true). False
+   * (`marketlens serve --no-worker`) needs `redis.url`: the jobs are then only scheduled, and
+   * `marketlens worker` processes work them.
+   */
+  work?: boolean;
 }
 
 /** marketlens, built from one configuration: storage, market data, and the server to start. */
@@ -38,6 +46,11 @@ export interface Marketlens {
   readonly demo: DemoCredentials | null;
   /** Starts the HTTP server and the background jobs; resolves once it listens. */
   listen(): Promise<RunningServer>;
+  /**
+   * `marketlens worker`: works the background jobs the instances schedule on Redis, serving no
+   * HTTP; resolves once connected. Needs `redis.url`.
+   */
+  work(): Promise<RunningWorker>;
   /** Releases what {@link listen} did not take over (the market's timers, storage); idempotent. */
   close(): Promise<void>;
 }
@@ -161,8 +174,17 @@ export async function createMarketlens(
     }
   }
   if (config.production) protectDataDir(dataDir);
+  if (overrides.work === false && config.backend.redisUrl === null) {
+    if (isMarketSources(market)) market.close();
+    await shared?.close();
+    await storage.close();
+    throw new ConfigError(
+      '--no-worker needs REDIS_URL (config key redis.url): the jobs are worked by `marketlens worker` processes',
+    );
+  }
   const demo = config.production || overrides.demo === false ? null : await seedDemo(storage);
   let started: RunningServer | null = null;
+  let worker: RunningWorker | null = null;
   let closed = false;
   return {
     config,
@@ -176,6 +198,16 @@ export async function createMarketlens(
         ...overrides.extra,
         ...(shared !== null ? { shared } : {}),
         warmMs: config.market.warmMs,
+        // With Redis the jobs run on BullMQ, shared with the other instances and the workers.
+        ...(config.backend.redisUrl !== null
+          ? {
+              jobs: new BullMqJobs({
+                url: config.backend.redisUrl,
+                work: overrides.work ?? true,
+                name: `marketlens-api-${process.pid}`,
+              }),
+            }
+          : {}),
         // Request lines go to the log in production (or with MARKETLENS_LOG_FORMAT=json); metrics always count.
         observability: {
           ...(config.log.format === 'json' ? { logger } : {}),
@@ -185,9 +217,31 @@ export async function createMarketlens(
       });
       return started;
     },
+    async work() {
+      if (worker !== null) return worker;
+      const redisUrl = config.backend.redisUrl;
+      const credentialsKey = config.server.credentialsKey;
+      if (redisUrl === null || credentialsKey === undefined) {
+        throw new ConfigError(
+          'marketlens worker needs REDIS_URL (config key redis.url) and MARKETLENS_SECRET_KEY: it works the jobs the instances queue there',
+        );
+      }
+      worker = await startWorker({
+        config: config.server.config,
+        storage,
+        market,
+        redisUrl,
+        credentialsKey,
+        ...(shared !== null ? { shared } : {}),
+        warmMs: config.market.warmMs,
+        ...(overrides.extra !== undefined ? { extra: overrides.extra } : {}),
+      });
+      return worker;
+    },
     async close() {
       if (closed) return;
       closed = true;
+      if (worker !== null) await worker.stop();
       if (isMarketSources(market)) market.close();
       if (started !== null) await started.close();
       else await storage.close();

@@ -4,24 +4,16 @@ import { isIPv6, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
-import { createSimulatedVenue, type MarketData, SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { openConnection } from './accounts/connections.js';
+import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
 import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './accounts/credentials-crypto.js';
-import { SyncScheduler } from './accounts/sync/scheduler.js';
-import { notifyPilotTrade } from './alerts/push/pilot.js';
 import { DEFAULT_VAPID_SUBJECT } from './alerts/push/vapid.js';
-import { AlertScheduler } from './alerts/scheduler.js';
 import { parsePlanCosts } from './analysis/plan-costs.js';
 import { type App, createApp, type Observability } from './app.js';
 import { verificationFromEnv } from './auth/verification/config.js';
 import { mailerOf } from './auth/verification/mailer.js';
 import { isMarketSources } from './market/market.js';
-import { startMarketWarmer } from './market/market-warm.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './market/news/news.js';
-import { DEFAULT_PILOT_CONFIG, pilotConfigFromEnv } from './pilot/config.js';
-import { startPilot } from './pilot/scheduler.js';
-import { guarded } from './platform/redis/client.js';
-import type { SharedState } from './platform/redis/shared-state.js';
+import { pilotConfigFromEnv } from './pilot/config.js';
 import {
   type AppDeps,
   DEFAULT_CONFIG,
@@ -31,10 +23,15 @@ import {
   type SyncConfig,
 } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
+import { startBackgroundJobs } from './platform/jobs/background.js';
+import { InProcessJobs } from './platform/jobs/in-process.js';
+import type { JobRunner } from './platform/jobs/runner.js';
 import { drain } from './platform/observability/drain.js';
 import type { Readiness } from './platform/observability/health.js';
 import { OBSERVED_SERVER_OPTIONS } from './platform/observability/response.js';
 import { PLATFORM_SERVER_OPTIONS } from './platform/rate-limit/response.js';
+import { guarded } from './platform/redis/client.js';
+import type { SharedState } from './platform/redis/shared-state.js';
 import { affiliateThresholdFromEnv } from './promotions/config.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
@@ -342,8 +339,12 @@ async function readiness(
   return { ok: Object.values(checks).every((c) => c.ok), checks };
 }
 
-/** Starts the HTTP server; resolves once it listens (port 0 picks a free port). Market data: the simulated venue unless given. */
-export function startServer(
+/**
+ * Starts the HTTP server and the background jobs; resolves once it listens (port 0 picks a free
+ * port). Market data: the simulated venue unless given; jobs: in this process unless a runner is
+ * given (BullMQ on Redis: the jobs are shared with the other instances and `marketlens worker`s).
+ */
+export async function startServer(
   options: ServerOptions,
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
@@ -354,9 +355,14 @@ export function startServer(
     observability?: Observability;
     /** How long SIGTERM waits for in-flight requests before closing their connections; default 10 s. */
     drainMs?: number;
+    /**
+     * Where the background jobs run (closed with the server): absent, on timers in this process
+     * (`InProcessJobs`); with Redis a `BullMqJobs` (its `work: false` for `serve --no-worker`).
+     */
+    jobs?: JobRunner;
   } = {},
 ): Promise<RunningServer> {
-  const { warmMs, observability, drainMs, ...injected } = extra;
+  const { warmMs, observability, drainMs, jobs, ...injected } = extra;
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
@@ -373,31 +379,14 @@ export function startServer(
     mailer: mailerOf(options.config.mail, (line) => console.error(`[marketlens] ${line}`)),
     ...injected,
   };
-  // The background sync of connected accounts; connecting one asks it to sync at once.
-  const sync = new SyncScheduler({
-    storage,
-    now: deps.now,
-    config: options.config.sync,
-    open: (connection) => openConnection(deps, connection),
-    log: (message) => console.error(`[marketlens] ${message}`),
-  });
-  deps.requestSync = (id) => sync.requestSync(id);
   let draining = false;
   const app = createApp(deps, {
     observability: { ...observability, ready: { ready: () => readiness(storage, market, draining, deps.shared) } },
   });
-  // Alerts at candle close, d1 regime transitions and push delivery.
-  const alerts = new AlertScheduler(deps);
   news.start();
-  sync.start();
-  alerts.start();
-  // The publishing/outcome job and the pilot bot; a new pilot trade raises the pilot_trade push.
-  deps.pilot = { onPilotTrade: async (trade) => void (await notifyPilotTrade(deps, trade)) };
-  const pilot = (options.config.pilot ?? DEFAULT_PILOT_CONFIG).enabled
-    ? startPilot(deps, (err) =>
-        console.error('[marketlens] pilot run failed:', err instanceof Error ? err.message : err),
-      )
-    : null;
+  // Account sync (connecting one syncs it at once), alerts and push delivery, the pilot with its
+  // plan outcomes, and on real sources the market refresher.
+  const background = await startBackgroundJobs(deps, jobs ?? new InProcessJobs(), { warmMs });
   // Job backlog for /metrics: connections due for a sync, push deliveries due (read every 15 s, at most 10,000).
   const metrics = observability?.metrics;
   const backlog =
@@ -413,9 +402,6 @@ export function startServer(
             .catch(() => undefined);
         }, 15_000);
   backlog?.unref();
-  // Real sources: the favorites' and popular assets' analyses are kept warm (the simulated venue needs no warming).
-  const warmer =
-    warmMs !== undefined && warmMs > 0 && market.venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs) : null;
   const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
   return new Promise((resolvePromise, reject) => {
     const server = serve(
@@ -445,7 +431,7 @@ export function startServer(
             draining = true;
             if (backlog !== null) clearInterval(backlog);
             await drain(server as Server, { timeoutMs: drainMs ?? 10_000 });
-            await Promise.all([news.stop(), sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
+            await Promise.all([news.stop(), background.stop()]);
             await storage.close();
           },
         });
@@ -465,10 +451,7 @@ export function startServer(
     });
     server.on('error', (err) => {
       void news.stop();
-      void sync.stop();
-      void alerts.stop();
-      void pilot?.stop();
-      void warmer?.stop();
+      void background.stop();
       reject(err);
     });
   });

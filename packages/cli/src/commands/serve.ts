@@ -32,6 +32,10 @@ export const serveCommand: Command = {
         description:
           'market sources, default MARKETLENS_MARKET or simulated: e.g. ccxt:binance,yahoo or files:./candles',
       },
+      'no-worker': {
+        type: 'boolean',
+        description: 'schedule the background jobs but leave them to `marketlens worker` processes (needs REDIS_URL)',
+      },
       production: {
         type: 'boolean',
         description:
@@ -66,7 +70,7 @@ export const serveCommand: Command = {
           MARKETLENS_ENV: args.flag('production') ? 'production' : undefined,
         },
       });
-      ml = await createMarketlens(config);
+      ml = await createMarketlens(config, args.flag('no-worker') ? { work: false } : {});
     } catch (err) {
       if (err instanceof ConfigError) throw usageError(err.message, 'serve');
       throw err;

@@ -2,6 +2,8 @@ import { candleOpenTime, MAX_CANDLES, TIMEFRAME_MS, type Timeframe } from '@mark
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
 import { iso, marketOf, universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
+import { InProcessJobs } from '../platform/jobs/in-process.js';
+import type { JobRunner } from '../platform/jobs/runner.js';
 import type { AlertRecord } from '../storage/alerts-types.js';
 import { type AlertHit, evaluateAlert, evalWindowOf } from './evaluate.js';
 import { formatPct, formatPrice, noticeOf } from './push/notices.js';
@@ -13,6 +15,8 @@ import { deliverWebhooksDue } from './push/webhook-sender.js';
 export const MAX_CATCH_UP = 288;
 /** How often the scheduler looks for closed candles (real time). */
 export const SCHEDULER_INTERVAL_MS = 15_000;
+/** The repeatable job of a pass (one at a time across all instances on a shared runner). */
+export const ALERTS_JOB = 'alerts';
 
 export interface TickReport {
   evaluated: number;
@@ -158,11 +162,16 @@ export async function evaluateAlerts(deps: AppDeps): Promise<{ evaluated: number
 /**
  * The alert scheduler: on every tick it expires lapsed alerts, evaluates alerts whose candles
  * closed, checks d1 regime transitions and delivers the outbox. Ticks never overlap; `tick` can be
- * called directly (tests advance an injected clock and tick). One per process over a storage.
+ * called directly (tests advance an injected clock and tick). One per process over a storage; on a
+ * shared job runner one pass runs at a time across all instances. A pass is safe to run again, or
+ * after a crash half-way: an alert fires only from active to triggered (see {@link evaluateAlerts}).
  */
 export class AlertScheduler {
-  private timer: ReturnType<typeof setInterval> | null = null;
+  private jobs: JobRunner | null = null;
+  /** The runner {@link start} made itself (no runner given), closed by {@link stop}. */
+  private ownJobs: InProcessJobs | null = null;
   private running: Promise<TickReport> | null = null;
+  private stopped = false;
 
   constructor(
     private readonly deps: AppDeps,
@@ -188,19 +197,28 @@ export class AlertScheduler {
     return { evaluated, triggered, expired, regime, delivery, webhooks };
   }
 
-  start(): void {
-    if (this.timer) return;
+  /** Ticks every `intervalMs` (the first after one interval) on `jobs` when given (its owner closes it), else on timers in this process. */
+  async start(jobs?: JobRunner): Promise<void> {
+    if (this.jobs || this.stopped) return;
     const onError = this.options.onError ?? ((err) => console.error('[marketlens] alert scheduler:', err));
-    this.timer = setInterval(() => {
-      this.tick().catch(onError);
-    }, this.options.intervalMs ?? SCHEDULER_INTERVAL_MS);
-    this.timer.unref?.();
+    if (jobs === undefined) this.ownJobs = new InProcessJobs({ onError: (_name, err) => onError(err) });
+    const runner = jobs ?? this.ownJobs;
+    if (runner === null) return;
+    this.jobs = runner;
+    await runner.every(ALERTS_JOB, this.options.intervalMs ?? SCHEDULER_INTERVAL_MS, async () => {
+      if (this.stopped) return;
+      try {
+        await this.tick();
+      } catch (err) {
+        onError(err);
+      }
+    });
   }
 
   /** Stops ticking and waits for the pass under way. */
   async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopped = true;
+    await this.ownJobs?.close();
     await this.running?.catch(() => undefined);
   }
 }

@@ -94,6 +94,7 @@ describe('production mode', () => {
 
   it('exits cleanly on SIGTERM', async () => {
     const other = await startMain({}, PRODUCTION);
-    expect(await stop(other)).toBe(0);
+    const code = await stop(other);
+    expect(code, other.output()).toBe(0);
   });
 });

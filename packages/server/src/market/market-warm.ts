@@ -1,11 +1,15 @@
 import type { MarketData } from '@marketlens/exchanges';
 import { analysisOf } from '../analysis/analysis.js';
 import type { AppDeps } from '../platform/deps.js';
+import { InProcessJobs } from '../platform/jobs/in-process.js';
+import type { JobRunner } from '../platform/jobs/runner.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME } from '../platform/product-rules.js';
 import { marketOf, universeOf } from './market.js';
 
 /** Assets kept warm: the most favorited ones plus the universe's top ones by volume, this many of each. */
 export const WARM_ASSETS = 20;
+/** The repeatable job of a refresher pass (one at a time across all instances on a shared runner). */
+export const MARKET_WARM_JOB = 'market-warm';
 
 /**
  * One pass of the background refresher: the favorites' and the popular assets' default analysis
@@ -38,27 +42,45 @@ export async function warmMarket(
   return { warmed, failed };
 }
 
-/** Runs {@link warmMarket} every `intervalMs` (one pass at a time) until stopped. */
+/**
+ * Runs {@link warmMarket} every `intervalMs` (the first pass at once, one pass at a time) until
+ * stopped: on `jobs` when given (its owner closes it), else on timers in this process. A pass only
+ * reads sources and refreshes caches, so running it again is harmless.
+ */
 export function startMarketWarmer(
   deps: AppDeps,
   intervalMs: number,
   onPass?: (r: { warmed: number; failed: number }) => void,
+  jobs?: JobRunner,
 ) {
   let running: Promise<void> | null = null;
-  const pass = () => {
+  let stopped = false;
+  const pass = (): Promise<void> => {
     running ??= warmMarket(deps)
       .then((r) => onPass?.(r))
       .catch(() => undefined)
       .finally(() => {
         running = null;
       });
+    return running;
   };
-  const timer = setInterval(pass, intervalMs);
-  timer.unref();
-  pass();
+  const own = jobs === undefined ? new InProcessJobs() : null;
+  void (jobs ?? own)
+    ?.every(
+      MARKET_WARM_JOB,
+      intervalMs,
+      async () => {
+        if (!stopped) await pass();
+      },
+      { immediately: true },
+    )
+    .catch((err: unknown) =>
+      console.error('[marketlens] market refresher not scheduled:', err instanceof Error ? err.message : err),
+    );
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      await own?.close();
       await running;
     },
   };

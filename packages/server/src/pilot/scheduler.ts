@@ -1,5 +1,10 @@
 import type { AppDeps } from '../platform/deps.js';
+import { InProcessJobs } from '../platform/jobs/in-process.js';
+import type { JobRunner } from '../platform/jobs/runner.js';
 import { type PilotRun, pilotConfigOf, runPilotCycle } from './bot.js';
+
+/** The repeatable job of a pilot run (one at a time across all instances on a shared runner). */
+export const PILOT_JOB = 'pilot';
 
 /** The background publishing/outcome job and the bot, one run at a time. */
 export interface PilotScheduler {
@@ -10,10 +15,17 @@ export interface PilotScheduler {
 
 /**
  * Starts the pilot's runs every `config.pilot.intervalMs` (publish the universe's plans at each new
- * candle, advance every open plan's outcome, trade). Runs never overlap; a failed run is reported
- * to `onError` and the next one tries again. `stop` waits for the run in progress.
+ * candle, advance every open plan's outcome, trade), the first at once, on `jobs` when given (its
+ * owner closes it; one run at a time across all instances), else on timers in this process. Runs
+ * never overlap in a process; a failed run is reported to `onError` and the next one tries again.
+ * A run is safe to repeat: a plan is decided once (`pilot.decide` refuses a plan decided before).
+ * `stop` waits for the run in progress.
  */
-export function startPilot(deps: AppDeps, onError: (err: unknown) => void = () => {}): PilotScheduler {
+export function startPilot(
+  deps: AppDeps,
+  onError: (err: unknown) => void = () => {},
+  jobs?: JobRunner,
+): PilotScheduler {
   const config = pilotConfigOf(deps);
   let running: Promise<PilotRun | null> | null = null;
   let stopped = false;
@@ -29,12 +41,18 @@ export function startPilot(deps: AppDeps, onError: (err: unknown) => void = () =
       });
     return running;
   };
-  const timer = setInterval(() => {
-    if (!stopped && !running) void runOnce();
-  }, config.intervalMs);
-  timer.unref();
-  // The first run at once, so the pilot is active from start-up.
-  void runOnce();
+  const own = jobs === undefined ? new InProcessJobs({ onError: (_name, err) => onError(err) }) : null;
+  const runner = jobs ?? own;
+  void runner
+    ?.every(
+      PILOT_JOB,
+      config.intervalMs,
+      async () => {
+        if (!stopped) await runOnce();
+      },
+      { immediately: true },
+    )
+    .catch(onError);
   return {
     async runNow() {
       if (running) await running;
@@ -42,7 +60,7 @@ export function startPilot(deps: AppDeps, onError: (err: unknown) => void = () =
     },
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      await own?.close();
       if (running) await running;
     },
   };

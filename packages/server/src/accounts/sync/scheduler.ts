@@ -1,22 +1,50 @@
 /**
- * The background sync: every `pollMs` it syncs the connections that are due, at most
- * `concurrency` at a time, so a slow or failing venue cannot take the server's resources. A
- * connection is never synced twice at once. Tests drive it with `tick(now)` and `syncOnce(id)`
- * over an injected clock instead of `start()`.
+ * The background sync: every `pollMs` the connections that are due are queued, one job per
+ * connection, and synced at most `concurrency` at a time per process, so a slow or failing venue
+ * cannot take the server's resources. On a shared job runner (Redis) the poll runs once across all
+ * instances and any worker process syncs the queued connections. A connection is never synced twice
+ * at once in one process, nor queued twice for the same due time. Tests drive it with `tick(now)`
+ * and `syncOnce(id)` over an injected clock instead of `start()`.
  */
 import type { AccountData } from '@marketlens/exchanges';
+import { InProcessJobs } from '../../platform/jobs/in-process.js';
+import type { JobRunner } from '../../platform/jobs/runner.js';
 import { type SyncContext, type SyncResult, syncConnection } from './job.js';
 
 /** Options of {@link SyncScheduler}: the job's context, with `open` cached per connection. */
 export type SyncSchedulerOptions = SyncContext;
 
+/** The repeatable job that queues the due connections. */
+export const SYNC_DUE_JOB = 'sync-due';
+/** One sync of one connection. */
+export const SYNC_CONNECTION_JOB = 'sync-connection';
+/** Due connections one poll queues at most (most overdue first); the rest are queued by the next. */
+export const SYNC_POLL_BATCH = 1_000;
+
+/** The data of a {@link SYNC_CONNECTION_JOB}. */
+export interface SyncJob {
+  connection_id: string;
+  /**
+   * The connection's `next_sync_at` when it was queued: the job syncs only while it is still that
+   * (and due), so a job run again after its worker died resumes the sync, and one queued late after
+   * a finished sync does nothing. Absent: sync now, due or not (asked after connecting).
+   */
+  due_at?: number;
+}
+
+/** The job id of a connection's sync: one per connection and due time (or per request). */
+export function syncJobId(job: SyncJob): string {
+  return `${job.connection_id}-${job.due_at ?? 'now'}`;
+}
+
 export class SyncScheduler {
   private readonly running = new Map<string, Promise<SyncResult | null>>();
   private readonly waiting: Array<() => void> = [];
   private active = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private jobs: JobRunner | undefined;
+  /** The runner {@link start} made itself (no runner given), closed by {@link stop}. */
+  private ownJobs: InProcessJobs | undefined;
   private stopped = false;
-  private ticking: Promise<unknown> | undefined;
   /** Opened accounts, kept between syncs (a ccxt client loads the venue's markets once); dropped on failure. */
   private readonly accounts = new Map<string, Promise<{ account: AccountData; secrets: readonly string[] }>>();
   private readonly ctx: SyncContext;
@@ -37,29 +65,60 @@ export class SyncScheduler {
     };
   }
 
-  /** Polls for due connections every `pollMs` until {@link stop}. */
-  start(): void {
-    if (this.timer !== undefined || this.stopped) return;
-    const poll = (): void => {
-      // One tick at a time: a tick still waiting on slow venues is not piled upon.
-      if (this.ticking !== undefined) return;
-      this.ticking = this.tick()
-        .catch((err: unknown) => this.ctx.log?.(`sync tick failed: ${err instanceof Error ? err.message : 'error'}`))
-        .finally(() => {
-          this.ticking = undefined;
-        });
-    };
-    this.timer = setInterval(poll, this.ctx.config.pollMs);
-    this.timer.unref();
-    poll();
+  /**
+   * Polls for due connections every `pollMs` (the first poll at once) and syncs them, until
+   * {@link stop}: on `jobs` when given (its owner closes it), else on timers in this process.
+   */
+  async start(jobs?: JobRunner): Promise<void> {
+    if (this.jobs !== undefined || this.stopped) return;
+    if (jobs === undefined) {
+      this.ownJobs = new InProcessJobs({
+        onError: (name, err) => this.ctx.log?.(`${name} failed: ${err instanceof Error ? err.message : 'error'}`),
+      });
+    }
+    const runner = jobs ?? this.ownJobs;
+    if (runner === undefined) return;
+    this.jobs = runner;
+    await runner.work<SyncJob>(SYNC_CONNECTION_JOB, (job) => this.runJob(job), {
+      concurrency: this.ctx.config.concurrency,
+    });
+    await runner.every(
+      SYNC_DUE_JOB,
+      this.ctx.config.pollMs,
+      async () => {
+        try {
+          await this.enqueueDue();
+        } catch (err) {
+          this.ctx.log?.(`sync tick failed: ${err instanceof Error ? err.message : 'error'}`);
+        }
+      },
+      { immediately: true },
+    );
   }
 
   /** Stops polling and waits for the syncs under way to end (each bounded by the call timeout). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    await this.ownJobs?.close();
     await Promise.allSettled([...this.running.values()]);
+  }
+
+  /**
+   * Queues a sync job for each connection due at `now` (at most {@link SYNC_POLL_BATCH}); resolves
+   * with how many were due. A connection already queued for the same due time is not queued again.
+   */
+  async enqueueDue(now: number = this.ctx.now()): Promise<number> {
+    const jobs = this.jobs;
+    if (this.stopped || jobs === undefined) return 0;
+    const due = await this.ctx.storage.connections.due(now, SYNC_POLL_BATCH);
+    // Queued together (on Redis without waiting for each answer), in the order read: most overdue first.
+    await Promise.all(
+      due.map((c) => {
+        const job: SyncJob = { connection_id: c.id, due_at: c.next_sync_at };
+        return jobs.enqueue(SYNC_CONNECTION_JOB, job, { jobId: syncJobId(job) });
+      }),
+    );
+    return due.length;
   }
 
   /** Connections being synced now. */
@@ -94,11 +153,33 @@ export class SyncScheduler {
     return this.run(connectionId);
   }
 
-  /** Fire-and-forget {@link syncOnce} (after a connection is created). */
+  /**
+   * Fire-and-forget sync of one connection now (after it is created): queued on the runner once
+   * started (any worker takes it), else synced in this process at once.
+   */
   requestSync(connectionId: string): void {
-    void this.syncOnce(connectionId).catch((err: unknown) =>
+    const job: SyncJob = { connection_id: connectionId };
+    const requested =
+      this.jobs === undefined
+        ? this.syncOnce(connectionId)
+        : this.jobs.enqueue(SYNC_CONNECTION_JOB, job, { jobId: syncJobId(job) });
+    void requested.catch((err: unknown) =>
       this.ctx.log?.(`sync of ${connectionId} failed: ${err instanceof Error ? err.message : 'error'}`),
     );
+  }
+
+  /**
+   * Runs one queued sync: joins the sync of the connection under way in this process, else syncs
+   * it unless the job is stale (the connection was synced or rescheduled since it was queued).
+   */
+  async runJob(job: SyncJob): Promise<SyncResult | null> {
+    const current = this.running.get(job.connection_id);
+    if (current !== undefined) return current;
+    if (job.due_at !== undefined) {
+      const connection = await this.ctx.storage.connections.byId(job.connection_id);
+      if (connection === null || connection.next_sync_at !== job.due_at || job.due_at > this.ctx.now()) return null;
+    }
+    return this.syncOnce(job.connection_id);
   }
 
   private run(connectionId: string): Promise<SyncResult | null> {

@@ -1,0 +1,50 @@
+import { ConfigError, createMarketlens, loadConfig } from '@marketlens/server';
+import type { Command } from '../args.js';
+import { usageError } from '../errors.js';
+
+export const workerCommand: Command = {
+  spec: {
+    name: 'worker',
+    summary:
+      'work the background jobs (account sync, alerts, pilot, market refresh) of the instances sharing REDIS_URL',
+    args: '',
+    minArgs: 0,
+    maxArgs: 0,
+    options: {
+      config: { type: 'string', value: '<file>', description: 'a JSON config file (the environment overrides it)' },
+      market: {
+        type: 'string',
+        value: '<sources>',
+        description: 'market sources, default MARKETLENS_MARKET: the same as the API instances',
+      },
+    },
+    examples: ['marketlens worker', 'marketlens worker --config marketlens.json'],
+    notes: [
+      'Needs REDIS_URL, DATABASE_URL and MARKETLENS_SECRET_KEY, the same as the API instances; serves no HTTP.',
+      'Any number of workers share the jobs; one stopped with SIGKILL has its job finished by another within 30 s. Stop with Ctrl-C or SIGTERM (jobs under way finish first).',
+    ],
+  },
+  async run(args, io) {
+    let ml: Awaited<ReturnType<typeof createMarketlens>>;
+    try {
+      const config = loadConfig({
+        env: io.env,
+        file: args.string('config'),
+        overrides: { MARKETLENS_MARKET: args.string('market') },
+      });
+      ml = await createMarketlens(config, { demo: false });
+      await ml.work();
+    } catch (err) {
+      if (err instanceof ConfigError) throw usageError(err.message, 'worker');
+      throw err;
+    }
+    io.stdout(
+      `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}\n`,
+    );
+    const stop = () => {
+      void ml.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  },
+};

@@ -1,0 +1,70 @@
+import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
+import { openConnection } from '../../accounts/connections.js';
+import { SyncScheduler } from '../../accounts/sync/scheduler.js';
+import { notifyPilotTrade } from '../../alerts/push/pilot.js';
+import { AlertScheduler } from '../../alerts/scheduler.js';
+import { marketOf } from '../../market/market.js';
+import { startMarketWarmer } from '../../market/market-warm.js';
+import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
+import { startPilot } from '../../pilot/scheduler.js';
+import type { AppDeps } from '../deps.js';
+import type { JobRunner } from './runner.js';
+
+export interface BackgroundOptions {
+  /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
+  warmMs?: number;
+  /** One line per failure (default: stderr, prefixed `[marketlens]`). */
+  log?: (message: string) => void;
+}
+
+/** The background work of a process, started by {@link startBackgroundJobs}. */
+export interface BackgroundJobs {
+  /** The account sync (`requestSync` after a connection is created). */
+  readonly sync: SyncScheduler;
+  /** Stops taking jobs, ends the syncs under way early (at a page boundary), waits for the handlers, closes `jobs`. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Declares every background job of the server on `jobs` and works them there: the account sync
+ * (a `sync-due` poll fanning out one `sync-connection` job per due connection), the alert pass, the
+ * pilot with its plan outcomes (when `config.pilot` is enabled) and, on real sources, the market
+ * refresher. It sets `deps.requestSync` (a new connection is synced at once) and `deps.pilot` (a
+ * new pilot trade raises the `pilot_trade` push). An API server and a `marketlens worker` process
+ * both call it; what each does is the runner's roles (schedule, work).
+ */
+export async function startBackgroundJobs(
+  deps: AppDeps,
+  jobs: JobRunner,
+  options: BackgroundOptions = {},
+): Promise<BackgroundJobs> {
+  const log = options.log ?? ((message: string) => console.error(`[marketlens] ${message}`));
+  const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
+  const sync = new SyncScheduler({
+    storage: deps.storage,
+    now: deps.now,
+    config: deps.config.sync,
+    open: (connection) => openConnection(deps, connection),
+    log,
+  });
+  deps.requestSync = (id) => sync.requestSync(id);
+  const alerts = new AlertScheduler(deps, { onError: (err) => log(`alert scheduler: ${describe(err)}`) });
+  deps.pilot = { onPilotTrade: async (trade) => void (await notifyPilotTrade(deps, trade)) };
+  const pilot = (deps.config.pilot ?? DEFAULT_PILOT_CONFIG).enabled
+    ? startPilot(deps, (err) => log(`pilot run failed: ${describe(err)}`), jobs)
+    : null;
+  const warmMs = options.warmMs ?? 0;
+  const warmer =
+    warmMs > 0 && marketOf(deps).venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs, undefined, jobs) : null;
+  await Promise.all([sync.start(jobs), alerts.start(jobs)]);
+  return {
+    sync,
+    async stop() {
+      // The schedulers stop first (synchronously: a sync under way ends at its next page), then the
+      // runner stops taking jobs and waits for the handlers under way.
+      const stopping = Promise.all([sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
+      await jobs.close();
+      await stopping;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+/**
+ * The shared runner on a real Redis: a schedule declared by three instances runs once per
+ * interval and never overlaps; jobs are split between two worker processes, none run twice; the
+ * job of a worker process killed with SIGKILL is finished by the other within 30 s.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { skipWithout } from '../../../../core/src/testing/shared-data.js';
+import {
+  bundleJobsWorker,
+  type JobsWorkerProcess,
+  startJobsWorker,
+} from '../../../test/support/jobs-worker-fixture.bundle.js';
+import { BullMqJobs } from './bullmq.js';
+
+const REDIS_URL = process.env.MARKETLENS_TEST_REDIS_URL ?? '';
+const noRedis = skipWithout(
+  REDIS_URL !== '',
+  'Redis (MARKETLENS_TEST_REDIS_URL)',
+  'Start a throwaway one with `source .ci/services.sh`, which sets it.',
+);
+
+// Short locks so a dead worker's job comes back in about two seconds, not twenty.
+const LOCK_MS = 1_500;
+const STALLED_MS = 500;
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const freshPrefix = () => `test-jobs-${randomBytes(6).toString('hex')}`;
+
+const workers: JobsWorkerProcess[] = [];
+const runners: BullMqJobs[] = [];
+let bundle: ReturnType<typeof bundleJobsWorker> | undefined;
+
+function runner(options: Omit<ConstructorParameters<typeof BullMqJobs>[0], 'url'>): BullMqJobs {
+  const jobs = new BullMqJobs({ url: REDIS_URL, lockDurationMs: LOCK_MS, stalledIntervalMs: STALLED_MS, ...options });
+  runners.push(jobs);
+  return jobs;
+}
+
+/** Starts a worker process working `name` under `prefix`, each job sleeping its `ms`. */
+async function startWorkerProcess(prefix: string, name: string): Promise<JobsWorkerProcess> {
+  if (bundle === undefined) throw new Error('not bundled');
+  const proc = await startJobsWorker(bundle.file, {
+    JOBS_REDIS_URL: REDIS_URL,
+    JOBS_PREFIX: prefix,
+    JOBS_NAME: name,
+    JOBS_LOCK_MS: String(LOCK_MS),
+    JOBS_STALLED_MS: String(STALLED_MS),
+  });
+  workers.push(proc);
+  return proc;
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`not within ${timeoutMs} ms`);
+    await pause(20);
+  }
+}
+
+describe.skipIf(noRedis)('BullMqJobs (skips without MARKETLENS_TEST_REDIS_URL: source .ci/services.sh)', () => {
+  beforeAll(() => {
+    bundle = bundleJobsWorker();
+  }, 60_000);
+
+  afterEach(async () => {
+    for (const w of workers.splice(0)) w.child.kill('SIGKILL');
+    await Promise.all(runners.splice(0).map((r) => r.close()));
+  });
+
+  afterAll(() => {
+    bundle?.remove();
+  });
+
+  it('runs a job scheduled by three instances once per interval, one run at a time', async () => {
+    const prefix = freshPrefix();
+    const instances = [0, 1, 2].map((i) => runner({ prefix, name: `instance-${i}` }));
+    let runs = 0;
+    let active = 0;
+    let overlap = 0;
+    const handler = async () => {
+      runs++;
+      active++;
+      overlap = Math.max(overlap, active);
+      await pause(50);
+      active--;
+    };
+    const started = Date.now();
+    await Promise.all(instances.map((jobs) => jobs.every('tick', 300, handler)));
+    await pause(1_950);
+    const elapsed = Date.now() - started;
+    await Promise.all(instances.map((jobs) => jobs.close()));
+    // One schedule: about one run per 300 ms (plus the first at once), not three.
+    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(runs).toBeLessThanOrEqual(Math.floor(elapsed / 300) + 2);
+    expect(overlap).toBe(1);
+    const probe = runner({ prefix, work: false, schedule: false });
+    expect(await probe.queue('tick').getJobSchedulersCount()).toBe(1);
+  });
+
+  it('never overlaps runs of a job slower than its interval, across instances', async () => {
+    const prefix = freshPrefix();
+    const instances = [0, 1, 2].map((i) => runner({ prefix, name: `instance-${i}` }));
+    let runs = 0;
+    let active = 0;
+    let overlap = 0;
+    const handler = async () => {
+      runs++;
+      active++;
+      overlap = Math.max(overlap, active);
+      await pause(250);
+      active--;
+    };
+    await Promise.all(instances.map((jobs) => jobs.every('slow', 100, handler)));
+    await pause(1_500);
+    await Promise.all(instances.map((jobs) => jobs.close()));
+    expect(runs).toBeGreaterThanOrEqual(2);
+    expect(overlap).toBe(1);
+  });
+
+  it('queues a job id once while it is queued or running, and again once it ended', async () => {
+    const prefix = freshPrefix();
+    const producer = runner({ prefix, work: false });
+    await producer.enqueue('once', { n: 1 }, { jobId: 'conn-a-1000' });
+    await producer.enqueue('once', { n: 2 }, { jobId: 'conn-a-1000' });
+    await producer.enqueue('once', { n: 3 }, { jobId: 'conn-b-1000' });
+    const seen: number[] = [];
+    const worker = runner({ prefix, schedule: false });
+    await worker.work<{ n: number }>('once', async (data) => {
+      seen.push(data.n);
+    });
+    await until(() => seen.length === 2, 5_000);
+    await pause(100);
+    expect(seen.sort()).toEqual([1, 3]);
+    await producer.enqueue('once', { n: 4 }, { jobId: 'conn-a-1000' });
+    await until(() => seen.length === 3, 5_000);
+    expect(seen).toContain(4);
+  });
+
+  it('splits 200 queued jobs between two worker processes, none run twice', async () => {
+    const prefix = freshPrefix();
+    const pair = await Promise.all([startWorkerProcess(prefix, 'split'), startWorkerProcess(prefix, 'split')]);
+    const producer = runner({ prefix, work: false });
+    for (let i = 0; i < 200; i++) await producer.enqueue('split', { ms: 10 }, { jobId: `job-${i}` });
+    await until(() => pair[0].said('DONE').length + pair[1].said('DONE').length >= 200, 20_000);
+    await pause(200);
+    const all = [...pair[0].said('DONE'), ...pair[1].said('DONE')];
+    expect(all).toHaveLength(200);
+    expect(new Set(all).size).toBe(200);
+    expect(pair[0].said('DONE').length).toBeGreaterThan(0);
+    expect(pair[1].said('DONE').length).toBeGreaterThan(0);
+    const counts = await producer.queue('split').getJobCounts('waiting', 'active', 'delayed', 'failed');
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  }, 30_000);
+
+  it('finishes the job of a worker process killed with SIGKILL in another, within 30 s, once', async () => {
+    const prefix = freshPrefix();
+    const pair = await Promise.all([startWorkerProcess(prefix, 'crash'), startWorkerProcess(prefix, 'crash')]);
+    const producer = runner({ prefix, work: false });
+    await producer.enqueue('crash', { ms: 1_000 }, { jobId: 'sync-conn-1' });
+    await until(() => pair.some((w) => w.said('STARTED').includes('sync-conn-1')), 5_000);
+    const victim = pair.find((w) => w.said('STARTED').includes('sync-conn-1'));
+    const survivor = pair.find((w) => w !== victim);
+    if (victim === undefined || survivor === undefined) throw new Error('no worker took the job');
+    victim.child.kill('SIGKILL');
+    await victim.exited;
+    const killedAt = Date.now();
+    await until(() => survivor.said('DONE').includes('sync-conn-1'), 30_000);
+    expect(Date.now() - killedAt).toBeLessThan(30_000);
+    expect(victim.said('DONE')).toEqual([]);
+    expect(survivor.said('STARTED')).toEqual(['sync-conn-1']);
+    expect(survivor.said('DONE')).toEqual(['sync-conn-1']);
+    await pause(LOCK_MS + 2 * STALLED_MS);
+    expect(survivor.said('DONE')).toEqual(['sync-conn-1']);
+    const counts = await producer.queue('crash').getJobCounts('waiting', 'active', 'delayed', 'failed');
+    expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0, failed: 0 });
+  }, 30_000);
+});

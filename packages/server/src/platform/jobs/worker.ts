@@ -1,0 +1,85 @@
+import type { MarketData } from '@marketlens/exchanges';
+import { mailerOf } from '../../auth/verification/mailer.js';
+import type { Storage } from '../../storage/types.js';
+import type { AppDeps, ServerConfig } from '../deps.js';
+import { SharedStateUnavailable } from '../redis/client.js';
+import type { SharedState } from '../redis/shared-state.js';
+import { startBackgroundJobs } from './background.js';
+import { BullMqJobs, type BullMqJobsOptions } from './bullmq.js';
+
+/** What a worker process works with; the caller builds storage and market data as for the server. */
+export interface WorkerOptions {
+  config: ServerConfig;
+  storage: Storage;
+  market: MarketData;
+  /** The Redis of the API instances (`REDIS_URL`): their queues are the worker's. */
+  redisUrl: string;
+  /** The key connection credentials are encrypted with: the API instances' own (MARKETLENS_SECRET_KEY). */
+  credentialsKey: Uint8Array;
+  /** The state instances share, when the caller opened it (caches the handlers fill). */
+  shared?: SharedState;
+  /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
+  warmMs?: number;
+  /** Injected collaborators (tests: a venue server, the clock, the push transport). */
+  extra?: Partial<Pick<AppDeps, 'accountFor' | 'now' | 'pushTransport' | 'mailer'>>;
+  /** Queue tuning (tests shorten the dead-worker recovery, and isolate their keys by prefix). */
+  queue?: Pick<BullMqJobsOptions, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'name'>;
+  /** How long to wait for Redis at start before failing (default 10 s). */
+  connectTimeoutMs?: number;
+  /** One line per failure (default: stderr, prefixed `[marketlens]`). */
+  log?: (message: string) => void;
+}
+
+export interface RunningWorker {
+  /** Stops taking jobs and waits for the ones under way (a sync ends at its next page); does not close storage. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `marketlens worker`: a process that only works the background jobs the API instances schedule
+ * on Redis (account syncs, alert passes, the pilot, the market refresher); it serves no HTTP and
+ * declares no schedule. Any number of them share the work; one killed mid-job has its job finished
+ * by another. Rejects with {@link SharedStateUnavailable} when Redis cannot be reached in time.
+ */
+export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+  const log = options.log ?? ((message: string) => console.error(`[marketlens] ${message}`));
+  const deps: AppDeps = {
+    storage: options.storage,
+    config: options.config,
+    now: Date.now,
+    market: options.market,
+    credentialsKey: options.credentialsKey,
+    mailer: mailerOf(options.config.mail, log),
+    ...(options.shared !== undefined ? { shared: options.shared } : {}),
+    ...options.extra,
+  };
+  const jobs = new BullMqJobs({
+    name: `marketlens-worker-${process.pid}`,
+    ...options.queue,
+    url: options.redisUrl,
+    schedule: false,
+    work: true,
+    onError: (name, err) => log(`job ${name} failed: ${err instanceof Error ? err.message : String(err)}`),
+    onConnectionError: (err) => log(`job queue: ${err.message}`),
+  });
+  const background = await startBackgroundJobs(deps, jobs, { warmMs: options.warmMs, log });
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      jobs.whenReady(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new SharedStateUnavailable(`Redis not reachable within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+      }),
+    ]);
+  } catch (err) {
+    await background.stop();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { stop: () => background.stop() };
+}
