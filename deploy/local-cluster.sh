@@ -38,9 +38,6 @@ wait_healthy() {
   return 1
 }
 
-# True when this build of the CLI has the command $1 (e.g. `db migrate`, `worker`).
-has_command() { "${CLI[@]}" --help 2>/dev/null | grep -Eq "^  $1( |$)"; }
-
 free_port() {
   local p
   for _ in $(seq 1 50); do
@@ -123,19 +120,21 @@ start_cluster() {
   export DATABASE_URL="$pg_base/marketlens"
   export REDIS_URL=$MARKETLENS_TEST_REDIS_URL
   export MARKETLENS_DATA_DIR="$CLUSTER_DIR/data"
+  # One credentials key for every process (each would otherwise make its own key file).
+  if [ -z "${MARKETLENS_SECRET_KEY:-}" ]; then
+    [ -s "$CLUSTER_DIR/secret.key" ] || (umask 077 && head -c 32 /dev/urandom | base64 >"$CLUSTER_DIR/secret.key")
+    MARKETLENS_SECRET_KEY=$(cat "$CLUSTER_DIR/secret.key")
+  fi
+  export MARKETLENS_SECRET_KEY
   # nginx connects from 127.0.0.1: the one proxy whose X-Forwarded-For the instances believe.
   export MARKETLENS_TRUSTED_PROXIES=127.0.0.1
   export HOST=127.0.0.1
 
-  # The schema, once, before any instance starts (instances never migrate).
-  if has_command 'db migrate'; then
-    "${CLI[@]}" db migrate >"$CLUSTER_DIR/migrate.log" 2>&1 || {
-      cat "$CLUSTER_DIR/migrate.log" >&2
-      die "marketlens db migrate failed"
-    }
-  else
-    log "warning: this build has no \`marketlens db migrate\`; skipped"
-  fi
+  # The schema, once, before any instance starts (an instance finds it current and migrates nothing).
+  "${CLI[@]}" db migrate >"$CLUSTER_DIR/migrate.log" 2>&1 || {
+    cat "$CLUSTER_DIR/migrate.log" >&2
+    die "marketlens db migrate failed"
+  }
 
   local i port servers=''
   for i in $(seq 1 "$INSTANCES"); do
@@ -153,14 +152,10 @@ start_cluster() {
     }
   done
 
-  if has_command worker; then
-    for i in $(seq 1 "$WORKERS"); do
-      nohup "${CLI[@]}" worker >"$CLUSTER_DIR/worker-$i.log" 2>&1 &
-      echo $! >"$CLUSTER_DIR/pids/worker-$i.pid"
-    done
-  else
-    log "warning: this build has no \`marketlens worker\`; no worker started"
-  fi
+  for i in $(seq 1 "$WORKERS"); do
+    nohup "${CLI[@]}" worker >"$CLUSTER_DIR/worker-$i.log" 2>&1 &
+    echo $! >"$CLUSTER_DIR/pids/worker-$i.pid"
+  done
 
   local listen=${LISTEN_PORT:-$(free_port)} user=''
   # Under root the master drops its workers to www-data, which Debian's nginx package creates.
