@@ -22,6 +22,7 @@ import {
   type MarketType,
   SIMULATED_VENUE_ID,
   splitClosed,
+  TIMEFRAME_MS,
   type Ticker,
 } from '@marketlens/exchanges';
 import { isAtLeast } from '../keys/tiers.js';
@@ -183,21 +184,36 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
   const key = cacheKey(market, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
   let analysis = memo.get(key, now);
   if (analysis === undefined) {
-    // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
-    const funding: FundingRate | null = await market
-      .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
-      .catch(() => null);
-    try {
-      analysis = analyze(closed, {
-        ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue),
-        market: { funding: funding?.rate ?? null },
-      });
-    } catch (err) {
-      if (err instanceof InputError) {
-        throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+    const analyzeClosed = async (): Promise<Analysis> => {
+      // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
+      const funding: FundingRate | null = await market
+        .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
+        .catch(() => null);
+      try {
+        return analyze(closed, {
+          ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue),
+          market: { funding: funding?.rate ?? null },
+        });
+      } catch (err) {
+        if (err instanceof InputError) {
+          throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);
+        }
+        throw err;
       }
-      throw err;
-    }
+    };
+    // Several instances compute a closed candle's analysis once between them (single-flight in
+    // Redis) and serve the same one; the analysis is plain JSON data, so it travels as its text.
+    const shared = deps.shared;
+    analysis =
+      shared === undefined
+        ? await analyzeClosed()
+        : (JSON.parse(
+            await shared.cache.getOrCompute(
+              `analysis:${key}`,
+              TIMEFRAME_MS[r.timeframe] + ANALYSIS_CACHE_MS,
+              async () => JSON.stringify(await analyzeClosed()),
+            ),
+          ) as Analysis);
     memo.set(key, analysis, now);
   }
   return {

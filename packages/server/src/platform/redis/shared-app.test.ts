@@ -28,6 +28,7 @@ describe.skipIf(noRedis)('two instances sharing Redis (skips without MARKETLENS_
   let b: App;
   // a fresh client address per run: the budget in Redis is per address and outlives the test
   const ip = `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+  const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   const get = (app: App, path: string, headers: Record<string, string> = {}) =>
     Promise.resolve(app.request(path, { headers }, { incoming: { socket: { remoteAddress: ip } } }));
 
@@ -127,6 +128,45 @@ describe.skipIf(noRedis)('two instances sharing Redis (skips without MARKETLENS_
       status = (await credits(b, token)).status;
     }
     expect(status).toBe(401);
+  });
+
+  it("computes a closed candle's analysis once for both instances and serves the same one", async () => {
+    // each instance reads its own venue (same prices, same clock); count the analyses computed:
+    // the funding read is the first step of computing one
+    const counted = (venue: ReturnType<typeof createSimulatedVenue>) => {
+      let computed = 0;
+      const market = Object.assign(Object.create(venue) as typeof venue, {
+        fundingRate: (q: Parameters<typeof venue.fundingRate>[0]) => {
+          computed++;
+          return venue.fundingRate(q);
+        },
+      });
+      return { market, computed: () => computed };
+    };
+    const one = counted(createSimulatedVenue({ now }));
+    const two = counted(createSimulatedVenue({ now }));
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 1_000, windowMs: 60_000 } };
+    const x = createApp({ storage, config, now, market: one.market, shared: states[0] }, { logError: () => {} });
+    const y = createApp({ storage, config, now, market: two.market, shared: states[1] }, { logError: () => {} });
+    // a day no earlier run asked for (Redis outlives the test run), so the shared entry is this run's
+    clock.now = Date.UTC(2026, 0, 15, 12) + randomInt(1, 100_000) * 86_400_000;
+    const token = await signedIn();
+    const path = '/v2/analysis/ethereum?timeframe=d1';
+    const ask = (app: App) =>
+      Promise.resolve(
+        app.request(
+          path,
+          { headers: { 'x-session-token': token } },
+          { incoming: { socket: { remoteAddress: address() } } },
+        ),
+      );
+    const [first, second] = await Promise.all([ask(x), ask(y)]);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(one.computed() + two.computed()).toBe(1);
+    const a = ((await first.json()) as { data: { analysis: unknown } }).data.analysis;
+    const b = ((await second.json()) as { data: { analysis: unknown } }).data.analysis;
+    expect(b).toEqual(a);
   });
 
   it('answers 503 with an ErrorResponse while Redis cannot be reached', async () => {
