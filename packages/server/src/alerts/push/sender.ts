@@ -58,7 +58,23 @@ export function retryDelay(attempts: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
 }
 
-const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
+/**
+ * `run`, shared by the calls that overlap on one storage: while a delivery run over a storage is
+ * under way, another call gets its promise instead of starting a second run, so a row is never
+ * sent twice at once (push and webhooks alike).
+ */
+export function oneRunPerStorage(
+  run: (deps: AppDeps) => Promise<DeliveryReport>,
+): (deps: AppDeps) => Promise<DeliveryReport> {
+  const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
+  return (deps) => {
+    const held = inFlight.get(deps.storage);
+    if (held) return held;
+    const running = run(deps).finally(() => inFlight.delete(deps.storage));
+    inFlight.set(deps.storage, running);
+    return running;
+  };
+}
 
 /**
  * Sends the outbox rows that are due. A row is marked delivered only after the push service
@@ -67,13 +83,7 @@ const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
  * the device; 429, 5xx and network failures retry with backoff; other refusals drop the row.
  * Calls over one storage share a run, so a row is never sent twice concurrently.
  */
-export function deliverDue(deps: AppDeps): Promise<DeliveryReport> {
-  const held = inFlight.get(deps.storage);
-  if (held) return held;
-  const run = deliverBatch(deps).finally(() => inFlight.delete(deps.storage));
-  inFlight.set(deps.storage, run);
-  return run;
-}
+export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerStorage(deliverBatch);
 
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };

@@ -10,7 +10,14 @@ import { WEBHOOK_SIGNATURE_HEADER } from '@marketlens/contract';
 import { CredentialsDecryptError } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { WebhookOutboxRecord } from '../../storage/webhooks-types.js';
-import { DELIVERY_BATCH, type DeliveryReport, MAX_PUSH_ATTEMPTS, PUSH_TTL_SECONDS, retryDelay } from './sender.js';
+import {
+  DELIVERY_BATCH,
+  type DeliveryReport,
+  MAX_PUSH_ATTEMPTS,
+  oneRunPerStorage,
+  PUSH_TTL_SECONDS,
+  retryDelay,
+} from './sender.js';
 import { httpTransport, PushEndpointRefused, type PushRequest } from './transport.js';
 import { webhookSecret, webhookSignature } from './webhooks.js';
 
@@ -31,16 +38,8 @@ export function webhookRequestOf(url: string, secret: string, row: WebhookOutbox
   };
 }
 
-const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
-
 /** Sends the webhook rows that are due; calls over one storage share a run (a row is never sent twice at once). */
-export function deliverWebhooksDue(deps: AppDeps): Promise<DeliveryReport> {
-  const held = inFlight.get(deps.storage);
-  if (held) return held;
-  const run = deliverBatch(deps).finally(() => inFlight.delete(deps.storage));
-  inFlight.set(deps.storage, run);
-  return run;
-}
+export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerStorage(deliverBatch);
 
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
