@@ -118,6 +118,21 @@ describe('normalizePosition', () => {
     expect(p.visible).toBe(false);
   });
 
+  it('has no margin ratio when the equity is too close to 0 for the ratio to be a float (Node 24 seed 571205237)', () => {
+    const p = normalizePosition(
+      positionInput({
+        size: 0.000001,
+        entry_price: 999999.9999999998,
+        mark_price: 999999.9999999998,
+        margin: 5e-324,
+        maintenance_margin: 8.98846567431158e-16,
+      }),
+    );
+    expect(p.margin_ratio).toBeNull();
+    const q = normalizePosition(positionInput({ margin: 100, maintenance_margin: 5 }));
+    expect(q.margin_ratio).not.toBeNull();
+  });
+
   it('keeps reported zero funding as 0 and defaults notes to empty', () => {
     const p = normalizePosition(positionInput({ funding_since_open: 0, notes: undefined }));
     expect(p.funding_since_open).toBe(0);

@@ -109,7 +109,10 @@ export interface PositionExtended {
   weekly_pnl_usd: number | null;
   /** `margin * usd_rate`. */
   margin_usd: number | null;
-  /** `maintenance_margin / (margin + unrealized_pnl)` (ccxt's marginRatio; 1 = liquidation); null when equity <= 0. */
+  /**
+   * `maintenance_margin / (margin + unrealized_pnl)` (ccxt's marginRatio; 1 = liquidation); null when
+   * equity <= 0, or so close to 0 that the ratio is past the largest float.
+   */
   margin_ratio: number | null;
   /** `side * (mark - liquidation_price) / mark * 100`: positive while the mark is on the safe side. */
   distance_to_liquidation: number | null;
@@ -190,7 +193,11 @@ export function normalizePosition(position: PositionInput, index?: number): Posi
   let marginRatio: number | null = null;
   if (pnl !== null && margin !== null && maintenance !== null) {
     const equity = pnl.plus(margin);
-    if (equity.greaterThan(0)) marginRatio = toNum(dec(maintenance).div(equity));
+    if (equity.greaterThan(0)) {
+      // an equity within a few ulps of 0 (a denormal margin) puts the ratio past the float range
+      const ratio = toNum(dec(maintenance).div(equity));
+      marginRatio = Number.isFinite(ratio) ? ratio : null;
+    }
   }
   const distance =
     mark === null || liquidation === null || side === null ? null : ((mark - liquidation) * sign * 100) / mark || 0;
