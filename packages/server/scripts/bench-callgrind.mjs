@@ -12,7 +12,7 @@
 // real run: the session case slightly overstates the platform.
 //
 // Needs valgrind (Debian's package) and the built server (`pnpm --filter @marketlens/server build`).
-//   node scripts/bench-callgrind.mjs [--warmup 3000] [--requests 6000] [--connections 10]
+//   node scripts/bench-callgrind.mjs [--warmup 5000] [--requests 5000] [--connections 10]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,8 +86,8 @@ async function main() {
     console.error('needs valgrind and callgrind_control (apt-get install valgrind)');
     process.exit(2);
   }
-  const warmup = arg('warmup', 3000);
-  const requests = arg('requests', 6000);
+  const warmup = arg('warmup', 5000);
+  const requests = arg('requests', 5000);
   const connections = arg('connections', 10);
   const dir = mkdtempSync(join(tmpdir(), 'marketlens-callgrind-'));
   const rows = [];
