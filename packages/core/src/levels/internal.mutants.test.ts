@@ -1,19 +1,9 @@
 // Tests written against the survivors of the mutation run (docs/testing.md, "Mutation score"):
 // the candle checks shared by levels, plans and simulations, and the ATR column they read.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../errors.js';
+import { caughtInputError as caught } from '../testing/bad-input.js';
 import type { Candles } from '../types.js';
 import { atrColumn, positiveOrNull, prefixCandles } from './internal.js';
-
-function caught(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
 
 function plain(n: number): Candles {
   const col = (f: (i: number) => number) => Array.from({ length: n }, (_, i) => f(i));

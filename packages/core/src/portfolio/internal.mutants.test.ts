@@ -2,19 +2,8 @@
 // the field readers every portfolio normalizer uses, each error naming the record and field
 // (`fills[2].price`) as their contract says, and the money helpers.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../errors.js';
+import { caughtInputError as caught } from '../testing/bad-input.js';
 import { checkArray, dec, decSum, fieldsOf, iso, isoOrNull, toNum } from './internal.js';
-
-/** The InputError `fn` throws. */
-function caught(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
 
 describe('fieldsOf', () => {
   const row = {

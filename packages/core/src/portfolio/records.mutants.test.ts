@@ -1,22 +1,12 @@
 // Tests written against the survivors of the mutation run (docs/testing.md, "Mutation score"):
 // the rules of the position, fill and balance normalizers that their other tests left open.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../errors.js';
+import { caughtInputError as caught } from '../testing/bad-input.js';
 import { type BalanceInput, normalizeBalances } from './balances.js';
 import { type FillInput, ordersFromFills, tradesFromFills } from './orders.js';
 import { normalizePosition, type PositionInput } from './positions.js';
 import { H, positionInput, T } from './test-fixtures.js';
 import { portfolioTotals } from './totals.js';
-
-function caught(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
 
 const DAY = 24 * H;
 

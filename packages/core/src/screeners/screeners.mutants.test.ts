@@ -2,8 +2,8 @@
 // the breakout and volume-surge screens on hand-built series whose expected hits follow from
 // the rules in their documentation, and runScreeners' input checks, ranking and limit.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../errors.js';
 import { atr } from '../indicators/atr.js';
+import { caughtInputError as caught } from '../testing/bad-input.js';
 import { toColumns } from '../testing/props.js';
 import type { Candle } from '../types.js';
 import { detectBreakout, detectVolumeSurge, type PriceZone, runScreeners } from './screeners.js';
@@ -27,16 +27,6 @@ function series(close: number, volume: number): Candle[] {
     volume,
   });
   return rows;
-}
-
-function caught(fn: () => unknown): InputError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('detectBreakout on hand-built series', () => {

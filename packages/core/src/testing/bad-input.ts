@@ -1,6 +1,17 @@
 import { expect } from 'vitest';
 import { InputError, type InputErrorCode } from '../errors.js';
 
+/** The `InputError` that `fn` throws; fails the test when it throws something else or nothing. */
+export function caughtInputError(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return e as InputError;
+  }
+  throw new Error('expected an InputError');
+}
+
 function expectInputError(fn: () => unknown, code: InputErrorCode): void {
   let caught: unknown;
   try {
