@@ -13,6 +13,7 @@ import {
 import { type AppDeps, venuesOf } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
+import type { SharedState } from '../platform/redis/shared-state.js';
 import type { MarketQuote, VenueSnapshot } from './opened-venues.js';
 import { guardVenue } from './venue-guard.js';
 
@@ -97,8 +98,25 @@ export async function readSnapshot(market: MarketData, now: number): Promise<Ven
       return [asset.id, quotes.filter((q): q is MarketQuote => q !== null)] as const;
     }),
   );
-  const byAsset = new Map(perAsset);
-  return { venue: market.venue, at: now, quotes: perAsset.flatMap(([, q]) => q), byAsset };
+  return snapshotOf(market.venue, now, perAsset);
+}
+
+function snapshotOf(venue: string, at: number, perAsset: readonly (readonly [string, MarketQuote[]])[]): VenueSnapshot {
+  return { venue, at, quotes: perAsset.flatMap(([, q]) => q), byAsset: new Map(perAsset) };
+}
+
+/**
+ * A snapshot read once for every instance sharing Redis within each {@link SNAPSHOT_TTL_MS} (the
+ * others wait for it, single-flight), carried as JSON: quotes are plain data.
+ */
+async function sharedSnapshot(shared: SharedState, market: MarketData, now: number): Promise<VenueSnapshot> {
+  const slot = Math.floor(now / SNAPSHOT_TTL_MS);
+  const text = await shared.cache.getOrCompute(`snapshot:${market.venue}:${slot}`, SNAPSHOT_TTL_MS, async () => {
+    const s = await readSnapshot(market, now);
+    return JSON.stringify({ venue: s.venue, at: s.at, perAsset: [...s.byAsset] });
+  });
+  const wire = JSON.parse(text) as { venue: string; at: number; perAsset: [string, MarketQuote[]][] };
+  return snapshotOf(wire.venue, wire.at, wire.perAsset);
 }
 
 /** The venue's quotes, read at most once per {@link SNAPSHOT_TTL_MS} (concurrent callers share a read). */
@@ -107,7 +125,7 @@ export function venueSnapshot(deps: AppDeps): Promise<VenueSnapshot> {
   const now = deps.now();
   const held = snapshots.get(market);
   if (held && now >= held.at && now - held.at < SNAPSHOT_TTL_MS) return held.value;
-  const value = readSnapshot(market, now);
+  const value = deps.shared === undefined ? readSnapshot(market, now) : sharedSnapshot(deps.shared, market, now);
   const entry = { at: now, value };
   snapshots.set(market, entry);
   value.catch(() => {

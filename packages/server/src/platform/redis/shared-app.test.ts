@@ -169,6 +169,43 @@ describe.skipIf(noRedis)('two instances sharing Redis (skips without MARKETLENS_
     expect(b).toEqual(a);
   });
 
+  it("reads the venue's quotes once for both instances", async () => {
+    const counted = (venue: ReturnType<typeof createSimulatedVenue>) => {
+      let tickers = 0;
+      const market = Object.assign(Object.create(venue) as typeof venue, {
+        ticker: (q: Parameters<typeof venue.ticker>[0]) => {
+          tickers++;
+          return venue.ticker(q);
+        },
+      });
+      return { market, tickers: () => tickers };
+    };
+    const one = counted(createSimulatedVenue({ now }));
+    const two = counted(createSimulatedVenue({ now }));
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 1_000, windowMs: 60_000 } };
+    const x = createApp({ storage, config, now, market: one.market, shared: states[0] }, { logError: () => {} });
+    const y = createApp({ storage, config, now, market: two.market, shared: states[1] }, { logError: () => {} });
+    // a minute no earlier run read (Redis outlives the run)
+    clock.now = Date.UTC(2026, 0, 15, 12) + randomInt(1, 1_000_000) * 60_000;
+    const token = await signedIn();
+    const ask = (app: App) =>
+      Promise.resolve(
+        app.request(
+          '/v2/assets/?limit=5',
+          { headers: { 'x-session-token': token } },
+          { incoming: { socket: { remoteAddress: address() } } },
+        ),
+      );
+    const first = await ask(x);
+    expect(first.status).toBe(200);
+    expect(one.tickers()).toBeGreaterThan(0);
+    const second = await ask(y);
+    expect(second.status).toBe(200);
+    expect(two.tickers()).toBe(0);
+    const rows = (r: unknown) => (r as { data: unknown[] }).data;
+    expect(rows(await second.json())).toEqual(rows(await first.json()));
+  });
+
   it('answers 503 with an ErrorResponse while Redis cannot be reached', async () => {
     const gone = await openSharedState(REDIS_URL);
     const app = createApp({ storage, config: DEFAULT_CONFIG, now, market, shared: gone }, { logError: () => {} });
