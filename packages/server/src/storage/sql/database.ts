@@ -77,12 +77,10 @@ function ownerOnly(filename: string): void {
   }
 }
 
-/** Most distinct statements kept prepared; a query's text is its key. */
-const STATEMENT_CACHE = 256;
-
 /**
  * better-sqlite3 as kysely's SQLite driver sees it, with prepared statements kept by their text:
- * kysely prepares every query it runs, and preparing costs more than running a point lookup.
+ * kysely prepares every query it runs, and preparing costs more than running a point lookup. None
+ * is dropped (see {@link keepStatements}); the texts are the queries the code writes, a bounded set.
  */
 function cachingDatabase(db: Database.Database) {
   const cache = new Map<string, Database.Statement>();
@@ -90,20 +88,30 @@ function cachingDatabase(db: Database.Database) {
     close: () => db.close(),
     prepare(sql: string): Database.Statement {
       let stmt = cache.get(sql);
-      if (stmt !== undefined) {
-        // Most recently used last, so the first key is the one to drop.
-        cache.delete(sql);
-      } else {
+      if (stmt === undefined) {
         stmt = db.prepare(sql);
-        if (cache.size >= STATEMENT_CACHE) {
-          const oldest = cache.keys().next();
-          if (!oldest.done) cache.delete(oldest.value);
-        }
+        cache.set(sql, stmt);
       }
-      cache.set(sql, stmt);
       return stmt;
     },
   };
+}
+
+/**
+ * Keeps every statement `db` prepares (its own `pragma` calls included) as long as `db` itself.
+ * better-sqlite3 finalizes a statement when the garbage collector frees it, and on Node 24 that
+ * finalizer can abort the process (`RemoveEnvironmentCleanupHook`: `(env) != nullptr`, upstream
+ * WiseLibs/better-sqlite3#1515, closed without a fix); a statement that stays reachable is never
+ * collected while the handle is in use. Seen on the Node 24 smoke test of `.ci/node-matrix.sh`.
+ */
+function keepStatements(db: Database.Database): void {
+  const kept = new Set<Database.Statement>();
+  const prepare = db.prepare.bind(db) as (...args: unknown[]) => Database.Statement;
+  db.prepare = ((...args: unknown[]) => {
+    const stmt = prepare(...args);
+    kept.add(stmt);
+    return stmt;
+  }) as typeof db.prepare;
 }
 
 /**
@@ -113,11 +121,13 @@ function cachingDatabase(db: Database.Database) {
 export function openSqliteDatabase(filename: string): SqliteDatabase {
   if (filename !== ':memory:' && filename !== '' && !filename.startsWith('file:')) ownerOnly(filename);
   const handle = new Database(filename);
+  keepStatements(handle);
   // busy_timeout first: two processes opening a new file at once contend for the WAL switch.
-  handle.pragma('busy_timeout = 5000');
-  handle.pragma('journal_mode = WAL');
-  handle.pragma('synchronous = NORMAL');
-  handle.pragma('foreign_keys = ON');
+  // exec, not pragma(): pragma() prepares a statement that is then left to the collector (above)
+  handle.exec('PRAGMA busy_timeout = 5000');
+  handle.exec('PRAGMA journal_mode = WAL');
+  handle.exec('PRAGMA synchronous = NORMAL');
+  handle.exec('PRAGMA foreign_keys = ON');
   const kysely = new Kysely<Schema>({ dialect: new SqliteDialect({ database: cachingDatabase(handle) }) });
   return {
     engine: 'sqlite',

@@ -18,8 +18,8 @@ const ordered = (migrations: readonly Migration[]) => [...migrations].sort((a, b
 export function migrateSqlite(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
   const types = columnTypes('sqlite');
   db.exec(createTracking(types));
-  const currentVersion = () =>
-    (db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations').get() as { v: number }).v;
+  const version = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations');
+  const currentVersion = () => (version.get() as { v: number }).v;
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
   for (const m of ordered(migrations)) {
     // IMMEDIATE takes the write lock before reading the version, so two processes opening the same
