@@ -84,33 +84,25 @@ describe.skipIf(noRedis)('alerts on BullMQ (skips without MARKETLENS_TEST_REDIS_
     const { h, sub, deps } = await crossedAlert();
     const prefix = `test-alerts-${randomBytes(6).toString('hex')}`;
     let triggered = 0;
-    let passes = 0;
-    const instances = [0, 1, 2].map((i) => {
-      const scheduler = new AlertScheduler(deps(), { intervalMs: 40 });
-      // Counts what each pass did, across instances.
-      const tick = scheduler.tick.bind(scheduler);
-      scheduler.tick = async () => {
-        const report = await tick();
-        passes++;
-        triggered += report.triggered;
-        return report;
-      };
-      return { scheduler, jobs: new BullMqJobs({ url: REDIS_URL, prefix, name: `alerts-instance-${i}` }) };
-    });
+    const instances = [0, 1, 2].map((i) => ({
+      scheduler: new AlertScheduler(deps(), {
+        intervalMs: 40,
+        onAssetEvaluated: (_asset, report) => {
+          triggered += report.triggered;
+        },
+      }),
+      jobs: new BullMqJobs({ url: REDIS_URL, prefix, name: `alerts-instance-${i}` }),
+    }));
     try {
       await Promise.all(instances.map(({ scheduler, jobs }) => scheduler.start(jobs)));
-      // The market moves five minutes for each pass any instance ran, until the alert fired and a
-      // few passes more ran (a second firing would show then).
-      let seen = 0;
-      const deadline = Date.now() + 15_000;
+      // The market moves five minutes every 30 ms until the alert fired, and 20 steps more (a
+      // second firing would show then).
+      const deadline = Date.now() + 20_000;
       let after = 0;
-      while (after < 5 && Date.now() < deadline) {
-        if (passes > seen) {
-          h.clock.now += FIVE_MIN * (passes - seen);
-          seen = passes;
-          if (triggered > 0) after++;
-        }
-        await new Promise((r) => setTimeout(r, 5));
+      while (after < 20 && Date.now() < deadline) {
+        h.clock.now += FIVE_MIN;
+        if (triggered > 0) after++;
+        await new Promise((r) => setTimeout(r, 30));
       }
     } finally {
       for (const { scheduler, jobs } of instances) {
@@ -122,5 +114,74 @@ describe.skipIf(noRedis)('alerts on BullMQ (skips without MARKETLENS_TEST_REDIS_
     const pushes = push.received.filter((r) => r.subscription === sub.id);
     expect(pushes).toHaveLength(1);
     expect(await h.storage.pushOutbox.byKey(pushes[0].payload.key as string)).toHaveLength(1);
-  }, 30_000);
+  }, 40_000);
+
+  it("fans a pass out per asset: two workers share the assets' evaluations", async () => {
+    const h = harness(config);
+    const { userId } = await h.signup();
+    const assets = ['bitcoin', 'ethereum', 'solana', 'tether', 'stock-aapl', 'fx-usdjpy', 'shiba-inu', 'cardano'];
+    const now = h.clock.now;
+    for (const [i, asset_id] of assets.entries()) {
+      const created = await h.storage.alerts.createIfBelow(
+        {
+          id: `far-${i}`,
+          user_id: userId,
+          asset_id,
+          kind: 'price',
+          timeframe: null,
+          evaluates_as: null,
+          target: 1e12, // never reached: evaluated every candle, never fired
+          direction: 'above',
+          zone_low: null,
+          zone_high: null,
+          reference: 1,
+          status: 'active',
+          created_at: now,
+          updated_at: now,
+          armed_at: now,
+          expires_at: now + 30 * 86_400_000,
+          triggered_at: null,
+          trigger_value: null,
+          trigger_candle: null,
+          last_evaluated_open: null,
+        },
+        null,
+      );
+      expect(created).toBe(true);
+    }
+    const prefix = `test-fanout-${randomBytes(6).toString('hex')}`;
+    const seen = [new Map<string, number>(), new Map<string, number>()];
+    const workers = [0, 1].map((i) => ({
+      scheduler: new AlertScheduler(
+        { storage: h.storage, config: { ...DEFAULT_CONFIG, ...config }, now: () => h.clock.now, market: h.market },
+        {
+          intervalMs: 50,
+          onAssetEvaluated: (asset, report) => {
+            expect(report.triggered).toBe(0);
+            seen[i].set(asset, (seen[i].get(asset) ?? 0) + report.evaluated);
+          },
+        },
+      ),
+      jobs: new BullMqJobs({ url: REDIS_URL, prefix, name: `fanout-worker-${i}` }),
+    }));
+    try {
+      await Promise.all(workers.map(({ scheduler, jobs }) => scheduler.start(jobs)));
+      const deadline = Date.now() + 20_000;
+      const covered = () => assets.every((a) => seen[0].has(a) || seen[1].has(a));
+      while (Date.now() < deadline && !(covered() && seen[0].size > 0 && seen[1].size > 0)) {
+        h.clock.now += FIVE_MIN;
+        await new Promise((r) => setTimeout(r, 60));
+      }
+    } finally {
+      for (const { scheduler, jobs } of workers) {
+        await scheduler.stop();
+        await jobs.close();
+      }
+    }
+    // Every asset was evaluated, by one worker or the other, and both took some.
+    expect(assets.filter((a) => !seen[0].has(a) && !seen[1].has(a))).toEqual([]);
+    expect(seen[0].size).toBeGreaterThan(0);
+    expect(seen[1].size).toBeGreaterThan(0);
+    expect(await h.storage.alerts.listActive()).toHaveLength(assets.length);
+  }, 40_000);
 });

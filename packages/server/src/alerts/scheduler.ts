@@ -17,6 +17,10 @@ export const MAX_CATCH_UP = 288;
 export const SCHEDULER_INTERVAL_MS = 15_000;
 /** The repeatable job of a pass (one at a time across all instances on a shared runner). */
 export const ALERTS_JOB = 'alerts';
+/** The fan-out job of a pass: one asset's alerts, worked by any worker. */
+export const ALERT_ASSET_JOB = 'alerts-asset';
+/** Asset jobs one process works at once. */
+const ASSET_JOB_CONCURRENCY = 4;
 
 export interface TickReport {
   evaluated: number;
@@ -79,19 +83,17 @@ export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHi
   });
 }
 
-/**
- * Evaluates every active alert at candle close: for each (asset, candle timeframe) the closed
- * candles since the oldest unevaluated one are read once; an alert that fires becomes triggered
- * and its push is written to the outbox (one row per active device and webhook) in one transaction, keyed by (alert, candle, arming), so
- * a crash or restart before or after that write never fires it twice. Returns alerts triggered
- * and evaluated.
- */
-export async function evaluateAlerts(deps: AppDeps): Promise<{ evaluated: number; triggered: number }> {
-  const now = deps.now();
-  const market = marketOf(deps);
-  const universe = universeOf(market);
-  const groups = new Map<string, { assetId: string; timeframe: Timeframe; alerts: AlertRecord[] }>();
-  for (const alert of await deps.storage.alerts.listActive()) {
+/** Alerts of one asset whose candles of one timeframe closed since they were last evaluated. */
+interface AlertGroup {
+  assetId: string;
+  timeframe: Timeframe;
+  alerts: AlertRecord[];
+}
+
+/** Groups the alerts with a closed candle to evaluate at `now` by (asset, candle timeframe). */
+function dueGroups(active: readonly AlertRecord[], now: number): Map<string, AlertGroup> {
+  const groups = new Map<string, AlertGroup>();
+  for (const alert of active) {
     const { timeframe } = evalWindowOf(alert);
     const lastClosed = candleOpenTime(timeframe, now) - TIMEFRAME_MS[timeframe];
     if (alert.last_evaluated_open !== null && alert.last_evaluated_open >= lastClosed) continue;
@@ -104,6 +106,31 @@ export async function evaluateAlerts(deps: AppDeps): Promise<{ evaluated: number
     }
     g.alerts.push(alert);
   }
+  return groups;
+}
+
+/** The assets that have alerts to evaluate at `now` (the fan-out of a pass, one job per asset). */
+export async function assetsWithDueAlerts(deps: AppDeps): Promise<string[]> {
+  const groups = dueGroups(await deps.storage.alerts.listActive(), deps.now());
+  return [...new Set([...groups.values()].map((g) => g.assetId))];
+}
+
+/**
+ * Evaluates every active alert (of `assetId` only, when given) at candle close: for each (asset,
+ * candle timeframe) the closed candles since the oldest unevaluated one are read once; an alert
+ * that fires becomes triggered and its push is written to the outbox (one row per active device
+ * and webhook) in one transaction, keyed by (alert, candle, arming), so a crash or restart before
+ * or after that write never fires it twice, and two workers evaluating one asset at once fire it
+ * once. Returns alerts triggered and evaluated.
+ */
+export async function evaluateAlerts(
+  deps: AppDeps,
+  assetId?: string,
+): Promise<{ evaluated: number; triggered: number }> {
+  const now = deps.now();
+  const market = marketOf(deps);
+  const universe = universeOf(market);
+  const groups = dueGroups(await deps.storage.alerts.listActive(assetId), now);
   let evaluated = 0;
   let triggered = 0;
   for (const g of groups.values()) {
@@ -160,11 +187,14 @@ export async function evaluateAlerts(deps: AppDeps): Promise<{ evaluated: number
 }
 
 /**
- * The alert scheduler: on every tick it expires lapsed alerts, evaluates alerts whose candles
- * closed, checks d1 regime transitions and delivers the outbox. Ticks never overlap; `tick` can be
- * called directly (tests advance an injected clock and tick). One per process over a storage; on a
- * shared job runner one pass runs at a time across all instances. A pass is safe to run again, or
- * after a crash half-way: an alert fires only from active to triggered (see {@link evaluateAlerts}).
+ * The alert scheduler. On a job runner ({@link start}) each pass expires lapsed alerts, queues one
+ * job per asset with alerts whose candles closed (any worker of the fleet takes it: it evaluates
+ * that asset's alerts and delivers what fired), checks d1 regime transitions and delivers the
+ * outbox; one pass runs at a time across all instances of a shared runner, and an asset's job is
+ * not queued again while it is queued or running. {@link tick} runs the same steps inline and
+ * reports them (tests advance an injected clock and tick). Every step is safe to run again, or
+ * after a crash half-way: an alert fires only from active to triggered (see
+ * {@link evaluateAlerts}) and the outbox rows are claimed by one sender at a time.
  */
 export class AlertScheduler {
   private jobs: JobRunner | null = null;
@@ -175,29 +205,56 @@ export class AlertScheduler {
 
   constructor(
     private readonly deps: AppDeps,
-    private readonly options: { intervalMs?: number; onError?: (err: unknown) => void } = {},
+    private readonly options: {
+      intervalMs?: number;
+      onError?: (err: unknown) => void;
+      /** Told what each asset job of this process did (tests, metrics). */
+      onAssetEvaluated?: (assetId: string, report: { evaluated: number; triggered: number }) => void;
+    } = {},
   ) {}
 
-  /** Runs one pass (or joins the one under way). */
+  /** Runs one pass inline, evaluating every asset here (or joins the one under way). */
   tick(): Promise<TickReport> {
     if (this.running) return this.running;
-    const run = this.pass().finally(() => {
+    const run = this.pass(null).finally(() => {
       this.running = null;
     });
     this.running = run;
     return run;
   }
 
-  private async pass(): Promise<TickReport> {
+  /** A pass; with `jobs`, the assets' evaluations are queued there instead of run here (then 0 evaluated). */
+  private async pass(jobs: JobRunner | null): Promise<TickReport> {
     const expired = await this.deps.storage.alerts.expireDue(this.deps.now());
-    const { evaluated, triggered } = await evaluateAlerts(this.deps);
+    let evaluated = 0;
+    let triggered = 0;
+    if (jobs === null) ({ evaluated, triggered } = await evaluateAlerts(this.deps));
+    else {
+      for (const assetId of await assetsWithDueAlerts(this.deps)) {
+        await jobs.enqueue(ALERT_ASSET_JOB, { asset_id: assetId }, { jobId: `asset-${encodeURIComponent(assetId)}` });
+      }
+    }
     const regime = await checkRegimeTransitions(this.deps);
     const delivery = await deliverDue(this.deps);
     const webhooks = await deliverWebhooksDue(this.deps);
     return { evaluated, triggered, expired, regime, delivery, webhooks };
   }
 
-  /** Ticks every `intervalMs` (the first after one interval) on `jobs` when given (its owner closes it), else on timers in this process. */
+  /** One asset's job: its alerts evaluated, and what fired delivered at once. */
+  private async evaluateAsset(assetId: string): Promise<void> {
+    if (this.stopped) return;
+    const report = await evaluateAlerts(this.deps, assetId);
+    if (report.triggered > 0) {
+      await deliverDue(this.deps);
+      await deliverWebhooksDue(this.deps);
+    }
+    this.options.onAssetEvaluated?.(assetId, report);
+  }
+
+  /**
+   * Passes every `intervalMs` (the first after one interval) on `jobs` when given (its owner
+   * closes it), else on an in-process runner of its own; the asset jobs are worked there too.
+   */
   async start(jobs?: JobRunner): Promise<void> {
     if (this.jobs || this.stopped) return;
     const onError = this.options.onError ?? ((err) => console.error('[marketlens] alert scheduler:', err));
@@ -205,17 +262,24 @@ export class AlertScheduler {
     const runner = jobs ?? this.ownJobs;
     if (runner === null) return;
     this.jobs = runner;
+    await runner.work<{ asset_id: string }>(ALERT_ASSET_JOB, (data) => this.evaluateAsset(data.asset_id), {
+      concurrency: ASSET_JOB_CONCURRENCY,
+    });
     await runner.every(ALERTS_JOB, this.options.intervalMs ?? SCHEDULER_INTERVAL_MS, async () => {
-      if (this.stopped) return;
+      if (this.stopped || this.running) return;
+      const run = this.pass(runner).finally(() => {
+        this.running = null;
+      });
+      this.running = run;
       try {
-        await this.tick();
+        await run;
       } catch (err) {
         onError(err);
       }
     });
   }
 
-  /** Stops ticking and waits for the pass under way. */
+  /** Stops passing and waits for the pass under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.ownJobs?.close();

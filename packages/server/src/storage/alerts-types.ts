@@ -110,8 +110,8 @@ export interface AlertRepository {
   /** Replaces the alert; refused with `limit` when it becomes active and the cap is reached. */
   update(alert: AlertRecord, maxActive: number | null): Promise<AlertUpdateResult>;
   remove(userId: string, id: string): Promise<boolean>;
-  /** Every active alert of every user (the evaluator's work list). */
-  listActive(): Promise<AlertRecord[]>;
+  /** Every active alert of every user, of one asset when given (the evaluator's work list). */
+  listActive(assetId?: string): Promise<AlertRecord[]>;
   /** Records the last closed candle evaluated, if the alert is still active and armed at `armedAt`. */
   markEvaluated(id: string, armedAt: number, lastOpen: number): Promise<void>;
   /**
@@ -146,15 +146,30 @@ export interface PushDeviceRepository {
   regimeAudience(assetId: string): Promise<string[]>;
 }
 
-export interface PushOutboxRepository {
-  /** Writes `notice` for every active device of each user; a key already written for a device is skipped. Returns rows written. */
-  enqueue(userIds: readonly string[], notice: PushNotice, now: number): Promise<number>;
-  /** Undelivered, undropped rows due at `now`, oldest first. */
-  due(now: number, limit: number): Promise<OutboxRecord[]>;
+/** The delivery queries of an outbox (push or webhook), over rows of type `R`. */
+export interface OutboxQueries<R> {
+  /** Undelivered, undropped rows due at `now`, oldest first (read only: nothing is claimed). */
+  due(now: number, limit: number): Promise<R[]>;
+  /**
+   * Claims up to `limit` rows due at `now` for `leaseMs`, oldest first: each is moved to
+   * `now + leaseMs` in the statement that reads it, so another sender (another worker, another
+   * instance) does not see it until the lease ends. On PostgreSQL the rows are locked with
+   * `FOR UPDATE SKIP LOCKED`, so concurrent claims take disjoint rows without waiting on each
+   * other; on SQLite the statement runs under the database's single writer. A row whose sender
+   * dies before marking it is due again when the lease ends (at least once).
+   */
+  claim(now: number, limit: number, leaseMs: number): Promise<R[]>;
   markDelivered(id: number, now: number): Promise<void>;
+  /** Drops a row not yet delivered. */
   markDropped(id: number, reason: string, now: number): Promise<void>;
   reschedule(id: number, nextAttemptAt: number, error: string): Promise<void>;
-  byKey(idempotencyKey: string): Promise<OutboxRecord[]>;
+  byKey(idempotencyKey: string): Promise<R[]>;
+}
+
+/** The push outbox; its delivery queries are the webhook outbox's ({@link OutboxQueries}). */
+export interface PushOutboxRepository extends OutboxQueries<OutboxRecord> {
+  /** Writes `notice` for every active device of each user; a key already written for a device is skipped. Returns rows written. */
+  enqueue(userIds: readonly string[], notice: PushNotice, now: number): Promise<number>;
 }
 
 export interface PushSettingsRepository {

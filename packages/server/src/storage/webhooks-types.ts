@@ -1,5 +1,5 @@
 /** Records and repository of alert webhooks and their outbox. Times are epoch ms. */
-import type { PushCategory, PushNotice } from './alerts-types.js';
+import type { OutboxQueries, PushCategory, PushNotice } from './alerts-types.js';
 
 export interface AlertWebhookRecord {
   id: string;
@@ -40,7 +40,8 @@ export interface AlertFiring {
   trigger_candle: number;
 }
 
-export interface AlertWebhookRepository {
+/** Webhooks, and their outbox's delivery queries ({@link OutboxQueries}, shared with the push outbox). */
+export interface AlertWebhookRepository extends OutboxQueries<WebhookOutboxRecord> {
   /**
    * Inserts the webhook unless the user holds `max` already (false then). The user's URL again
    * must come with that webhook's id ({@link idOfUrl}): its name and secret are replaced and it is
@@ -62,12 +63,6 @@ export interface AlertWebhookRepository {
    * deliveries, nor delivered without being recorded).
    */
   stageNotice(userId: string, firing: AlertFiring, notice: PushNotice, now: number): Promise<void>;
-  /** Undelivered, undropped rows due at `now`, oldest first. */
-  due(now: number, limit: number): Promise<WebhookOutboxRecord[]>;
-  markDelivered(id: number, now: number): Promise<void>;
-  markDropped(id: number, reason: string, now: number): Promise<void>;
-  reschedule(id: number, nextAttemptAt: number, error: string): Promise<void>;
-  byKey(idempotencyKey: string): Promise<WebhookOutboxRecord[]>;
   /** Forgets staged notices older than `before` (their alert did not fire after all). */
   pruneNotices(before: number): Promise<number>;
 }

@@ -6,11 +6,13 @@ import { candleOpenTime, createSimulatedVenue, TIMEFRAME_MS } from '@marketlens/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
 import { TestPushService } from '../../../test/support/push-service.js';
+import { engines, engineTitle, type TestEngine } from '../../../test/support/storage/engines.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
+import type { Storage } from '../../storage/types.js';
 import { notifyPilotTrade } from './pilot.js';
 import { checkRegimeTransitions } from './regime.js';
-import { deliverDue, MAX_PUSH_ATTEMPTS } from './sender.js';
+import { CLAIM_LEASE_MS, deliverDue, MAX_PUSH_ATTEMPTS } from './sender.js';
 import { httpTransport, type PushRequest, type Resolver } from './transport.js';
 import { vapidDetails } from './vapid.js';
 
@@ -209,6 +211,59 @@ describe('sender', () => {
       await second.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+const postgres = engines().find((e) => e.name === 'postgres') as TestEngine;
+
+describe.skipIf(postgres.skip)(`sender on several instances [${engineTitle(postgres)}]`, () => {
+  it("two instances on one database deliver side by side, each row once; a dead sender's rows go out after the lease", async () => {
+    {
+      // Several instances share PostgreSQL (SQLite is one process's database).
+      const db = postgres.database();
+      const a = await db.open();
+      const b = await db.open();
+      let now = Date.UTC(2026, 0, 15);
+      await a.users.create({ id: 'u1', email: 'u1@x.test', password_hash: 'h', tier: 'free', created_at: now }, []);
+      for (let i = 0; i < 30; i++) {
+        await a.pushDevices.upsert({
+          id: `d${i}`,
+          user_id: 'u1',
+          endpoint: `https://push.test/${i}`,
+          p256dh: 'BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4',
+          auth: 'BTBZMqHH6r4Tts7J_aSIgg',
+          name: null,
+          created_at: now,
+          updated_at: now,
+          active: true,
+          deactivated_at: null,
+          deactivated_reason: null,
+        });
+      }
+      const notice = { idempotency_key: 'fan', category: 'alert' as const, payload: '{}' };
+      expect(await a.pushOutbox.enqueue(['u1'], notice, now)).toBe(30);
+      const sent: string[] = [];
+      const transport = async (req: PushRequest) => {
+        sent.push(req.endpoint);
+        await new Promise((r) => setTimeout(r, 2));
+        return { status: 201 };
+      };
+      const deps = (storage: Storage): AppDeps => ({ storage, config, now: () => now, pushTransport: transport });
+      const [ra, rb] = await Promise.all([deliverDue(deps(a)), deliverDue(deps(b))]);
+      expect(ra.delivered + rb.delivered).toBe(30);
+      expect(ra.delivered).toBeGreaterThan(0);
+      expect(rb.delivered).toBeGreaterThan(0);
+      expect(new Set(sent).size).toBe(30);
+      expect(sent).toHaveLength(30);
+
+      // A sender that claimed rows and died: nothing is due until the lease ends, then another sends them.
+      await a.pushOutbox.enqueue(['u1'], { ...notice, idempotency_key: 'late' }, now);
+      expect(await a.pushOutbox.claim(now, 30, CLAIM_LEASE_MS)).toHaveLength(30);
+      expect((await deliverDue(deps(b))).delivered).toBe(0);
+      now += CLAIM_LEASE_MS;
+      expect((await deliverDue(deps(b))).delivered).toBe(30);
+      expect(sent).toHaveLength(60);
     }
   });
 });

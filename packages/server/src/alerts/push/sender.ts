@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import webpush from 'web-push';
 import type { AppDeps } from '../../platform/deps.js';
-import type { OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
-import { httpTransport, PushEndpointRefused, type PushRequest } from './transport.js';
+import type { OutboxQueries, OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
+import { httpTransport, PUSH_TIMEOUT_MS, PushEndpointRefused, type PushRequest } from './transport.js';
 import { type VapidDetails, vapidDetails } from './vapid.js';
 
 /** How long a push service keeps an undelivered push (seconds): a day-old alert is stale. */
@@ -11,6 +11,13 @@ export const PUSH_TTL_SECONDS = 86_400;
 export const MAX_PUSH_ATTEMPTS = 8;
 /** Rows delivered per call, at most. */
 export const DELIVERY_BATCH = 200;
+/** Rows claimed at once: a sender holds only what it sends in the next moments. */
+export const CLAIM_CHUNK = 10;
+/**
+ * How long a claimed row stays invisible to other senders: a whole chunk at the transport's
+ * timeout, and a margin. A sender that dies leaves its rows to another after this.
+ */
+export const CLAIM_LEASE_MS = CLAIM_CHUNK * PUSH_TIMEOUT_MS + 20_000;
 const RETRY_BASE_MS = 30_000;
 const RETRY_MAX_MS = 3_600_000;
 
@@ -59,9 +66,24 @@ export function retryDelay(attempts: number): number {
 }
 
 /**
+ * The due rows of an outbox, claimed {@link CLAIM_CHUNK} at a time ({@link OutboxQueries.claim}),
+ * at most {@link DELIVERY_BATCH} in all: rows another sender holds are skipped, so any number of
+ * workers and instances deliver one outbox side by side and a row is sent by one of them.
+ */
+export async function* claimedRows<R>(outbox: Pick<OutboxQueries<R>, 'claim'>, now: () => number): AsyncGenerator<R> {
+  let taken = 0;
+  while (taken < DELIVERY_BATCH) {
+    const chunk = await outbox.claim(now(), Math.min(CLAIM_CHUNK, DELIVERY_BATCH - taken), CLAIM_LEASE_MS);
+    for (const row of chunk) yield row;
+    taken += chunk.length;
+    if (chunk.length < CLAIM_CHUNK) return;
+  }
+}
+
+/**
  * `run`, shared by the calls that overlap on one storage: while a delivery run over a storage is
- * under way, another call gets its promise instead of starting a second run, so a row is never
- * sent twice at once (push and webhooks alike).
+ * under way, another call gets its promise instead of starting a second run (push and webhooks
+ * alike). Runs of other processes are kept apart by the claims ({@link claimedRows}).
  */
 export function oneRunPerStorage(
   run: (deps: AppDeps) => Promise<DeliveryReport>,
@@ -77,8 +99,9 @@ export function oneRunPerStorage(
 }
 
 /**
- * Sends the outbox rows that are due. A row is marked delivered only after the push service
- * accepted it, so a crash in between re-sends it on the next run (at least once); the payload
+ * Sends the outbox rows that are due, claimed a few at a time. A row is marked delivered only
+ * after the push service accepted it, so a crash in between re-sends it once its claim lapses
+ * (at least once); the payload
  * carries the trigger's idempotency key for the client to drop such a repeat. 404/410 deactivate
  * the device; 429, 5xx and network failures retry with backoff; other refusals drop the row.
  * Calls over one storage share a run, so a row is never sent twice concurrently.
@@ -88,12 +111,11 @@ export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerS
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
   const { pushOutbox, pushDevices } = deps.storage;
-  const rows = await pushOutbox.due(deps.now(), DELIVERY_BATCH);
-  if (rows.length === 0) return report;
-  const vapid = await vapidDetails(deps);
+  let vapid: VapidDetails | null = null;
   const transport =
     deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
-  for (const row of rows) {
+  for await (const row of claimedRows(pushOutbox, deps.now)) {
+    vapid ??= await vapidDetails(deps);
     const now = deps.now();
     const device = await pushDevices.byId(row.device_id);
     if (!device?.active) {

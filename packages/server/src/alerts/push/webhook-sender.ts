@@ -11,7 +11,7 @@ import { CredentialsDecryptError } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { WebhookOutboxRecord } from '../../storage/webhooks-types.js';
 import {
-  DELIVERY_BATCH,
+  claimedRows,
   type DeliveryReport,
   MAX_PUSH_ATTEMPTS,
   oneRunPerStorage,
@@ -38,18 +38,16 @@ export function webhookRequestOf(url: string, secret: string, row: WebhookOutbox
   };
 }
 
-/** Sends the webhook rows that are due; calls over one storage share a run (a row is never sent twice at once). */
+/** Sends the webhook rows that are due, claimed a few at a time, as the push sender does ({@link claimedRows}). */
 export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerStorage(deliverBatch);
 
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
   const hooks = deps.storage.alertWebhooks;
   await hooks.pruneNotices(deps.now() - PUSH_TTL_SECONDS * 1000);
-  const rows = await hooks.due(deps.now(), DELIVERY_BATCH);
-  if (rows.length === 0) return report;
   const transport =
     deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
-  for (const row of rows) {
+  for await (const row of claimedRows(hooks, deps.now)) {
     const now = deps.now();
     const hook = await hooks.byId(row.webhook_id);
     if (!hook?.active) {

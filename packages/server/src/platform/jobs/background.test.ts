@@ -30,7 +30,13 @@ describe('startBackgroundJobs', () => {
     };
     const background = await startBackgroundJobs(t.deps, jobs, { warmMs: 60_000, log: () => {} });
     // The simulated venue needs no warming: no refresher.
-    expect(declared.sort()).toEqual(['every alerts', 'every pilot', 'every sync-due', 'work sync-connection']);
+    expect(declared.sort()).toEqual([
+      'every alerts',
+      'every pilot',
+      'every sync-due',
+      'work alerts-asset',
+      'work sync-connection',
+    ]);
     expect(t.deps.requestSync).toBeTypeOf('function');
     expect(t.deps.pilot?.onPilotTrade).toBeTypeOf('function');
 

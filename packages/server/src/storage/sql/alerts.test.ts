@@ -116,6 +116,36 @@ describeEngines('sqlite alerts repository', (engine) => {
     expect([after.delivered_at, after.dropped_at]).toEqual([NOW + 101, null]);
   });
 
+  it('outbox claims: two storages on one database take disjoint rows; a lapsed claim is due again', async () => {
+    const db = engine.database({ persistent: true });
+    const a = await db.open();
+    await a.users.create({ id: 'u1', email: 'u1@x.test', password_hash: 'h', tier: 'free', created_at: NOW }, []);
+    for (let i = 0; i < 40; i++) await a.pushDevices.upsert(device(`d${i}`, 'u1'));
+    expect(await a.pushOutbox.enqueue(['u1'], notice, NOW)).toBe(40);
+    const b = await db.open();
+    const drain = async (s: typeof a) => {
+      const ids: number[] = [];
+      for (;;) {
+        const chunk = await s.pushOutbox.claim(NOW, 3, 60_000);
+        if (chunk.length === 0) return ids;
+        expect(chunk.map((r) => r.id)).toEqual([...chunk.map((r) => r.id)].sort((x, y) => x - y));
+        ids.push(...chunk.map((r) => r.id));
+      }
+    };
+    const [fromA, fromB] = await Promise.all([drain(a), drain(b)]);
+    const all = [...fromA, ...fromB].sort((x, y) => x - y);
+    expect(all).toEqual([...new Set(all)]);
+    expect(all).toHaveLength(40);
+    // Claimed rows are nobody's until the lease ends; then the undelivered ones come back.
+    expect(await a.pushOutbox.due(NOW + 59_999, 100)).toEqual([]);
+    await a.pushOutbox.markDelivered(all[0], NOW + 1);
+    await b.pushOutbox.reschedule(all[1], NOW + 10, 'busy');
+    expect((await b.pushOutbox.claim(NOW + 10, 100, 120_000)).map((r) => r.id)).toEqual([all[1]]);
+    const back = await a.pushOutbox.claim(NOW + 60_000, 100, 1000);
+    expect(back.map((r) => r.id)).toEqual(all.slice(2));
+    expect(back.every((r) => r.attempts === 0 && r.delivered_at === null)).toBe(true);
+  });
+
   it("devices: same endpoint is one device; a new owner drops the old owner's pending pushes", async () => {
     const s = await setup(engine);
     await s.pushDevices.upsert(device('d1', 'u1', 'https://push.test/x'));

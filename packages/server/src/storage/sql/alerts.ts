@@ -5,12 +5,14 @@ import type {
   AlertRepository,
   NotificationPreferencesRecord,
   NotificationPreferencesRepository,
+  OutboxRecord,
   PushDeviceRecord,
   PushDeviceRepository,
   PushNotice,
   PushOutboxRepository,
   PushSettingsRepository,
 } from '../alerts-types.js';
+import { outboxQueries } from './outbox.js';
 import { changes, type Db, lockUser, type Sql } from './query.js';
 import type { PushDevicesTable } from './schema.js';
 import { columnsOf } from './schema.js';
@@ -101,8 +103,15 @@ export function sqlAlerts(s: Sql): AlertRepository {
       }),
     remove: async (userId, id) =>
       changes(await db.deleteFrom('alerts').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst()) > 0,
-    listActive: () =>
-      db.selectFrom('alerts').selectAll().where('status', '=', 'active').orderBy('asset_id').orderBy('id').execute(),
+    listActive: (assetId) =>
+      db
+        .selectFrom('alerts')
+        .selectAll()
+        .where('status', '=', 'active')
+        .$if(assetId !== undefined, (q) => q.where('asset_id', '=', assetId as string))
+        .orderBy('asset_id')
+        .orderBy('id')
+        .execute(),
     markEvaluated: async (id, armedAt, lastOpen) => {
       await db
         .updateTable('alerts')
@@ -289,7 +298,8 @@ export function sqlPushDevices(s: Sql): PushDeviceRepository {
 }
 
 /** The push outbox: one row per (trigger key, device), kept after delivery as the ledger. */
-export function sqlPushOutbox({ db }: Sql): PushOutboxRepository {
+export function sqlPushOutbox(s: Sql): PushOutboxRepository {
+  const { db } = s;
   return {
     enqueue: (userIds, notice, now) =>
       db.transaction().execute(async (trx) => {
@@ -297,39 +307,7 @@ export function sqlPushOutbox({ db }: Sql): PushOutboxRepository {
         for (const u of userIds) n += await enqueue(trx, u, notice, now);
         return n;
       }),
-    due: (now, limit) =>
-      db
-        .selectFrom('push_outbox')
-        .selectAll()
-        .where('delivered_at', 'is', null)
-        .where('dropped_at', 'is', null)
-        .where('next_attempt_at', '<=', now)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    markDelivered: async (id, now) => {
-      await db
-        .updateTable('push_outbox')
-        .set((eb) => ({ delivered_at: now, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .execute();
-    },
-    markDropped: async (id, reason, now) => {
-      await db
-        .updateTable('push_outbox')
-        .set((eb) => ({ dropped_at: now, last_error: reason, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .where('delivered_at', 'is', null)
-        .execute();
-    },
-    reschedule: async (id, next, error) => {
-      await db
-        .updateTable('push_outbox')
-        .set((eb) => ({ next_attempt_at: next, last_error: error, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .execute();
-    },
-    byKey: (key) => db.selectFrom('push_outbox').selectAll().where('idempotency_key', '=', key).orderBy('id').execute(),
+    ...outboxQueries<OutboxRecord>(s, 'push_outbox'),
   };
 }
 

@@ -1,5 +1,6 @@
 /** Alert webhooks and their outbox (the fan-out itself is the `alert_webhook_fan_out` trigger). */
-import type { AlertWebhookRecord, AlertWebhookRepository } from '../webhooks-types.js';
+import type { AlertWebhookRecord, AlertWebhookRepository, WebhookOutboxRecord } from '../webhooks-types.js';
+import { outboxQueries } from './outbox.js';
 import { changes, type Db, lockUser, type Sql } from './query.js';
 import type { AlertWebhooksTable } from './schema.js';
 import { columnsOf } from './schema.js';
@@ -121,40 +122,7 @@ export function sqlAlertWebhooks(s: Sql): AlertWebhookRepository {
         .onConflict((oc) => oc.columns(['alert_id', 'armed_at', 'trigger_candle']).doUpdateSet(row))
         .execute();
     },
-    due: (now, limit) =>
-      db
-        .selectFrom('webhook_outbox')
-        .selectAll()
-        .where('delivered_at', 'is', null)
-        .where('dropped_at', 'is', null)
-        .where('next_attempt_at', '<=', now)
-        .orderBy('id')
-        .limit(limit)
-        .execute(),
-    markDelivered: async (id, now) => {
-      await db
-        .updateTable('webhook_outbox')
-        .set((eb) => ({ delivered_at: now, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .execute();
-    },
-    markDropped: async (id, reason, now) => {
-      await db
-        .updateTable('webhook_outbox')
-        .set((eb) => ({ dropped_at: now, last_error: reason, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .where('delivered_at', 'is', null)
-        .execute();
-    },
-    reschedule: async (id, next, error) => {
-      await db
-        .updateTable('webhook_outbox')
-        .set((eb) => ({ next_attempt_at: next, last_error: error, attempts: eb('attempts', '+', 1) }))
-        .where('id', '=', id)
-        .execute();
-    },
-    byKey: (key) =>
-      db.selectFrom('webhook_outbox').selectAll().where('idempotency_key', '=', key).orderBy('id').execute(),
+    ...outboxQueries<WebhookOutboxRecord>(s, 'webhook_outbox'),
     pruneNotices: async (before) =>
       changes(await db.deleteFrom('webhook_notices').where('created_at', '<', before).executeTakeFirst()),
   };
