@@ -238,18 +238,28 @@ export async function analysisOf(
   asset: Asset,
   r: AnalysisRequest,
 ): Promise<AnalysisResult> {
+  const hit = cachedAnalysisOf(deps, market, asset, r);
+  if (hit) return hit;
+  r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
+  const now = deps.now();
+  const result = await compute(deps, market, asset, r);
+  cachesOf(market).analyses.set(cacheKey(market, r, candleOpenTime(r.timeframe, now)), result, now);
+  return result;
+}
+
+/** The analysis {@link analysisOf} would answer from its cache now, if any (nothing is read or computed). */
+export function cachedAnalysisOf(
+  deps: AppDeps,
+  market: MarketData,
+  asset: Asset,
+  r: AnalysisRequest,
+): AnalysisResult | undefined {
   if (asset.is_stablecoin) {
     throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
   }
-  r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
   const now = deps.now();
-  const { analyses } = cachesOf(market);
-  const key = cacheKey(market, r, candleOpenTime(r.timeframe, now));
-  const hit = analyses.get(key, now);
-  if (hit) return hit;
-  const result = await compute(deps, market, asset, r);
-  analyses.set(key, result, now);
-  return result;
+  const key = cacheKey(market, { ...r, asset_id: asset.id }, candleOpenTime(r.timeframe, now));
+  return cachesOf(market).analyses.get(key, now) ?? undefined;
 }
 
 const envelopes = new WeakMap<AnalysisResult, CachedBody>();

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { apiKeyRecord, consumeAllowance, usageOf } from '../keys/api-keys.js';
 import type { AppDeps, AppEnv, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
-import { asMiddleware, type Step } from '../platform/pipeline.js';
+import { admitted, asMiddleware, type Step } from '../platform/pipeline.js';
 import { requestHeader } from '../platform/request-header.js';
 import type { Storage, UserRecord } from '../storage/types.js';
 import type { LoadedSession } from './session-cache.js';
@@ -107,7 +107,10 @@ export function authStep(spec: AuthSpec): Step {
     const key = requestHeader(c, 'x-api-key');
     if (key !== undefined) {
       if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
-      return apiKeyCaller(c.get('deps'), key).then(setCaller(c));
+      // The allowance is spent only by a request the rate limit admitted.
+      const admission = admitted(c);
+      const caller = () => apiKeyCaller(c.get('deps'), key).then(setCaller(c));
+      return admission === undefined ? caller() : admission.then(caller);
     }
     if (token !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
     if (!anonymous) throw new AppError('Unauthorized', 'A valid credential is required');

@@ -184,6 +184,11 @@ export interface AppEnv {
     caller: Caller;
     /** This request's id (`x-request-id`), when the server observes requests (production logs, metrics). */
     requestId: string;
+    /**
+     * The rate limit's verdict still on its way from Redis, on an operation that overlaps it with
+     * its own work (see `admitted` in platform/pipeline.ts); undefined once decided.
+     */
+    admission: Promise<void> | undefined;
   };
 }
 

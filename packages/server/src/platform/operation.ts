@@ -4,7 +4,7 @@ import type { Handler } from 'hono';
 import { type AuthSpec, authStep, securityOf } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
 import type { ErrorStatus } from './errors/app-error.js';
-import { asMiddleware, before, type PlatformSteps, type Step, thenStep } from './pipeline.js';
+import { asMiddleware, asSpeculativeMiddleware, before, type PlatformSteps, type Step, thenStep } from './pipeline.js';
 import { honoPath } from './rate-limit/rate-limit.js';
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -80,11 +80,24 @@ type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operatio
 export type Operation<R extends OperationConfig> = R & { security: Record<string, string[]>[] };
 
 const AUTH = new WeakMap<object, AuthSpec>();
+/** Operations that overlap the rate limit's round trip with their own work (`RouteSteps.speculative`). */
+const SPECULATIVE = new WeakSet<object>();
+
+/** How an operation is served, beyond its auth spec. */
+export interface OperationOptions {
+  /**
+   * Read-only operations whose handler awaits `admitted(c)` before any write or computation: a
+   * shared (Redis) rate limit's verdict is then awaited in parallel with the request's own work
+   * (see `RouteSteps.speculative` in platform/pipeline.ts).
+   */
+  speculative?: boolean;
+}
 
 export function operation<const R extends OperationConfig>(
   auth: AuthSpec,
   route: R,
   errors: readonly ErrorStatus[] = [],
+  options: OperationOptions = {},
 ): Operation<R> {
   // 401 on every operation: even public ones refuse a bearer token (it reaches only /mcp).
   const statuses = new Set<ErrorStatus>([400, 401, 403, 429, 500, ...errors]);
@@ -96,6 +109,12 @@ export function operation<const R extends OperationConfig>(
     responses: { ...errorResponses, ...withBudgetHeaders(route.responses) },
   }) as unknown as Operation<R>;
   AUTH.set(op, auth);
+  if (options.speculative === true) {
+    if (route.method !== 'get') throw new Error(`${route.path}: only reads may be speculative`);
+    if (!hasValidators(route))
+      throw new Error(`${route.path}: a speculative operation runs behind its validators' layer`);
+    SPECULATIVE.add(op);
+  }
   return op;
 }
 
@@ -119,13 +138,15 @@ export function servePlatform(app: OpenAPIHono<AppEnv>, platform: PlatformSteps 
   const openapi = app.openapi as unknown as Openapi;
   const served: Openapi = (route, handler, hook) => {
     const auth = AUTH.get(route);
-    const steps = 'forRoute' in platform ? platform.forRoute(route.method, honoPath(route.path)) : platform;
+    const speculative = SPECULATIVE.has(route);
+    const steps =
+      'forRoute' in platform ? platform.forRoute(route.method, honoPath(route.path), { speculative }) : platform;
     const step = auth ? thenStep(steps, authStep(auth)) : steps;
     const { middleware, ...bare } = route;
     if (middleware !== undefined) throw new Error(`${route.path}: route middleware bypasses the platform steps`);
-    return hasValidators(route)
-      ? openapi({ ...bare, middleware: asMiddleware(step) }, handler, hook)
-      : openapi(bare, before(step, handler), hook);
+    if (!hasValidators(route)) return openapi(bare, before(step, handler), hook);
+    const layer = speculative ? asSpeculativeMiddleware(step) : asMiddleware(step);
+    return openapi({ ...bare, middleware: layer }, handler, hook);
   };
   app.openapi = served as unknown as typeof app.openapi;
 }

@@ -18,13 +18,52 @@ export function thenStep(first: Step, second: Step): Step {
   };
 }
 
+/** How a route runs the platform steps ({@link PlatformSteps.forRoute}). */
+export interface RouteSteps {
+  /**
+   * With a shared (Redis) budget, the steps after the rate limit do not wait for its verdict: the
+   * request goes on (caller check, validation, a cache lookup) while the spend is on its way, and
+   * the verdict is awaited before the answer leaves and before anything that writes or computes
+   * ({@link admitted}). For read-only routes whose handler awaits {@link admitted} before such
+   * work; the operation then answers exactly as if it had waited (a refusal is a 429 with the
+   * same headers, whatever else failed), the round trip hidden behind the request's own work.
+   */
+  speculative?: boolean;
+}
+
 /**
  * The platform steps of {@link platformSteps}: a {@link Step} for any request (its rate-limit
  * weight looked up from the matched route), and {@link forRoute} for one known route.
  */
 export interface PlatformSteps extends Step {
   /** The same steps for the route `method path` (hono path syntax), its weight resolved here, once. */
-  forRoute(method: string, path: string): Step;
+  forRoute(method: string, path: string, options?: RouteSteps): Step;
+}
+
+/**
+ * Waits for the rate limit's verdict when it is still on its way (a speculative route, see
+ * {@link RouteSteps.speculative}); undefined when it was decided before the route ran. Rejects
+ * with the refusal (429, or 503 while Redis is away). A handler awaits it before any write or
+ * expensive work, so a refused request changes nothing.
+ */
+export function admitted(c: Context<AppEnv>): Promise<void> | undefined {
+  return c.get('admission');
+}
+
+/**
+ * `outcome` (the route's steps and handler), then the rate limit's verdict: a refusal wins over
+ * whatever the route answered or threw, as it would have had the route waited for it.
+ */
+function afterAdmission(c: Context<AppEnv>, outcome: Promise<void>): Promise<void> {
+  const admission = c.get('admission');
+  if (admission === undefined) return outcome;
+  return outcome.then(
+    () => admission,
+    (err: unknown) =>
+      admission.then(() => {
+        throw err;
+      }),
+  );
 }
 
 /**
@@ -47,6 +86,7 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
     c: Context<AppEnv>,
     weight: number | undefined,
     bodyLimit: number | undefined,
+    speculative = false,
   ): Promise<void> | undefined => {
     if (c.get('deps') !== undefined) return undefined;
     c.set('deps', deps);
@@ -55,7 +95,12 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
     const ip = clientIpOf(c, deps.config.trustedProxies);
     c.set('clientIp', ip);
     const limited = limiter.spend(c, deps, ip, weight);
-    return limited === undefined ? admit(c, bodyLimit) : limited.then(() => admit(c, bodyLimit));
+    if (limited === undefined) return admit(c, bodyLimit);
+    if (!speculative) return limited.then(() => admit(c, bodyLimit));
+    // Awaited by the route (afterAdmission); until then, a refusal must not count as unhandled.
+    limited.catch(() => undefined);
+    c.set('admission', limited);
+    return admit(c, bodyLimit);
   };
   // the steps after the rate limit (which waits only when Redis keeps the budget)
   const admit = (c: Context<AppEnv>, bodyLimit: number | undefined): Promise<void> | undefined => {
@@ -66,10 +111,11 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
   };
   const steps: Step = (c) => run(c, undefined, undefined);
   return Object.assign(steps, {
-    forRoute(method: string, path: string): Step {
+    forRoute(method: string, path: string, options: RouteSteps = {}): Step {
       const weight = weightOf(method.toUpperCase(), path);
       const bodyLimit = bodyLimitOf(path);
-      return (c) => run(c, weight, bodyLimit);
+      const speculative = options.speculative === true;
+      return (c) => run(c, weight, bodyLimit, speculative);
     },
   });
 }
@@ -81,6 +127,24 @@ export function before<H extends Handler<AppEnv> | NotFoundHandler<AppEnv>>(step
     const pending = step(c);
     return pending === undefined ? h(c, next) : pending.then(() => h(c, next));
   }) as unknown as H;
+}
+
+/**
+ * `step` as a middleware layer in front of the rest of a speculative route (see
+ * {@link RouteSteps.speculative}): the route runs, then the answer waits for the rate limit's
+ * verdict, and a refusal replaces it.
+ */
+export function asSpeculativeMiddleware(step: Step): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    let outcome: Promise<void>;
+    try {
+      const pending = step(c);
+      outcome = pending === undefined ? next() : pending.then(next);
+    } catch (err) {
+      outcome = Promise.reject(err);
+    }
+    return afterAdmission(c, outcome);
+  };
 }
 
 /** `step` as a middleware layer (for routes that have further layers anyway, e.g. validators). */

@@ -16,11 +16,13 @@ import { marketFor } from '../../market/market.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
 import { operation } from '../../platform/operation.js';
+import { admitted } from '../../platform/pipeline.js';
 import {
   type AnalysisRequest,
   type AnalysisResult,
   analysisEnvelope,
   analysisOf,
+  cachedAnalysisOf,
   checkAnalysisAccess,
   marketsOf,
   overviewOf,
@@ -99,6 +101,7 @@ const analysisByQueryRoute = operation(
     ...analysisDoc,
   },
   [402, 404, 503],
+  { speculative: true },
 );
 
 const analysisRoute = operation(
@@ -111,6 +114,7 @@ const analysisRoute = operation(
     ...analysisDoc,
   },
   [402, 404, 503],
+  { speculative: true },
 );
 
 const signalRoute = operation(
@@ -196,24 +200,26 @@ function served(c: Context<AppEnv>, result: AnalysisResult) {
   return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
 }
 
-/** The analysis served, its plan recorded as published (track record, pilot) before the response leaves. */
-async function servedAnalysis(...args: Parameters<typeof analysisOf>) {
-  const result = await analysisOf(...args);
-  await recordServedPlan(args[0], args[1], result);
-  return result;
+/**
+ * The analysis answered, its plan recorded as published (track record, pilot) before the response
+ * leaves. The request is resolved, checked and looked up in the cache while a shared rate limit's
+ * verdict is on its way (a speculative route); computing, recording and answering wait for it.
+ */
+async function servedAnalysis(c: Context<AppEnv>, request: AnalysisRequest) {
+  const { deps, market, asset } = await gated(c, request);
+  const hit = cachedAnalysisOf(deps, market, asset, request);
+  // Decided before the answer is made: the verdict writes the budget's headers.
+  await admitted(c);
+  const result = hit ?? (await analysisOf(deps, market, asset, request));
+  await recordServedPlan(deps, market, result);
+  return served(c, result);
 }
 
 export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(analysisByQueryRoute, async (c) => {
-    const request = c.req.valid('query');
-    const { deps, market, asset } = await gated(c, request);
-    return served(c, await servedAnalysis(deps, market, asset, request));
-  });
-  app.openapi(analysisRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, market, asset } = await gated(c, request);
-    return served(c, await servedAnalysis(deps, market, asset, request));
-  });
+  app.openapi(analysisByQueryRoute, (c) => servedAnalysis(c, c.req.valid('query')));
+  app.openapi(analysisRoute, (c) =>
+    servedAnalysis(c, { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id }),
+  );
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const { deps, market, asset } = await gated(c, request);

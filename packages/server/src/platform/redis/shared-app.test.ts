@@ -169,6 +169,69 @@ describe.skipIf(noRedis)('two instances sharing Redis (skips without MARKETLENS_
     expect(b).toEqual(a);
   });
 
+  it('answers a cached analysis while the verdict is on its way; a refused request computes, records and spends nothing', async () => {
+    let computed = 0;
+    const venue = createSimulatedVenue({ now });
+    const market = Object.assign(Object.create(venue) as typeof venue, {
+      fundingRate: (q: Parameters<typeof venue.fundingRate>[0]) => {
+        computed++; // the first step of computing an analysis
+        return venue.fundingRate(q);
+      },
+    });
+    // 100 units: five analyses (20 units each) per window, for the two instances together
+    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 100, windowMs: 60_000 } };
+    const x = createApp({ storage, config, now, market, shared: states[0] }, { logError: () => {} });
+    const y = createApp({ storage, config, now, market, shared: states[1] }, { logError: () => {} });
+    clock.now = Date.UTC(2026, 0, 15, 12) + randomInt(1, 100_000) * 86_400_000;
+    const token = await signedIn();
+    const keyed = await x.request(
+      '/v1/users/api_keys',
+      { method: 'POST', headers: { 'x-session-token': token, 'content-type': 'application/json' }, body: '{}' },
+      { incoming: { socket: { remoteAddress: address() } } },
+    );
+    expect(keyed.status).toBe(200);
+    const key = ((await keyed.json()) as { data: { key: string } }).data.key;
+    const from = address();
+    const ask = (app: App, path: string, headers: Record<string, string> = { 'x-session-token': token }) =>
+      Promise.resolve(app.request(path, { headers }, { incoming: { socket: { remoteAddress: from } } }));
+    const path = '/v2/analysis/bitcoin?timeframe=d1';
+
+    const used: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await ask(i % 2 === 0 ? x : y, path);
+      expect(res.status).toBe(200);
+      used.push(res.headers.get('x-ratelimit-used') ?? '');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(100 - 20 * (i + 1)));
+    }
+    expect(used).toEqual(['20', '40', '60', '80', '100']);
+    const computedAdmitted = computed;
+    expect(computedAdmitted).toBeGreaterThan(0);
+
+    // Refused on both, cached or not, with the budget's headers, whatever else was wrong.
+    for (const app of [x, y]) {
+      const cached = await ask(app, path);
+      expect([cached.status, ((await cached.json()) as { code: string }).code]).toEqual([429, 'RateLimited']);
+      expect(cached.headers.get('x-ratelimit-used')).toBe('100');
+      expect(cached.headers.get('x-ratelimit-remaining')).toBe('0');
+      expect(Number(cached.headers.get('retry-after'))).toBeGreaterThan(0);
+      const badSession = await ask(app, path, { 'x-session-token': 'not-a-session' });
+      expect(badSession.status).toBe(429);
+      const gated = await ask(app, '/v2/analysis/bitcoin?timeframe=d1&limit=100000');
+      expect(gated.status).toBe(429);
+    }
+    // Nothing computed for a refused request, and no plan recorded for it.
+    const plansBefore = await storage.publishedPlans.aggregate(5, { asset_id: 'ethereum' });
+    const refused = await ask(x, '/v2/analysis/ethereum?timeframe=d1');
+    expect(refused.status).toBe(429);
+    expect(computed).toBe(computedAdmitted);
+    expect(await storage.publishedPlans.aggregate(5, { asset_id: 'ethereum' })).toEqual(plansBefore);
+    // An API key's daily allowance is not spent by a refused request.
+    const refusedKey = await ask(y, path, { 'x-api-key': key });
+    expect(refusedKey.status).toBe(429);
+    const left = (await (await credits(x, token)).json()) as { data: { used_today: number } };
+    expect(left.data.used_today).toBe(0);
+  });
+
   it("reads the venue's quotes once for both instances", async () => {
     const counted = (venue: ReturnType<typeof createSimulatedVenue>) => {
       let tickers = 0;
