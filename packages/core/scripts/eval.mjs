@@ -3,13 +3,35 @@
 // at each candle the analysis reads only the candles up to it, publishes its plan, and the plan
 // is simulated on the candles after it with the 0.20% round-trip cost. Writes EVALUATION.md
 // (outcomes, the confidence calibration on training and held-out parts side by side, Brier
-// scores against the base rate, permutation tests, bounce rate at detected levels against a
-// shuffled-level null) and evaluation-reliability.svg beside it. Deterministic: the same bytes
-// on every run (the timing line goes to the console only).
+// scores against the base rate, permutation tests, the bounce rate at detected levels against a
+// shuffled-level null with its permutation test, and the searches of zone detection and plan
+// parameters on the training part) and evaluation-reliability.svg beside it. Deterministic: the
+// same bytes on every run (the timing line goes to the console only).
+// EVAL_ONLY=levels or EVAL_ONLY=plans runs that part alone and prints it without writing files.
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrate, fitCalibration, SIGNAL_CALIBRATION, SIGNAL_MIN_EDGE, timeframeFamily } from '../dist/index.js';
+import {
+  buildPlan,
+  calibrate,
+  fitCalibration,
+  SIGNAL_CALIBRATION,
+  SIGNAL_MIN_EDGE,
+  supportResistance,
+  timeframeFamily,
+} from '../dist/index.js';
+import {
+  LEVEL_BASE,
+  LEVEL_GRID,
+  LOOK,
+  permutationTest,
+  prng,
+  SIDES,
+  searchLevels,
+  shuffle,
+  zoneEvents,
+} from './levels-null.mjs';
+import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
 import { closed, dataDir, loadSeries, MIN_PLANS, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -21,71 +43,29 @@ if (!series) {
 
 const OUTCOMES = ['pending', 'entered', 'tp_hit', 'stopped_out', 'time_stopped', 'expired'];
 const PERMUTATIONS = 1000;
-
-/** mulberry32, seeded: the shuffled nulls are reproducible. */
-function prng(seed) {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+const ONLY = process.env.EVAL_ONLY ?? null;
+if (ONLY !== null && ONLY !== 'levels' && ONLY !== 'plans') {
+  console.error(`EVAL_ONLY must be levels or plans, got ${ONLY}`);
+  process.exit(2);
 }
-
-function shuffle(xs, rnd) {
-  for (let k = xs.length - 1; k > 0; k--) {
-    const j = Math.floor(rnd() * (k + 1));
-    [xs[k], xs[j]] = [xs[j], xs[k]];
-  }
-  return xs;
-}
-
-/**
- * A support test: the first candle within `look` candles after `i` whose low reaches the zone top.
- * It bounces when, within `look` candles of that touch, a high clears zone top + 1 ATR before a
- * close under zone low - 0.5 ATR (a break). Resistance mirrors it.
- */
-function levelTest(c, i, kind, low, high, atr, look = 10) {
-  const n = c.close.length;
-  for (let j = i + 1; j <= Math.min(n - 1, i + look); j++) {
-    const touched = kind === 'support' ? c.low[j] <= high : c.high[j] >= low;
-    if (!touched) continue;
-    for (let k = j; k <= Math.min(n - 1, j + look); k++) {
-      if (kind === 'support') {
-        if (c.close[k] < low - 0.5 * atr) return 'break';
-        if (c.high[k] >= high + atr) return 'bounce';
-      } else {
-        if (c.close[k] > high + 0.5 * atr) return 'break';
-        if (c.low[k] <= low - atr) return 'bounce';
-      }
-    }
-    return 'none';
-  }
-  return 'untested';
-}
+const runs = (part) => ONLY === null || ONLY === part;
+const LEVEL_GRID_BASE = (filter) => LEVEL_GRID.find((g) => g.filter === filter)?.base;
 
 // ---- walk every series once ----
 const t0 = performance.now();
 const records = [];
 const perSeries = [];
-const levelRows = [];
 let analyses = 0;
 let rawHolds = 0;
 let holds = 0;
 for (const s of series) {
   const c = s.candles;
   const family = timeframeFamily(c.time, c.close.length - 1);
-  const tests = { support: [], resistance: [] };
   let n = 0;
-  const recs = walk(s, (a, i) => {
+  const recs = walk(s, (a) => {
     n++;
     if (Math.abs(a.signal.score) <= a.signal.threshold) rawHolds++;
     if (a.signal.action === 'hold') holds++;
-    for (const kind of ['support', 'resistance']) {
-      const z = kind === 'support' ? a.levels.nearest_support : a.levels.nearest_resistance;
-      if (z && a.levels.atr) tests[kind].push({ i, low: z.low, high: z.high, atr: a.levels.atr, mark: a.levels.mark });
-    }
   });
   analyses += n;
   for (const r of recs) {
@@ -94,30 +74,6 @@ for (const s of series) {
   }
   records.push(...recs);
   perSeries.push({ name: s.name, family, analyses: n, recs });
-  // bounce rate: detected levels against the same zones shifted to a distance drawn from another
-  // time's detected distance (a permutation of distances in ATR units)
-  const rnd = prng(12345);
-  for (const kind of ['support', 'resistance']) {
-    const ev = tests[kind];
-    const dist = shuffle(
-      ev.map((e) => ((e.low + e.high) / 2 - e.mark) / e.atr),
-      rnd,
-    );
-    const tally = (zones) => {
-      const t = { bounce: 0, break: 0, none: 0, untested: 0 };
-      for (const z of zones) t[levelTest(c, z.i, kind, z.low, z.high, z.atr)]++;
-      return t;
-    };
-    const real = tally(ev);
-    const shuffled = tally(
-      ev.map((e, k) => {
-        const half = (e.high - e.low) / 2;
-        const mid = e.mark + dist[k] * e.atr;
-        return { ...e, low: mid - half, high: mid + half };
-      }),
-    );
-    levelRows.push({ series: s.name, kind, real, shuffled });
-  }
 }
 const seconds = (performance.now() - t0) / 1000;
 
@@ -251,13 +207,16 @@ const fam = (name) => {
 };
 out(`Fitted tables: ${fam('daily')}; ${fam('intraday')}.`);
 out();
-out(
-  'What it says, plainly: the raw evidence does not have a positive edge. On the daily series more evidence went with',
-);
-out('*fewer* plans reaching target 1, in the training years and in the held-out years alike, so the daily curve falls');
-out('with evidence, and the strongest daily calls are published as Holds; on the intraday series no relation is');
-out('measurable, so their calls carry the base rate as their confidence: no edge, said plainly. Confidence now says');
-out('what the plans did; it does not make them pay.');
+const says = (name) => {
+  const t = table[name];
+  if (t.direction === 'increasing')
+    return `on the ${name} series more evidence went with more plans reaching target 1 in the training years (the curve rises with evidence)`;
+  if (t.direction === 'decreasing')
+    return `on the ${name} series more evidence went with *fewer* plans reaching target 1 in the training years, so the curve falls with evidence and the strongest ${name} calls are published as Holds`;
+  return `on the ${name} series no relation is measurable, so their calls carry the base rate as their confidence: no edge, said plainly`;
+};
+out(`What it says, plainly: ${says('daily')}; ${says('intraday')}. Whether that held in the held-out years is in the`);
+out('next table; confidence says what the plans did, it does not make them pay (see the mean realized R below).');
 out();
 out('## Calibration: training and held-out side by side');
 out();
@@ -395,22 +354,278 @@ out(
 out('the plans became coherent with the levels a trader sees, not profitable.');
 out();
 
-// ---- levels ----
-out('## Bounce rate at detected levels against a shuffled-level null');
-out();
-out(
-  'A test: price reaches the nearest zone within 10 candles; bounce: it then moves 1 ATR away from the zone before closing 0.5 ATR through it. Null: the same zones moved to a distance (in ATR) drawn from another time (seeded permutation).',
-);
-out();
-out(
-  '| series | side | detected: tested | bounce | break | bounce rate | null: tested | bounce | break | bounce rate |',
-);
-out('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const r of levelRows) {
-  const t = (x) => x.bounce + x.break + x.none;
+// ---- levels: the permutation test, and the search of the detection on the training part ----
+const timeframe = (name) => name.split(' ').pop();
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+/** The last candle of each part of each series: where a search's choice is checked against the shipped default. */
+const probes = (s) => [Math.floor(s.candles.close.length * TRAIN_SHARE) - 1, s.candles.close.length - 1];
+let levelChoice = null;
+let planChoice = null;
+if (runs('levels')) {
+  const tl = performance.now();
+  out('## Support and resistance against a shuffled-level null (issue 24)');
+  out();
   out(
-    `| ${r.series} | ${r.kind} | ${t(r.real)} | ${r.real.bounce} | ${r.real.break} | ${pct(r.real.bounce, t(r.real))} | ${t(r.shuffled)} | ${r.shuffled.bounce} | ${r.shuffled.break} | ${pct(r.shuffled.bounce, t(r.shuffled))} |`,
+    `A test of the nearest zone on one side at an analysed candle: price reaches the zone within ${LOOK} candles; bounce: it then moves 1 ATR away from the zone before closing 0.5 ATR through it (a break), within ${LOOK} candles of the touch. Bounce rate = bounces / tested (bounce, break or neither). Null: every zone moved, with its width, to the distance from the mark (in ATRs) of the zone detected at another analysed candle of the same part, side and series, by a seeded permutation; ${PERMUTATIONS} permutations, p = (1 + permutations whose bounce rate is at least the detected one) / ${PERMUTATIONS + 1}. The candles analysed are those of the walk-forward (every second one on the 1-minute pair); training: the first ${Math.round(TRAIN_SHARE * 100)}% of each series, stopping ${2 * LOOK} candles short of the split so that no training test reads a held-out candle; held out: the rest.`,
   );
+  out();
+  out(
+    'Neighbouring tests overlap in time (a zone is tested at every candle), so the permutations of single zones understate the spread of the null; the last column permutes blocks of 10 consecutive tests whole, which keeps that overlap in the null, and is the p to trust.',
+  );
+  out();
+  // the search, on the training part only
+  const search = searchLevels(series);
+  out('### The search (training part only)');
+  out();
+  out(
+    `Training edge: over every series and side, (detected bounces - the null's expected bounces) / tested zones, in points, the null's expectation from 100 seeded permutations. One parameter at a time, in the order of the table, from the detection before issue 24 (window ${LEVEL_BASE.window}, fractalSpan ${LEVEL_BASE.fractalSpan}, zigzagAtr ${LEVEL_BASE.zigzagAtr}, clusterAtr ${LEVEL_BASE.clusterAtr}, maxWidthAtr ${LEVEL_BASE.maxWidthAtr}, minWidthAtr ${LEVEL_BASE.minWidthAtr}, halfLife ${LEVEL_BASE.halfLife}, maxZones ${LEVEL_BASE.maxZones}; every zone may be the nearest), each value tried with the choices so far; a value is chosen when it beats the current edge by more than 0.5 points overall and on both halves of the training part (first and second half by time). In brackets: the edge on the first and second half. The held-out part was not read.`,
+  );
+  out();
+  out('| parameter | values tried: training edge, points [halves] (tested zones) | chosen |');
+  out('|---|---|---:|');
+  const e = (x) => (100 * x).toFixed(2);
+  for (const r of search.rows) {
+    out(
+      `| ${r.param} | ${r.tried.map((t) => `${t.value}: ${e(t.edge)} [${e(t.halves[0])}, ${e(t.halves[1])}] (${t.tested})`).join('; ')} | ${r.pick} |`,
+    );
+  }
+  out();
+  const chosenText = Object.entries(search.chosen)
+    .map(([k, v]) => `${k} ${v}`)
+    .concat(
+      Object.entries(search.filters)
+        .filter(([k, v]) => v !== LEVEL_GRID_BASE(k))
+        .map(([k, v]) => `min ${k} ${v}`),
+    )
+    .join(', ');
+  out(
+    `Training choice: ${chosenText || 'nothing (the detection before issue 24 stays)'}; training edge ${e(search.base.edge)} -> ${e(search.final.edge)} points.`,
+  );
+  levelChoice = { options: { ...LEVEL_BASE, ...search.chosen }, filter: search.filter, text: chosenText };
+  const shippedIsBase = series.every((s) => {
+    const atr = s.ctx.atr(14);
+    return probes(s).every((i) =>
+      same(
+        supportResistance(s.candles, { asOf: i, atr }),
+        supportResistance(s.candles, { ...LEVEL_BASE, asOf: i, atr }),
+      ),
+    );
+  });
+  const shippedIsChoice =
+    search.filter === null &&
+    series.every((s) => {
+      const atr = s.ctx.atr(14);
+      return probes(s).every((i) =>
+        same(
+          supportResistance(s.candles, { asOf: i, atr }),
+          supportResistance(s.candles, { ...levelChoice.options, asOf: i, atr }),
+        ),
+      );
+    });
+  out(
+    shippedIsChoice
+      ? 'The training choice is the shipped default of `supportResistance()` (checked: the same zones at the last candle of each part of each series).'
+      : `The training choice is **not** the shipped default: the shipped \`supportResistance()\` ${shippedIsBase ? 'is still the detection before issue 24 (checked at the last candle of each part of each series)' : 'differs from both'}; why, in "What the training choices would do to the calibration" below.`,
+  );
+  out();
+  // the permutation test, training and held out side by side, before and after
+  out('### The permutation test: training and held out side by side');
+  out();
+  out(
+    `shipped: the shipped default detection; choice: the training choice of the search. null: mean bounce rate over the ${PERMUTATIONS} permutations; p: single-zone permutations; p, blocks: blocks of 10 consecutive tests.`,
+  );
+  out();
+  out(
+    '| series | side | detection | training: tested | bounce rate | null | p | p, blocks | held out: tested | bounce rate | null | null 99th pct | p | p, blocks |',
+  );
+  out('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const verdict = {};
+  let seed = 100;
+  for (const s of series) {
+    const det = { shipped: { train: zoneEvents(s, 'train'), test: zoneEvents(s, 'test') } };
+    if (!shippedIsChoice) {
+      det.choice = {
+        train: zoneEvents(s, 'train', levelChoice.options, levelChoice.filter),
+        test: zoneEvents(s, 'test', levelChoice.options, levelChoice.filter),
+      };
+    }
+    for (const kind of SIDES) {
+      for (const d of Object.keys(det)) {
+        const cell = {};
+        for (const part of ['train', 'test']) {
+          seed++;
+          const iid = permutationTest(s, kind, det[d][part][kind], { shuffles: PERMUTATIONS, seed });
+          const blk = permutationTest(s, kind, det[d][part][kind], { shuffles: PERMUTATIONS, seed, block: 10 });
+          cell[part] = { ...iid, pBlock: blk.p };
+        }
+        const r = (x) => pct(x.observed.bounce, x.observed.tested);
+        const tr = cell.train;
+        const te = cell.test;
+        out(
+          `| ${s.name} | ${kind} | ${d} | ${tr.observed.tested} | ${r(tr)} | ${pts(tr.nullMean)}% | ${f(tr.p)} | ${f(tr.pBlock)} | ${te.observed.tested} | ${r(te)} | ${pts(te.nullMean)}% | ${pts(te.null99)}% | ${f(te.p)} | ${f(te.pBlock)} |`,
+        );
+        if (verdict[d] === undefined) verdict[d] = [];
+        verdict[d].push({ series: s.name, kind, ...te });
+      }
+    }
+  }
+  out();
+  const list = (vs) => (vs.length ? vs.map((v) => `${v.series} ${v.kind}`).join(', ') : 'none');
+  for (const [d, vs] of Object.entries(verdict)) {
+    const bar = ['nvda d1', 'orcl d1', 'crypto m1']
+      .map((name) => {
+        const won = vs.filter((v) => v.series === name && v.pBlock < 0.01).map((v) => v.kind);
+        return `${name} ${won.length ? `met (${won.join(', ')})` : 'missed'}`;
+      })
+      .join('; ');
+    out(
+      `Held out, ${d === 'shipped' ? 'shipped detection' : 'training choice'}: beats the null at p < 0.01 with single-zone permutations: ${list(vs.filter((v) => v.p < 0.01))}; with blocks of 10: ${list(vs.filter((v) => v.pBlock < 0.01))}. No edge at p < 0.01 (blocks): ${list(vs.filter((v) => !(v.pBlock < 0.01)))}. The bar of issue 24 (p < 0.01 on the held-out daily stocks and crypto series, blocks): ${bar}.`,
+    );
+    out();
+  }
+  console.error(`levels: ${((performance.now() - tl) / 1000).toFixed(1)} s`);
+}
+
+// ---- plans: the search of stop and target parameters on the training part ----
+if (runs('plans')) {
+  const tp = performance.now();
+  out('## Plans: mean realized R after costs, training and held out (issue 24)');
+  out();
+  const pcs = series.map(planCases);
+  const search = searchPlans(pcs);
+  out(
+    'Plans: every analysed candle whose score leans to a side, with the plan on that side built from the shipped levels, simulated with the 0.20% round-trip cost (70% at target 1, 30% at target 2); mean realized R per closed plan (target, stop or time stop). Training plans are simulated on the training candles only (a plan still open at the split is left out); held-out plans on the whole series. 95% interval: a seeded moving-block bootstrap of the mean (1,000 resamples of blocks of 20 consecutive plans, percentiles 2.5 and 97.5), since neighbouring plans overlap in time.',
+  );
+  out();
+  out('### The search (training part only)');
+  out();
+  out(
+    'Coordinate ascent on the pooled training mean R of every series, one parameter at a time in the order of the table from the options before issue 24 (the values marked in the grid as the start), each value tried with the choices so far; a value is chosen when it beats the current figure by more than 0.02 R overall and on both halves of the training part. In brackets: the mean R on the first and second half. Every other plan option stays at its default. The held-out part was not read.',
+  );
+  out();
+  out('| parameter | start | values tried: training mean R [halves] (closed plans) | chosen |');
+  out('|---|---:|---|---:|');
+  for (const r of search.rows) {
+    out(
+      `| ${r.key} | ${r.base} | ${r.tried.map((t) => `${t.value}: ${f(t.r)} [${f(t.halves[0])}, ${f(t.halves[1])}] (${t.n})`).join('; ')} | ${r.pick} |`,
+    );
+  }
+  out();
+  const chosenText = Object.entries(search.chosen)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  out(
+    `Training choice: ${chosenText || 'nothing (the options before issue 24 stay)'}; pooled training mean R ${f(search.base.r)} -> ${f(search.final.r)}.`,
+  );
+  const choice = { ...PLAN_BASE, ...search.chosen };
+  planChoice = { options: choice, text: chosenText };
+  const sample = (opts) =>
+    pcs.every((pc) =>
+      pc.cases
+        .filter((_, k) => k % 50 === 0)
+        .every((k) =>
+          same(
+            buildPlan(pc.candles, k.levels, { direction: k.direction }),
+            buildPlan(pc.candles, k.levels, { ...opts, direction: k.direction }),
+          ),
+        ),
+    );
+  const shippedIsChoice = sample(choice);
+  out(
+    shippedIsChoice
+      ? 'The training choice is the shipped default of `buildPlan()` (checked on every 50th plan of each series).'
+      : `The training choice is **not** the shipped default: the shipped \`buildPlan()\` ${sample(PLAN_BASE) ? 'still has the options before issue 24 (checked on every 50th plan of each series)' : 'differs from both'}; why, in "What the training choices would do to the calibration" below.`,
+  );
+  out();
+  out('### Mean realized R per series: the shipped defaults and the training choice');
+  out();
+  out(
+    '| series | timeframe | training, shipped: plans | mean R [95% CI] | training, choice: plans | mean R [95% CI] | held out, shipped: plans | mean R [95% CI] | held out, choice: plans | mean R [95% CI] |',
+  );
+  out('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const ci = (xs, seed) => {
+    if (xs.length === 0) return '-';
+    if (xs.length < 40) return `${f(mean(xs))} (too few for an interval)`;
+    const [lo, hi] = bootstrapCI(xs, { seed });
+    return `${f(mean(xs))} [${f(lo)}, ${f(hi)}]`;
+  };
+  const pooled = { train: { before: [], after: [] }, test: { before: [], after: [] } };
+  let seed = 500;
+  for (const pc of pcs) {
+    const cells = [];
+    for (const part of ['train', 'test']) {
+      for (const [d, opts] of [
+        ['before', {}],
+        ['after', choice],
+      ]) {
+        const rs = planOutcomes(pc, part, opts);
+        pooled[part][d].push(...rs);
+        cells.push(`${rs.length} | ${ci(rs, ++seed)}`);
+      }
+    }
+    out(`| ${pc.series.name} | ${timeframe(pc.series.name)} | ${cells.join(' | ')} |`);
+  }
+  const pooledSeeds = {};
+  const allCells = [];
+  for (const part of ['train', 'test']) {
+    for (const d of ['before', 'after']) {
+      seed++;
+      if (part === 'test') pooledSeeds[d] = seed;
+      allCells.push(`${pooled[part][d].length} | ${ci(pooled[part][d], seed)}`);
+    }
+  }
+  out(`| **all** | | ${allCells.join(' | ')} |`);
+  out();
+  const better = mean(pooled.test.after) > mean(pooled.test.before);
+  const [bl, bh] = bootstrapCI(pooled.test.before, { seed: pooledSeeds.before });
+  const [al, ah] = bootstrapCI(pooled.test.after, { seed: pooledSeeds.after });
+  const overlap = al <= bh && bl <= ah;
+  out(
+    `Held out, all series pooled: mean R ${f(mean(pooled.test.before))} with the shipped defaults, ${f(mean(pooled.test.after))} with the training choice: ${better ? 'the training choice also raised the held-out figure' : 'the training choice did not raise the held-out figure'}, ${mean(pooled.test.after) > 0 ? 'positive' : 'still negative'} after costs; ${overlap ? 'the two intervals overlap (no measurable difference)' : 'the two intervals do not overlap'}.`,
+  );
+  out();
+  console.error(`plans: ${((performance.now() - tp) / 1000).toFixed(1)} s`);
+}
+
+// ---- what the training choices would do to the calibration ----
+if (ONLY === null && levelChoice !== null && planChoice !== null) {
+  out('## What the training choices would do to the calibration');
+  out();
+  out(
+    'The walk and the fit of the shipped table (`scripts/fit-calibration.mjs`: every analysis whose score leans to a side, the first 70% of each series fits one curve per family), with the training choices in place of the shipped defaults. The held-out figures are those the calibration targets of issue 24 are judged on (reliability error at most 5 points, Brier below the base rate), which `src/signal/calibration.test.ts` holds for the shipped table: a choice becomes a default only when it keeps them. They gate the choices, nothing was searched on them; but this gate reads the held-out part, so a choice it rejects is a choice the held-out years vetoed.',
+  );
+  out();
+  out(
+    '| variant | training: plans | reached target 1 | reliability error | Brier | Brier, base rate | held out: plans | reached target 1 | reliability error | Brier | Brier, base rate | held-out targets | held out: mean R |',
+  );
+  out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+  const variants = [['shipped defaults', {}]];
+  if (levelChoice.text) variants.push([`detection choice (${levelChoice.text})`, { levels: levelChoice.options }]);
+  if (planChoice.text) variants.push([`plan choice (${planChoice.text})`, { plan: planChoice.options }]);
+  if (levelChoice.text && planChoice.text)
+    variants.push(['both choices', { levels: levelChoice.options, plan: planChoice.options }]);
+  for (const [name, opts] of variants) {
+    const rs = [];
+    for (const s of series) {
+      const family = perSeries.find((x) => x.name === s.name).family;
+      for (const r of walk(s, null, opts)) if (closed(r)) rs.push({ ...r, family, hit: r.outcome === 'tp_hit' });
+    }
+    const curves = {};
+    for (const family of ['intraday', 'daily']) {
+      curves[family] = fitCalibration(
+        rs.filter((r) => r.part === 'train' && r.family === family),
+        { minPlans: MIN_PLANS },
+      );
+    }
+    const scored = rs.map((r) => ({ ...r, p: calibrate(curves[r.family], r.evidence), b: curves[r.family].base_rate }));
+    const a = scores(scored.filter((r) => r.part === 'train'));
+    const b = scores(scored.filter((r) => r.part === 'test'));
+    const met = b.reliability <= 0.05 && b.brier < b.brierBase;
+    out(
+      `| ${name} | ${a.n} | ${pct(a.hits, a.n)} | ${pts(a.reliability)} | ${f(a.brier, 4)} | ${f(a.brierBase, 4)} | ${b.n} | ${pct(b.hits, b.n)} | ${pts(b.reliability)} | ${f(b.brier, 4)} | ${f(b.brierBase, 4)} | ${met ? 'met' : 'missed'} | ${f(mean(scored.filter((r) => r.part === 'test').map((r) => r.realized_r)))} |`,
+    );
+  }
+  out();
 }
 
 // ---- the reliability diagram ----
@@ -468,8 +683,10 @@ function svg() {
   return `${parts.join('\n')}\n`;
 }
 
-writeFileSync(resolve(here, '../EVALUATION.md'), `${lines.join('\n')}\n`);
-writeFileSync(resolve(here, '../evaluation-reliability.svg'), svg());
+if (ONLY === null) {
+  writeFileSync(resolve(here, '../EVALUATION.md'), `${lines.join('\n')}\n`);
+  writeFileSync(resolve(here, '../evaluation-reliability.svg'), svg());
+}
 console.log(lines.join('\n'));
 console.log(
   `\n${analyses} analyses in ${seconds.toFixed(1)} s (${((seconds * 1000) / analyses).toFixed(2)} ms each, shared indicator context); wrote EVALUATION.md and evaluation-reliability.svg.`,

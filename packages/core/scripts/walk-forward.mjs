@@ -84,15 +84,16 @@ export function splitIndex(n) {
  * Walks one series. Calls `onAnalysis(a, i)` for every analysis and returns one record per
  * analysis whose score leans to a side: the evidence for that side, whether the signal published
  * it, and the outcome of the plan on that side (built as analyze builds the published one).
+ * `options` (`levels`, `plan`) go to analyze and to the plan, to walk a candidate detection or plan.
  */
-export function walk(s, onAnalysis) {
+export function walk(s, onAnalysis, options = {}) {
   const c = s.candles;
   const ctx = computeContext(c);
   const n = c.close.length;
   const split = splitIndex(n);
   const records = [];
   for (let i = Math.min(WARMUP, Math.floor(n / 3)); i < n - 1; i += s.stride) {
-    const a = analyze(ctx, { asOf: i });
+    const a = analyze(ctx, { levels: options.levels, plan: options.plan, asOf: i });
     onAnalysis?.(a, i);
     const ev = signalEvidence(a.signal.factors);
     if (ev.side === null) continue;
@@ -100,7 +101,7 @@ export function walk(s, onAnalysis) {
     const plan =
       a.zone.direction === direction
         ? a.zone
-        : buildPlan(c, { ...a.levels, volume_profile: a.volume_profile }, { direction });
+        : buildPlan(c, { ...a.levels, volume_profile: a.volume_profile }, { ...options.plan, direction });
     const published = a.signal.action !== 'hold';
     const record = {
       series: s.name,
