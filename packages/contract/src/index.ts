@@ -4,11 +4,15 @@
  * the CLI its `--json`), the enums with their accepted spellings, the error table, and one serializer
  * per resource. Depends on zod only.
  */
+export * from './accounts/connections.js';
 export * from './accounts/me.js';
 export * from './accounts/requests.js';
 export * from './accounts/responses.js';
+export * from './accounts/serialize.js';
+export * from './alerts/devices.js';
 export * from './alerts/requests.js';
 export * from './alerts/responses.js';
+export * from './alerts/serialize.js';
 export * from './alerts/webhooks.js';
 export * from './envelope.js';
 export * from './errors.js';
@@ -16,9 +20,12 @@ export * from './market/insights.js';
 export * from './market/lists.js';
 export * from './market/requests.js';
 export * from './market/responses.js';
+export * from './market/track-record.js';
 export * from './market/words.js';
 export * from './pilot/responses.js';
+export * from './pilot/serialize.js';
 export * from './promotions/responses.js';
+export * from './promotions/serialize.js';
 export * from './time.js';
 export * from './timeframes.js';
 export * from './version.js';

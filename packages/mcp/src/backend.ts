@@ -50,10 +50,12 @@ import type {
   RegisteredAlertWebhookSchema,
   ScreenerInput,
   ScreenerSchema,
+  ServiceTrackRecordSchema,
   SignalListSchema,
   SignalResponseSchema,
   SignalSchema,
   Timeframe,
+  TrackRecordInput,
   TradesSchema,
   TradingSignalsInput,
 } from '@marketlens/contract';
@@ -201,6 +203,11 @@ export type PilotTrade = z.output<typeof PilotTradeSchema>;
 /** `GET /pilot/spectate/track-record` data: a page of closed trades, and the cursor of the older page. */
 export type PilotTrackRecord = z.output<typeof PilotTrackRecordSchema>;
 
+// ---- track record ----
+
+/** `GET /v2/track-record` data: the service's published plans and how they ended, by timeframe and asset class. */
+export type TrackRecordData = z.output<typeof ServiceTrackRecordSchema>;
+
 // ---- the port ----
 
 /** Market data: readable by every signed-in user (tier gates as on REST). */
@@ -220,6 +227,8 @@ export interface MarketBackend {
   listAssets(request: AssetListInput): Promise<AssetRow[]>;
   listExchanges(): Promise<Exchange[]>;
   exchangeDetail(exchangeId: string): Promise<ExchangeDetail>;
+  /** The service's own track record (public on REST); `timeframe` in the REST spelling. */
+  trackRecord(request: TrackRecordInput): Promise<TrackRecordData>;
 }
 
 /** The signed-in user and its favorites. */

@@ -4,6 +4,7 @@ import { ALERT_TOOLS } from './tools/alerts.js';
 import { MARKET_TOOLS } from './tools/market.js';
 import { PILOT_TOOLS } from './tools/pilot.js';
 import { PORTFOLIO_TOOLS } from './tools/portfolio.js';
+import { TRACK_RECORD_TOOLS } from './tools/track-record.js';
 import { WEBHOOK_TOOLS } from './tools/webhooks.js';
 
 /** Every tool, in the order `tools/list` gives them. */
@@ -14,4 +15,5 @@ export const CATALOG: readonly ToolDefinition[] = [
   ...ALERT_TOOLS,
   ...WEBHOOK_TOOLS,
   ...PILOT_TOOLS,
+  ...TRACK_RECORD_TOOLS,
 ];

@@ -30,6 +30,7 @@ import type {
   ScreenerData,
   SignalData,
   SignalListData,
+  TrackRecordData,
   TradesData,
 } from './backend.js';
 import { ToolError } from './errors.js';
@@ -183,6 +184,8 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
         ),
       listExchanges: () => get<Exchange[]>('/v1/exchanges'),
       exchangeDetail: (id) => get<ExchangeDetail>(`/v1/exchanges/${seg(id)}`),
+      trackRecord: (r) =>
+        get<TrackRecordData>(`/v2/track-record${queryOf({ timeframe: r.timeframe, asset_class: r.asset_class })}`),
     },
     account: {
       async accountInfo(): Promise<AccountInfo> {

@@ -71,6 +71,7 @@ describe('catalog', () => {
       'delete_alert_webhook',
       'get_pilot_spectate',
       'get_pilot_spectate_history',
+      'get_track_record',
     ]) {
       expect(names).toContain(name);
     }

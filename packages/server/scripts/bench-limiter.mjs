@@ -196,7 +196,8 @@ async function main() {
 
   const loadGen = start('load');
   const loaded = { memory: [], redis: [] };
-  for (const kind of kinds) await reply(loadGen, { url: servers[kind].url + PATH, headers: headers(kind), duration: 1, connections });
+  for (const kind of kinds)
+    await reply(loadGen, { url: servers[kind].url + PATH, headers: headers(kind), duration: 1, connections });
   for (let round = 0; round < Math.max(2, Math.floor(runs / 2)); round++) {
     for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
       const before = await reply(servers[kind].child, 'usage');
@@ -210,7 +211,9 @@ async function main() {
   console.log('| limiter | req/s (rounds) | p99 ms (rounds) | server CPU us/request (rounds) |\n|---|---|---|---|');
   for (const k of kinds) {
     const cells = (f) => loaded[k].map(f).join(', ');
-    console.log(`| ${k} | ${cells((r) => Math.round(r.rps))} | ${cells((r) => r.p99)} | ${cells((r) => r.cpuUs.toFixed(1))} |`);
+    console.log(
+      `| ${k} | ${cells((r) => Math.round(r.rps))} | ${cells((r) => r.p99)} | ${cells((r) => r.cpuUs.toFixed(1))} |`,
+    );
   }
   const rps = (k) => mean(loaded[k].map((r) => r.rps));
   const cpu = (k) => mean(loaded[k].map((r) => r.cpuUs));

@@ -151,7 +151,11 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
       { name: 'Auth', description: 'Accounts and sessions' },
       { name: 'API keys', description: 'Keys for the read-only market-data routes' },
       { name: 'Config', description: 'Client configuration' },
-      { name: 'Analysis', description: 'Indicators, zones, the trade plan, the signal and the overview of one asset' },
+      {
+        name: 'Analysis',
+        description:
+          "Indicators, zones, the trade plan, the signal and the overview of one asset; and the service's own public track record of the plans it published (`/v2/track-record`)",
+      },
       { name: 'Assets', description: 'Asset lists, favorites, the signal list and the screener' },
       { name: 'Insights', description: 'Live prices, funding, market breadth and Fear & Greed across assets' },
       { name: 'Exchanges', description: 'The venues marketlens reads, with volumes and tickers' },

@@ -5,7 +5,12 @@
  * both validate with. Plain zod v4, so either side can derive its JSON Schema from it.
  */
 import { z } from 'zod';
-import { NOTIFICATION_TIMEFRAMES, timeframeSchema } from '../timeframes.js';
+import {
+  NOTIFICATION_TIMEFRAMES,
+  type NotificationTimeframe,
+  TIMEFRAME_ALIASES,
+  timeframeSchema,
+} from '../timeframes.js';
 
 /** Alert kinds, canonical spelling (the contract's `RSI`, `smart-zone`, `percent-change` are accepted too). */
 export const NOTIFICATION_KINDS = ['price', 'zone', 'breakout', 'rsi', 'smart_zone', 'percent_change'] as const;
@@ -91,6 +96,29 @@ export const TARGET_TEXT = `Meaning and range per kind. ${Object.entries(TARGET_
   .map(([kind, r]) => rangeText(kind as NotificationKind, r))
   .join('; ')}. Price-level kinds must also lie within a band around the live price.`;
 
+/**
+ * The request timeframes each kind accepts, wire spelling; [] reads none (a price alert watches the
+ * live price). The service refuses any other (400 `InvalidNotification`) and `/v2/config` lists each
+ * with the window it is evaluated over.
+ */
+export const ALERT_KIND_TIMEFRAMES: Readonly<Record<NotificationKind, readonly NotificationTimeframe[]>> = {
+  price: [],
+  zone: ['m15', 'h1', 'd1'],
+  breakout: ['m15', 'h1', 'd1'],
+  rsi: ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'],
+  smart_zone: ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'],
+  percent_change: NOTIFICATION_TIMEFRAMES,
+};
+
+/** Which timeframes each kind accepts, as the published schema says it. */
+export const TIMEFRAME_TEXT = `Request timeframe; evaluated over its \`evaluates_as\` window (\`/v2/config\`). Per kind, in either spelling (\`h1\` or \`1h\`): ${Object.entries(
+  ALERT_KIND_TIMEFRAMES,
+)
+  .map(
+    ([kind, tfs]) => `${kind}: ${tfs.length === 0 ? 'none (absent or null)' : `one of ${tfs.join(', ')} (required)`}`,
+  )
+  .join('; ')}.`;
+
 /** The `params.reason` of the issue a target out of its kind's range raises (REST answers `TargetOutOfRange`). */
 export const TARGET_OUT_OF_RANGE = 'target_out_of_range';
 
@@ -105,10 +133,7 @@ const payloadFields = {
   asset_id: AssetIdField.describe('Asset id (`bitcoin`, `stock-aapl`, `fx-eurusd`)'),
   kind: NotificationKindSchema,
   target: z.number().describe(TARGET_TEXT),
-  timeframe: timeframeSchema(NOTIFICATION_TIMEFRAMES)
-    .nullable()
-    .optional()
-    .describe('Request timeframe; evaluated over its `evaluates_as` window (`/v2/config`). None for price.'),
+  timeframe: timeframeSchema(NOTIFICATION_TIMEFRAMES).nullable().optional().describe(TIMEFRAME_TEXT),
   enabled: z.boolean().optional().describe('false pauses the alert (status disabled); default true'),
 };
 
@@ -143,12 +168,32 @@ const spellingsOf = (kind: NotificationKind): string[] => [
 ];
 
 /**
- * The target ranges as the published schema states them: one `anyOf` branch per kind, holding
- * `target` to that kind's range (a document can say what `checkTargetRange` enforces).
+ * A kind's timeframes in every accepted spelling (`h1` and `1h`); a kind that reads none takes none.
+ * Optional in the branch: the service, not the schema, refuses a missing one (after it has found the
+ * alert a PATCH names), so the document states it in words (`TIMEFRAME_TEXT`).
+ */
+function kindTimeframeSchema(kind: NotificationKind) {
+  const wire: readonly string[] = ALERT_KIND_TIMEFRAMES[kind];
+  if (wire.length === 0) return z.null().optional();
+  const spelled = Object.entries(TIMEFRAME_ALIASES)
+    .filter(([, tf]) => wire.includes(tf))
+    .map(([alias]) => alias);
+  return z.enum([...wire, ...spelled] as [string, ...string[]]).optional();
+}
+
+/**
+ * The per-kind rules as the published schema states them: one `anyOf` branch per kind, holding
+ * `target` to that kind's range (what `checkTargetRange` enforces) and `timeframe` to the
+ * timeframes the kind accepts (what the service enforces), so a document says both.
  */
 const TARGET_RANGE_BRANCHES = NOTIFICATION_KINDS.map((kind) => {
   const { $schema: _dialect, ...branch } = z.toJSONSchema(
-    z.object({ asset_id: AssetIdField, kind: z.enum(spellingsOf(kind)), target: targetSchemaOf(TARGET_RANGES[kind]) }),
+    z.object({
+      asset_id: AssetIdField,
+      kind: z.enum(spellingsOf(kind)),
+      target: targetSchemaOf(TARGET_RANGES[kind]),
+      timeframe: kindTimeframeSchema(kind),
+    }),
     { io: 'input' },
   );
   return { title: kind, ...branch };

@@ -22,6 +22,7 @@ import type {
   PositionsData,
   Served,
   Signal,
+  TrackRecordData,
   Trade,
   WebhookBackend,
 } from '../backend.js';
@@ -328,6 +329,50 @@ const TEST_PILOT_TRADE: PilotTrade = {
 };
 
 /** Calls the fake saw, for assertions on what the tools pass down. */
+const NO_OUTCOMES = { pending: 0, entered: 0, tp_hit: 0, stopped_out: 0, time_stopped: 0, expired: 0 };
+
+/** Figures of no plans. */
+const NO_FIGURES: TrackRecordData['total'] = {
+  plans: 0,
+  counts: NO_OUTCOMES,
+  resolved: 0,
+  hit_rate: null,
+  mean_realized_r: null,
+  total_realized_r: 0,
+  calibration: [0, 1, 2, 3, 4].map((i) => ({
+    confidence_min: i / 5,
+    confidence_max: (i + 1) / 5,
+    plans: 0,
+    resolved: 0,
+    hits: 0,
+    hit_rate: null,
+    mean_confidence: null,
+  })),
+  first_published_at: null,
+  last_published_at: null,
+};
+
+/** Three d1 coin plans: a hit (+2R, confidence 0.9), a stop (-1R, 0.7) and one pending (0.5). */
+const TEST_FIGURES: TrackRecordData['total'] = {
+  plans: 3,
+  counts: { ...NO_OUTCOMES, pending: 1, tp_hit: 1, stopped_out: 1 },
+  resolved: 2,
+  hit_rate: 0.5,
+  mean_realized_r: 0.5,
+  total_realized_r: 1,
+  calibration: NO_FIGURES.calibration.map((b, i) =>
+    i === 2
+      ? { ...b, plans: 1 }
+      : i === 3
+        ? { ...b, plans: 1, resolved: 1, hit_rate: 0, mean_confidence: 0.7 }
+        : i === 4
+          ? { ...b, plans: 1, resolved: 1, hits: 1, hit_rate: 1, mean_confidence: 0.9 }
+          : b,
+  ),
+  first_published_at: '2026-01-10T00:00:00.000Z',
+  last_published_at: '2026-01-14T00:00:00.000Z',
+};
+
 export interface FakeCalls {
   [method: string]: unknown[];
 }
@@ -607,6 +652,18 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           simulated: true,
         },
       ];
+    },
+    async trackRecord(r) {
+      record('trackRecord', r);
+      const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
+      return {
+        as_of: NOW,
+        cost_pct: 0.2,
+        timeframe: r.timeframe ?? null,
+        asset_class: r.asset_class ?? null,
+        total: any ? TEST_FIGURES : NO_FIGURES,
+        groups: any ? [{ timeframe: 'd1', asset_class: 'coins', ...TEST_FIGURES }] : [],
+      };
     },
     async exchangeDetail(id) {
       if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);

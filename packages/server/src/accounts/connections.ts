@@ -5,6 +5,7 @@
  * job in clear, and never reach a response or a log line.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { connectionWire, type UserConnection } from '@marketlens/contract';
 import {
   type AccountData,
   CCXT_VENUES,
@@ -21,10 +22,10 @@ import {
   verifyCcxtCredentials,
 } from '@marketlens/exchanges';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
-import { iso, isoOrNull, marketOf } from '../market/market.js';
+import { marketOf } from '../market/market.js';
 import { type AccountConnection, type AppDeps, venuesOf } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
-import type { ConnectionRecord, PositionRecord } from '../storage/account-types.js';
+import type { ConnectionRecord } from '../storage/account-types.js';
 import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
 
 /** Exchanges a user can connect: the ccxt venues and the simulated venue. */
@@ -43,49 +44,8 @@ export interface ConnectInput {
   walletAddress?: string;
 }
 
-/** A connection as the API shows it: never its credentials. */
-export interface UserConnectionView {
-  id: string;
-  exchange_id: string;
-  label: string | null;
-  created_at: string;
-  sync: {
-    /** `pending` before the first attempt; `ok` when the last attempt succeeded; `error` when it failed. */
-    status: 'pending' | 'ok' | 'error';
-    last_sync_at: string | null;
-    last_success_at: string | null;
-    last_error: string | null;
-    failures: number;
-    next_sync_at: string;
-    fills_synced_until: string | null;
-    protective_levels_synced_at: string | null;
-  };
-  positions: ConnectionPositionView[];
-}
-
-/** An open position of a connection, as stored by the last sync. */
-export interface ConnectionPositionView {
-  id: string;
-  pair: string;
-  asset_id: string | null;
-  market_type: 'spot' | 'derivatives';
-  side: 'long' | 'short';
-  size: number;
-  entry_price: number;
-  mark_price: number | null;
-  margin: number | null;
-  leverage: number | null;
-  liquidation_price: number | null;
-  unrealized_pnl: number | null;
-  settle: string | null;
-  stop_loss: number | null;
-  take_profit: number | null;
-  protective_levels_synced_at: string | null;
-  funding_since_open: number | null;
-  notes: string;
-  opened_at: string | null;
-  updated_at: string;
-}
+/** A connection as the API shows it (the contract's `UserConnection`): never its credentials. */
+export type UserConnectionView = UserConnection;
 
 /**
  * The credentials key of an app: the configured one, else one random key for the app's life,
@@ -307,59 +267,13 @@ export async function connectAccount(deps: AppDeps, userId: string, input: Conne
   };
   await deps.storage.connections.create(record);
   deps.requestSync?.(id);
-  return connectionView(record, []);
+  return connectionWire(record, []);
 }
 
 /** The user's connections, oldest first, each with its open positions and sync state. */
 export async function listConnections(deps: AppDeps, userId: string): Promise<UserConnectionView[]> {
   const connections = await deps.storage.connections.byUser(userId);
   return Promise.all(
-    connections.map(async (c) => connectionView(c, await deps.storage.positions.openByConnection(c.id))),
+    connections.map(async (c) => connectionWire(c, await deps.storage.positions.openByConnection(c.id))),
   );
-}
-
-/** The API view of a connection (credentials left out). */
-export function connectionView(c: ConnectionRecord, positions: readonly PositionRecord[]): UserConnectionView {
-  return {
-    id: c.id,
-    exchange_id: c.venue,
-    label: c.label,
-    created_at: iso(c.created_at),
-    sync: {
-      status: c.last_sync_at === null ? 'pending' : c.last_error === null ? 'ok' : 'error',
-      last_sync_at: isoOrNull(c.last_sync_at),
-      last_success_at: isoOrNull(c.last_success_at),
-      last_error: c.last_error,
-      failures: c.failures,
-      next_sync_at: iso(c.next_sync_at),
-      fills_synced_until: isoOrNull(c.fills_synced_until),
-      protective_levels_synced_at: isoOrNull(c.protective_levels_synced_at),
-    },
-    positions: positions.map(positionView),
-  };
-}
-
-function positionView(p: PositionRecord): ConnectionPositionView {
-  return {
-    id: p.id,
-    pair: p.pair,
-    asset_id: p.asset_id,
-    market_type: p.market_type,
-    side: p.side,
-    size: p.size,
-    entry_price: p.entry_price,
-    mark_price: p.mark_price,
-    margin: p.margin,
-    leverage: p.leverage,
-    liquidation_price: p.liquidation_price,
-    unrealized_pnl: p.unrealized_pnl,
-    settle: p.settle,
-    stop_loss: p.stop_loss,
-    take_profit: p.take_profit,
-    protective_levels_synced_at: isoOrNull(p.protective_levels_synced_at),
-    funding_since_open: p.funding_since_open,
-    notes: p.notes,
-    opened_at: isoOrNull(p.opened_at),
-    updated_at: iso(p.updated_at),
-  };
 }

@@ -5,27 +5,36 @@
  * and maps records to core inputs. REST routes and MCP tools both call these functions.
  */
 
-import type { FillFilter as FillQuery } from '@marketlens/contract';
+import {
+  type Balance as BalanceWire,
+  balanceWire,
+  type FillFilter as FillQuery,
+  iso,
+  type Order,
+  orderWire,
+  type Position,
+  type PositionAnalysis,
+  positionAnalysisWire,
+  positionWire,
+  type Trade as TradeWire,
+  tradeWire,
+} from '@marketlens/contract';
 import {
   AssessmentError,
   type AssessmentErrorReason,
   type AssetRef,
   assessPosition,
-  type Balance,
   type BalanceInput,
   type BalanceSheet,
   type FillInput,
   normalizeBalances,
   normalizePositions,
-  type OrderExtended,
   ordersFromFills,
   type PortfolioTotals,
   type PositionAssessment,
-  type PositionExtended,
   type PositionInput,
   type PublishedPlanRecord,
   portfolioTotals,
-  type Trade,
   tradesFromFills,
 } from '@marketlens/core';
 import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } from '@marketlens/exchanges';
@@ -179,7 +188,7 @@ function positionInput(record: PositionRecord, pricing: Pricing): PositionInput 
 
 /** `GET /v2/positions` data: every open position, priced or not, in one list, and the totals. */
 export interface PositionsView {
-  positions: PositionExtended[];
+  positions: Position[];
   totals: PortfolioTotals;
 }
 
@@ -189,7 +198,7 @@ export interface PositionsView {
  * the totals cover what the client sees.
  */
 export interface LegacyPositionsView extends PositionsView {
-  unpriced_positions: PositionExtended[];
+  unpriced_positions: Position[];
 }
 
 /** The user's open positions (optionally only on `assetIds`) with the portfolio totals. */
@@ -201,7 +210,7 @@ export async function listPositions(
   const records = await deps.storage.positions.openByUser(userId, assetIds ?? undefined);
   const pricing = await pricingOf(deps);
   const positions = normalizePositions(records.map((r) => positionInput(r, pricing)));
-  return { positions, totals: portfolioTotals(positions) };
+  return { positions: positions.map(positionWire), totals: portfolioTotals(positions) };
 }
 
 /** {@link PositionsView} in the earlier split shape (see {@link LegacyPositionsView}). */
@@ -229,12 +238,12 @@ export async function editPositionNotes(
   userId: string,
   positionId: string,
   notes: string,
-): Promise<PositionExtended> {
+): Promise<Position> {
   await openPosition(deps, userId, positionId);
   const updated = await deps.storage.positions.setNotes(userId, positionId, notes);
   if (updated === null) throw new AppError('PositionNotFound', `No open position '${positionId}'`);
   const [position] = normalizePositions([positionInput(updated, await pricingOf(deps))]);
-  return position;
+  return positionWire(position);
 }
 
 /** Which balances to read: one account, every account on one exchange, some assets; all by default. */
@@ -244,9 +253,14 @@ export interface BalanceQuery {
   asset_ids: readonly string[] | null;
 }
 
+/** `GET` balances data: every balance of the query and the totals. */
+export interface BalancesView extends Omit<BalanceSheet, 'balances'> {
+  balances: BalanceWire[];
+}
+
 /** The earlier split shape of balances (section 9.4): tracked only, unpriced apart. */
-export interface LegacyBalanceSheet extends BalanceSheet {
-  unpriced_balances: Balance[];
+export interface LegacyBalancesView extends BalancesView {
+  unpriced_balances: BalanceWire[];
 }
 
 function balanceInput(record: BalanceRecord, pricing: Pricing): BalanceInput {
@@ -266,7 +280,7 @@ function balanceInput(record: BalanceRecord, pricing: Pricing): BalanceInput {
 }
 
 /** The user's balances, priced from the app's market data (USD and USD stablecoins at 1). */
-export async function listBalances(deps: AppDeps, userId: string, query: BalanceQuery): Promise<BalanceSheet> {
+export async function listBalances(deps: AppDeps, userId: string, query: BalanceQuery): Promise<BalancesView> {
   const records = await deps.storage.balances.byUser(userId);
   const wanted = query.asset_ids === null ? null : new Set(query.asset_ids);
   const kept = records.filter(
@@ -276,11 +290,12 @@ export async function listBalances(deps: AppDeps, userId: string, query: Balance
       (wanted === null || (r.asset_id !== null && wanted.has(r.asset_id))),
   );
   const pricing = await pricingOf(deps);
-  return normalizeBalances(kept.map((r) => balanceInput(r, pricing)));
+  const sheet = normalizeBalances(kept.map((r) => balanceInput(r, pricing)));
+  return { ...sheet, balances: sheet.balances.map(balanceWire) };
 }
 
-/** {@link BalanceSheet} in the earlier split shape (see {@link LegacyBalanceSheet}). */
-export function legacyBalances(sheet: BalanceSheet): LegacyBalanceSheet {
+/** {@link BalancesView} in the earlier split shape (see {@link LegacyBalancesView}). */
+export function legacyBalances(sheet: BalancesView): LegacyBalancesView {
   const tracked = sheet.balances.filter((b) => b.asset !== null);
   // Shares and the total are recomputed over what the client sees, so they still add up to 100.
   const again = normalizeBalances(
@@ -298,8 +313,8 @@ export function legacyBalances(sheet: BalanceSheet): LegacyBalanceSheet {
   );
   return {
     ...again,
-    balances: again.balances.filter((b) => b.balance_usd !== null),
-    unpriced_balances: again.balances.filter((b) => b.balance_usd === null),
+    balances: again.balances.filter((b) => b.balance_usd !== null).map(balanceWire),
+    unpriced_balances: again.balances.filter((b) => b.balance_usd === null).map(balanceWire),
   };
 }
 
@@ -332,7 +347,7 @@ function standingOf(connections: readonly ConnectionRecord[]): ConnectionsStandi
     count: connections.length,
     failing_count: connections.filter((c) => c.last_error !== null).length,
     never_synced_count: connections.length - synced.length,
-    oldest_synced_at: synced.length === 0 ? null : new Date(Math.min(...synced)).toISOString(),
+    oldest_synced_at: synced.length === 0 ? null : iso(Math.min(...synced)),
   };
 }
 
@@ -391,37 +406,26 @@ export interface FillReadOptions {
   trackedOnly: boolean;
 }
 
-/** A fill on the wire: core's trade with the account asset block its `asset_id` maps to (as positions carry it). */
-export type TradeView = Trade & { asset: AssetRef | null };
-
-/** An order on the wire: core's order and its fills, each with the account asset block. */
-export type OrderView = Omit<OrderExtended, 'fills'> & { asset: AssetRef | null; fills: TradeView[] };
-
-function tradeView(t: Trade, asset: (id: string | null) => AssetRef | null): TradeView {
-  return { ...t, asset: asset(t.asset_id) };
-}
-
-function orderView(o: OrderExtended, asset: (id: string | null) => AssetRef | null): OrderView {
-  return { ...o, asset: asset(o.asset_id), fills: o.fills.map((t) => tradeView(t, asset)) };
-}
-
 /** `GET /v1/trades`: fills newest first, a page of them, and how many match. */
 export async function listTrades(
   deps: AppDeps,
   userId: string,
   q: FillQuery,
   options: FillReadOptions,
-): Promise<{ trades: TradeView[]; total: number }> {
+): Promise<{ trades: TradeWire[]; total: number }> {
   const filter = storageFilter(userId, q);
   const asset = assetsOf(deps);
   if (!options.trackedOnly) {
     const { fills, total } = await deps.storage.fills.page(filter, { limit: q.limit, offset: q.offset });
-    return { trades: tradesFromFills(fills.map(fillInput)).map((t) => tradeView(t, asset)), total };
+    return { trades: tradesFromFills(fills.map(fillInput)).map((t) => tradeWire(t, asset(t.asset_id))), total };
   }
   const tracked = tradesFromFills((await deps.storage.fills.all(filter)).map(fillInput)).filter(
     (t) => t.asset_id !== null,
   );
-  return { trades: tracked.slice(q.offset, q.offset + q.limit).map((t) => tradeView(t, asset)), total: tracked.length };
+  return {
+    trades: tracked.slice(q.offset, q.offset + q.limit).map((t) => tradeWire(t, asset(t.asset_id))),
+    total: tracked.length,
+  };
 }
 
 /** The order a stored fill belongs to, as core groups them: a fill with no order id is an order of its own. */
@@ -441,7 +445,7 @@ export async function listOrders(
   userId: string,
   q: FillQuery,
   options: FillReadOptions,
-): Promise<{ orders: OrderView[]; total: number }> {
+): Promise<{ orders: Order[]; total: number }> {
   const kept = (f: FillRecord) => !options.trackedOnly || f.asset_id !== null;
   const filter = storageFilter(userId, q);
   let fills = (await deps.storage.fills.all(filter)).filter(kept);
@@ -452,7 +456,7 @@ export async function listOrders(
   }
   const orders = ordersFromFills(fills.map(fillInput));
   const asset = assetsOf(deps);
-  return { orders: orders.slice(q.offset, q.offset + q.limit).map((o) => orderView(o, asset)), total: orders.length };
+  return { orders: orders.slice(q.offset, q.offset + q.limit).map((o) => orderWire(o, asset)), total: orders.length };
 }
 
 /** What a published-plan lookup is asked: the plan in force when the position was entered. */
@@ -489,9 +493,6 @@ export interface PositionAnalysisRequest {
   /** Candles read; absent: enough to reach the entry, capped at the caller's chart depth. */
   limit?: number | undefined;
 }
-
-/** The assessment as published: times as ISO date-times. */
-export type PositionAnalysisWire = ReturnType<typeof assessmentWire>;
 
 /** The 422 codes of an assessment that cannot be made, one per {@link AssessmentErrorReason}. */
 const NOT_ASSESSABLE: Record<AssessmentErrorReason, ErrorName> = {
@@ -536,7 +537,7 @@ export async function analyzePosition(
   positionId: string,
   request: PositionAnalysisRequest,
   publishedPlans: PublishedPlanLookup = recordedPublishedPlans,
-) {
+): Promise<PositionAnalysis> {
   const record = await openPosition(deps, userId, positionId);
   const universe = universeOf(marketOf(deps));
   const asset = record.asset_id === null ? null : (universe.get(record.asset_id) ?? null);
@@ -575,43 +576,11 @@ export async function analyzePosition(
     throw err;
   }
   // Core knows only whether the position carried a mark; a mark the service's market data supplied is `market`.
-  const wire = assessmentWire(position, series, request.timeframe, assessment);
-  const source: 'venue' | 'market' | 'candle' =
-    wire.mark_source === 'venue' && markSource === 'market' ? 'market' : wire.mark_source;
-  return { ...wire, mark_source: source };
-}
-
-const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
-
-function assessmentWire(
-  position: PositionExtended,
-  series: CandleSeries | null,
-  timeframe: Timeframe,
-  a: PositionAssessment,
-) {
-  return {
-    position_id: position.id,
-    asset: position.asset,
-    pair: position.pair,
-    candles: series === null ? null : { venue: series.venue, pair: series.pair, market_type: series.market_type },
-    ...a,
-    timeframe,
-    as_of: isoOf(a.as_of),
-    timing: { ...a.timing, entry_time: isoOf(a.timing.entry_time) },
-    invalidation: a.invalidation && { ...a.invalidation, breached_at: isoOf(a.invalidation.breached_at) },
-    reference_plan: a.reference_plan && {
-      ...a.reference_plan,
-      // The published contract of a reference target: price, size and gross risk-reward.
-      take_profits: a.reference_plan.take_profits.map((t) => ({
-        price: t.price,
-        size_pct: t.size_pct,
-        risk_reward: t.risk_reward,
-      })),
-      published_time: new Date(a.reference_plan.published_time).toISOString(),
-    },
-    published_at_entry: a.published_at_entry && {
-      ...a.published_at_entry,
-      published_time: new Date(a.published_at_entry.published_time).toISOString(),
-    },
-  };
+  const source = assessment.mark_source === 'venue' && markSource === 'market' ? 'market' : assessment.mark_source;
+  return positionAnalysisWire({
+    position,
+    candles: series,
+    timeframe: request.timeframe,
+    assessment: { ...assessment, mark_source: source },
+  });
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { NotificationKind, NotificationPayload } from '@marketlens/contract';
+import { alertWire, type Notification, type NotificationKind, type NotificationPayload } from '@marketlens/contract';
 import { analyze, rsi } from '@marketlens/core';
 import { type Asset, candleOpenTime, type MarketData, type Ticker, type Timeframe } from '@marketlens/exchanges';
 import { analysisOf, assetRef, requireAsset } from '../analysis/analysis.js';
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import { isAtLeast } from '../keys/tiers.js';
-import { iso, isoOrNull, marketOf } from '../market/market.js';
+import { marketOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
@@ -346,12 +346,12 @@ async function readLive(deps: AppDeps, alert: AlertRecord): Promise<LiveFigures>
 }
 
 /** The published Notification (section 2.4): the alert and its body resolved with live target data. */
-export async function alertViews(deps: AppDeps, alerts: readonly AlertRecord[]) {
+export async function alertViews(deps: AppDeps, alerts: readonly AlertRecord[]): Promise<Notification[]> {
   const cache: LiveCache = new Map();
   return Promise.all(alerts.map(async (a) => alertView(deps, a, await liveOf(deps, a, cache))));
 }
 
-function alertView(deps: AppDeps, a: AlertRecord, live: LiveFigures) {
+function alertView(deps: AppDeps, a: AlertRecord, live: LiveFigures): Notification {
   const asset = (() => {
     try {
       return assetRef(requireAsset(deps, a.asset_id));
@@ -359,31 +359,5 @@ function alertView(deps: AppDeps, a: AlertRecord, live: LiveFigures) {
       return null;
     }
   })();
-  return {
-    id: a.id,
-    kind: a.kind,
-    user_id: a.user_id,
-    created_at: iso(a.created_at),
-    status: a.status,
-    body: {
-      asset_id: a.asset_id,
-      asset,
-      kind: a.kind,
-      target: a.target,
-      timeframe: a.timeframe,
-      evaluates_as: a.evaluates_as,
-      direction: a.direction,
-      zone: a.zone_low !== null && a.zone_high !== null ? { low: a.zone_low, high: a.zone_high } : null,
-      reference: a.reference,
-      live: { price: live.price, value: live.value, as_of: isoOrNull(live.as_of) },
-      armed_at: iso(a.armed_at),
-      expires_at: iso(a.expires_at),
-      updated_at: iso(a.updated_at),
-      triggered_at: isoOrNull(a.triggered_at),
-      trigger_value: a.trigger_value,
-      trigger_candle_open: isoOrNull(a.trigger_candle),
-    },
-  };
+  return alertWire(a, asset, live);
 }
-
-export type AlertView = ReturnType<typeof alertView>;

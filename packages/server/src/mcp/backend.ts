@@ -28,6 +28,7 @@ import {
   tierOf,
 } from '../analysis/analysis.js';
 import { fearGreedListOf } from '../analysis/insights.js';
+import { serviceTrackRecord } from '../analysis/plans/service-record.js';
 import { mayUseSignalControls, screenerOf, signalListOf } from '../analysis/screener.js';
 import { addFavorite, favoriteAssets, listAssets, removeFavorite } from '../market/assets.js';
 import { exchangeDetail, exchangeViewer, listExchanges } from '../market/exchanges.js';
@@ -101,6 +102,7 @@ export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> 
       listAssets: (request) => listAssets(deps, request),
       listExchanges: async () => listExchanges(deps, await exchangeViewer(deps, caller.user.id)),
       exchangeDetail: async (id) => exchangeDetail(deps, id, await exchangeViewer(deps, caller.user.id)),
+      trackRecord: (request) => serviceTrackRecord(deps, request),
     },
     account: {
       async accountInfo() {

@@ -80,6 +80,7 @@ const TOOLS = [
   'delete_alert_webhook',
   'get_pilot_spectate',
   'get_pilot_spectate_history',
+  'get_track_record',
 ] as const;
 
 const STABLE_CODES = new Set<unknown>(Object.values(ERROR_CODES).map((e) => e.code));
@@ -442,6 +443,7 @@ beforeAll(async () => {
     delete_alert_webhook: { webhook_id: webhookId },
     get_pilot_spectate: {},
     get_pilot_spectate_history: {},
+    get_track_record: { timeframe: '1d' },
   };
 }, 60_000);
 

@@ -256,6 +256,7 @@ describe('authorization code + PKCE with the SDK client', () => {
       ['get_asset_markets', { asset_id: 'bitcoin' }],
       ['list_exchanges', {}],
       ['get_exchange_detail', { exchange_id: 'marketlens-sim' }],
+      ['get_track_record', { timeframe: '1d', asset_class: 'coins' }],
     ] as const;
     for (const [name, args] of ok) {
       const r = await call(name, args);

@@ -1,3 +1,4 @@
+import { type PilotOpenPosition, type PilotTrade, pilotOpenPositionWire, pilotTradeWire } from '@marketlens/contract';
 import { type MarketData, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { PLAN_COST_PCT } from '../analysis/plans/outcomes.js';
 import { iso, marketOf } from '../market/market.js';
@@ -59,7 +60,7 @@ async function excursion(market: MarketData, t: PilotTradeRecord, now: number, p
 }
 
 /** An open position of the pilot with its live excursion. */
-async function openPositionView(market: MarketData, t: PilotTradeRecord, now: number) {
+async function openPositionView(market: MarketData, t: PilotTradeRecord, now: number): Promise<PilotOpenPosition> {
   let price: number | null = null;
   try {
     const ticker = await market.ticker({ asset_id: t.asset_id, pair: t.pair });
@@ -71,28 +72,14 @@ async function openPositionView(market: MarketData, t: PilotTradeRecord, now: nu
   const s = t.side === 'long' ? 1 : -1;
   const openQty = (t.quantity * (100 - realized.closed_pct)) / 100;
   const ex = await excursion(market, t, now, price);
-  return {
-    trade_index: t.trade_index,
-    asset_id: t.asset_id,
-    ...assetField(market, t.asset_id),
-    side: t.side,
-    timeframe: t.timeframe,
-    pair: t.pair,
-    opened_at: iso(t.opened_at),
-    entry_price: t.entry_price,
-    stop_loss: t.stop_loss,
-    take_profit: t.take_profits[0]?.price ?? null,
-    take_profits: t.take_profits,
-    quantity: t.quantity,
-    margin_usd: t.margin_usd,
-    leverage: t.leverage,
+  return pilotOpenPositionWire(t, coinAssetOf(market, t.asset_id), {
     closed_pct: realized.closed_pct,
     realized_pnl_usd: realized.pnl_usd,
     current_price: price,
     unrealized_pnl_usd: price === null ? null : roundUsd(openQty * s * (price - t.entry_price)),
     mfe_r: ex?.mfe_r ?? null,
     mae_r: ex?.mae_r ?? null,
-  };
+  });
 }
 
 /** `GET /pilot/spectate`: the bot's account and its open positions with live excursions. */
@@ -121,36 +108,8 @@ export async function spectateOverview(deps: AppDeps) {
   };
 }
 
-function tradeView(market: MarketData, t: PilotTradeRecord) {
-  return {
-    trade_index: t.trade_index,
-    asset_id: t.asset_id,
-    ...assetField(market, t.asset_id),
-    side: t.side,
-    timeframe: t.timeframe,
-    pair: t.pair,
-    outcome: t.outcome,
-    opened_at: iso(t.opened_at),
-    closed_at: iso(t.closed_at ?? t.opened_at),
-    entry_price: t.entry_price,
-    exit_price: t.exit_price ?? t.entry_price,
-    stop_loss: t.stop_loss,
-    take_profit: t.take_profits[0]?.price ?? null,
-    take_profits: t.take_profits,
-    quantity: t.quantity,
-    margin_usd: t.margin_usd,
-    leverage: t.leverage,
-    realized_r: t.realized_r ?? 0,
-    pnl_usd: t.pnl_usd ?? 0,
-    return_on_margin_pct: t.return_on_margin_pct ?? 0,
-    legs: t.legs.map((l) => ({
-      target: l.target,
-      size_pct: l.size_pct,
-      exit: l.exit,
-      exit_price: l.exit_price,
-      exit_at: l.exit_time === null ? null : iso(l.exit_time),
-    })),
-  };
+function tradeView(market: MarketData, t: PilotTradeRecord): PilotTrade {
+  return pilotTradeWire(t, coinAssetOf(market, t.asset_id));
 }
 
 /**

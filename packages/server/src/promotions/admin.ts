@@ -3,6 +3,7 @@
  * publish a promotion or a campaign, list them, invite an account to a promotion. Input is checked
  * here; refusals are {@link PromotionAdminError}s with a stable code.
  */
+import { type Promotion, promotionWire } from '@marketlens/contract';
 import { normalizeEmail } from '../auth/users.js';
 import type { CampaignRecord, PromotionRecord } from '../storage/promotions-types.js';
 import type { Storage, UserRecord } from '../storage/types.js';
@@ -14,8 +15,13 @@ import {
   type PromotionInput,
 } from './catalog.js';
 
-/** A promotion as the admin commands print it: the record and how many accounts were invited and claimed. */
-export interface AdminPromotion extends PromotionRecord {
+/**
+ * A promotion as the admin commands print it: the promotion as REST publishes it (the contract's
+ * serializer), then what only an admin sees: when it was published and how many accounts were
+ * invited and claimed.
+ */
+export interface AdminPromotion extends Promotion {
+  created_at: number;
   invited: number;
   claimed: number;
 }
@@ -30,7 +36,7 @@ async function adminPromotion(storage: Storage, p: PromotionRecord): Promise<Adm
     storage.promotions.invitations(p.id),
     storage.promotions.claims(p.id),
   ]);
-  return { ...p, invited: invitations.length, claimed: claims.length };
+  return { ...promotionWire(p), created_at: p.created_at, invited: invitations.length, claimed: claims.length };
 }
 
 /** Admin: publishes the promotion of an exchange of the catalog (at most one per exchange). */

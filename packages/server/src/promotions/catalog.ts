@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type Campaign, campaignWire, type Promotion, promotionWire } from '@marketlens/contract';
 import { exchangeCatalogEntry } from '@marketlens/exchanges';
 import { z } from 'zod';
 import { AppError } from '../platform/errors/app-error.js';
@@ -11,19 +12,8 @@ import type {
 } from '../storage/promotions-types.js';
 import type { Storage } from '../storage/types.js';
 
-/** A promotion on the wire: the record without its bookkeeping. */
-export type PromotionView = Omit<PromotionRecord, 'created_at'>;
-
-/** A campaign on the wire: `registration_close` as an ISO date-time (UTC). */
-export type CampaignView = Omit<CampaignRecord, 'created_at' | 'registration_close'> & { registration_close: string };
-
-export function promotionView({ created_at: _created, ...rest }: PromotionRecord): PromotionView {
-  return rest;
-}
-
-export function campaignView({ created_at: _created, registration_close, ...rest }: CampaignRecord): CampaignView {
-  return { ...rest, registration_close: new Date(registration_close).toISOString() };
-}
+/** A promotion on the wire (the contract's `Promotion`): the record without its bookkeeping. */
+export type PromotionView = Promotion;
 
 /** Card colours used when an admin gives none. */
 export const DEFAULT_THEME: PromotionTheme = Object.freeze({
@@ -249,28 +239,28 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /** `GET /v1/promotions/available`: the promotions the user has not claimed. */
-export async function availablePromotions(storage: Storage, userId: string): Promise<PromotionView[]> {
-  return (await storage.promotions.unclaimedBy(userId)).map(promotionView);
+export async function availablePromotions(storage: Storage, userId: string): Promise<Promotion[]> {
+  return (await storage.promotions.unclaimedBy(userId)).map(promotionWire);
 }
 
 /** `GET /v1/promotions/random`: one promotion the user has not claimed, at random; 404 when none. */
-export async function randomPromotion(storage: Storage, userId: string, random: () => number): Promise<PromotionView> {
+export async function randomPromotion(storage: Storage, userId: string, random: () => number): Promise<Promotion> {
   const available = await storage.promotions.unclaimedBy(userId);
   if (available.length === 0) throw new AppError('PromotionNotFound', 'No promotion available');
   const pick = available[Math.min(available.length - 1, Math.floor(random() * available.length))];
-  return promotionView(pick);
+  return promotionWire(pick);
 }
 
 /** `GET /v1/promotions/campaigns`: live campaigns (registration still open), in random order. */
-export async function liveCampaigns(storage: Storage, now: number, random: () => number): Promise<CampaignView[]> {
-  return shuffled(await storage.campaigns.live(now), random).map(campaignView);
+export async function liveCampaigns(storage: Storage, now: number, random: () => number): Promise<Campaign[]> {
+  return shuffled(await storage.campaigns.live(now), random).map(campaignWire);
 }
 
 /** `GET /v1/promotions/{connection_id}`: 404 when the exchange has no promotion, 403 once the user claimed it. */
-export async function promotionFor(storage: Storage, userId: string, connectionId: string): Promise<PromotionView> {
+export async function promotionFor(storage: Storage, userId: string, connectionId: string): Promise<Promotion> {
   const promotion = await storage.promotions.byConnection(connectionId);
   if (promotion === null) throw new AppError('PromotionNotFound', `No promotion for '${connectionId}'`);
   if ((await storage.promotions.claimOf(promotion.id, userId)) !== null)
     throw new AppError('PromotionAlreadyClaimed', `The promotion for '${connectionId}' is already claimed`);
-  return promotionView(promotion);
+  return promotionWire(promotion);
 }

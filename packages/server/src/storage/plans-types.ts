@@ -92,14 +92,32 @@ export interface PlanFilter {
   limit?: number;
 }
 
-/** Outcome counts and sums of one asset and timeframe (the track record's raw figures). */
-export interface PlanTally {
+/** Which plans {@link PublishedPlanRepository.aggregate} sums over (all when absent). */
+export interface PlanAggregateFilter {
+  asset_id?: string;
+  timeframe?: string;
+}
+
+/**
+ * The sums of the plans of one asset and timeframe that share an outcome and a confidence bucket:
+ * the raw figures of the track records, small whatever the number of plans.
+ */
+export interface PlanAggregate {
+  asset_id: string;
+  timeframe: string;
   outcome: PlanOutcome;
+  /** Confidence bucket: `b` holds confidences in [b / buckets, (b + 1) / buckets), the last one 1 too. */
+  bucket: number;
   count: number;
   /** Sum of realized R of the rows that have one. */
   sum_r: number;
   /** Rows with a realized R. */
   with_r: number;
+  /** Sum of the plans' confidences (a mean confidence is this over `count`). */
+  sum_confidence: number;
+  /** Earliest and latest `published_at` of the plans. */
+  first_published_at: number;
+  last_published_at: number;
 }
 
 export interface PublishedPlanRepository {
@@ -116,10 +134,11 @@ export interface PublishedPlanRepository {
   advance(id: string, from: PlanOutcome, progress: PlanProgress): Promise<boolean>;
   /** Plans of an asset, newest publication first. */
   list(filter: PlanFilter): Promise<PublishedPlanRow[]>;
-  /** Outcome counts of an asset on a timeframe. */
-  tally(assetId: string, timeframe: string): Promise<PlanTally[]>;
-  /** Confidence and outcome of each plan of an asset on a timeframe (for calibration). */
-  confidences(assetId: string, timeframe: string): Promise<{ confidence: number; outcome: PlanOutcome }[]>;
+  /**
+   * Plans summed per (asset, timeframe, outcome, confidence bucket) over `buckets` equal confidence
+   * buckets, computed by the database; groups without plans are absent.
+   */
+  aggregate(buckets: number, filter?: PlanAggregateFilter): Promise<PlanAggregate[]>;
   /**
    * Plans on `timeframe` of the given assets, published at or after `since`, that have been entered
    * and on which the pilot has not decided yet; by entry time, then publication.

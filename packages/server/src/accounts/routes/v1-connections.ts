@@ -1,5 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok } from '@marketlens/contract';
+import { envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -27,53 +27,6 @@ const ConnectBody = z
       'They are verified against the exchange, stored encrypted and never returned.',
   });
 
-const ConnectionPositionSchema = z
-  .object({
-    id: z.uuid(),
-    pair: z.string().openapi({ description: "The venue's native instrument name" }),
-    asset_id: z.string().nullable(),
-    market_type: z.enum(['spot', 'derivatives']),
-    side: z.enum(['long', 'short']),
-    size: z.number(),
-    entry_price: z.number(),
-    mark_price: z.number().nullable(),
-    margin: z.number().nullable(),
-    leverage: z.number().nullable(),
-    liquidation_price: z.number().nullable(),
-    unrealized_pnl: z.number().nullable(),
-    settle: z.string().nullable(),
-    stop_loss: z.number().nullable(),
-    take_profit: z.number().nullable(),
-    protective_levels_synced_at: z.iso.datetime().nullable(),
-    funding_since_open: z.number().nullable(),
-    notes: z.string(),
-    opened_at: z.iso.datetime().nullable(),
-    updated_at: z.iso.datetime(),
-  })
-  .openapi('ConnectionPosition');
-
-const ConnectionSchema = z
-  .object({
-    id: z.uuid().openapi({ description: 'The user_connection_id' }),
-    exchange_id: z.string().openapi({ description: 'The exchange (connection_id elsewhere)' }),
-    label: z.string().nullable(),
-    created_at: z.iso.datetime(),
-    sync: z
-      .object({
-        status: z.enum(['pending', 'ok', 'error']),
-        last_sync_at: z.iso.datetime().nullable(),
-        last_success_at: z.iso.datetime().nullable(),
-        last_error: z.string().nullable().openapi({ description: "The venue's message of the last failed sync" }),
-        failures: z.number().int().openapi({ description: 'Consecutive failed syncs' }),
-        next_sync_at: z.iso.datetime(),
-        fills_synced_until: z.iso.datetime().nullable(),
-        protective_levels_synced_at: z.iso.datetime().nullable(),
-      })
-      .openapi('ConnectionSync'),
-    positions: z.array(ConnectionPositionSchema),
-  })
-  .openapi('UserConnection');
-
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
@@ -92,7 +45,7 @@ const connectRoute = operation(
       "any call to the exchange. The exchange's refusal answers 422 with its message; an exchange that cannot be " +
       'reached, 503. The first sync starts at once.',
     request: { body: { content: { 'application/json': { schema: ConnectBody } }, required: true } },
-    responses: { 200: json(envelopeOf(ConnectionSchema), 'Connected (credentials are not returned)') },
+    responses: { 200: json(envelopeOf(UserConnectionSchema), 'Connected (credentials are not returned)') },
   },
   [404, 422, 503],
 );
@@ -105,7 +58,7 @@ const listRoute = operation(SESSION_ONLY, {
   summary: "The user's connections with their positions and sync state",
   description:
     'Each read-only exchange connection with its last sync, its error if the sync failed, and the positions it holds. Credentials are never returned.',
-  responses: { 200: json(envelopeOf(z.array(ConnectionSchema)), 'Connections, oldest first') },
+  responses: { 200: json(envelopeOf(z.array(UserConnectionSchema)), 'Connections, oldest first') },
 });
 
 const deleteRoute = operation(

@@ -1,5 +1,4 @@
 import { createPublicKey, randomUUID } from 'node:crypto';
-import { iso, isoOrNull } from '@marketlens/contract';
 import type { AppDeps } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { PushDeviceRecord } from '../../storage/alerts-types.js';
@@ -99,18 +98,4 @@ export async function removeDevice(deps: AppDeps, userId: string, id: string): P
   if (!(await deps.storage.pushDevices.remove(userId, id))) {
     throw new AppError('DeviceNotFound', `No device '${id}' on this account`);
   }
-}
-
-/** A device as published: the subscription's keys are not echoed. */
-export function deviceView(d: PushDeviceRecord) {
-  return {
-    id: d.id,
-    endpoint: d.endpoint,
-    name: d.name,
-    active: d.active,
-    created_at: iso(d.created_at),
-    updated_at: iso(d.updated_at),
-    deactivated_at: isoOrNull(d.deactivated_at),
-    deactivated_reason: d.deactivated_reason,
-  };
 }

@@ -7,12 +7,11 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import {
   type AlertWebhook,
-  iso,
-  isoOrNull,
   MAX_ALERT_WEBHOOKS,
   type RegisterAlertWebhook,
   type RegisteredAlertWebhook,
   WEBHOOK_SIGNATURE_HEADER,
+  webhookWire,
 } from '@marketlens/contract';
 import { credentialsKeyOf } from '../../accounts/connections.js';
 import { decryptCredentials, encryptCredentials } from '../../accounts/credentials-crypto.js';
@@ -86,31 +85,17 @@ export async function registerWebhook(
       `An account holds at most ${MAX_ALERT_WEBHOOKS} webhooks; delete one first`,
     );
   }
-  return { ...webhookView(record), secret, signature_header: WEBHOOK_SIGNATURE_HEADER };
+  return { ...webhookWire(record), secret, signature_header: WEBHOOK_SIGNATURE_HEADER };
 }
 
 export async function listWebhooks(deps: AppDeps, userId: string): Promise<AlertWebhook[]> {
-  return (await deps.storage.alertWebhooks.listByUser(userId)).map(webhookView);
+  return (await deps.storage.alertWebhooks.listByUser(userId)).map(webhookWire);
 }
 
 export async function removeWebhook(deps: AppDeps, userId: string, id: string): Promise<void> {
   if (!(await deps.storage.alertWebhooks.remove(userId, id))) {
     throw new AppError('WebhookNotFound', `No webhook '${id}' on this account`);
   }
-}
-
-/** A webhook as published: the secret is never echoed after registration. */
-export function webhookView(w: AlertWebhookRecord): AlertWebhook {
-  return {
-    id: w.id,
-    url: w.url,
-    name: w.name,
-    active: w.active,
-    created_at: iso(w.created_at),
-    updated_at: iso(w.updated_at),
-    deactivated_at: isoOrNull(w.deactivated_at),
-    deactivated_reason: w.deactivated_reason,
-  };
 }
 
 /** The signing secret of a stored webhook. */

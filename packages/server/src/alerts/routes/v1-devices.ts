@@ -1,23 +1,10 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok } from '@marketlens/contract';
+import { envelopeOf, ok, PushDeviceSchema, pushDeviceWire } from '@marketlens/contract';
 import { PUBLIC, requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { deviceView, registerDevice, removeDevice } from '../push/devices.js';
+import { registerDevice, removeDevice } from '../push/devices.js';
 import { vapidDetails } from '../push/vapid.js';
-
-const DeviceSchema = z
-  .object({
-    id: z.uuid(),
-    endpoint: z.string().openapi({ description: 'The push service URL of the subscription' }),
-    name: z.string().nullable(),
-    active: z.boolean().openapi({ description: 'false once the push service answered 404/410 (subscription gone)' }),
-    created_at: z.iso.datetime(),
-    updated_at: z.iso.datetime(),
-    deactivated_at: z.iso.datetime().nullable(),
-    deactivated_reason: z.string().nullable(),
-  })
-  .openapi('PushDevice');
 
 const SubscriptionBody = z
   .object({
@@ -77,7 +64,7 @@ const registerRoute = operation(SESSION_ONLY, {
   description:
     'Body: `PushSubscription.toJSON()` of a subscription made with the VAPID public key. The same endpoint again refreshes the device (and re-activates it). 400 `InvalidPushSubscription`.',
   request: { body: { content: { 'application/json': { schema: SubscriptionBody } }, required: true } },
-  responses: { 200: json(envelopeOf(DeviceSchema), 'Device registered') },
+  responses: { 200: json(envelopeOf(PushDeviceSchema), 'Device registered') },
 });
 
 const listRoute = operation(SESSION_ONLY, {
@@ -88,7 +75,7 @@ const listRoute = operation(SESSION_ONLY, {
   summary: 'List push devices, inactive ones included',
   description:
     'Every Web Push subscription of the account; a device the push service reported gone stays listed with `active: false` and the reason.',
-  responses: { 200: json(envelopeOf(z.array(DeviceSchema)), 'Devices, newest first') },
+  responses: { 200: json(envelopeOf(z.array(PushDeviceSchema)), 'Devices, newest first') },
 });
 
 const deleteRoute = operation(
@@ -114,11 +101,11 @@ export function registerDeviceRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(registerRoute, async (c) => {
     const caller = requireUser(c.get('caller'));
     const device = await registerDevice(c.get('deps'), caller.user.id, c.req.valid('json'));
-    return c.json(ok(deviceView(device)), 200);
+    return c.json(ok(pushDeviceWire(device)), 200);
   });
   app.openapi(listRoute, async (c) => {
     const caller = requireUser(c.get('caller'));
-    return c.json(ok((await c.get('deps').storage.pushDevices.listByUser(caller.user.id)).map(deviceView)), 200);
+    return c.json(ok((await c.get('deps').storage.pushDevices.listByUser(caller.user.id)).map(pushDeviceWire)), 200);
   });
   app.openapi(deleteRoute, async (c) => {
     const caller = requireUser(c.get('caller'));

@@ -1,95 +1,85 @@
+import {
+  CALIBRATION_BUCKETS,
+  type CalibrationBucket,
+  RESOLVED_PLAN_OUTCOMES,
+  type TrackRecordFigures,
+} from '@marketlens/contract';
 import type { PlanOutcome } from '@marketlens/core';
 import { iso, isoOrNull } from '../../market/market.js';
-import { PLAN_OUTCOMES, type PublishedPlanRow } from '../../storage/plans-types.js';
+import { PLAN_OUTCOMES, type PlanAggregate, type PublishedPlanRow } from '../../storage/plans-types.js';
 import type { Storage } from '../../storage/types.js';
 import { PLAN_COST_PCT } from './outcomes.js';
 
 /** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */
-export const RESOLVED_OUTCOMES: readonly PlanOutcome[] = ['tp_hit', 'stopped_out', 'time_stopped'];
-
-/** Confidence buckets of the calibration: [0, 0.2), [0.2, 0.4), ..., [0.8, 1]. */
-export const CALIBRATION_BUCKETS = 5;
+export const RESOLVED_OUTCOMES: readonly PlanOutcome[] = RESOLVED_PLAN_OUTCOMES;
 
 /** Newest plans listed with a track record. */
 export const RECENT_PLANS = 20;
 
-/** One confidence bucket: how often plans of that confidence reached target 1. */
-export interface CalibrationBucket {
-  confidence_min: number;
-  confidence_max: number;
-  /** Plans published with a confidence in the bucket. */
-  plans: number;
-  /** Of those, entered and closed (tp_hit, stopped_out, time_stopped). */
-  resolved: number;
-  /** Of those, tp_hit. */
-  hits: number;
-  /** `hits / resolved`; null when none resolved. */
-  hit_rate: number | null;
-  /** Mean confidence of the resolved plans; null when none. Compare with hit_rate. */
-  mean_confidence: number | null;
-}
-
 /** The service's own record on one asset and timeframe. */
-export interface PlanTrackRecord {
+export interface PlanTrackRecord extends TrackRecordFigures {
   timeframe: string;
-  plans: number;
-  counts: Record<PlanOutcome, number>;
-  resolved: number;
-  hit_rate: number | null;
-  /** Mean realized R (after the cost) over resolved plans; null when none. */
-  mean_realized_r: number | null;
-  total_realized_r: number;
   cost_pct: number;
-  calibration: CalibrationBucket[];
 }
 
-/** Figures of a track record from the stored tallies and confidences. */
-export async function planTrackRecord(storage: Storage, assetId: string, timeframe: string): Promise<PlanTrackRecord> {
-  const [tallies, confidences] = await Promise.all([
-    storage.publishedPlans.tally(assetId, timeframe),
-    storage.publishedPlans.confidences(assetId, timeframe),
-  ]);
+/**
+ * The figures of the plans the aggregates sum: counts by outcome; hit rate (tp_hit over resolved)
+ * and mean realized R over the resolved plans (entered and closed); the calibration, per confidence
+ * bucket, of the hit rate against the mean confidence of its resolved plans; the publication range.
+ */
+export function figuresOf(aggregates: readonly PlanAggregate[]): TrackRecordFigures {
   const counts = Object.fromEntries(PLAN_OUTCOMES.map((o) => [o, 0])) as Record<PlanOutcome, number>;
+  const buckets = Array.from({ length: CALIBRATION_BUCKETS }, () => ({
+    plans: 0,
+    resolved: 0,
+    hits: 0,
+    confidence: 0,
+  }));
   let sumR = 0;
   let withR = 0;
-  for (const t of tallies) {
-    counts[t.outcome] = t.count;
-    if (RESOLVED_OUTCOMES.includes(t.outcome)) {
-      sumR += t.sum_r;
-      withR += t.with_r;
+  let first: number | null = null;
+  let last: number | null = null;
+  for (const a of aggregates) {
+    counts[a.outcome] += a.count;
+    const bucket = buckets[Math.min(Math.max(a.bucket, 0), CALIBRATION_BUCKETS - 1)];
+    bucket.plans += a.count;
+    if (RESOLVED_OUTCOMES.includes(a.outcome)) {
+      sumR += a.sum_r;
+      withR += a.with_r;
+      bucket.resolved += a.count;
+      bucket.confidence += a.sum_confidence;
+      if (a.outcome === 'tp_hit') bucket.hits += a.count;
     }
+    if (first === null || a.first_published_at < first) first = a.first_published_at;
+    if (last === null || a.last_published_at > last) last = a.last_published_at;
   }
   const resolved = RESOLVED_OUTCOMES.reduce((n, o) => n + counts[o], 0);
-  const buckets: CalibrationBucket[] = [];
-  for (let b = 0; b < CALIBRATION_BUCKETS; b++) {
-    const lo = b / CALIBRATION_BUCKETS;
-    const hi = (b + 1) / CALIBRATION_BUCKETS;
-    const inBucket = confidences.filter((c) =>
-      b === CALIBRATION_BUCKETS - 1 ? c.confidence >= lo : c.confidence >= lo && c.confidence < hi,
-    );
-    const done = inBucket.filter((c) => RESOLVED_OUTCOMES.includes(c.outcome));
-    const hits = done.filter((c) => c.outcome === 'tp_hit').length;
-    buckets.push({
-      confidence_min: lo,
-      confidence_max: hi,
-      plans: inBucket.length,
-      resolved: done.length,
-      hits,
-      hit_rate: done.length === 0 ? null : hits / done.length,
-      mean_confidence: done.length === 0 ? null : done.reduce((s, c) => s + c.confidence, 0) / done.length,
-    });
-  }
+  const calibration: CalibrationBucket[] = buckets.map((b, i) => ({
+    confidence_min: i / CALIBRATION_BUCKETS,
+    confidence_max: (i + 1) / CALIBRATION_BUCKETS,
+    plans: b.plans,
+    resolved: b.resolved,
+    hits: b.hits,
+    hit_rate: b.resolved === 0 ? null : b.hits / b.resolved,
+    mean_confidence: b.resolved === 0 ? null : b.confidence / b.resolved,
+  }));
   return {
-    timeframe,
-    plans: confidences.length,
+    plans: PLAN_OUTCOMES.reduce((n, o) => n + counts[o], 0),
     counts,
     resolved,
     hit_rate: resolved === 0 ? null : counts.tp_hit / resolved,
     mean_realized_r: withR === 0 ? null : sumR / withR,
     total_realized_r: sumR,
-    cost_pct: PLAN_COST_PCT,
-    calibration: buckets,
+    calibration,
+    first_published_at: isoOrNull(first),
+    last_published_at: isoOrNull(last),
   };
+}
+
+/** The track record of an asset on a timeframe, summed by the database. */
+export async function planTrackRecord(storage: Storage, assetId: string, timeframe: string): Promise<PlanTrackRecord> {
+  const aggregates = await storage.publishedPlans.aggregate(CALIBRATION_BUCKETS, { asset_id: assetId, timeframe });
+  return { timeframe, ...figuresOf(aggregates), cost_pct: PLAN_COST_PCT };
 }
 
 /** A published plan as listed with a track record (times as ISO date-times). */

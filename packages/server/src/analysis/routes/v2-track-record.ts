@@ -1,29 +1,26 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AssetRefSchema, envelopeOf, ok } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import {
+  AssetRefSchema,
+  CALIBRATION_BUCKETS,
+  envelopeOf,
+  ok,
+  ServiceTrackRecordSchema,
+  TrackRecordFiguresSchema,
+  TrackRecordQuery,
+} from '@marketlens/contract';
+import { PUBLIC, SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { marketOf } from '../../market/market.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME, TIMEFRAMES } from '../../platform/product-rules.js';
 import { PLAN_OUTCOMES } from '../../storage/plans-types.js';
 import { assetRef, checkAnalysisAccess, requireAsset } from '../analysis.js';
+import { SERVICE_RECORD_TTL_MS, serviceTrackRecord } from '../plans/service-record.js';
 import { planTrackRecord, RECENT_PLANS, recentPlans } from '../plans/track-record.js';
 
 const nn = z.number().nullable();
 const time = z.iso.datetime();
 const Outcome = z.enum(PLAN_OUTCOMES as unknown as [string, ...string[]]);
-
-const CalibrationBucketSchema = z
-  .object({
-    confidence_min: z.number(),
-    confidence_max: z.number(),
-    plans: z.number().int(),
-    resolved: z.number().int().openapi({ description: 'Entered and closed: tp_hit, stopped_out or time_stopped' }),
-    hits: z.number().int().openapi({ description: 'Resolved with tp_hit' }),
-    hit_rate: nn,
-    mean_confidence: nn.openapi({ description: 'Mean confidence of the resolved plans; compare with hit_rate' }),
-  })
-  .openapi('CalibrationBucket');
 
 const PublishedPlanSchema = z
   .object({
@@ -48,21 +45,12 @@ const PublishedPlanSchema = z
   })
   .openapi('PublishedPlan');
 
-const TrackRecordSchema = z
-  .object({
-    asset: AssetRefSchema,
-    timeframe: z.enum(TIMEFRAMES),
-    plans: z.number().int(),
-    counts: z.object(Object.fromEntries(PLAN_OUTCOMES.map((o) => [o, z.number().int()]))),
-    resolved: z.number().int(),
-    hit_rate: nn.openapi({ description: 'tp_hit / resolved; null when none resolved' }),
-    mean_realized_r: nn.openapi({ description: 'Mean realized R (after the cost) of resolved plans' }),
-    total_realized_r: z.number(),
-    cost_pct: z.number().openapi({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
-    calibration: z.array(CalibrationBucketSchema),
-    recent: z.array(PublishedPlanSchema).openapi({ description: `The newest ${RECENT_PLANS} plans, newest first` }),
-  })
-  .openapi('PlanTrackRecord');
+const TrackRecordSchema = TrackRecordFiguresSchema.extend({
+  asset: AssetRefSchema,
+  timeframe: z.enum(TIMEFRAMES),
+  cost_pct: z.number().openapi({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
+  recent: z.array(PublishedPlanSchema).openapi({ description: `The newest ${RECENT_PLANS} plans, newest first` }),
+}).meta({ id: 'PlanTrackRecord' });
 
 const trackRecordRoute = operation(
   SESSION_OR_API_KEY,
@@ -96,6 +84,22 @@ const trackRecordRoute = operation(
   [402],
 );
 
+const serviceTrackRecordRoute = operation(PUBLIC, {
+  method: 'get',
+  path: '/v2/track-record',
+  operationId: 'getServiceTrackRecord',
+  tags: ['Analysis'],
+  summary: "The service's own track record: how every plan it published ended, by timeframe and asset class",
+  description: `Public: no credential needed (the anonymous request budget applies), so anyone can judge the signals by their record. Every trade plan the service publishes is recorded when it is published, before its outcome is known, and scored afterwards on the candles that open after the publication, with a flat 0.20% round-trip cost: \`pending\`, then \`entered\` or \`expired\` (never filled in its entry window); an entered plan ends \`tp_hit\` (target 1 reached), \`stopped_out\` or \`time_stopped\`. Per timeframe and asset class, and in \`total\`: \`plans\` published and \`counts\` by outcome; \`resolved\`, the plans entered and closed; \`hit_rate\` = tp_hit / resolved; \`mean_realized_r\`, the mean size-weighted result of the resolved plans in R (multiples of the entry-to-stop risk), after the cost, and \`total_realized_r\` their sum; \`calibration\`, plans in ${CALIBRATION_BUCKETS} confidence buckets with the hit rate of the resolved ones beside their mean confidence (a calibrated signal has them close); \`first_published_at\` and \`last_published_at\`, the range the figures cover. Rates and means are null when nothing resolved. Filters: \`timeframe\`, \`asset_class\`; an invalid value is 400 \`InvalidRequest\`. The figures are recomputed at most once a minute (\`as_of\`).`,
+  request: { query: TrackRecordQuery },
+  responses: {
+    200: {
+      description: 'The track record',
+      content: { 'application/json': { schema: envelopeOf(ServiceTrackRecordSchema, 'ServiceTrackRecordEnvelope') } },
+    },
+  },
+});
+
 export function registerTrackRecordRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(trackRecordRoute, async (c) => {
     const deps = c.get('deps');
@@ -107,5 +111,11 @@ export function registerTrackRecordRoutes(app: OpenAPIHono<AppEnv>): void {
       recentPlans(deps.storage, asset.id, timeframe),
     ]);
     return c.json(ok({ asset: assetRef(asset), ...record, timeframe, recent }), 200);
+  });
+  app.openapi(serviceTrackRecordRoute, async (c) => {
+    const record = await serviceTrackRecord(c.get('deps'), c.req.valid('query'));
+    // The same for every caller: shared caches may keep it as long as the server does.
+    c.header('cache-control', `public, max-age=${SERVICE_RECORD_TTL_MS / 1000}`);
+    return c.json(ok(record), 200);
   });
 }

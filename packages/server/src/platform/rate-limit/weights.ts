@@ -42,6 +42,8 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'GET /pilot/spectate': 5,
   'GET /pilot/spectate/track-record': 3,
   'GET /v2/analysis/:asset_id/track-record': 2,
+  // The service-wide record: sums kept for a minute, one grouped query when they lapse.
+  'GET /v2/track-record': 2,
   // Market data, weighed by what it costs to serve (scripts/route-costs.mjs; docs/reliability.md):
   // about one unit per millisecond of one core for what the caller controls. An analysis of a new
   // asset, timeframe or depth is computed (35-75 ms measured at 500-1000 candles); the signal and the

@@ -80,6 +80,110 @@ describeEngines('published plans repository', (engine) => {
     expect(t.calibration[1].hit_rate).toBeNull();
     expect((await planTrackRecord(s, 'ethereum', 'h1')).mean_realized_r).toBeNull();
   });
+  it('sums per asset, timeframe, outcome and confidence bucket in the database (aggregate)', async () => {
+    const s = await engine.open();
+    // Bucket edges: 0.2 opens bucket 1, 0.8 and 1 fall in the last bucket, 0 in the first.
+    const set: [string, string, PlanOutcome, number, number | null, number][] = [
+      ['bitcoin', 'h1', 'tp_hit', 0.8, 1.5, 3],
+      ['bitcoin', 'h1', 'tp_hit', 1, 0.5, 1],
+      ['bitcoin', 'h1', 'stopped_out', 0.2, -1, 2],
+      ['bitcoin', 'h1', 'stopped_out', 0.19, -1.25, 5],
+      ['bitcoin', 'd1', 'expired', 0, null, 4],
+      ['ethereum', 'h1', 'tp_hit', 0.85, 2, 7],
+    ];
+    let i = 0;
+    for (const [asset_id, timeframe, outcome, confidence, realized_r, hour] of set) {
+      await s.publishedPlans.record(
+        planRow(longPlan(T0 + ++i * H), T0 + hour * H, { asset_id, timeframe, outcome, confidence, realized_r }),
+      );
+    }
+    const key = (a: { asset_id: string; timeframe: string; outcome: string; bucket: number }) =>
+      `${a.asset_id} ${a.timeframe} ${a.outcome} ${a.bucket}`;
+    const all = (await s.publishedPlans.aggregate(5)).sort((a, b) => key(a).localeCompare(key(b)));
+    expect(all).toEqual([
+      {
+        asset_id: 'bitcoin',
+        timeframe: 'd1',
+        outcome: 'expired',
+        bucket: 0,
+        count: 1,
+        sum_r: 0,
+        with_r: 0,
+        sum_confidence: 0,
+        first_published_at: T0 + 4 * H,
+        last_published_at: T0 + 4 * H,
+      },
+      {
+        asset_id: 'bitcoin',
+        timeframe: 'h1',
+        outcome: 'stopped_out',
+        bucket: 0,
+        count: 1,
+        sum_r: -1.25,
+        with_r: 1,
+        sum_confidence: 0.19,
+        first_published_at: T0 + 5 * H,
+        last_published_at: T0 + 5 * H,
+      },
+      {
+        asset_id: 'bitcoin',
+        timeframe: 'h1',
+        outcome: 'stopped_out',
+        bucket: 1,
+        count: 1,
+        sum_r: -1,
+        with_r: 1,
+        sum_confidence: 0.2,
+        first_published_at: T0 + 2 * H,
+        last_published_at: T0 + 2 * H,
+      },
+      {
+        asset_id: 'bitcoin',
+        timeframe: 'h1',
+        outcome: 'tp_hit',
+        bucket: 4,
+        count: 2,
+        sum_r: 2,
+        with_r: 2,
+        sum_confidence: expect.closeTo(1.8, 12),
+        first_published_at: T0 + H,
+        last_published_at: T0 + 3 * H,
+      },
+      {
+        asset_id: 'ethereum',
+        timeframe: 'h1',
+        outcome: 'tp_hit',
+        bucket: 4,
+        count: 1,
+        sum_r: 2,
+        with_r: 1,
+        sum_confidence: 0.85,
+        first_published_at: T0 + 7 * H,
+        last_published_at: T0 + 7 * H,
+      },
+    ]);
+    expect((await s.publishedPlans.aggregate(5, { timeframe: 'd1' })).map(key)).toEqual(['bitcoin d1 expired 0']);
+    expect((await s.publishedPlans.aggregate(5, { asset_id: 'ethereum' })).map(key)).toEqual(['ethereum h1 tp_hit 4']);
+    expect(await s.publishedPlans.aggregate(5, { asset_id: 'solana' })).toEqual([]);
+    // Two buckets: [0, 0.5) and [0.5, 1].
+    const halves = await s.publishedPlans.aggregate(2, { asset_id: 'bitcoin', timeframe: 'h1' });
+    expect(halves.map((a) => [a.outcome, a.bucket, a.count]).sort()).toEqual([
+      ['stopped_out', 0, 2],
+      ['tp_hit', 1, 2],
+    ]);
+    await expect(s.publishedPlans.aggregate(1)).rejects.toThrow(RangeError);
+  });
+
+  it('gives the publication range with the track record', async () => {
+    const s = await engine.open();
+    const none = await planTrackRecord(s, 'bitcoin', 'h1');
+    expect([none.plans, none.first_published_at, none.last_published_at]).toEqual([0, null, null]);
+    await s.publishedPlans.record(planRow(longPlan(T0), T0 + 10));
+    await s.publishedPlans.record(planRow(longPlan(T0 + H), T0 + H + 10, { outcome: 'expired' }));
+    const t = await planTrackRecord(s, 'bitcoin', 'h1');
+    expect(t.first_published_at).toBe(new Date(T0 + 10).toISOString());
+    expect(t.last_published_at).toBe(new Date(T0 + H + 10).toISOString());
+  });
 });
 
 describeEngines('pilot repository', (engine) => {

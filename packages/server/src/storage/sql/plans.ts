@@ -1,4 +1,6 @@
 /** The service's published plans and the pilot's decisions, trades and state. */
+
+import { type RawBuilder, sql } from 'kysely';
 import {
   canMove,
   type PilotRepository,
@@ -10,6 +12,20 @@ import {
 import { changes, type Db, lockKey, type Sql } from './query.js';
 import type { PilotTradesTable, PublishedPlansTable } from './schema.js';
 import { columnsOf } from './schema.js';
+
+/**
+ * The confidence bucket of a row, 0 to `buckets - 1`: bucket `b` holds [b / buckets, (b + 1) / buckets),
+ * the last one 1 too. Spelled with literals only, so that the SELECT and the GROUP BY are the same
+ * text (PostgreSQL does not match an expression whose parameters are numbered apart).
+ */
+function confidenceBucket(buckets: number): RawBuilder<number> {
+  // One bucket would group by a bare constant, which both engines read as a column position.
+  if (!Number.isSafeInteger(buckets) || buckets < 2)
+    throw new RangeError(`buckets must be an integer above 1; got ${buckets}`);
+  const whens: RawBuilder<unknown>[] = [];
+  for (let b = buckets - 1; b >= 1; b--) whens.push(sql`WHEN confidence >= ${sql.lit(b / buckets)} THEN ${sql.lit(b)}`);
+  return sql<number>`CASE ${sql.join(whens, sql` `)} ELSE 0 END`;
+}
 
 function planOf(row: PublishedPlansTable): PublishedPlanRow {
   return { ...row, plan: JSON.parse(row.plan), legs: JSON.parse(row.legs) };
@@ -76,31 +92,40 @@ export function sqlPublishedPlans({ db }: Sql): PublishedPlanRepository {
           .$if(f.limit !== undefined && f.limit >= 0, (q) => q.limit(f.limit ?? 0))
           .execute()
       ).map(planOf),
-    tally: async (assetId, timeframe) =>
-      (
-        await db
-          .selectFrom('published_plans')
-          .select((eb) => [
-            'outcome',
-            eb.fn.countAll<number>().as('count'),
-            eb.fn.coalesce(eb.fn.sum<number>('realized_r'), eb.val(0)).as('sum_r'),
-            eb.fn.count<number>('realized_r').as('with_r'),
-          ])
-          .where('asset_id', '=', assetId)
-          .where('timeframe', '=', timeframe)
-          .groupBy('outcome')
-          .orderBy('outcome')
-          .execute()
-      ).map((r) => ({ outcome: r.outcome, count: Number(r.count), sum_r: Number(r.sum_r), with_r: Number(r.with_r) })),
-    confidences: (assetId, timeframe) =>
-      db
+    aggregate: async (buckets, f = {}) => {
+      const bucket = confidenceBucket(buckets);
+      const rows = await db
         .selectFrom('published_plans')
-        .select(['confidence', 'outcome'])
-        .where('asset_id', '=', assetId)
-        .where('timeframe', '=', timeframe)
-        .orderBy('published_at')
-        .orderBy('id')
-        .execute(),
+        .select((eb) => [
+          'asset_id',
+          'timeframe',
+          'outcome',
+          bucket.as('bucket'),
+          eb.fn.countAll<number>().as('count'),
+          eb.fn.coalesce(eb.fn.sum<number>('realized_r'), eb.val(0)).as('sum_r'),
+          eb.fn.count<number>('realized_r').as('with_r'),
+          eb.fn.sum<number>('confidence').as('sum_confidence'),
+          eb.fn.min('published_at').as('first_published_at'),
+          eb.fn.max('published_at').as('last_published_at'),
+        ])
+        .$if(f.asset_id !== undefined, (q) => q.where('asset_id', '=', f.asset_id ?? ''))
+        .$if(f.timeframe !== undefined, (q) => q.where('timeframe', '=', f.timeframe ?? ''))
+        .groupBy(['asset_id', 'timeframe', 'outcome', bucket])
+        .execute();
+      // PostgreSQL answers counts and BIGINT columns as strings.
+      return rows.map((r) => ({
+        asset_id: r.asset_id,
+        timeframe: r.timeframe,
+        outcome: r.outcome,
+        bucket: Number(r.bucket),
+        count: Number(r.count),
+        sum_r: Number(r.sum_r),
+        with_r: Number(r.with_r),
+        sum_confidence: Number(r.sum_confidence),
+        first_published_at: Number(r.first_published_at),
+        last_published_at: Number(r.last_published_at),
+      }));
+    },
     undecidedEntered: async (assetIds, timeframe, since) => {
       if (assetIds.length === 0) return [];
       const rows = await db

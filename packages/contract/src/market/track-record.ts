@@ -1,0 +1,93 @@
+/**
+ * Wire schemas of the service's own track record: every trade plan the service publishes is recorded
+ * at publication, before its outcome is known, and scored afterwards; these are the figures of that
+ * record, per asset (`/v2/analysis/{asset_id}/track-record`) and service-wide (`/v2/track-record`,
+ * MCP `get_track_record`).
+ */
+import { z } from 'zod';
+import { PLAN_OUTCOMES } from '../pilot/responses.js';
+import { TIMEFRAMES, timeframeSchema } from '../timeframes.js';
+import { AssetClassSchema } from './responses.js';
+
+/** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */
+export const RESOLVED_PLAN_OUTCOMES = ['tp_hit', 'stopped_out', 'time_stopped'] as const;
+
+/** Confidence buckets of the calibration: [0, 0.2), [0.2, 0.4), ..., [0.8, 1]. */
+export const CALIBRATION_BUCKETS = 5;
+
+const nn = z.number().nullable();
+const time = z.iso.datetime();
+const count = z.number().int().min(0);
+
+export const CalibrationBucketSchema = z
+  .object({
+    confidence_min: z.number(),
+    confidence_max: z.number(),
+    plans: count.meta({ description: 'Plans published with a confidence in the bucket' }),
+    resolved: count.meta({ description: 'Of those, entered and closed: tp_hit, stopped_out or time_stopped' }),
+    hits: count.meta({ description: 'Of those, resolved with tp_hit' }),
+    hit_rate: nn.meta({ description: 'hits / resolved; null when none resolved' }),
+    mean_confidence: nn.meta({ description: 'Mean confidence of the resolved plans; compare with hit_rate' }),
+  })
+  .meta({ id: 'CalibrationBucket' });
+export type CalibrationBucket = z.output<typeof CalibrationBucketSchema>;
+
+export const PlanOutcomeCountsSchema = z
+  .object(
+    Object.fromEntries(PLAN_OUTCOMES.map((o) => [o, count])) as Record<(typeof PLAN_OUTCOMES)[number], typeof count>,
+  )
+  .meta({ id: 'PlanOutcomeCounts', description: 'Plans by outcome so far' });
+
+/** The figures of a set of published plans (an asset, a timeframe and asset class, or all of them). */
+export const TrackRecordFiguresSchema = z
+  .object({
+    plans: count.meta({ description: 'Plans published' }),
+    counts: PlanOutcomeCountsSchema,
+    resolved: count.meta({ description: 'Entered and closed: tp_hit + stopped_out + time_stopped' }),
+    hit_rate: nn.meta({ description: 'tp_hit / resolved (target 1 reached); null when none resolved' }),
+    mean_realized_r: nn.meta({
+      description: 'Mean realized R of the resolved plans, after the 0.20% round-trip cost; null when none',
+    }),
+    total_realized_r: z.number().meta({ description: 'Sum of realized R of the resolved plans, after the cost' }),
+    calibration: z.array(CalibrationBucketSchema).meta({
+      description: `${CALIBRATION_BUCKETS} confidence buckets, lowest first: how often plans of that confidence reached target 1`,
+    }),
+    first_published_at: time.nullable().meta({ description: 'Publication of the oldest plan; null when none' }),
+    last_published_at: time.nullable().meta({ description: 'Publication of the newest plan; null when none' }),
+  })
+  .meta({ id: 'TrackRecordFigures' });
+export type TrackRecordFigures = z.output<typeof TrackRecordFiguresSchema>;
+
+export const TrackRecordGroupSchema = TrackRecordFiguresSchema.extend({
+  timeframe: z.enum(TIMEFRAMES),
+  asset_class: AssetClassSchema,
+}).meta({ id: 'TrackRecordGroup' });
+export type TrackRecordGroup = z.output<typeof TrackRecordGroupSchema>;
+
+/** `GET /v2/track-record` data and `get_track_record` output: the service-wide record. */
+export const ServiceTrackRecordSchema = z
+  .object({
+    as_of: time.meta({ description: 'When the figures were computed (they are kept up to a minute)' }),
+    cost_pct: z.number().meta({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
+    timeframe: z.enum(TIMEFRAMES).nullable().meta({ description: 'The timeframe filter; null: every timeframe' }),
+    asset_class: AssetClassSchema.nullable().meta({ description: 'The asset-class filter; null: every class' }),
+    total: TrackRecordFiguresSchema.meta({ description: 'Over every group below' }),
+    groups: z.array(TrackRecordGroupSchema).meta({
+      description: 'One per timeframe and asset class with at least one plan, by timeframe then class',
+    }),
+  })
+  .meta({ id: 'ServiceTrackRecord' });
+export type ServiceTrackRecord = z.output<typeof ServiceTrackRecordSchema>;
+
+/** `GET /v2/track-record` query: optional filters, timeframes in the REST spelling. */
+export const TrackRecordQuery = z.object({
+  timeframe: z.enum(TIMEFRAMES).optional().describe('Only plans on this timeframe; absent: every timeframe'),
+  asset_class: AssetClassSchema.optional().describe('Only plans of assets of this class; absent: every class'),
+});
+export type TrackRecordQuery = z.output<typeof TrackRecordQuery>;
+
+/** `get_track_record`: the query's filters, timeframes in either spelling. */
+export const TrackRecordInput = TrackRecordQuery.extend({
+  timeframe: timeframeSchema(TIMEFRAMES).optional().describe('Only plans on this timeframe; absent: every timeframe'),
+});
+export type TrackRecordInput = z.output<typeof TrackRecordInput>;

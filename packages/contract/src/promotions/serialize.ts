@@ -1,0 +1,62 @@
+/**
+ * The serializers of promotions and campaigns, as REST answers them and the CLI's admin commands
+ * print them. Each takes a structural source (only the fields it reads); times given as ms since the
+ * epoch are published as ISO 8601 UTC date-times.
+ */
+import type { z } from 'zod';
+import { iso } from '../time.js';
+import type { CampaignSchema, PromotionSchema } from './responses.js';
+
+export type Promotion = z.output<typeof PromotionSchema>;
+export type Campaign = z.output<typeof CampaignSchema>;
+
+/** A stored promotion: the card, its steps and its sign-up checks. */
+export type PromotionSource = Promotion;
+
+/** A promotion on the wire (`/v1/promotions`, the `promotion` of an exchange list item); bookkeeping left out. */
+export function promotionWire(p: PromotionSource): Promotion {
+  return {
+    id: p.id,
+    connection_id: p.connection_id,
+    partner_name: p.partner_name,
+    title: p.title,
+    description: p.description,
+    promotional_value: p.promotional_value,
+    bonus_description: p.bonus_description,
+    referral_url: p.referral_url,
+    icon: p.icon,
+    theme: p.theme,
+    steps: p.steps,
+    validations: p.validations,
+  };
+}
+
+/** A stored campaign banner; `registration_close` in ms since the epoch. */
+export interface CampaignSource {
+  id: string;
+  url: string;
+  video_url: string;
+  web_banner_video_position: string;
+  registration_close: number;
+  exchange_icon_url: string;
+  exchange_icon_alt: string;
+  prize_amount: string | null;
+  prize_banner_label: string | null;
+  prize_icon_url: string | null;
+}
+
+/** A campaign on the wire (`/v1/promotions/campaigns`): live until `registration_close`. */
+export function campaignWire(c: CampaignSource): Campaign {
+  return {
+    id: c.id,
+    url: c.url,
+    video_url: c.video_url,
+    web_banner_video_position: c.web_banner_video_position,
+    registration_close: iso(c.registration_close),
+    exchange_icon_url: c.exchange_icon_url,
+    exchange_icon_alt: c.exchange_icon_alt,
+    prize_amount: c.prize_amount,
+    prize_banner_label: c.prize_banner_label,
+    prize_icon_url: c.prize_icon_url,
+  };
+}

@@ -1,0 +1,97 @@
+import {
+  AssetClassSchema,
+  CALIBRATION_BUCKETS,
+  type ServiceTrackRecord,
+  TIMEFRAMES,
+  type Timeframe,
+  type TrackRecordGroup,
+  type TrackRecordQuery,
+} from '@marketlens/contract';
+import type { AssetClass } from '@marketlens/exchanges';
+import { iso, marketOf, universeOf } from '../../market/market.js';
+import type { AppDeps } from '../../platform/deps.js';
+import type { PlanAggregate } from '../../storage/plans-types.js';
+import type { Storage } from '../../storage/types.js';
+import { PLAN_COST_PCT } from './outcomes.js';
+import { figuresOf } from './track-record.js';
+
+/**
+ * How long the service-wide sums serve before the database is asked again. They scan every
+ * published plan, and a minute is short beside the life of a plan (hours to weeks).
+ */
+export const SERVICE_RECORD_TTL_MS = 60_000;
+
+const CLASSES = AssetClassSchema.options;
+
+/** The sums of every published plan, per storage, read at most once per {@link SERVICE_RECORD_TTL_MS}. */
+const sums = new WeakMap<Storage, { at: number; value: Promise<PlanAggregate[]> }>();
+
+function aggregatesOf(storage: Storage, now: number): { at: number; value: Promise<PlanAggregate[]> } {
+  const cached = sums.get(storage);
+  if (cached !== undefined && now >= cached.at && now - cached.at < SERVICE_RECORD_TTL_MS) return cached;
+  const entry = { at: now, value: storage.publishedPlans.aggregate(CALIBRATION_BUCKETS) };
+  sums.set(storage, entry);
+  // A failed read is not kept: the next request asks again.
+  entry.value.catch(() => {
+    if (sums.get(storage) === entry) sums.delete(storage);
+  });
+  return entry;
+}
+
+/**
+ * The class of the asset a plan was published on: as the asset universe carries it, else (an asset
+ * the universe no longer lists) by the id's prefix, `stock-` and `fx-`, coins otherwise.
+ */
+function classOf(deps: AppDeps, assetId: string): AssetClass {
+  const asset = universeOf(marketOf(deps)).get(assetId);
+  if (asset !== undefined) return asset.asset_class;
+  if (assetId.startsWith('stock-')) return 'stocks';
+  if (assetId.startsWith('fx-')) return 'fx';
+  return 'coins';
+}
+
+/**
+ * The service's track record over every plan it published, grouped by timeframe and asset class
+ * (only groups with plans, by timeframe then class), with the total over the groups; `query`
+ * narrows it to a timeframe, an asset class or both. The database sums the plans; the sums are
+ * kept a minute.
+ */
+export async function serviceTrackRecord(deps: AppDeps, query: TrackRecordQuery): Promise<ServiceTrackRecord> {
+  const { at, value } = aggregatesOf(deps.storage, deps.now());
+  const classes = new Map<string, AssetClass>();
+  const groups = new Map<string, { timeframe: Timeframe; asset_class: AssetClass; rows: PlanAggregate[] }>();
+  const kept: PlanAggregate[] = [];
+  for (const row of await value) {
+    const timeframe = TIMEFRAMES.find((tf) => tf === row.timeframe);
+    if (timeframe === undefined || (query.timeframe !== undefined && timeframe !== query.timeframe)) continue;
+    let assetClass = classes.get(row.asset_id);
+    if (assetClass === undefined) {
+      assetClass = classOf(deps, row.asset_id);
+      classes.set(row.asset_id, assetClass);
+    }
+    if (query.asset_class !== undefined && assetClass !== query.asset_class) continue;
+    const key = `${timeframe}/${assetClass}`;
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { timeframe, asset_class: assetClass, rows: [] };
+      groups.set(key, group);
+    }
+    group.rows.push(row);
+    kept.push(row);
+  }
+  const ordered: TrackRecordGroup[] = [...groups.values()]
+    .sort(
+      (a, b) =>
+        TIMEFRAMES.indexOf(a.timeframe) - TIMEFRAMES.indexOf(b.timeframe) ||
+        CLASSES.indexOf(a.asset_class) - CLASSES.indexOf(b.asset_class),
+    )
+    .map((g) => ({ timeframe: g.timeframe, asset_class: g.asset_class, ...figuresOf(g.rows) }));
+  return {
+    as_of: iso(at),
+    cost_pct: PLAN_COST_PCT,
+    timeframe: query.timeframe ?? null,
+    asset_class: query.asset_class ?? null,
+    total: figuresOf(kept),
+    groups: ordered,
+  };
+}
