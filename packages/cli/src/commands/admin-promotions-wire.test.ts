@@ -56,4 +56,47 @@ describe('admin promotion --json', () => {
     expect(promotion).toEqual(data);
     expect([typeof created_at, invited, claimed]).toEqual(['number', 0, 0]);
   });
+
+  it('admin campaign --json prints the campaign REST serves, then created_at and live', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketlens-campaign-wire-'));
+    const env = { MARKETLENS_DATA_DIR: dir };
+    const token = await withApp(dir, async (request) => {
+      const signup = await request('/v1/auth/signup', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'campaign@example.com', password: 'password-123' }),
+      });
+      return ((await signup.json()) as { data: { session_token: string } }).data.session_token;
+    });
+    const created = marketlens(
+      [
+        'admin',
+        'campaign',
+        'create',
+        'spring-cup',
+        '--url',
+        'https://example.com/c',
+        '--video-url',
+        'https://example.com/v.mp4',
+        '--icon-url',
+        'https://example.com/i.svg',
+        '--icon-alt',
+        'Bybit',
+        '--close',
+        '2099-01-01T00:00:00Z',
+        '--json',
+      ],
+      env,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const printed = (JSON.parse(created.stdout) as { campaign: Record<string, unknown> }).campaign;
+    const data = await withApp(dir, async (request) => {
+      const res = await request('/v1/promotions/campaigns', { headers: { 'x-session-token': token } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: Record<string, unknown>[] }).data;
+    });
+    const { created_at, live, ...campaign } = printed;
+    expect([campaign]).toEqual(data);
+    expect([typeof created_at, live]).toEqual(['number', true]);
+  });
 });

@@ -144,8 +144,13 @@ describe('admin promotion, campaign and invite', () => {
     );
     expect(r.code).toBe(0);
     expect(json(r.stdout)).toMatchObject({
-      schema: 'marketlens.admin.campaign/1',
-      campaign: { id: 'spring-cup', registration_close: Date.parse(FAR), prize_amount: '1 BTC', live: true },
+      schema: 'marketlens.admin.campaign/2',
+      campaign: {
+        id: 'spring-cup',
+        registration_close: new Date(FAR).toISOString(),
+        prize_amount: '1 BTC',
+        live: true,
+      },
     });
     const dup = marketlens(['admin', 'campaign', 'create', 'spring-cup', ...base, '--close', FAR, '--json'], env);
     expect([dup.code, errorOf(dup.stderr).code]).toEqual([3, 'campaign_exists']);
@@ -162,6 +167,7 @@ describe('admin promotion, campaign and invite', () => {
     );
     expect(ms.code).toBe(0);
     const list = json(marketlens(['admin', 'campaign', 'list', '--json'], env).stdout);
+    expect(list.schema).toBe('marketlens.admin.campaigns/2');
     expect((list.campaigns as { id: string }[]).map((c) => c.id)).toEqual(['spring-cup', 'by-ms']);
     expect(marketlens(['admin', 'campaign', 'list'], env).stdout).toMatch(/^spring-cup +live +2099-01-01/m);
   });

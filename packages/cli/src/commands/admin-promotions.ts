@@ -189,13 +189,17 @@ const campaignCreateCommand: Command = {
     const campaign = await withStorage(args, io, (storage) =>
       refusing(command, () => createCampaignAdmin(storage, input as never, Date.now())),
     );
-    if (args.flag('json')) printJson(io, 'admin.campaign', { campaign });
-    else io.stdout(`campaign ${campaign.id} published, live until ${utc(campaign.registration_close)} UTC\n`);
+    if (args.flag('json')) printJson(io, 'admin.campaign', { campaign }, CAMPAIGN_JSON_VERSION);
+    else
+      io.stdout(`campaign ${campaign.id} published, live until ${utc(Date.parse(campaign.registration_close))} UTC\n`);
   },
 };
 
+/** The campaign shapes' version: 2 since `registration_close` is the ISO time REST publishes. */
+const CAMPAIGN_JSON_VERSION = 2;
+
 function campaignRow(c: AdminCampaign): string[] {
-  return [c.id, c.live ? 'live' : 'closed', utc(c.registration_close), c.prize_amount ?? '-', c.url];
+  return [c.id, c.live ? 'live' : 'closed', utc(Date.parse(c.registration_close)), c.prize_amount ?? '-', c.url];
 }
 
 const campaignListCommand: Command = {
@@ -203,7 +207,7 @@ const campaignListCommand: Command = {
   async run(args, io) {
     const campaigns = await withStorage(args, io, (storage) => listCampaignsAdmin(storage, Date.now()));
     if (args.flag('json')) {
-      printJson(io, 'admin.campaigns', { campaigns });
+      printJson(io, 'admin.campaigns', { campaigns }, CAMPAIGN_JSON_VERSION);
       return;
     }
     if (campaigns.length === 0) {

@@ -4,11 +4,17 @@ import type { Io } from '../io.js';
 export const JSON_SCHEMA_VERSION = 1;
 
 /**
- * Prints one JSON object on stdout: `{"schema": "marketlens.<kind>/1", ...payload}`. Non-finite
- * numbers become null (JSON has no NaN), so "unknown" is always null.
+ * Prints one JSON object on stdout: `{"schema": "marketlens.<kind>/<version>", ...payload}`, the
+ * version {@link JSON_SCHEMA_VERSION} unless the kind's own shape broke since (then its own).
+ * Non-finite numbers become null (JSON has no NaN), so "unknown" is always null.
  */
-export function printJson(io: Io, kind: string, payload: Record<string, unknown>): void {
-  const body = { schema: `marketlens.${kind}/${JSON_SCHEMA_VERSION}`, ...payload };
+export function printJson(
+  io: Io,
+  kind: string,
+  payload: Record<string, unknown>,
+  version: number = JSON_SCHEMA_VERSION,
+): void {
+  const body = { schema: `marketlens.${kind}/${version}`, ...payload };
   io.stdout(
     `${JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`,
   );

@@ -96,19 +96,64 @@ export const TARGET_TEXT = `Meaning and range per kind. ${Object.entries(TARGET_
   .map(([kind, r]) => rangeText(kind as NotificationKind, r))
   .join('; ')}. Price-level kinds must also lie within a band around the live price.`;
 
+/** A request timeframe an alert kind accepts, with the window it is evaluated over. */
+export interface AlertTimeframe {
+  value: NotificationTimeframe;
+  evaluates_as: string;
+}
+
+const fold = (pairs: readonly (readonly [NotificationTimeframe, string])[]): readonly AlertTimeframe[] =>
+  pairs.map(([value, evaluates_as]) => ({ value, evaluates_as }));
+
+/** Every timeframe folds down to the longest evaluation window not longer than it (m5 up to m15). */
+const WINDOW_FOLD = fold([
+  ['m5', 'm15'],
+  ['m15', 'm15'],
+  ['m30', 'm15'],
+  ['h1', 'h1'],
+  ['h4', 'h1'],
+  ['d1', 'd1'],
+  ['w1', 'd1'],
+]);
+
+/** Nine timeframes onto the three change columns: up to 1h, up to 1 day, beyond. */
+const CHANGE_FOLD = fold([
+  ['m5', '1h'],
+  ['m15', '1h'],
+  ['m30', '1h'],
+  ['h1', '1h'],
+  ['h4', '24h'],
+  ['h12', '24h'],
+  ['d1', '24h'],
+  ['d3', '7d'],
+  ['w1', '7d'],
+]);
+
+/** The windows zone and breakout alerts read: the analysis's own. */
+const ANALYSIS_WINDOWS = fold([
+  ['m15', 'm15'],
+  ['h1', 'h1'],
+  ['d1', 'd1'],
+]);
+
 /**
- * The request timeframes each kind accepts, wire spelling; [] reads none (a price alert watches the
- * live price). The service refuses any other (400 `InvalidNotification`) and `/v2/config` lists each
- * with the window it is evaluated over.
+ * The request timeframes each kind accepts (wire spelling), with the window each is evaluated over;
+ * [] reads none (a price alert watches the live price). The service refuses any other (400
+ * `InvalidNotification`), and `/v2/config` publishes this table.
  */
-export const ALERT_KIND_TIMEFRAMES: Readonly<Record<NotificationKind, readonly NotificationTimeframe[]>> = {
+export const ALERT_KIND_WINDOWS: Readonly<Record<NotificationKind, readonly AlertTimeframe[]>> = {
   price: [],
-  zone: ['m15', 'h1', 'd1'],
-  breakout: ['m15', 'h1', 'd1'],
-  rsi: ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'],
-  smart_zone: ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'],
-  percent_change: NOTIFICATION_TIMEFRAMES,
+  zone: ANALYSIS_WINDOWS,
+  breakout: ANALYSIS_WINDOWS,
+  rsi: WINDOW_FOLD,
+  smart_zone: WINDOW_FOLD,
+  percent_change: CHANGE_FOLD,
 };
+
+/** The request timeframes each kind accepts, wire spelling ({@link ALERT_KIND_WINDOWS} without the windows). */
+export const ALERT_KIND_TIMEFRAMES = Object.fromEntries(
+  Object.entries(ALERT_KIND_WINDOWS).map(([kind, tfs]) => [kind, tfs.map((t) => t.value)]),
+) as unknown as Readonly<Record<NotificationKind, readonly NotificationTimeframe[]>>;
 
 /** Which timeframes each kind accepts, as the published schema says it. */
 export const TIMEFRAME_TEXT = `Request timeframe; evaluated over its \`evaluates_as\` window (\`/v2/config\`). Per kind, in either spelling (\`h1\` or \`1h\`): ${Object.entries(

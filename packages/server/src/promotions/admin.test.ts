@@ -123,7 +123,7 @@ describe('admin promotions', () => {
       { ...input, id: 'b', registration_close: new Date(NOW + 2 * DAY).toISOString(), prize_amount: '1 BTC' },
       NOW,
     );
-    expect(b.registration_close).toBe(NOW + 2 * DAY);
+    expect(b.registration_close).toBe(new Date(NOW + 2 * DAY).toISOString());
     const generated = await createCampaignAdmin(s, { ...input, registration_close: NOW + 3 * DAY }, NOW);
     expect(generated.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(await refusal(createCampaignAdmin(s, { ...input, id: 'a', registration_close: NOW + DAY }, NOW))).toBe(

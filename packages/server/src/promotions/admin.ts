@@ -3,7 +3,7 @@
  * publish a promotion or a campaign, list them, invite an account to a promotion. Input is checked
  * here; refusals are {@link PromotionAdminError}s with a stable code.
  */
-import { type Promotion, promotionWire } from '@marketlens/contract';
+import { type Campaign, campaignWire, type Promotion, promotionWire } from '@marketlens/contract';
 import { normalizeEmail } from '../auth/users.js';
 import type { CampaignRecord, PromotionRecord } from '../storage/promotions-types.js';
 import type { Storage, UserRecord } from '../storage/types.js';
@@ -26,9 +26,17 @@ export interface AdminPromotion extends Promotion {
   claimed: number;
 }
 
-/** A campaign as the admin commands print it: the record and whether it is live now. */
-export interface AdminCampaign extends CampaignRecord {
+/**
+ * A campaign as the admin commands print it: the campaign as REST publishes it (the contract's
+ * serializer), when it was published, and whether it is live now.
+ */
+export interface AdminCampaign extends Campaign {
+  created_at: number;
   live: boolean;
+}
+
+function adminCampaign(c: CampaignRecord, now: number): AdminCampaign {
+  return { ...campaignWire(c), created_at: c.created_at, live: c.registration_close > now };
 }
 
 async function adminPromotion(storage: Storage, p: PromotionRecord): Promise<AdminPromotion> {
@@ -59,13 +67,12 @@ export async function createCampaignAdmin(
   input: CampaignInput,
   now: number = Date.now(),
 ): Promise<AdminCampaign> {
-  const c = await createCampaign(storage, input, now);
-  return { ...c, live: c.registration_close > now };
+  return adminCampaign(await createCampaign(storage, input, now), now);
 }
 
 /** Admin: every campaign, expired included, by registration close. */
 export async function listCampaignsAdmin(storage: Storage, now: number = Date.now()): Promise<AdminCampaign[]> {
-  return (await storage.campaigns.list()).map((c) => ({ ...c, live: c.registration_close > now }));
+  return (await storage.campaigns.list()).map((c) => adminCampaign(c, now));
 }
 
 /** The outcome of an invitation. */
