@@ -22,18 +22,24 @@ export interface AlertSource {
   user_id: string;
   asset_id: string;
   kind: NotificationKind;
+  /** Request timeframe; null for price (reads none). */
   timeframe: string | null;
+  /** The window (`m15`/`h1`/`d1`) or change column (`1h`/`24h`/`7d`) it is evaluated over; null for price. */
   evaluates_as: string | null;
   target: number;
+  /** Which way the watched value must move to fire. */
   direction: 'above' | 'below';
   /** The band of the zone a zone alert watches; both null for other kinds. */
   zone_low: number | null;
   zone_high: number | null;
+  /** The watched value when the alert was armed (price, RSI), for the record. */
   reference: number | null;
   status: NotificationStatus;
   created_at: number;
   updated_at: number;
+  /** When it was last (re)armed: candles closing before this never fire it. */
   armed_at: number;
+  /** An active alert that has not fired by then expires. */
   expires_at: number;
   triggered_at: number | null;
   trigger_value: number | null;

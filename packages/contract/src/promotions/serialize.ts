@@ -33,10 +33,13 @@ export function promotionWire(p: PromotionSource): Promotion {
 
 /** A stored campaign banner; `registration_close` in ms since the epoch. */
 export interface CampaignSource {
+  /** Stable campaign id, chosen by the admin (a slug) or a UUID. */
   id: string;
   url: string;
   video_url: string;
+  /** CSS `object-position` of the banner video. */
   web_banner_video_position: string;
+  /** Live until then. */
   registration_close: number;
   exchange_icon_url: string;
   exchange_icon_alt: string;

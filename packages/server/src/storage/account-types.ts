@@ -5,6 +5,7 @@
  * job read from it. Times are epoch milliseconds; ids are UUIDs. A value the venue did not report
  * is null, never 0.
  */
+import type { ConnectionPositionSource } from '@marketlens/contract';
 import type {
   MarketType,
   OrderSide,
@@ -84,39 +85,23 @@ export interface ConnectionRepository {
   delete(userId: string, id: string): Promise<boolean>;
 }
 
-/** A stored position: the venue's row under a stable id, plus what marketlens adds to it. */
-export interface PositionRecord {
-  /** Assigned when (connection, pair, side, market_type) is first seen open; kept across syncs. */
-  id: string;
+/**
+ * A stored position: the venue's row under a stable id, plus what marketlens adds to it. The fields
+ * a connection's view shows are the contract's {@link ConnectionPositionSource}: the id (assigned
+ * when (connection, pair, side, market_type) is first seen open, kept across syncs), the venue's
+ * figures (null when not reported), the protective levels (set only by a successful protective-order
+ * read; `protective_levels_synced_at` null: never read, so a null stop proves nothing), the funding
+ * since open (settlement currency, negative = received), the user's notes ('' when none), and when
+ * the venue last updated it.
+ */
+export interface PositionRecord extends ConnectionPositionSource {
   user_id: string;
   user_connection_id: string;
   venue: string;
-  pair: string;
-  asset_id: string | null;
   market_type: MarketType;
   side: PositionSide;
-  size: number;
-  entry_price: number;
-  mark_price: number | null;
-  margin: number | null;
-  leverage: number | null;
-  liquidation_price: number | null;
-  unrealized_pnl: number | null;
-  settle: string | null;
   contract_type: 'linear' | 'inverse';
   maintenance_margin: number | null;
-  opened_at: number | null;
-  /** When the venue last updated the position (the venue's `updated_at`). */
-  updated_at: number;
-  /** Protective levels, set only by a successful protective-order read; an unset leg is null. */
-  stop_loss: number | null;
-  take_profit: number | null;
-  /** When the protective levels were last read successfully; null: never (a null stop proves nothing). */
-  protective_levels_synced_at: number | null;
-  /** Cumulative funding paid since open, settlement currency, negative = received; null = not reported. */
-  funding_since_open: number | null;
-  /** The user's notes (PATCH /v2/positions/{id}); '' when none. */
-  notes: string;
   first_seen_at: number;
   /** When a sync last saw the position open. */
   last_seen_at: number;

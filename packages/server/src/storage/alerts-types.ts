@@ -2,38 +2,14 @@
  * Records and repositories of alerts, push devices, the push outbox, push settings and
  * notification preferences. Times are epoch ms.
  */
-import type { NotificationKind, NotificationStatus } from '@marketlens/contract';
+import type { AlertSource } from '@marketlens/contract';
 
 /** Which way an alert's watched value must move to fire. */
 export type AlertDirection = 'above' | 'below';
 
-export interface AlertRecord {
-  id: string;
-  user_id: string;
-  asset_id: string;
-  kind: NotificationKind;
-  /** Request timeframe; null for price (reads none). */
-  timeframe: string | null;
-  /** The window (`m15`/`h1`/`d1`) or change column (`1h`/`24h`/`7d`) it is evaluated over; null for price. */
-  evaluates_as: string | null;
-  target: number;
+/** A stored alert: what the wire shows of it ({@link AlertSource}), and the evaluator's mark. */
+export interface AlertRecord extends AlertSource {
   direction: AlertDirection;
-  /** Band of the published zone a zone alert watches; null for other kinds. */
-  zone_low: number | null;
-  zone_high: number | null;
-  /** The watched value when the alert was armed (price, RSI), for the record. */
-  reference: number | null;
-  status: NotificationStatus;
-  created_at: number;
-  updated_at: number;
-  /** When it was last (re)armed: candles closing before this never fire it. */
-  armed_at: number;
-  /** An active alert that has not fired by then expires. */
-  expires_at: number;
-  triggered_at: number | null;
-  trigger_value: number | null;
-  /** Open time of the candle whose close fired it. */
-  trigger_candle: number | null;
   /** Open time of the last closed candle evaluated (null: none yet since arming). */
   last_evaluated_open: number | null;
 }

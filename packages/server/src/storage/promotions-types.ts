@@ -4,6 +4,7 @@
  * (a verified venue UID that earned the promotion's Pro grant) and the affiliate-earned Elite grant.
  * Times are epoch milliseconds.
  */
+import type { CampaignSource } from '@marketlens/contract';
 import type { TierGrantRecord } from './records.js';
 
 /** Colours of a promotion card (`PromotionTheme`), CSS hex colours `#rrggbb`. */
@@ -52,19 +53,7 @@ export interface PromotionRecord {
 }
 
 /** A campaign banner (`Campaign`); live while `registration_close` is in the future. */
-export interface CampaignRecord {
-  /** Stable campaign id, chosen by the admin (a slug) or a UUID. */
-  id: string;
-  url: string;
-  video_url: string;
-  /** CSS `object-position` of the banner video. */
-  web_banner_video_position: string;
-  registration_close: number;
-  exchange_icon_url: string;
-  exchange_icon_alt: string;
-  prize_amount: string | null;
-  prize_banner_label: string | null;
-  prize_icon_url: string | null;
+export interface CampaignRecord extends CampaignSource {
   created_at: number;
 }
 
