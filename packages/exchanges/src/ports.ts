@@ -9,13 +9,11 @@
  * Times are milliseconds since the Unix epoch (UTC); the server renders them as date-times.
  * A value a venue does not report is `null`, never `0`.
  */
+import { TIMEFRAMES, type Timeframe } from '@marketlens/contract';
 import type { Candles } from '@marketlens/core';
 
-/** Candle timeframes, shortest first. */
-export const TIMEFRAMES = ['m5', 'm15', 'm30', 'h1', 'h4', 'd1', 'w1'] as const;
-
-/** A candle timeframe: `m5 m15 m30 h1 h4 d1 w1`. */
-export type Timeframe = (typeof TIMEFRAMES)[number];
+/** Candle timeframes, shortest first (`m5 m15 m30 h1 h4 d1 w1`): the contract's one list. */
+export { TIMEFRAMES, type Timeframe };
 
 /**
  * Length of one candle of each timeframe in milliseconds. `w1` candles open on Monday 00:00 UTC

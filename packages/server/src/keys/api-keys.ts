@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isoOrNull } from '@marketlens/contract';
 import { newSecret, secretHash } from '../auth/secrets.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -21,8 +22,6 @@ export interface ApiKeyView {
   is_active: boolean;
 }
 
-const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-
 export function isKeyActive(k: ApiKeyRecord, now: number): boolean {
   return k.revoked_at === null && (k.expires_at === null || k.expires_at > now);
 }
@@ -33,9 +32,9 @@ export function viewKey(k: ApiKeyRecord, now: number): ApiKeyView {
     name: k.name,
     prefix: k.prefix,
     created_at: new Date(k.created_at).toISOString(),
-    expires_at: iso(k.expires_at),
-    revoked_at: iso(k.revoked_at),
-    last_used_at: iso(k.last_used_at),
+    expires_at: isoOrNull(k.expires_at),
+    revoked_at: isoOrNull(k.revoked_at),
+    last_used_at: isoOrNull(k.last_used_at),
     is_active: isKeyActive(k, now),
   };
 }
