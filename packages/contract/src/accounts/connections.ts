@@ -56,3 +56,35 @@ export const UserConnectionSchema = z
   })
   .meta({ id: 'UserConnection' });
 export type UserConnection = z.output<typeof UserConnectionSchema>;
+
+const credential = (description: string) => z.string().max(4096).optional().meta({ description });
+
+/**
+ * `POST /v1/connections/user` body. The venues a caller may connect are the server's (they follow the
+ * exchange adapters it is built with), so the schema is made from their list. Call it once: two
+ * schemas under the one component id `ConnectExchange` would publish only one of them.
+ */
+export function connectExchangeSchema(venues: readonly string[]) {
+  return z
+    .object({
+      exchange_id: z
+        .string()
+        .min(1)
+        .max(64)
+        .meta({ description: `The exchange to connect: ${venues.join(', ')}`, example: 'bybit' }),
+      label: z.string().max(64).nullable().optional().meta({ description: 'A name for the account' }),
+      apiKey: credential('API key (binance, bybit, okx, kraken, coinbase)'),
+      secret: credential('API secret (binance, bybit, okx, kraken, coinbase)'),
+      password: credential('API passphrase (okx)'),
+      walletAddress: credential('Public wallet address, 0x followed by 40 hex digits (hyperliquid)'),
+    })
+    .meta({
+      id: 'ConnectExchange',
+      description:
+        'Credential fields are named as ccxt names them; send the ones the exchange needs (read-only keys suffice). ' +
+        'They are verified against the exchange, stored encrypted and never returned.',
+    });
+}
+
+/** `{connection_id}` of `DELETE /v1/connections/user/{connection_id}`. */
+export const ConnectionIdParams = z.object({ connection_id: z.uuid() });

@@ -6,11 +6,14 @@
  */
 import { z } from 'zod';
 import { PLAN_OUTCOMES } from '../pilot/responses.js';
-import { TIMEFRAMES, timeframeSchema } from '../timeframes.js';
-import { AssetClassSchema } from './responses.js';
+import { DEFAULT_TIMEFRAME, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
+import { AssetClassSchema, AssetRefSchema } from './responses.js';
 
 /** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */
 export const RESOLVED_PLAN_OUTCOMES = ['tp_hit', 'stopped_out', 'time_stopped'] as const;
+
+/** Plans the per-asset record lists in `recent`, newest first. */
+export const RECENT_PLANS = 20;
 
 /** Confidence buckets of the calibration: [0, 0.2), [0.2, 0.4), ..., [0.8, 1]. */
 export const CALIBRATION_BUCKETS = 5;
@@ -91,3 +94,42 @@ export const TrackRecordInput = TrackRecordQuery.extend({
   timeframe: timeframeSchema(TIMEFRAMES).optional().describe('Only plans on this timeframe; absent: every timeframe'),
 });
 export type TrackRecordInput = z.output<typeof TrackRecordInput>;
+
+/** A plan the service published, with its outcome so far. */
+export const PublishedPlanSchema = z
+  .object({
+    id: z.string(),
+    timeframe: z.string(),
+    side: z.enum(['long', 'short']),
+    confidence: z.number().meta({ description: 'The signal confidence (0..1) behind the plan' }),
+    published_at: time.meta({ description: 'When the service published it, before any outcome' }),
+    candle_time: time.meta({ description: 'Open time of the candle it was computed on' }),
+    pair: z.string(),
+    market_type: z.enum(['spot', 'derivatives']),
+    entry_zone: z.object({ low: z.number(), high: z.number() }).nullable(),
+    entry_price: nn,
+    stop_loss: nn,
+    take_profits: z.array(z.object({ price: z.number(), size_pct: z.number() })),
+    outcome: z.enum(PLAN_OUTCOMES),
+    entered_at: time.nullable(),
+    fill_price: nn,
+    closed_at: time.nullable(),
+    targets_hit: z.number().int(),
+    realized_r: nn.meta({ description: 'Size-weighted R after the 0.20% cost; null until closed' }),
+  })
+  .meta({ id: 'PublishedPlan' });
+export type PublishedPlan = z.output<typeof PublishedPlanSchema>;
+
+/** `GET /v2/analysis/{asset_id}/track-record` data: the record of one asset on one timeframe. */
+export const PlanTrackRecordSchema = TrackRecordFiguresSchema.extend({
+  asset: AssetRefSchema,
+  timeframe: z.enum(TIMEFRAMES),
+  cost_pct: z.number().meta({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
+  recent: z.array(PublishedPlanSchema).meta({ description: `The newest ${RECENT_PLANS} plans, newest first` }),
+}).meta({ id: 'PlanTrackRecord' });
+export type PlanTrackRecord = z.output<typeof PlanTrackRecordSchema>;
+
+/** `GET /v2/analysis/{asset_id}/track-record` query. */
+export const AssetTrackRecordQuery = z.object({
+  timeframe: z.enum(TIMEFRAMES).default(DEFAULT_TIMEFRAME).meta({ description: 'Default d1 (free)' }),
+});

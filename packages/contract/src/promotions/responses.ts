@@ -64,3 +64,44 @@ export const CampaignSchema = z
     prize_icon_url: z.string().nullable().optional(),
   })
   .meta({ id: 'Campaign' });
+
+export const PromotionVolumeExchangeSchema = z
+  .object({
+    connection_id: PromotionConnectionSchema,
+    name: z.string(),
+    accounts: z.number().int().meta({ description: 'Connected accounts of the user on this exchange' }),
+    volume_30d_usd: z.number().meta({ description: 'Notional of the counted fills of the last 30 days, USD' }),
+    counted_fills: z.number().int(),
+    uncounted_fills: z
+      .number()
+      .int()
+      .meta({ description: 'Fills not quoted in USD or a USD stablecoin; they add nothing to the volume' }),
+  })
+  .meta({ id: 'PromotionVolumeExchange' });
+
+/** `GET /v1/promotions/volume` data: the 30-day affiliate volume standing. */
+export const PromotionVolumeStandingSchema = z
+  .object({
+    per_exchange: z.array(PromotionVolumeExchangeSchema),
+    total_30d_usd: z.number(),
+    threshold_usd: z.number(),
+    qualifies: z.boolean().meta({ description: 'Has an affiliate connection and total_30d_usd >= threshold_usd' }),
+    granted_via_promotion: z.boolean().meta({ description: 'Holds a valid affiliate-earned Elite grant' }),
+    promotion_expires_at: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'PromotionVolumeStanding' });
+
+export const PromotionSignUpShowSchema = z
+  .object({ show: z.boolean().meta({ description: 'Invited to the promotion and not claimed yet' }) })
+  .meta({ id: 'PromotionSignUpShow' });
+
+export const PromotionSignUpResultSchema = z
+  .object({
+    verified: z.literal(true),
+    connection_id: PromotionConnectionSchema,
+    uid: z.string(),
+    tier: z.literal('pro'),
+    granted_at: z.iso.datetime(),
+    expires_at: z.iso.datetime(),
+  })
+  .meta({ id: 'PromotionSignUpResult' });

@@ -1,8 +1,9 @@
+import { FREE_ALERT_LIMIT } from '@marketlens/contract';
 import { isAtLeast } from '../keys/tiers.js';
 import type { Tier } from '../storage/types.js';
 
-/** Active alerts a basic (free) account may hold (the contract leaves the number open, section 8). */
-export const FREE_ALERT_LIMIT = 5;
+/** Active alerts a basic (free) account may hold: a published rule, in the contract. */
+export { FREE_ALERT_LIMIT };
 /**
  * Paused (disabled) alerts one account may keep, whatever its tier: they do not count against the
  * active limit (pausing is how a basic account frees a slot), so they are bounded on their own.

@@ -1,3 +1,4 @@
+import { FREE_SIGNAL_ROWS } from '@marketlens/contract';
 import {
   computeContext,
   fearGreed,
@@ -23,8 +24,8 @@ import { type AssetRef, assetRef, tierOf } from './analysis.js';
 
 export type SignalTimeframe = (typeof SIGNAL_TIMEFRAMES)[number];
 
-/** Rows a free caller's signal list holds at most (the top of the default sort). */
-export const FREE_SIGNAL_ROWS = 10;
+/** Rows a free caller's signal list holds at most (the top of the default sort): published, in the contract. */
+export { FREE_SIGNAL_ROWS };
 
 /** The perpetual funding rate of an asset in a venue snapshot, or null when it has no perpetual. */
 export function fundingRateOf(snapshot: VenueSnapshot, assetId: string): number | null {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isoOrNull } from '@marketlens/contract';
+import { API_KEY_MAX_EXPIRES_DAYS, isoOrNull } from '@marketlens/contract';
 import { newSecret, secretHash } from '../auth/secrets.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -7,8 +7,9 @@ import type { ApiKeyRecord, ApiUsageRepository, Storage, Tier } from '../storage
 import { API_KEY_DAILY_ALLOWANCE } from './tiers.js';
 
 export const MAX_ACTIVE_API_KEYS = 10;
-/** A key may be created to expire after 1..365 days, or never (no `expires_in_days`). */
-export const API_KEY_MAX_EXPIRES_DAYS = 365;
+/** A key may be created to expire after 1..365 days, or never (no `expires_in_days`): a published rule, in the contract. */
+export { API_KEY_MAX_EXPIRES_DAYS };
+
 const DAY_MS = 86_400_000;
 
 export interface ApiKeyView {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { UID_FORMAT } from '@marketlens/contract';
 import { forgetUser } from '../auth/session-cache.js';
 import { PROMOTION_PRO_DAYS } from '../keys/tiers.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -6,9 +7,6 @@ import type { ClaimRejection, PromotionRecord } from '../storage/promotions-type
 import type { Storage, TierGrantRecord } from '../storage/types.js';
 
 const DAY_MS = 86_400_000;
-
-/** Venue UIDs: 1..64 printable characters without spaces (numeric ids, handles, 0x addresses). */
-export const UID_FORMAT = /^[\x21-\x7e]{1,64}$/;
 
 /** The claim a verified sign-up produced. */
 export interface SignUpResult {

@@ -3,8 +3,10 @@
  * here so that those files import them without importing each other.
  */
 
-export const TIERS = ['free', 'pro', 'elite'] as const;
-export type Tier = (typeof TIERS)[number];
+import { TIERS, type TierName } from '@marketlens/contract';
+
+export { TIERS };
+export type Tier = TierName;
 
 export type GrantSource = 'promotion' | 'affiliate' | 'admin';
 

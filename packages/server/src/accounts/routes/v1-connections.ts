@@ -1,31 +1,12 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
+import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
 import { CONNECTABLE_VENUES, connectAccount, listConnections } from '../connections.js';
 
-const credential = (description: string) => z.string().max(4096).optional().openapi({ description });
-
-const ConnectBody = z
-  .object({
-    exchange_id: z
-      .string()
-      .min(1)
-      .max(64)
-      .openapi({ description: `The exchange to connect: ${CONNECTABLE_VENUES.join(', ')}`, example: 'bybit' }),
-    label: z.string().max(64).nullable().optional().openapi({ description: 'A name for the account' }),
-    apiKey: credential('API key (binance, bybit, okx, kraken, coinbase)'),
-    secret: credential('API secret (binance, bybit, okx, kraken, coinbase)'),
-    password: credential('API passphrase (okx)'),
-    walletAddress: credential('Public wallet address, 0x followed by 40 hex digits (hyperliquid)'),
-  })
-  .openapi('ConnectExchange', {
-    description:
-      'Credential fields are named as ccxt names them; send the ones the exchange needs (read-only keys suffice). ' +
-      'They are verified against the exchange, stored encrypted and never returned.',
-  });
+const ConnectBody = connectExchangeSchema(CONNECTABLE_VENUES);
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -72,9 +53,7 @@ const deleteRoute = operation(
     description:
       "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
     request: {
-      params: z.object({
-        connection_id: z.uuid().openapi({ param: { name: 'connection_id', in: 'path' } }),
-      }),
+      params: ConnectionIdParams,
     },
     responses: { 200: json(envelopeOf(z.null(), 'DisconnectEnvelope'), 'Disconnected') },
   },

@@ -1,43 +1,18 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok, PushDeviceSchema, pushDeviceWire } from '@marketlens/contract';
+import {
+  DeviceIdParams,
+  envelopeOf,
+  ok,
+  PushDeviceSchema,
+  PushSubscriptionSchema,
+  pushDeviceWire,
+  VapidPublicKeySchema,
+} from '@marketlens/contract';
 import { PUBLIC, requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
 import { registerDevice, removeDevice } from '../push/devices.js';
 import { vapidDetails } from '../push/vapid.js';
-
-const SubscriptionBody = z
-  .object({
-    endpoint: z.string().min(1).max(2048).openapi({
-      format: 'uri',
-      description: 'PushSubscription.endpoint: an https URL on port 443 of a public host',
-      example: 'https://push.example.net/send/d6f2c1',
-    }),
-    keys: z.object({
-      // The lengths are those the service checks (`checkSubscription`): 65 bytes starting 0x04, and 16 bytes.
-      p256dh: z.string().min(1).max(200).openapi({
-        description: 'P-256 public key of the subscription (an uncompressed point, 65 bytes), base64url',
-        pattern: '^B[A-Za-z0-9_-]{86}={0,2}$',
-        example: 'BPy1g3pxMoQQdmpyqRQCYp5Uk62z5qI7DPGCGoEmvgFi5tCmqNhgHAgc4MnMDC1uW2UHFIKB49Y5jI0-3lNmmlA',
-      }),
-      auth: z.string().min(1).max(100).openapi({
-        description: 'Auth secret (16 bytes), base64url',
-        pattern: '^[A-Za-z0-9_-]{22}={0,2}$',
-        example: 'ERb36ta3_gyTVUqngJt_wA',
-      }),
-    }),
-    expirationTime: z.number().nullable().optional().openapi({ description: 'As the browser reports it; not used' }),
-    name: z.string().min(1).max(100).optional().openapi({ description: 'A label for the device list' }),
-  })
-  .openapi('PushSubscription');
-
-const VapidSchema = z
-  .object({
-    public_key: z.string().openapi({
-      description: 'VAPID application server key (base64url): `applicationServerKey` of pushManager.subscribe',
-    }),
-  })
-  .openapi('VapidPublicKey');
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -52,7 +27,7 @@ const vapidRoute = operation(PUBLIC, {
   summary: 'The VAPID public key to subscribe with',
   description:
     'The key a browser passes as `applicationServerKey` to `pushManager.subscribe` before registering the subscription with POST /v1/devices.',
-  responses: { 200: json(envelopeOf(VapidSchema), 'Key') },
+  responses: { 200: json(envelopeOf(VapidPublicKeySchema), 'Key') },
 });
 
 const registerRoute = operation(SESSION_ONLY, {
@@ -63,7 +38,7 @@ const registerRoute = operation(SESSION_ONLY, {
   summary: 'Register a Web Push subscription',
   description:
     'Body: `PushSubscription.toJSON()` of a subscription made with the VAPID public key. The same endpoint again refreshes the device (and re-activates it). 400 `InvalidPushSubscription`.',
-  request: { body: { content: { 'application/json': { schema: SubscriptionBody } }, required: true } },
+  request: { body: { content: { 'application/json': { schema: PushSubscriptionSchema } }, required: true } },
   responses: { 200: json(envelopeOf(PushDeviceSchema), 'Device registered') },
 });
 
@@ -87,7 +62,7 @@ const deleteRoute = operation(
     tags: ['Devices'],
     summary: 'Remove a push device',
     description: 'Pushes not yet delivered to it are dropped.',
-    request: { params: z.object({ device_id: z.uuid().openapi({ param: { name: 'device_id', in: 'path' } }) }) },
+    request: { params: DeviceIdParams },
     responses: { 200: json(envelopeOf(z.null()), 'Device removed') },
   },
   [404],

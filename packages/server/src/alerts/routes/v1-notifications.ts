@@ -1,6 +1,9 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   envelopeOf,
+  FREE_ALERT_LIMIT,
+  NotificationIdParams,
+  NotificationLimitsSchema,
   NotificationPayloadSchema,
   NotificationSchema,
   ok,
@@ -13,29 +16,15 @@ import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
 import { alertLimits, alertViews, createAlert, deleteAlert, listAlerts, updateAlert } from '../alerts.js';
-import { FREE_ALERT_LIMIT, limitsEnvelopeJson } from '../limits.js';
+import { limitsEnvelopeJson } from '../limits.js';
 
-const LimitsSchema = z
-  .object({
-    current: z.number().openapi({ type: 'integer', format: 'int64', description: 'Active alerts' }),
-    max: z.number().openapi({
-      type: 'integer',
-      format: 'int64',
-      description: `Cap on active alerts: ${FREE_ALERT_LIMIT} on a basic account; 9223372036854775807 (2^63-1) when unlimited`,
-    }),
-    unlimited: z.boolean(),
-  })
-  .openapi('NotificationLimits');
-const LimitsEnvelope = envelopeOf(LimitsSchema);
+const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
 
-const idParam = z.object({
-  notification_id: z.uuid().openapi({ param: { name: 'notification_id', in: 'path' } }),
-});
 const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
 
 const listRoute = operation(SESSION_ONLY, {
@@ -85,7 +74,7 @@ const updateRoute = operation(
     summary: 'Replace an alert payload (re-arms it)',
     description:
       'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
-    request: { params: idParam, body: payloadBody },
+    request: { params: NotificationIdParams, body: payloadBody },
     responses: { 200: json(envelopeOf(NotificationSchema), 'Alert updated') },
   },
   [402, 404],
@@ -100,7 +89,7 @@ const deleteRoute = operation(
     tags: ['Notifications'],
     summary: 'Delete an alert',
     description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
-    request: { params: idParam },
+    request: { params: NotificationIdParams },
     responses: { 200: json(envelopeOf(z.null()), 'Alert deleted') },
   },
   [404],

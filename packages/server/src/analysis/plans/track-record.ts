@@ -1,6 +1,7 @@
 import {
   CALIBRATION_BUCKETS,
   type CalibrationBucket,
+  RECENT_PLANS,
   RESOLVED_PLAN_OUTCOMES,
   type TrackRecordFigures,
 } from '@marketlens/contract';
@@ -13,8 +14,8 @@ import { PLAN_COST_PCT } from './outcomes.js';
 /** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */
 export const RESOLVED_OUTCOMES: readonly PlanOutcome[] = RESOLVED_PLAN_OUTCOMES;
 
-/** Newest plans listed with a track record. */
-export const RECENT_PLANS = 20;
+/** Newest plans listed with a track record (the contract publishes the number). */
+export { RECENT_PLANS };
 
 /** The service's own record on one asset and timeframe. */
 export interface PlanTrackRecord extends TrackRecordFigures {

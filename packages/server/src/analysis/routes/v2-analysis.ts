@@ -1,11 +1,13 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import {
-  AnalysisQueryFields,
+  AnalysisByQuery,
+  AnalysisQuery,
   AnalysisSchema,
-  ConnectionQuerySchema,
+  AssetIdParams,
+  AssetMarketsQuery,
   envelopeOf,
+  LocaleHeader,
   MarketsSchema,
-  MarketTypeSchema,
   OverviewSchema,
   ok,
   SignalResponseSchema,
@@ -30,24 +32,6 @@ import {
   signalOf,
 } from '../analysis.js';
 import { recordServedPlan } from '../plans/recorder.js';
-
-const AssetParam = z.object({
-  asset_id: z
-    .string()
-    .min(1)
-    .max(128)
-    .openapi({ param: { name: 'asset_id', in: 'path' }, example: 'bitcoin' }),
-});
-const AnalysisQuery = z.object(AnalysisQueryFields);
-const AnalysisByQuery = z.object({
-  asset_id: z.string().min(1).max(128).openapi({ example: 'bitcoin' }),
-  ...AnalysisQueryFields,
-});
-const LocaleHeader = z.object({
-  'x-locale': z.string().max(64).optional().openapi({
-    description: 'Language of the overview (en, es, de, fr, pt, ja, zh; a regional tag uses its language; else en)',
-  }),
-});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -110,7 +94,7 @@ const analysisRoute = operation(
     method: 'get',
     path: '/v2/analysis/{asset_id}',
     operationId: 'getAssetAnalysis',
-    request: { params: AssetParam, query: AnalysisQuery },
+    request: { params: AssetIdParams, query: AnalysisQuery },
     ...analysisDoc,
   },
   [402, 404, 503],
@@ -126,7 +110,7 @@ const signalRoute = operation(
     tags: ['Analysis'],
     summary: 'Buy/Hold/Sell signal with confidence and factor breakdown (cached 1 hour)',
     description: `One computation is served for an hour per asset, timeframe, market and depth: \`cached_at\` says when, \`age\` how long ago, and \`cache-control: max-age\` how long it stays. ${GATES}`,
-    request: { params: AssetParam, query: AnalysisQuery },
+    request: { params: AssetIdParams, query: AnalysisQuery },
     responses: {
       200: {
         ...json(envelopeOf(SignalResponseSchema, 'AnalysisSignalEnvelope'), 'The signal'),
@@ -149,7 +133,7 @@ const overviewRoute = operation(
     tags: ['Analysis'],
     summary: 'Market overview narrative, localized by x-locale',
     description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
-    request: { params: AssetParam, query: AnalysisQuery, headers: LocaleHeader },
+    request: { params: AssetIdParams, query: AnalysisQuery, headers: LocaleHeader },
     responses: { 200: json(envelopeOf(OverviewSchema, 'AnalysisOverviewEnvelope'), 'The overview') },
   },
   [402, 404, 503],
@@ -164,10 +148,7 @@ const marketsRoute = operation(
     tags: ['Analysis'],
     summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
     description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
-    request: {
-      params: AssetParam,
-      query: z.object({ market_type: MarketTypeSchema.optional(), connection: ConnectionQuerySchema }),
-    },
+    request: { params: AssetIdParams, query: AssetMarketsQuery },
     responses: { 200: json(envelopeOf(MarketsSchema, 'AssetMarketsEnvelope'), 'Markets, spot first') },
   },
   [404, 503],

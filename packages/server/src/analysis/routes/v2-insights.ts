@@ -1,14 +1,9 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, FearGreedListSchema, InsightsSchema, ok } from '@marketlens/contract';
-import { FEAR_GREED_ZONES } from '@marketlens/core';
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { FEAR_GREED_LIMIT, FEAR_GREED_SORTS, fearGreedListOf, insightsOf } from '../insights.js';
-
-const _nn = z.number().nullable();
-const _time = z.iso.datetime();
-const ZoneSchema = z.enum(FEAR_GREED_ZONES.map((x) => x.zone) as [string, ...string[]]);
+import { fearGreedListOf, insightsOf } from '../insights.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -30,29 +25,6 @@ const insightsRoute = operation(SESSION_OR_API_KEY, {
 
 // ---- /v2/insights/fear_greed ----
 
-const FearGreedQuery = z.object({
-  zone: ZoneSchema.optional().openapi({ description: 'Only assets in this Fear & Greed zone' }),
-  min_volume: z.coerce.number().min(0).optional().openapi({
-    type: 'number',
-    minimum: 0,
-    description: 'Smallest 24h USD volume; assets without a volume are left out when given',
-  }),
-  exclude_stables: z
-    .enum(['true', 'false'])
-    .default('true')
-    .openapi({ description: 'Leave stablecoins out (default `true`)' }),
-  sort: z.enum(FEAR_GREED_SORTS).default('score').openapi({ description: 'Missing values last, ties by asset id' }),
-  sort_dir: z.enum(['asc', 'desc']).default('desc'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(FEAR_GREED_LIMIT.default)
-    .openapi({
-      description: `Default ${FEAR_GREED_LIMIT.default}; capped at ${FEAR_GREED_LIMIT.max} (larger values are clamped)`,
-    }),
-});
-
 const fearGreedRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',
   path: '/v2/insights/fear_greed',
@@ -70,7 +42,7 @@ export function registerInsightRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openapi(fearGreedRoute, async (c) => {
     const { zone, min_volume, exclude_stables, sort, sort_dir, limit } = c.req.valid('query');
     const result = await fearGreedListOf(c.get('deps'), {
-      ...(zone === undefined ? {} : { zone: zone as (typeof FEAR_GREED_ZONES)[number]['zone'] }),
+      ...(zone === undefined ? {} : { zone }),
       ...(min_volume === undefined ? {} : { min_volume }),
       exclude_stables: exclude_stables === 'true',
       sort,

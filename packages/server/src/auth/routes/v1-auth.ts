@@ -1,5 +1,15 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, MeSchema, ok } from '@marketlens/contract';
+import {
+  CredentialsSchema,
+  EmailAddressSchema,
+  EmailVerifiedSchema,
+  envelopeOf,
+  MeSchema,
+  ok,
+  PendingVerificationSchema,
+  SessionSchema,
+  VerifyEmailQuery,
+} from '@marketlens/contract';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
@@ -14,43 +24,7 @@ import {
   verifyEmail,
 } from '../verification/verification.js';
 
-const Credentials = z
-  .object({
-    email: z.email().max(254).openapi({ example: 'ada@example.com' }),
-    password: z.string().min(8).max(256).openapi({ example: 'correct horse battery' }),
-  })
-  .openapi('Credentials');
-
-const SessionSchema = z
-  .object({
-    user: z.object({
-      id: z.uuid(),
-      email: z.string(),
-      created_at: z.iso.datetime(),
-    }),
-    session_token: z.string().openapi({ description: 'Send as `x-session-token`. Shown only here.' }),
-    expires_at: z.iso.datetime(),
-  })
-  .openapi('Session');
-
-const PendingSchema = z
-  .object({
-    email: z.string(),
-    verification: z.literal('pending').openapi({
-      description:
-        'A verification link is on its way to the address (or, if it already has an account, a notice to its owner); follow it, then sign in.',
-    }),
-  })
-  .openapi('PendingVerification');
-
-const VerifiedSchema = z
-  .object({
-    user: z.object({ id: z.uuid(), email: z.string(), created_at: z.iso.datetime() }),
-    email_verified_at: z.iso.datetime(),
-  })
-  .openapi('EmailVerified');
-
-const PendingEnvelope = envelopeOf(PendingSchema, 'PendingVerificationEnvelope');
+const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
 
 const pendingView = (email: string) => ({ email, verification: 'pending' as const });
 
@@ -65,7 +39,7 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
-const body = { body: { content: { 'application/json': { schema: Credentials } }, required: true } };
+const body = { body: { content: { 'application/json': { schema: CredentialsSchema } }, required: true } };
 
 const signupRoute = operation(
   PUBLIC,
@@ -94,10 +68,8 @@ const verifyRoute = operation(PUBLIC, {
   summary: 'Verify an email address (the mailed link)',
   description:
     'The link mailed at sign-up or on resend. It works once, for 24 hours; a newer link does not void an older one until either is used. 400 `InvalidVerificationToken` for an unknown, altered, used or expired token.',
-  request: {
-    query: z.object({ token: z.string().min(1).max(200).openapi({ description: 'The token of the mailed link' }) }),
-  },
-  responses: { 200: json(envelopeOf(VerifiedSchema, 'EmailVerifiedEnvelope'), 'The address is verified') },
+  request: { query: VerifyEmailQuery },
+  responses: { 200: json(envelopeOf(EmailVerifiedSchema, 'EmailVerifiedEnvelope'), 'The address is verified') },
 });
 
 const resendRoute = operation(PUBLIC, {
@@ -112,9 +84,7 @@ const resendRoute = operation(PUBLIC, {
     body: {
       content: {
         'application/json': {
-          schema: z
-            .object({ email: z.email().max(254).openapi({ example: 'ada@example.com' }) })
-            .openapi('EmailAddress'),
+          schema: EmailAddressSchema,
         },
       },
       required: true,

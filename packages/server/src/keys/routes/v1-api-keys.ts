@@ -1,62 +1,18 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok } from '@marketlens/contract';
+import {
+  ApiKeyCreditsSchema,
+  ApiKeyIdParams,
+  ApiKeySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+  envelopeOf,
+  ok,
+} from '@marketlens/contract';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import { requireVerifiedEmail } from '../../auth/verification/verification.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { TIERS } from '../../storage/types.js';
-import {
-  API_KEY_MAX_EXPIRES_DAYS,
-  createApiKey,
-  credits,
-  listApiKeys,
-  MAX_ACTIVE_API_KEYS,
-  revokeApiKey,
-  usageOf,
-} from '../api-keys.js';
-
-const ApiKeySchema = z
-  .object({
-    id: z.uuid(),
-    name: z.string().nullable(),
-    prefix: z.string().openapi({ description: 'First characters of the key, to tell keys apart' }),
-    created_at: z.iso.datetime(),
-    expires_at: z.iso.datetime().nullable(),
-    revoked_at: z.iso.datetime().nullable(),
-    last_used_at: z.iso.datetime().nullable(),
-    is_active: z.boolean().openapi({ description: 'false once expired or revoked' }),
-  })
-  .openapi('ApiKey');
-
-const CreatedApiKeySchema = z
-  .object({
-    key: z.string().openapi({ description: 'Send as `x-api-key`. Shown only once; stored hashed.' }),
-    api_key: ApiKeySchema,
-  })
-  .openapi('CreatedApiKey');
-
-const CreateApiKeyBody = z
-  .object({
-    name: z.string().min(1).max(64).optional(),
-    expires_in_days: z
-      .number()
-      .int()
-      .min(1)
-      .max(API_KEY_MAX_EXPIRES_DAYS)
-      .optional()
-      .openapi({ description: 'Omit for a key that does not expire' }),
-  })
-  .openapi('CreateApiKey');
-
-const CreditsSchema = z
-  .object({
-    tier: z.enum(TIERS),
-    daily_limit: z.number().int(),
-    used_today: z.number().int(),
-    remaining_today: z.number().int(),
-    resets_at: z.iso.datetime().openapi({ description: 'Next 00:00 UTC' }),
-  })
-  .openapi('ApiKeyCredits');
+import { createApiKey, credits, listApiKeys, MAX_ACTIVE_API_KEYS, revokeApiKey, usageOf } from '../api-keys.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -72,7 +28,7 @@ const createApiKeyRoute = operation(
     tags: ['API keys'],
     summary: 'Create an API key',
     description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account. Where email verification is required, 403 \`EmailNotVerified\` until the address is verified.`,
-    request: { body: { content: { 'application/json': { schema: CreateApiKeyBody } }, required: false } },
+    request: { body: { content: { 'application/json': { schema: CreateApiKeySchema } }, required: false } },
     responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
   },
   [422],
@@ -97,7 +53,7 @@ const deleteApiKeyRoute = operation(
     tags: ['API keys'],
     summary: 'Revoke an API key at once',
     description: 'The key stops working immediately; its record is kept for audit.',
-    request: { params: z.object({ key_id: z.uuid().openapi({ param: { name: 'key_id', in: 'path' } }) }) },
+    request: { params: ApiKeyIdParams },
     responses: { 200: json(envelopeOf(z.null()), 'Key revoked') },
   },
   [404],
@@ -111,7 +67,7 @@ const creditsRoute = operation(SESSION_ONLY, {
   summary: 'Live daily API-key allowance',
   description:
     "The caller tier's daily API-key allowance, what all the account's keys spent today and when it resets (00:00 UTC).",
-  responses: { 200: json(envelopeOf(CreditsSchema), 'Allowance figures') },
+  responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
 export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {

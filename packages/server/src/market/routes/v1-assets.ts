@@ -1,5 +1,12 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AssetRowSchema, envelopeOf, FavoriteStateSchema, ok } from '@marketlens/contract';
+import {
+  AssetRowSchema,
+  envelopeOf,
+  FavoriteAssetIdParams,
+  FavoriteStateSchema,
+  LegacyFavoriteRequestSchema,
+  ok,
+} from '@marketlens/contract';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
@@ -9,25 +16,6 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-
-const LEGACY_ID_LENGTH = { min: 1, max: 128 } as const;
-const LegacyId = z.string().min(LEGACY_ID_LENGTH.min).max(LEGACY_ID_LENGTH.max);
-
-/** The body names the asset by `asset_id` or by `coin_id` (`legacyAssetId` refuses neither); the schema says so. */
-const LegacyFavoriteBody = z
-  .object({
-    asset_id: LegacyId.optional().openapi({ example: 'bitcoin' }),
-    coin_id: LegacyId.optional().openapi({ description: 'Earlier name of asset_id' }),
-  })
-  .openapi('LegacyFavoriteRequest', {
-    anyOf: ['asset_id', 'coin_id'].map((name) => ({
-      type: 'object' as const,
-      required: [name],
-      properties: {
-        [name]: { type: 'string' as const, minLength: LEGACY_ID_LENGTH.min, maxLength: LEGACY_ID_LENGTH.max },
-      },
-    })),
-  });
 
 const LEGACY = 'Legacy surface over the same favorites list as `/v2/assets/favorites`.';
 
@@ -50,7 +38,7 @@ const addRoute = operation(
     tags: ['Assets'],
     summary: 'Favorite an asset (legacy; idempotent)',
     description: `${LEGACY} Body: \`asset_id\` (or its earlier name \`coin_id\`).`,
-    request: { body: { content: { 'application/json': { schema: LegacyFavoriteBody } }, required: true } },
+    request: { body: { content: { 'application/json': { schema: LegacyFavoriteRequestSchema } }, required: true } },
     responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Favorited') },
   },
   [404],
@@ -63,15 +51,7 @@ const removeRoute = operation(SESSION_ONLY, {
   tags: ['Assets'],
   summary: 'Remove a favorite (legacy; idempotent)',
   description: LEGACY,
-  request: {
-    params: z.object({
-      asset_id: z
-        .string()
-        .min(1)
-        .max(128)
-        .openapi({ param: { name: 'asset_id', in: 'path' } }),
-    }),
-  },
+  request: { params: FavoriteAssetIdParams },
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 

@@ -1,5 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { ExchangeDetailSchema, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
+import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
 import type { Context } from 'hono';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
@@ -31,15 +31,7 @@ const detailRoute = operation(
     summary: 'One exchange with pair counts and tickers',
     description:
       'Unknown exchange: 404 `UnknownExchange`. Pair counts are the markets the venue lists (a ccxt venue: its loaded markets) and tickers those of its tracked markets; a ccxt venue the server does not read market data from is read for this answer (at most once a minute), 503 `ServiceUnavailable` when it cannot be. `futures_open_interest_usd` is null where the venue does not report open interest; unknown is null, never 0.',
-    request: {
-      params: z.object({
-        exchange_id: z
-          .string()
-          .min(1)
-          .max(64)
-          .openapi({ param: { name: 'exchange_id', in: 'path' }, example: 'marketlens-sim' }),
-      }),
-    },
+    request: { params: ExchangeIdParams },
     responses: { 200: json(envelopeOf(ExchangeDetailSchema, 'ExchangeDetailEnvelope'), 'The exchange') },
   },
   [404, 503],

@@ -1,25 +1,8 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok } from '@marketlens/contract';
+import { envelopeOf, NewsItemSchema, NewsQuery, ok } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-
-export const NewsItemSchema = z
-  .object({
-    id: z.string().openapi({ description: 'Stable id (a hash of the guid, else the link)' }),
-    source: z.string().openapi({ description: 'Title of the feed the item came from' }),
-    title: z.string(),
-    description: z.string().openapi({ description: 'Plain text, at most 500 characters' }),
-    url: z.string(),
-    date: z.iso.datetime().openapi({ description: 'Published (else updated, else first seen)' }),
-    icon: z.string().nullable().optional(),
-  })
-  .openapi('NewsItem');
-
-const NewsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(5).openapi({ description: '1..100, default 5', example: 5 }),
-  _asset_id: z.string().max(128).optional().openapi({ description: 'Reserved; accepted and ignored' }),
-});
 
 const newsRoute = operation(SESSION_ONLY, {
   method: 'get',

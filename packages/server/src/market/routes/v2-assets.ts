@@ -3,9 +3,12 @@ import {
   AssetListQuery,
   AssetRowSchema,
   envelopeOf,
+  FavoriteAssetIdParams,
+  FavoriteRequestSchema,
   FavoriteStateSchema,
   ok,
   PopularAssetSchema,
+  PopularAssetsQuery,
 } from '@marketlens/contract';
 import { requireUser, SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
@@ -16,10 +19,6 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-
-const FavoriteBody = z
-  .object({ asset_id: z.string().min(1).max(128).openapi({ example: 'bitcoin' }) })
-  .openapi('FavoriteRequest');
 
 const listRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',
@@ -40,7 +39,7 @@ const popularRoute = operation(SESSION_OR_API_KEY, {
   tags: ['Assets'],
   summary: 'Most popular assets by community favorites',
   description: 'Assets ranked by how many accounts hold them among their favorites; `limit` caps the list.',
-  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }) },
+  request: { query: PopularAssetsQuery },
   responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
 });
 
@@ -65,7 +64,7 @@ const addFavoriteRoute = operation(
     summary: 'Favorite an asset (idempotent)',
     description:
       'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset`.',
-    request: { body: { content: { 'application/json': { schema: FavoriteBody } }, required: true } },
+    request: { body: { content: { 'application/json': { schema: FavoriteRequestSchema } }, required: true } },
     responses: { 200: json(envelopeOf(FavoriteStateSchema, 'FavoriteStateEnvelope'), 'Favorited') },
   },
   [404],
@@ -78,15 +77,7 @@ const removeFavoriteRoute = operation(SESSION_ONLY, {
   tags: ['Assets'],
   summary: 'Remove a favorite (idempotent)',
   description: 'Removing a favorite that is absent succeeds.',
-  request: {
-    params: z.object({
-      asset_id: z
-        .string()
-        .min(1)
-        .max(128)
-        .openapi({ param: { name: 'asset_id', in: 'path' } }),
-    }),
-  },
+  request: { params: FavoriteAssetIdParams },
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 

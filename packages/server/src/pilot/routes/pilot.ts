@@ -1,5 +1,11 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { envelopeOf, ok, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import {
+  envelopeOf,
+  ok,
+  PilotSpectateSchema,
+  PilotTrackRecordQuery,
+  PilotTrackRecordSchema,
+} from '@marketlens/contract';
 import type { Context } from 'hono';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppEnv } from '../../platform/deps.js';
@@ -32,17 +38,7 @@ const trackRecordRoute = operation(SESSION_ONLY, {
   tags: ['Pilot'],
   summary: "The pilot's closed trades, equity curve, best and worst trade, per-asset figures",
   description: `Pages of ${PILOT_PAGE_SIZE} closed trades, oldest first; \`before_trade=<index>\` returns the page ending before that trade index, and \`trades_truncated\` says older trades exist (ask again with \`next_before_trade\`). Best, worst, by_asset and summary cover every closed trade. ${ELIGIBILITY}`,
-  request: {
-    query: z.object({
-      before_trade: z.coerce
-        .number()
-        .int()
-        .min(1)
-        .max(Number.MAX_SAFE_INTEGER)
-        .optional()
-        .openapi({ description: 'Page backwards: trades with an index below this' }),
-    }),
-  },
+  request: { query: PilotTrackRecordQuery },
   responses: {
     200: {
       description: 'The track record',

@@ -1,74 +1,26 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
-import { CampaignSchema, envelopeOf, ok, PromotionConnectionSchema, PromotionSchema } from '@marketlens/contract';
+import {
+  CampaignSchema,
+  envelopeOf,
+  ok,
+  PromotionConnectionParams,
+  PromotionSchema,
+  PromotionSignUpResultSchema,
+  PromotionSignUpShowSchema,
+  PromotionSignUpWithUIDSchema,
+  PromotionVolumeStandingSchema,
+} from '@marketlens/contract';
 import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
 import type { AppDeps, AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
 import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from '../catalog.js';
 import { affiliateThresholdUsd } from '../config.js';
-import { signUp, signUpShown, UID_FORMAT } from '../signup.js';
+import { signUp, signUpShown } from '../signup.js';
 import { readVolumeStanding } from '../volume.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
   content: { 'application/json': { schema } },
-});
-
-const PromotionVolumeExchangeSchema = z
-  .object({
-    connection_id: PromotionConnectionSchema,
-    name: z.string(),
-    accounts: z.number().int().openapi({ description: 'Connected accounts of the user on this exchange' }),
-    volume_30d_usd: z.number().openapi({ description: 'Notional of the counted fills of the last 30 days, USD' }),
-    counted_fills: z.number().int(),
-    uncounted_fills: z
-      .number()
-      .int()
-      .openapi({ description: 'Fills not quoted in USD or a USD stablecoin; they add nothing to the volume' }),
-  })
-  .openapi('PromotionVolumeExchange');
-
-const VolumeStandingSchema = z
-  .object({
-    per_exchange: z.array(PromotionVolumeExchangeSchema),
-    total_30d_usd: z.number(),
-    threshold_usd: z.number(),
-    qualifies: z.boolean().openapi({ description: 'Has an affiliate connection and total_30d_usd >= threshold_usd' }),
-    granted_via_promotion: z.boolean().openapi({ description: 'Holds a valid affiliate-earned Elite grant' }),
-    promotion_expires_at: z.iso.datetime().nullable(),
-  })
-  .openapi('PromotionVolumeStanding');
-
-const SignUpBody = z
-  .object({
-    uid: z
-      .string()
-      .trim()
-      .regex(UID_FORMAT, 'must be 1..64 printable characters without spaces')
-      .openapi({ description: 'Your account UID at the exchange', example: '123456789' }),
-  })
-  .openapi('PromotionSignUpWithUID');
-
-const SignUpShowSchema = z
-  .object({ show: z.boolean().openapi({ description: 'Invited to the promotion and not claimed yet' }) })
-  .openapi('PromotionSignUpShow');
-
-const SignUpResultSchema = z
-  .object({
-    verified: z.literal(true),
-    connection_id: PromotionConnectionSchema,
-    uid: z.string(),
-    tier: z.literal('pro'),
-    granted_at: z.iso.datetime(),
-    expires_at: z.iso.datetime(),
-  })
-  .openapi('PromotionSignUpResult');
-
-const ConnectionParam = z.object({
-  connection_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: 'connection_id', in: 'path' }, example: 'bybit' }),
 });
 
 const TAGS = ['Promotions'];
@@ -115,7 +67,7 @@ const volumeRoute = operation(SESSION_ONLY, {
   summary: 'The 30-day affiliate volume standing',
   description:
     "Volume of the fills of the last 30 days on the caller's connections to exchanges with an affiliate program. Reading it while `qualifies` grants Elite for 30 days (source `affiliate`) unless such a grant is still valid.",
-  responses: { 200: json(envelopeOf(VolumeStandingSchema), 'Volume standing') },
+  responses: { 200: json(envelopeOf(PromotionVolumeStandingSchema), 'Volume standing') },
 });
 
 const promotionRoute = operation(
@@ -128,7 +80,7 @@ const promotionRoute = operation(
     summary: 'The promotion of an exchange',
     description:
       'Already claimed by the caller: 403 `PromotionAlreadyClaimed`; none for the exchange: 404 `PromotionNotFound`.',
-    request: { params: ConnectionParam },
+    request: { params: PromotionConnectionParams },
     responses: { 200: json(envelopeOf(PromotionSchema), 'The promotion') },
   },
   [403, 404],
@@ -142,8 +94,8 @@ const signUpShowRoute = operation(SESSION_ONLY, {
   summary: 'Whether to show the promotion sign-up form',
   description:
     'true when the caller is invited to the promotion and has not claimed it (false when the exchange has none).',
-  request: { params: ConnectionParam },
-  responses: { 200: json(envelopeOf(SignUpShowSchema), 'Sign-up visibility') },
+  request: { params: PromotionConnectionParams },
+  responses: { 200: json(envelopeOf(PromotionSignUpShowSchema), 'Sign-up visibility') },
 });
 
 const signUpRoute = operation(
@@ -157,10 +109,10 @@ const signUpRoute = operation(
     description:
       "Verified: 30 days of Pro. Invalid payload or a UID failing the promotion's check: 400. Refused with 422 and nothing changed: `PromotionNotInvited`, `PromotionClaimed` (already claimed), `PromotionUidUsed` (UID already used on this exchange). No promotion for the exchange: 404.",
     request: {
-      params: ConnectionParam,
-      body: { content: { 'application/json': { schema: SignUpBody } }, required: true },
+      params: PromotionConnectionParams,
+      body: { content: { 'application/json': { schema: PromotionSignUpWithUIDSchema } }, required: true },
     },
-    responses: { 200: json(envelopeOf(SignUpResultSchema), 'Verified: promotion claimed') },
+    responses: { 200: json(envelopeOf(PromotionSignUpResultSchema), 'Verified: promotion claimed') },
   },
   [404, 422],
 );
