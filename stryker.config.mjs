@@ -40,6 +40,8 @@ export default {
     'examples',
     'reports',
     '/data',
+    // the server's mutation run (stryker.server.config.mjs) keeps its sandboxes here
+    '/.stryker-tmp-server',
   ],
   // Static mutants (module-level constants) would rerun every test for each; they are not
   // counted (Stryker reports them as ignored).

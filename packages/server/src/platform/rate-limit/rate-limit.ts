@@ -41,6 +41,11 @@ export class WeightedBudget {
     readonly windowMs: number,
   ) {}
 
+  /** Keys held (their logs): what the budget costs in memory; an idle key is dropped within two windows. */
+  get keys(): number {
+    return this.#logs.size;
+  }
+
   /**
    * Spends `weight` from the budget of `key`: the units used in the window after it, or
    * `-1 - used` (nothing spent) when it does not fit, then {@link retryAt} is set. No allocation
