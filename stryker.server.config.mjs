@@ -27,7 +27,16 @@ export default {
   coverageAnalysis: 'perTest',
   mutate: modules.flatMap((m) => sources[m]),
   // The server's tests reach the other packages through node_modules (their dist), as in `pnpm test`.
-  ignorePatterns: ['/packages/cli', '/packages/mcp/src', '/docs', '/examples', '/reports', '/data', '/deploy', '/.stryker-tmp'],
+  ignorePatterns: [
+    '/packages/cli',
+    '/packages/mcp/src',
+    '/docs',
+    '/examples',
+    '/reports',
+    '/data',
+    '/deploy',
+    '/.stryker-tmp',
+  ],
   ignoreStatic: true,
   concurrency: 1,
   timeoutMS: 10_000,
