@@ -21,6 +21,7 @@ import {
   timeframeFamily,
 } from '../dist/index.js';
 import {
+  HTF_FACTOR,
   LEVEL_BASE,
   LEVEL_GRID,
   LOOK,
@@ -395,13 +396,43 @@ if (runs('levels')) {
     .concat(
       Object.entries(search.filters)
         .filter(([k, v]) => v !== LEVEL_GRID_BASE(k))
-        .map(([k, v]) => `min ${k} ${v}`),
+        .map(([k, v]) =>
+          k === 'extra'
+            ? `higher-timeframe zones ${v === 'add' ? 'added to the candidates' : 'alone'}`
+            : k === 'htfConfirm'
+              ? `nearest zone within ${v} ATR of a higher-timeframe zone`
+              : `min ${k} ${v}`,
+        ),
     )
     .join(', ');
   out(
     `Training choice: ${chosenText || 'nothing (the detection before issue 24 stays)'}; training edge ${e(search.base.edge)} -> ${e(search.final.edge)} points.`,
   );
-  levelChoice = { options: { ...LEVEL_BASE, ...search.chosen }, filter: search.filter, text: chosenText };
+  levelChoice = {
+    options: { ...LEVEL_BASE, ...search.chosen },
+    filter: search.filter,
+    extra: search.extra,
+    text: chosenText,
+  };
+  // merging across timeframes (issue 24.2): its variant with the best training edge, reported beside
+  // the shipped detection unless it is the training choice itself
+  const merge = search.merge;
+  const mergeIsChoice =
+    merge !== null &&
+    search.filters[merge.kind] === merge.value &&
+    (search.filters[merge.kind === 'extra' ? 'htfConfirm' : 'extra'] ?? 'off') === 'off' &&
+    same(merge.options, levelChoice.options);
+  if (merge !== null) {
+    out(
+      `Merging across timeframes (issue 24.2): the higher timeframe is built from the same series by aggregating consecutive candles (${Object.entries(
+        HTF_FACTOR,
+      )
+        .map(([tf, k]) => `${tf}: ${k}`)
+        .join(
+          ', ',
+        )}; blocks counted from the first candle), and at an analysed candle only the higher-timeframe bars closed by that candle are read; its zones come from the same detection options (window and spans counted in higher-timeframe bars, its own ATR). Two rules, tried last with the choices so far: confirm (the nearest zone must lie within x ATR of a higher-timeframe zone; 0: overlapping it) and add (the higher-timeframe zones join the detected ones as candidates for the nearest, or replace them). Best training edge among them: ${merge.text}, ${e(merge.edge)} points (${mergeIsChoice ? 'the training choice' : 'not the training choice'}). Shown as a detection of its own in the table below when it is not the training choice.`,
+    );
+  }
   const shippedIsBase = series.every((s) => {
     const atr = s.ctx.atr(14);
     return probes(s).every((i) =>
@@ -413,6 +444,7 @@ if (runs('levels')) {
   });
   const shippedIsChoice =
     search.filter === null &&
+    search.extra === null &&
     series.every((s) => {
       const atr = s.ctx.atr(14);
       return probes(s).every((i) =>
@@ -432,7 +464,7 @@ if (runs('levels')) {
   out('### The permutation test: training and held out side by side');
   out();
   out(
-    `shipped: the shipped default detection; choice: the training choice of the search. null: mean bounce rate over the ${PERMUTATIONS} permutations; p: single-zone permutations; p, blocks: blocks of 10 consecutive tests.`,
+    `shipped: the shipped default detection; choice: the training choice of the search${merge !== null && !mergeIsChoice ? `; tf merge: the training choice before the merging rows with the merging variant of best training edge (${merge.text})` : ''}${mergeIsChoice ? '; choice, no merge: the training choice before the merging rows (without merging across timeframes)' : ''}. null: mean bounce rate over the ${PERMUTATIONS} permutations; p: single-zone permutations; p, blocks: blocks of 10 consecutive tests.`,
   );
   out();
   out(
@@ -440,29 +472,45 @@ if (runs('levels')) {
   );
   out('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const verdict = {};
-  let seed = 100;
+  // seeds by slot: the shipped detection and the training choice keep the seeds they had with two
+  // detections per side; a further detection draws from a range of its own
+  let slot = 0;
   for (const s of series) {
     const det = { shipped: { train: zoneEvents(s, 'train'), test: zoneEvents(s, 'test') } };
     if (!shippedIsChoice) {
       det.choice = {
-        train: zoneEvents(s, 'train', levelChoice.options, levelChoice.filter),
-        test: zoneEvents(s, 'test', levelChoice.options, levelChoice.filter),
+        train: zoneEvents(s, 'train', levelChoice.options, levelChoice.filter, levelChoice.extra),
+        test: zoneEvents(s, 'test', levelChoice.options, levelChoice.filter, levelChoice.extra),
+      };
+    }
+    if (mergeIsChoice && search.preMerge !== null) {
+      det['choice, no merge'] = {
+        train: zoneEvents(s, 'train', search.preMerge.options, search.preMerge.filter, search.preMerge.extra),
+        test: zoneEvents(s, 'test', search.preMerge.options, search.preMerge.filter, search.preMerge.extra),
+      };
+    }
+    if (merge !== null && !mergeIsChoice) {
+      det['tf merge'] = {
+        train: zoneEvents(s, 'train', merge.options, merge.filter, merge.extra),
+        test: zoneEvents(s, 'test', merge.options, merge.filter, merge.extra),
       };
     }
     for (const kind of SIDES) {
-      for (const d of Object.keys(det)) {
+      slot++;
+      for (const [di, d] of Object.keys(det).entries()) {
         const cell = {};
-        for (const part of ['train', 'test']) {
-          seed++;
+        for (const [pi, part] of ['train', 'test'].entries()) {
+          const seed = di < 2 ? 100 + 4 * (slot - 1) + 2 * di + pi + 1 : 5000 + 4 * slot + 2 * di + pi;
           const iid = permutationTest(s, kind, det[d][part][kind], { shuffles: PERMUTATIONS, seed });
           const blk = permutationTest(s, kind, det[d][part][kind], { shuffles: PERMUTATIONS, seed, block: 10 });
           cell[part] = { ...iid, pBlock: blk.p };
         }
         const r = (x) => pct(x.observed.bounce, x.observed.tested);
+        const pp = (x) => (Number.isFinite(x) ? `${pts(x)}%` : '-');
         const tr = cell.train;
         const te = cell.test;
         out(
-          `| ${s.name} | ${kind} | ${d} | ${tr.observed.tested} | ${r(tr)} | ${pts(tr.nullMean)}% | ${f(tr.p)} | ${f(tr.pBlock)} | ${te.observed.tested} | ${r(te)} | ${pts(te.nullMean)}% | ${pts(te.null99)}% | ${f(te.p)} | ${f(te.pBlock)} |`,
+          `| ${s.name} | ${kind} | ${d} | ${tr.observed.tested} | ${r(tr)} | ${pp(tr.nullMean)} | ${f(tr.p)} | ${f(tr.pBlock)} | ${te.observed.tested} | ${r(te)} | ${pp(te.nullMean)} | ${pp(te.null99)} | ${f(te.p)} | ${f(te.pBlock)} |`,
         );
         if (verdict[d] === undefined) verdict[d] = [];
         verdict[d].push({ series: s.name, kind, ...te });
@@ -479,7 +527,17 @@ if (runs('levels')) {
       })
       .join('; ');
     out(
-      `Held out, ${d === 'shipped' ? 'shipped detection' : 'training choice'}: beats the null at p < 0.01 with single-zone permutations: ${list(vs.filter((v) => v.p < 0.01))}; with blocks of 10: ${list(vs.filter((v) => v.pBlock < 0.01))}. No edge at p < 0.01 (blocks): ${list(vs.filter((v) => !(v.pBlock < 0.01)))}. The bar of issue 24 (p < 0.01 on the held-out daily stocks and crypto series, blocks): ${bar}.`,
+      `Held out, ${d === 'shipped' ? 'shipped detection' : d === 'choice, no merge' ? 'training choice before the merging rows' : d === 'choice' ? `training choice${mergeIsChoice ? ` (merging across timeframes: ${merge.text})` : ''}` : `merging across timeframes (${merge.text})`}: beats the null at p < 0.01 with single-zone permutations: ${list(vs.filter((v) => v.p < 0.01))}; with blocks of 10: ${list(vs.filter((v) => v.pBlock < 0.01))}. No edge at p < 0.01 (blocks): ${list(vs.filter((v) => !(v.pBlock < 0.01)))}. The bar of issue 24 (p < 0.01 on the held-out daily stocks and crypto series, blocks): ${bar}.`,
+    );
+    out();
+  }
+  if (merge !== null) {
+    const vs = verdict[mergeIsChoice ? 'choice' : 'tf merge'];
+    const won = (name) => vs.filter((v) => v.series === name && v.pBlock < 0.01).map((v) => v.kind);
+    const daily = ['nvda d1', 'orcl d1', 'crypto m1'];
+    const all = daily.every((name) => won(name).length > 0);
+    out(
+      `Merging across timeframes (${merge.text}${mergeIsChoice ? ', the training choice' : ''}) ${all ? 'beat' : 'did **not** beat'} the null at p < 0.01 with blocks of 10 on the held-out daily stocks and crypto: ${daily.map((name) => `${name} ${won(name).length ? `yes (${won(name).join(', ')})` : 'no'}`).join('; ')}. Training edge before the merging rows ${e(search.rows.find((r) => r.filter === 'htfConfirm').tried[0].edge)} points, with merging ${e(merge.edge)} points.`,
     );
     out();
   }
@@ -600,9 +658,19 @@ if (ONLY === null && levelChoice !== null && planChoice !== null) {
   );
   out('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
   const variants = [['shipped defaults', {}]];
-  if (levelChoice.text) variants.push([`detection choice (${levelChoice.text})`, { levels: levelChoice.options }]);
+  // the walk reads supportResistance() options only: a rule that picks the nearest zone (min
+  // touches, volume, merging across timeframes) is not part of them and is left out here
+  const optionsText = Object.entries(levelChoice.options)
+    .filter(([k, v]) => LEVEL_BASE[k] !== v)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  if (optionsText)
+    variants.push([
+      `detection choice (${optionsText}${optionsText !== levelChoice.text ? '; its rules for the nearest zone left out' : ''})`,
+      { levels: levelChoice.options },
+    ]);
   if (planChoice.text) variants.push([`plan choice (${planChoice.text})`, { plan: planChoice.options }]);
-  if (levelChoice.text && planChoice.text)
+  if (optionsText && planChoice.text)
     variants.push(['both choices', { levels: levelChoice.options, plan: planChoice.options }]);
   for (const [name, opts] of variants) {
     const rs = [];

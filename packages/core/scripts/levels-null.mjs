@@ -91,7 +91,7 @@ export function partRange(s, part) {
  * distance from the mark in ATRs, and the test's outcome. `filter(zone, sr)` drops zones from the
  * choice of the nearest (a candidate rule); `options` go to supportResistance.
  */
-export function zoneEvents(s, part, options = {}, filter = null) {
+export function zoneEvents(s, part, options = {}, filter = null, extra = null) {
   const c = s.candles;
   // the indicator context is kept on the series: every detection tried reads the same ATR column
   if (s.ctx === undefined) s.ctx = computeContext(c);
@@ -102,15 +102,16 @@ export function zoneEvents(s, part, options = {}, filter = null) {
     const sr = supportResistance(c, { ...options, asOf: i, atr });
     const a = sr.atr;
     if (a === null) continue;
-    const keep = filter === null ? () => true : (z) => filter(z, sr);
+    const keep = filter === null ? () => true : (z) => filter(z, sr, s, i, options);
+    const zones = extra === null ? sr.zones : extra(sr.zones, s, i, options);
     for (const kind of SIDES) {
       const support = kind === 'support';
       const z =
-        filter === null
+        filter === null && extra === null
           ? support
             ? sr.nearest_support
             : sr.nearest_resistance
-          : nearest(sr.zones, sr.mark, support, keep);
+          : nearest(zones, sr.mark, support, keep);
       if (z === null) continue;
       out[kind].push({
         i,
@@ -184,7 +185,8 @@ export function permutationTest(s, kind, events, { shuffles = 1000, seed = 1, bl
     nullMean: meanNull,
     null95: sorted[Math.min(shuffles - 1, Math.floor(0.95 * shuffles))],
     null99: sorted[Math.min(shuffles - 1, Math.floor(0.99 * shuffles))],
-    p: (1 + asHigh) / (1 + shuffles),
+    // no tested zone: no rate to compare, no p
+    p: observed.tested === 0 ? Number.NaN : (1 + asHigh) / (1 + shuffles),
   };
 }
 
@@ -224,11 +226,99 @@ export const LEVEL_GRID = [
     base: 0,
     filter: 'volume',
   },
+  {
+    param:
+      'merging across timeframes, confirm: the nearest zone must lie within x ATR of a higher-timeframe zone (off: no condition)',
+    values: ['off', 0, 0.5, 1],
+    base: 'off',
+    filter: 'htfConfirm',
+  },
+  {
+    param:
+      'merging across timeframes, add: higher-timeframe zones join the candidates for the nearest (off; add: both; only: higher timeframe alone)',
+    values: ['off', 'add', 'only'],
+    base: 'off',
+    filter: 'extra',
+  },
 ];
+
+/** The candidate zones of a candidate rule (`extra` row of LEVEL_GRID), or null for the detected ones. */
+function extraOf(v) {
+  if (v === undefined || v === 'off') return null;
+  if (v === 'only') return (_zones, s, i, options) => htfZones(s, i, options);
+  return (zones, s, i, options) => zones.concat(htfZones(s, i, options));
+}
+
+/**
+ * Merging across timeframes (issue 24.2): the higher timeframe built from the same series by
+ * aggregating `factor` consecutive candles (daily -> 5 bars, 1-minute -> 15, 5-minute -> 12, i.e.
+ * 1 hour, 1-hour -> 4), blocks counted from the series' first candle. At analysed candle i only
+ * the higher-timeframe bars closed by i are read (the last one ends at or before i): no look-ahead.
+ */
+export const HTF_FACTOR = { d1: 5, m1: 15, m5: 12, h1: 4 };
+
+function higherTimeframe(s) {
+  if (s.htf !== undefined) return s.htf;
+  const c = s.candles;
+  const f = HTF_FACTOR[s.name.split(' ').pop()];
+  const n = Math.floor(c.close.length / f);
+  const h = {
+    time: new Float64Array(n),
+    open: new Float64Array(n),
+    high: new Float64Array(n),
+    low: new Float64Array(n),
+    close: new Float64Array(n),
+    volume: new Float64Array(n),
+  };
+  for (let k = 0; k < n; k++) {
+    const a = k * f;
+    h.time[k] = c.time[a];
+    h.open[k] = c.open[a];
+    h.close[k] = c.close[a + f - 1];
+    let hi = -Infinity;
+    let lo = Infinity;
+    let vol = 0;
+    for (let q = a; q < a + f; q++) {
+      if (c.high[q] > hi) hi = c.high[q];
+      if (c.low[q] < lo) lo = c.low[q];
+      vol += c.volume[q];
+    }
+    h.high[k] = hi;
+    h.low[k] = lo;
+    h.volume[k] = vol;
+  }
+  s.htf = { factor: f, candles: h, atr: computeContext(h).atr(14), cache: new Map() };
+  return s.htf;
+}
+
+/**
+ * The higher-timeframe zones as of base candle i (the same detection options, counted in
+ * higher-timeframe bars, with the higher timeframe's ATR), or [] before its first closed bar.
+ */
+function htfZones(s, i, options) {
+  const h = higherTimeframe(s);
+  const j = Math.floor((i + 1) / h.factor) - 1;
+  if (j < 0) return [];
+  const key = `${j} ${JSON.stringify(options)}`;
+  let zs = h.cache.get(key);
+  if (zs === undefined) {
+    const sr = supportResistance(h.candles, { ...options, asOf: j, atr: h.atr });
+    zs = sr.atr === null ? [] : sr.zones;
+    if (h.cache.size > 20000) h.cache.clear();
+    h.cache.set(key, zs);
+  }
+  return zs;
+}
 
 /** Zone filter of a candidate rule, or null for the default choice of the nearest zone. */
 function filterOf(g, v) {
   if (g.filter === undefined || v === g.base) return null;
+  if (g.filter === 'extra') return null;
+  if (g.filter === 'htfConfirm') {
+    // keep a base zone when a higher-timeframe zone lies within v base ATRs of it (or overlaps it)
+    return (z, sr, s, i, options) =>
+      htfZones(s, i, options).some((h) => h.low <= z.high + v * sr.atr && h.high >= z.low - v * sr.atr);
+  }
   if (g.filter === 'touches') return (z) => z.touches >= v;
   if (g.filter === 'strength') return (z) => z.strength >= v;
   return (z, sr) => {
@@ -245,11 +335,11 @@ function filterOf(g, v) {
  * null's expected bounces (mean of `shuffles` seeded shuffles), per tested zone, in points; also
  * on each half of the training part (by time), the check that a gain is not one period's luck.
  */
-function trainingEdge(series, options, filter, shuffles) {
+function trainingEdge(series, options, filter, shuffles, extra = null) {
   const acc = [0, 1, 2].map(() => ({ excess: 0, tested: 0 }));
   const rows = [];
   for (const s of series) {
-    const ev = zoneEvents(s, 'train', { ...LEVEL_BASE, ...options }, filter);
+    const ev = zoneEvents(s, 'train', { ...LEVEL_BASE, ...options }, filter, extra);
     const { from, to } = partRange(s, 'train');
     const mid = (from + to) / 2;
     for (const kind of SIDES) {
@@ -284,12 +374,16 @@ export function searchLevels(series, { shuffles = 100, minGain = 0.5 } = {}) {
       ),
     );
     const live = fs.filter((f) => f !== null);
-    return live.length === 0 ? null : (z, sr) => live.every((f) => f(z, sr));
+    return live.length === 0 ? null : (...a) => live.every((f) => f(...a));
   };
+  const extraFn = () => extraOf(filters.extra);
   const base = trainingEdge(series, {}, null, shuffles);
   let current = base;
   const rows = [];
+  let preMerge = null;
   for (const g of LEVEL_GRID) {
+    if (preMerge === null && (g.filter === 'htfConfirm' || g.filter === 'extra'))
+      preMerge = { options: { ...LEVEL_BASE, ...chosen }, filter: filterFn(), extra: extraFn(), edge: current.edge };
     const cur = (g.key !== undefined ? chosen[g.key] : filters[g.filter]) ?? g.base;
     const tried = [];
     for (const v of g.values) {
@@ -299,9 +393,10 @@ export function searchLevels(series, { shuffles = 100, minGain = 0.5 } = {}) {
       }
       const opts = g.key === undefined ? chosen : { ...chosen, [g.key]: v };
       if (g.filter !== undefined) filters[g.filter] = v;
-      const r = trainingEdge(series, opts, filterFn(), shuffles);
+      const pick = { filter: filterFn(), extra: extraFn() };
+      const r = trainingEdge(series, opts, pick.filter, shuffles, pick.extra);
       if (g.filter !== undefined) filters[g.filter] = cur;
-      tried.push({ ...r, value: v });
+      tried.push({ ...r, value: v, options: opts, ...pick });
     }
     const ok = tried.filter(
       (t) =>
@@ -315,5 +410,36 @@ export function searchLevels(series, { shuffles = 100, minGain = 0.5 } = {}) {
     }
     rows.push({ ...g, tried, pick: (g.key !== undefined ? chosen[g.key] : filters[g.filter]) ?? g.base });
   }
-  return { base, rows, chosen, filters: { ...filters }, filter: filterFn(), final: current };
+  // the merging variant with the best training edge (whether or not the search chose it), on top of
+  // the choices made before the merging rows: reported beside the shipped detection
+  let merge = null;
+  for (const r of rows.filter((g) => g.filter === 'htfConfirm' || g.filter === 'extra')) {
+    for (const t of r.tried) {
+      if (t.value === r.base || (merge !== null && !(t.edge > merge.edge))) continue;
+      const text =
+        r.filter === 'extra'
+          ? `higher-timeframe zones ${t.value === 'add' ? 'added to the candidates' : 'alone'}`
+          : `nearest zone within ${t.value} ATR of a higher-timeframe zone`;
+      merge = {
+        text,
+        kind: r.filter,
+        value: t.value,
+        edge: t.edge,
+        options: { ...LEVEL_BASE, ...t.options },
+        filter: t.filter,
+        extra: t.extra,
+      };
+    }
+  }
+  return {
+    base,
+    rows,
+    chosen,
+    filters: { ...filters },
+    filter: filterFn(),
+    extra: extraFn(),
+    final: current,
+    merge,
+    preMerge,
+  };
 }
