@@ -7,6 +7,7 @@
 import type { Candles } from '@marketlens/core';
 import { createSimulatedVenue, TIMEFRAME_MS } from '@marketlens/exchanges';
 import { describe, expect, it } from 'vitest';
+import { alertRecord } from '../../test/support/alerts.js';
 import type { AlertRecord } from '../storage/alerts-types.js';
 import { distancePct, entryZoneAt, evaluateAlert, evalWindowOf } from './evaluate.js';
 
@@ -42,31 +43,7 @@ const flat = (closes: readonly number[], step: number) =>
     step,
   );
 
-function alert(over: Partial<AlertRecord>): AlertRecord {
-  return {
-    id: 'a',
-    user_id: 'u',
-    asset_id: 'bitcoin',
-    kind: 'price',
-    timeframe: null,
-    evaluates_as: null,
-    target: 100,
-    direction: 'above',
-    zone_low: null,
-    zone_high: null,
-    reference: null,
-    status: 'active',
-    created_at: T0,
-    updated_at: T0,
-    armed_at: T0,
-    expires_at: T0 + 1e10,
-    triggered_at: null,
-    trigger_value: null,
-    trigger_candle: null,
-    last_evaluated_open: null,
-    ...over,
-  };
-}
+const alert = (over: Partial<AlertRecord>): AlertRecord => alertRecord(T0, over);
 
 describe('evalWindowOf: the candles each kind reads', () => {
   it('price reads m5 with no warm-up; percent change its column; the others their window, h1 by default', () => {

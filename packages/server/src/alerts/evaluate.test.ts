@@ -1,6 +1,7 @@
 import type { Candles } from '@marketlens/core';
 import { createSimulatedVenue, TIMEFRAME_MS } from '@marketlens/exchanges';
 import { describe, expect, it } from 'vitest';
+import { alertRecord } from '../../test/support/alerts.js';
 import type { AlertRecord } from '../storage/alerts-types.js';
 import { distancePct, entryZoneAt, evaluateAlert, evalWindowOf } from './evaluate.js';
 
@@ -28,31 +29,7 @@ function candles(closes: number[], step: number, wick = 0, highs?: number[], low
   return c;
 }
 
-function alert(over: Partial<AlertRecord>): AlertRecord {
-  return {
-    id: 'a',
-    user_id: 'u',
-    asset_id: 'bitcoin',
-    kind: 'price',
-    timeframe: null,
-    evaluates_as: null,
-    target: 100,
-    direction: 'above',
-    zone_low: null,
-    zone_high: null,
-    reference: null,
-    status: 'active',
-    created_at: T0,
-    updated_at: T0,
-    armed_at: T0,
-    expires_at: T0 + 1e10,
-    triggered_at: null,
-    trigger_value: null,
-    trigger_candle: null,
-    last_evaluated_open: null,
-    ...over,
-  };
-}
+const alert = (over: Partial<AlertRecord>): AlertRecord => alertRecord(T0, over);
 
 const M5 = TIMEFRAME_MS.m5;
 const H1 = TIMEFRAME_MS.h1;
