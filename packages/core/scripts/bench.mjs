@@ -81,6 +81,16 @@ const A = {
 const ix = new ixjb.IndicatorsSync();
 const OUT_OURS = new Float64Array(N);
 const OUT_PLAIN = new Float64Array(N);
+// Five reused columns each for ours and the plain loop ("BBands into out").
+const bandColumns = () => ({
+  upper: new Float64Array(N),
+  middle: new Float64Array(N),
+  lower: new Float64Array(N),
+  percentB: new Float64Array(N),
+  width: new Float64Array(N),
+});
+const BANDS_OURS = bandColumns();
+const BANDS_PLAIN = bandColumns();
 
 function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -236,11 +246,19 @@ const plain = {
   },
   bbands(x, p, k) {
     const n = x.length;
-    const up = new Float64Array(n).fill(Number.NaN);
-    const mid = new Float64Array(n).fill(Number.NaN);
-    const lo = new Float64Array(n).fill(Number.NaN);
-    const pb = new Float64Array(n).fill(Number.NaN);
-    const w = new Float64Array(n).fill(Number.NaN);
+    const o = {
+      upper: new Float64Array(n),
+      middle: new Float64Array(n),
+      lower: new Float64Array(n),
+      percentB: new Float64Array(n),
+      width: new Float64Array(n),
+    };
+    return plain.bbandsInto(x, p, k, o);
+  },
+  bbandsInto(x, p, k, o) {
+    const n = x.length;
+    const { upper: up, middle: mid, lower: lo, percentB: pb, width: w } = o;
+    for (const c of [up, mid, lo, pb, w]) c.fill(Number.NaN, 0, p - 1);
     let s = 0;
     let s2 = 0;
     for (let i = 0; i < n; i++) {
@@ -465,6 +483,15 @@ const cases = [
     fn: 'bbands',
     ours: () => core.bbands(C.close, { period: 20, stdDev: 2 }),
     plain: () => plain.bbands(C.close, 20, 2),
+    peers: {
+      technicalindicators: () => ti.BollingerBands.calculate({ period: 20, stdDev: 2, values: A.close }),
+      '@ixjb94/indicators': () => ix.bbands(A.close, 20, 2),
+    },
+  },
+  {
+    name: 'BBands(20,2) into out',
+    ours: () => core.bbands(C.close, { period: 20, stdDev: 2, out: BANDS_OURS }),
+    plain: () => plain.bbandsInto(C.close, 20, 2, BANDS_PLAIN),
     peers: {
       technicalindicators: () => ti.BollingerBands.calculate({ period: 20, stdDev: 2, values: A.close }),
       '@ixjb94/indicators': () => ix.bbands(A.close, 20, 2),

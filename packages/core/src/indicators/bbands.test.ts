@@ -139,4 +139,35 @@ describe('bbands', () => {
     expectInputError(() => bbands([1, 2, 3], { stdDev: Number.NaN }), 'invalid_option');
     expect(() => new BBands().update(Number.POSITIVE_INFINITY)).toThrow(/finite/);
   });
+
+  it("writes into the caller's five columns with out, and checks them", () => {
+    const x = [3, 1, 4, 1, 5, 9, 2, 6];
+    const fresh = (n = 8) => ({
+      upper: new Float64Array(n).fill(42),
+      middle: new Float64Array(n).fill(42),
+      lower: new Float64Array(n).fill(42),
+      percentB: new Float64Array(n).fill(42),
+      width: new Float64Array(n).fill(42),
+    });
+    const out = fresh();
+    const columns = { ...out };
+    expect(bbands(x, { period: 3, out })).toBe(out);
+    const ref = bbands(x, { period: 3 });
+    for (const k of ['upper', 'middle', 'lower', 'percentB', 'width'] as const) {
+      expect(out[k]).toBe(columns[k]);
+      expect(Array.from(out[k])).toEqual(Array.from(ref[k]));
+    }
+    expectInputError(() => bbands(x, { period: 3, out: { ...fresh(), width: new Float64Array(7) } }), 'invalid_option');
+    expectInputError(
+      () => bbands(new Float64Array(x), { period: 3, out: { ...fresh(), lower: undefined } as never }),
+      'invalid_option',
+    );
+    const shared = fresh();
+    expectInputError(() => bbands(x, { period: 3, out: { ...shared, lower: shared.upper } }), 'invalid_option');
+    const input = new Float64Array(x);
+    expectInputError(() => bbands(input, { period: 3, out: { ...fresh(), middle: input } }), 'invalid_option');
+    expectInputError(() => bbands(x, { period: 3, out: null as never }), 'invalid_option');
+    expectInputError(() => bbands([1, 2, Number.NaN, 4], { period: 3, out: fresh(4) }), 'non_finite');
+    expectInputError(() => bbands([1, Number.POSITIVE_INFINITY], { period: 3, out: fresh(2) }), 'non_finite');
+  });
 });

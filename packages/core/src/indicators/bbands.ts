@@ -1,6 +1,15 @@
+import { InputError } from '../errors.js';
 import { withLookback } from './internal/define.js';
 import { checkInput, StreamBase } from './internal/stream-base.js';
-import { checkInt, checkNumber, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
+import {
+  checkInt,
+  checkNumber,
+  checkReplace,
+  checkSeries,
+  outputColumn,
+  outputInto,
+  seriesLength,
+} from './internal/validate.js';
 import { Window } from './internal/window.js';
 import { StdDev, windowStdDevInto } from './stddev.js';
 
@@ -10,6 +19,13 @@ export interface BBandsOptions {
   period?: number;
   /** Band distance in standard deviations, in 0..1e6, the same above and below. Default 2. */
   stdDev?: number;
+  /**
+   * Columns to write the result into instead of new ones: five distinct `Float64Array`s of the
+   * input's length, none sharing memory with the input or another column (else an
+   * `invalid_option` error). They are returned. Five fresh columns of a million values cost more
+   * to allocate and first touch than the bands themselves.
+   */
+  out?: BBandsOutput;
 }
 
 /** Output of {@link bbands}. */
@@ -65,41 +81,90 @@ function widthOf(lower: number, upper: number, middle: number): number {
 export const bbands = /* @__PURE__ */ withLookback(
   function bbands(values: ArrayLike<number>, options?: BBandsOptions): BBandsOutput {
     const { period, stdDev } = paramsOf(options);
-    const n = checkSeries(values);
+    const n = seriesLength(values);
     const lb = period - 1;
-    const out: BBandsOutput = {
-      upper: outputColumn(n, lb),
-      middle: outputColumn(n, lb),
-      lower: outputColumn(n, lb),
-      percentB: outputColumn(n, lb),
-      width: outputColumn(n, lb),
-    };
-    if (n < period) return out;
-    const { upper, middle, lower, percentB, width } = out;
-    // upper holds sigma until it is overwritten below.
-    windowStdDevInto(values, n, period, upper);
-    let sum = 0;
-    for (let i = 0; i < lb; i++) sum += values[i];
-    for (let i = lb; i < n; i++) {
-      const x = values[i];
-      sum += x;
-      const mid = sum / period;
-      sum -= values[i - lb];
-      const dev = upper[i] * stdDev;
-      const up = mid + dev;
-      const lo = mid - dev;
-      upper[i] = up;
-      middle[i] = mid;
-      lower[i] = lo;
-      percentB[i] = percentBOf(x, lo, up);
-      width[i] = widthOf(lo, up, mid);
+    const out = outputsOf(options?.out, n, lb, values);
+    if (n < period) {
+      checkSeries(values);
+      return out;
     }
+    // upper holds sigma until bandsInto overwrites it (with a value that is not finite, sigma is
+    // NaN and bandsInto's check throws the validation's error).
+    windowStdDevInto(values, n, period, out.upper);
+    if (bandsInto(values, n, period, stdDev, out) !== 0) checkSeries(values);
     return out;
   },
   (options?: BBandsOptions) => paramsOf(options).period - 1,
 );
 
 /** Streaming {@link bbands}. */
+/**
+ * The bands from sigma (in `out.upper`) and TA-Lib's running sum for the middle, from index
+ * `period - 1`. Returns the sum of `x * 0` over the values: 0 when all are finite.
+ */
+function bandsInto(values: ArrayLike<number>, n: number, period: number, stdDev: number, out: BBandsOutput): number {
+  const { upper, middle, lower, percentB, width } = out;
+  const lb = period - 1;
+  let bad = 0;
+  let sum = 0;
+  for (let i = 0; i < lb; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sum += x;
+  }
+  for (let i = lb; i < n; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sum += x;
+    const mid = sum / period;
+    sum -= values[i - lb];
+    const dev = upper[i] * stdDev;
+    const up = mid + dev;
+    const lo = mid - dev;
+    upper[i] = up;
+    middle[i] = mid;
+    lower[i] = lo;
+    percentB[i] = percentBOf(x, lo, up);
+    width[i] = widthOf(lo, up, mid);
+  }
+  return bad;
+}
+
+const COLUMNS = ['upper', 'middle', 'lower', 'percentB', 'width'] as const;
+
+/** The five output columns: the caller's (`options.out`, checked) or new ones. */
+function outputsOf(out: BBandsOutput | undefined, n: number, lb: number, values: ArrayLike<number>): BBandsOutput {
+  if (out === undefined) {
+    return {
+      upper: outputColumn(n, lb),
+      middle: outputColumn(n, lb),
+      lower: outputColumn(n, lb),
+      percentB: outputColumn(n, lb),
+      width: outputColumn(n, lb),
+    };
+  }
+  if (out === null || typeof out !== 'object') {
+    throw new InputError('invalid_option', `out must be an object of ${COLUMNS.join(', ')} columns`, 'out');
+  }
+  const buffers = new Set<ArrayBufferLike>();
+  for (const k of COLUMNS) {
+    const column = out[k];
+    if (column === undefined) {
+      throw new InputError(
+        'invalid_option',
+        `out.${k} must be a Float64Array of length ${n}, got undefined`,
+        `out.${k}`,
+      );
+    }
+    outputInto(column, n, lb, values, `out.${k}`);
+    buffers.add(column.buffer);
+  }
+  if (buffers.size !== COLUMNS.length) {
+    throw new InputError('invalid_option', 'the columns of out must not share memory with each other', 'out');
+  }
+  return out;
+}
+
 export class BBands extends StreamBase<number, BBandsValues> {
   readonly period: number;
   readonly stdDev: number;

@@ -1,7 +1,7 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace, outputColumn } from './internal/validate.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 
 /** Options of {@link cci}. */
 export interface CciOptions {
@@ -25,8 +25,7 @@ function cciOf(buf: Float64Array, period: number, tp: number): number {
   const avg = sum / period;
   let dev = 0;
   for (let j = 0; j < period; j++) dev += Math.abs(buf[j] - avg);
-  const num = tp - avg;
-  return num === 0 || dev === 0 ? 0 : num / (0.015 * (dev / period));
+  return cciValue(tp - avg, dev, period);
 }
 
 /**
@@ -41,26 +40,208 @@ function cciOf(buf: Float64Array, period: number, tp: number): number {
 export const cci = /* @__PURE__ */ withLookback(
   function cci(candles: HLC, options?: CciOptions): Float64Array {
     const period = periodOf(options);
-    const n = checkColumns(candles, FIELDS);
+    const n = columnsLength(candles, FIELDS);
     const out = outputColumn(n, period - 1);
-    const { high, low, close } = candles;
-    const buf = new Float64Array(period);
-    let slot = 0;
-    let run = 0;
-    let last = Number.NaN;
-    for (let i = 0; i < n; i++) {
-      const tp = (high[i] + low[i] + close[i]) / 3;
-      run = tp === last ? run + 1 : 1;
-      last = tp;
-      buf[slot] = tp;
-      slot = slot + 1 === period ? 0 : slot + 1;
-      if (i < period - 1) continue;
-      out[i] = run >= period ? 0 : cciOf(buf, period, tp);
-    }
+    if (cciInto(candles.high, candles.low, candles.close, n, period, out) !== 0) checkColumns(candles, FIELDS);
     return out;
   },
   (options?: CciOptions) => periodOf(options) - 1,
 );
+
+/** Typical prices are computed this many candles at a time into a scratch buffer. */
+const CHUNK = 4096;
+
+/**
+ * The kernel: the CCI of every candle from `period - 1`, each summed in ring-slot order exactly
+ * as {@link cciOf} sums it (so batch and stream agree bit for bit, and both with TA-Lib's order).
+ * Each candle's two sums are chains of dependent additions, so the kernel computes four
+ * neighbouring candles at once: their windows hold the same values in the same slots except the
+ * three newest, and interleaving four independent chains lets the processor overlap them. Typical
+ * prices are made `CHUNK` at a time into a buffer that keeps the `period` before the chunk.
+ * Returns the sum of `x * 0` over the values (0 when all are finite).
+ */
+function cciInto(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  n: number,
+  period: number,
+  out: Float64Array,
+): number {
+  const tp = new Float64Array(Math.min(n, CHUNK + period));
+  let bad = 0;
+  let run = 0;
+  let last = Number.NaN;
+  // tp[k] holds the typical price of candle off + k.
+  let off = 0;
+  let filled = 0;
+  let c = period - 1;
+  while (filled < n) {
+    if (filled - off + 1 > tp.length) {
+      // Keep the last period values, then refill.
+      const keep = filled - period;
+      tp.copyWithin(0, keep - off, filled - off);
+      off = keep;
+    }
+    const end = Math.min(n, off + tp.length);
+    for (let i = filled; i < end; i++) {
+      const h = high[i];
+      const l = low[i];
+      const x = close[i];
+      bad += h * 0 + l * 0 + x * 0;
+      const t = (h + l + x) / 3;
+      tp[i - off] = t;
+      // Candles before the first output only count towards the run of equal typical prices.
+      if (i < period - 1) {
+        run = t === last ? run + 1 : 1;
+        last = t;
+      }
+    }
+    filled = end;
+    const state = cciChunk(tp, off, c, filled, period, run, last, out);
+    c = filled;
+    run = state.run;
+    last = state.last;
+  }
+  return bad;
+}
+
+/** The CCI of candles `[from, to)` (their windows in `tp`, which starts at candle `off`). */
+function cciChunk(
+  tp: Float64Array,
+  off: number,
+  from: number,
+  to: number,
+  p: number,
+  run: number,
+  last: number,
+  out: Float64Array,
+): { run: number; last: number } {
+  let c = from;
+  while (c < to) {
+    const r = c % p;
+    // Slot j of the ring holds candle s + j for j <= r, and s + j - p after (buffer positions).
+    const s = c - r - off;
+    if (r + 3 < p && c + 3 < to) {
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      for (let j = 0; j <= r; j++) {
+        const v = tp[s + j];
+        a0 += v;
+        a1 += v;
+        a2 += v;
+        a3 += v;
+      }
+      // The three slots the newer candles have overwritten: candle q reads the new value from slot r + q.
+      let o = tp[s + r + 1 - p];
+      let w = tp[s + r + 1];
+      a0 += o;
+      a1 += w;
+      a2 += w;
+      a3 += w;
+      o = tp[s + r + 2 - p];
+      w = tp[s + r + 2];
+      a0 += o;
+      a1 += o;
+      a2 += w;
+      a3 += w;
+      o = tp[s + r + 3 - p];
+      w = tp[s + r + 3];
+      a0 += o;
+      a1 += o;
+      a2 += o;
+      a3 += w;
+      for (let j = r + 4; j < p; j++) {
+        const v = tp[s + j - p];
+        a0 += v;
+        a1 += v;
+        a2 += v;
+        a3 += v;
+      }
+      const m0 = a0 / p;
+      const m1 = a1 / p;
+      const m2 = a2 / p;
+      const m3 = a3 / p;
+      let d0 = 0;
+      let d1 = 0;
+      let d2 = 0;
+      let d3 = 0;
+      for (let j = 0; j <= r; j++) {
+        const v = tp[s + j];
+        d0 += Math.abs(v - m0);
+        d1 += Math.abs(v - m1);
+        d2 += Math.abs(v - m2);
+        d3 += Math.abs(v - m3);
+      }
+      o = tp[s + r + 1 - p];
+      w = tp[s + r + 1];
+      d0 += Math.abs(o - m0);
+      d1 += Math.abs(w - m1);
+      d2 += Math.abs(w - m2);
+      d3 += Math.abs(w - m3);
+      o = tp[s + r + 2 - p];
+      w = tp[s + r + 2];
+      d0 += Math.abs(o - m0);
+      d1 += Math.abs(o - m1);
+      d2 += Math.abs(w - m2);
+      d3 += Math.abs(w - m3);
+      o = tp[s + r + 3 - p];
+      w = tp[s + r + 3];
+      d0 += Math.abs(o - m0);
+      d1 += Math.abs(o - m1);
+      d2 += Math.abs(o - m2);
+      d3 += Math.abs(w - m3);
+      for (let j = r + 4; j < p; j++) {
+        const v = tp[s + j - p];
+        d0 += Math.abs(v - m0);
+        d1 += Math.abs(v - m1);
+        d2 += Math.abs(v - m2);
+        d3 += Math.abs(v - m3);
+      }
+      let x = tp[c - off];
+      run = x === last ? run + 1 : 1;
+      last = x;
+      out[c] = run >= p ? 0 : cciValue(x - m0, d0, p);
+      x = tp[c + 1 - off];
+      run = x === last ? run + 1 : 1;
+      last = x;
+      out[c + 1] = run >= p ? 0 : cciValue(x - m1, d1, p);
+      x = tp[c + 2 - off];
+      run = x === last ? run + 1 : 1;
+      last = x;
+      out[c + 2] = run >= p ? 0 : cciValue(x - m2, d2, p);
+      x = tp[c + 3 - off];
+      run = x === last ? run + 1 : 1;
+      last = x;
+      out[c + 3] = run >= p ? 0 : cciValue(x - m3, d3, p);
+      c += 4;
+    } else {
+      const x = tp[c - off];
+      run = x === last ? run + 1 : 1;
+      last = x;
+      if (run >= p) out[c] = 0;
+      else {
+        let sum = 0;
+        for (let j = 0; j <= r; j++) sum += tp[s + j];
+        for (let j = r + 1; j < p; j++) sum += tp[s + j - p];
+        const avg = sum / p;
+        let dev = 0;
+        for (let j = 0; j <= r; j++) dev += Math.abs(tp[s + j] - avg);
+        for (let j = r + 1; j < p; j++) dev += Math.abs(tp[s + j - p] - avg);
+        out[c] = cciValue(x - avg, dev, p);
+      }
+      c += 1;
+    }
+  }
+  return { run, last };
+}
+
+/** `num / (0.015 * meanDeviation)`, 0 when either is 0 (TA-Lib's guard). */
+function cciValue(num: number, dev: number, period: number): number {
+  return num === 0 || dev === 0 ? 0 : num / (0.015 * (dev / period));
+}
 
 /** Streaming {@link cci}. */
 export class CCI extends StreamBase<CandleLike, number> {

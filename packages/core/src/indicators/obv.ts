@@ -1,7 +1,7 @@
 import type { CandleLike, CV } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkReplace } from './internal/validate.js';
+import { checkCandle, checkColumns, checkReplace, columnsLength } from './internal/validate.js';
 
 const FIELDS = ['close', 'volume'] as const;
 
@@ -16,25 +16,37 @@ const FIELDS = ['close', 'volume'] as const;
  */
 export const obv = /* @__PURE__ */ withLookback(
   function obv(candles: CV): Float64Array {
-    const n = checkColumns(candles, FIELDS);
-    const { close, volume } = candles;
+    const n = columnsLength(candles, FIELDS);
     const out = new Float64Array(n);
-    let acc = volume[0];
-    let prev = close[0];
-    out[0] = acc;
-    for (let i = 1; i < n; i++) {
-      const c = close[i];
-      if (c > prev) acc += volume[i];
-      else if (c < prev) acc -= volume[i];
-      prev = c;
-      out[i] = acc;
-    }
+    if (obvInto(candles.close, candles.volume, n, out) !== 0) checkColumns(candles, FIELDS);
     return out;
   },
   () => 0,
 );
 
 /** Streaming {@link obv}; takes candles with `close` and `volume`. */
+/**
+ * The kernel: the running volume into `out`. Returns the sum of `x * 0` over the values read (0
+ * when all are finite).
+ */
+function obvInto(close: ArrayLike<number>, volume: ArrayLike<number>, n: number, out: Float64Array): number {
+  let acc = volume[0];
+  let prev = close[0];
+  let bad = acc * 0 + prev * 0;
+  out[0] = acc;
+  for (let i = 1; i < n; i++) {
+    const c = close[i];
+    const v = volume[i];
+    bad += c * 0 + v * 0;
+    // The sign of the move without a branch (up or down is a coin toss on a random walk):
+    // +v, -v or 0 added, the same sums as `if (c > prev) acc += v; else if (c < prev) acc -= v`.
+    acc += v * (+(c > prev) - +(c < prev));
+    prev = c;
+    out[i] = acc;
+  }
+  return bad;
+}
+
 export class OBV extends StreamBase<CandleLike, number> {
   private acc = 0;
   private last = 0;

@@ -2,7 +2,7 @@ import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace } from './internal/validate.js';
+import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength } from './internal/validate.js';
 import { Window } from './internal/window.js';
 
 /** Options of {@link stoch}. */
@@ -61,10 +61,12 @@ const FIELDS = ['high', 'low', 'close'] as const;
 export const stoch = /* @__PURE__ */ withLookback(
   function stoch(candles: HLC, options?: StochOptions): StochOutput {
     const p = paramsOf(options);
-    const n = checkColumns(candles, FIELDS);
+    const n = columnsLength(candles, FIELDS);
     const k = new Float64Array(n);
     const d = new Float64Array(n);
-    stochInto(candles.high, candles.low, candles.close, 0, n, p.kPeriod, p.kSmooth, p.dPeriod, k, d);
+    const bad = stochInto(candles.high, candles.low, candles.close, 0, n, p.kPeriod, p.kSmooth, p.dPeriod, k, d);
+    // The kernel reads no value of a series shorter than kPeriod: checked here then.
+    if (bad !== 0 || n < p.kPeriod) checkColumns(candles, FIELDS);
     return { k, d };
   },
   (options?: StochOptions) => lookbackOf(paramsOf(options)),
@@ -74,6 +76,8 @@ export const stoch = /* @__PURE__ */ withLookback(
  * Writes the stochastic of candles `[from, n)` into `k` and `d`, and NaN before its lookback
  * (from index 0). `d` must not alias the inputs; `k` may, as the inputs are read before `k` is
  * written (StochRSI passes its RSI column as high, low, close and k). Shared with StochRSI.
+ * Returns the sum of `x * 0` over the input values read (0 when all are finite; none are read
+ * when `n < from + kPeriod`).
  * @internal
  */
 export function stochInto(
@@ -87,20 +91,24 @@ export function stochInto(
   dPeriod: number,
   k: Float64Array,
   d: Float64Array,
-): void {
+): number {
   const rawStart = from + kPeriod - 1;
   const kStart = rawStart + kSmooth - 1;
   const dStart = kStart + dPeriod - 1;
   // The raw %K goes to `d` as scratch, is smoothed into `k`, then `k` is smoothed into `d`.
-  if (rawStart < n) rawKInto(high, low, close, from, n, kPeriod, d);
+  const bad = rawStart < n ? rawKInto(high, low, close, from, n, kPeriod, d) : 0;
   smaInto(d, rawStart, n, kSmooth, k);
   smaInto(k, kStart, n, dPeriod, d);
   // Like TA-Lib, %K is published from the same index as %D.
   k.fill(Number.NaN, 0, Math.min(dStart, n));
   d.fill(Number.NaN, 0, Math.min(dStart, n));
+  return bad;
 }
 
-/** Raw %K of candles `[from, n)` into `out` from index `from + kPeriod - 1` (TA-Lib's scan). */
+/**
+ * Raw %K of candles `[from, n)` into `out` from index `from + kPeriod - 1` (TA-Lib's scan).
+ * Returns the sum of `x * 0` over the values read.
+ */
 function rawKInto(
   high: ArrayLike<number>,
   low: ArrayLike<number>,
@@ -109,15 +117,23 @@ function rawKInto(
   n: number,
   kPeriod: number,
   out: Float64Array,
-): void {
+): number {
+  // The finiteness check, folded into this pass (x * 0 is 0 for finite x, NaN otherwise).
+  let bad = 0;
+  for (let i = from; i < n && i < from + kPeriod - 1; i++) bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
+  // Two-slot scratch arrays: `pick[+(cond)]` selects without a branch (see below).
+  const pickLow = new Float64Array(2);
+  const pickHigh = new Float64Array(2);
   let lowest = 0;
   let highest = 0;
   let lowestIdx = -1;
   let highestIdx = -1;
-  let diff = 0;
   let trailing = from;
+  // TA-Lib's scan: O(1) per candle, rescanning only when an extreme leaves the window.
   for (let today = from + kPeriod - 1; today < n; today++, trailing++) {
     let tmp = low[today];
+    const c = close[today];
+    bad += tmp * 0 + high[today] * 0 + c * 0;
     if (lowestIdx < trailing) {
       lowestIdx = trailing;
       lowest = low[trailing];
@@ -128,11 +144,14 @@ function rawKInto(
           lowest = tmp;
         }
       }
-      diff = (highest - lowest) / 100;
-    } else if (tmp <= lowest) {
-      lowestIdx = today;
-      lowest = tmp;
-      diff = (highest - lowest) / 100;
+    } else {
+      // A new lowest low, without a branch: on a random walk it is a coin toss each candle and a
+      // mispredicted branch costs more than the rest of the step. Same values as `if (tmp <= lowest)`.
+      const f = +(tmp <= lowest);
+      pickLow[0] = lowest;
+      pickLow[1] = tmp;
+      lowest = pickLow[f];
+      lowestIdx += (today - lowestIdx) * f;
     }
     tmp = high[today];
     if (highestIdx < trailing) {
@@ -145,21 +164,19 @@ function rawKInto(
           highest = tmp;
         }
       }
-      diff = (highest - lowest) / 100;
-    } else if (tmp >= highest) {
-      highestIdx = today;
-      highest = tmp;
-      diff = (highest - lowest) / 100;
+    } else {
+      const f = +(tmp >= highest);
+      pickHigh[0] = highest;
+      pickHigh[1] = tmp;
+      highest = pickHigh[f];
+      highestIdx += (today - highestIdx) * f;
     }
-    out[today] = diff === 0 ? 50 : (close[today] - lowest) / diff;
+    const diff = (highest - lowest) / 100;
+    out[today] = diff === 0 ? 50 : (c - lowest) / diff;
   }
+  return bad;
 }
 
-/**
- * SMA of `src[start..n)` into `out` from `start + period - 1`: a running sum seeded by the first
- * window, then moved by the difference of the newest and the dropped value. {@link MeanWindow}
- * does the same operations, so Stoch's batch and streaming agree bit for bit.
- */
 function smaInto(src: Float64Array, start: number, n: number, period: number, out: Float64Array): void {
   if (n - start < period) return;
   // Period 1 is the identity, exactly (a running sum would carry rounding residue).

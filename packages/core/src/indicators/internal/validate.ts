@@ -94,14 +94,15 @@ export function outputInto(
   n: number,
   lookback: number,
   input: ArrayLike<number>,
+  field = 'out',
 ): Float64Array {
   if (out === undefined) return outputColumn(n, lookback);
   if (!(out instanceof Float64Array) || out.length !== n) {
     const got = out instanceof Float64Array ? `length ${out.length}` : String(out);
-    throw new InputError('invalid_option', `out must be a Float64Array of length ${n}, got ${got}`, 'out');
+    throw new InputError('invalid_option', `${field} must be a Float64Array of length ${n}, got ${got}`, field);
   }
   if (ArrayBuffer.isView(input) && input.buffer === out.buffer) {
-    throw new InputError('invalid_option', 'out must not share memory with the input', 'out');
+    throw new InputError('invalid_option', `${field} must not share memory with the input`, field);
   }
   if (lookback > 0) out.fill(Number.NaN, 0, Math.min(lookback, n));
   return out;
