@@ -114,6 +114,34 @@ describe('cci', () => {
     );
   }, 120_000);
 
+  it('equals the stream bit for bit across the typical-price chunks and the four-candle groups', () => {
+    // 3 chunks of 4,096 and a remainder; flat stretches (the run of equal prices) cross chunk edges.
+    const n = 3 * 4096 + 37;
+    const high = new Float64Array(n);
+    const low = new Float64Array(n);
+    const close = new Float64Array(n);
+    let x = 100;
+    for (let i = 0; i < n; i++) {
+      if (i % 4096 > 4030 || i % 997 < 60) x = Math.round(x);
+      else x *= 1 + Math.sin(i * 12.9898) * 0.01;
+      high[i] = i % 4096 > 4030 || i % 997 < 60 ? x : x * 1.004;
+      low[i] = i % 4096 > 4030 || i % 997 < 60 ? x : x * 0.996;
+      close[i] = x;
+    }
+    for (const period of [2, 3, 4, 5, 7, 20, 50]) {
+      const batch = cci({ high, low, close }, { period });
+      const stream = new CCI({ period });
+      let zeros = 0;
+      for (let i = 0; i < n; i++) {
+        const v = stream.update({ high: high[i], low: low[i], close: close[i] });
+        if (!Object.is(v, batch[i])) throw new Error(`CCI(${period}) at ${i}: batch ${batch[i]}, stream ${v}`);
+        if (v === 0) zeros++;
+      }
+      // The flat stretches were reached: their windows read 0.
+      expect(zeros).toBeGreaterThan(50);
+    }
+  });
+
   it('holds the streaming properties', () => {
     for (const period of [2, 5, 20]) {
       checkIndicatorProperties<Candle>({
