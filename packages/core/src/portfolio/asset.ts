@@ -1,7 +1,7 @@
 /**
  * Asset classes: `coins`, `stocks`, `fx`, and `external` for on-chain assets.
- * Source: service contract section 2.5 (`stocks`, `fx`); the other two values are the product
- * decision in DESIGN.md.
+ * `stocks` and `fx` are the service contract's own values; `coins` and `external` are the
+ * product's (DESIGN.md).
  */
 export type AssetClass = 'coins' | 'stocks' | 'fx' | 'external';
 

@@ -26,7 +26,7 @@ export interface BalanceInput {
   usd_price: number | null;
 }
 
-/** A balance on the wire (contract section 2.7). `*_usd` and `percentage_of_total` are null when unpriced, never 0. */
+/** A balance on the wire. `*_usd` and `percentage_of_total` are null when unpriced, never 0. */
 export interface Balance {
   user_connection_id: string;
   connection_id: string;
@@ -61,7 +61,7 @@ function keyOf(connection: string, symbol: string, account: string): string {
 }
 
 /**
- * Normalizes venue balances (contract section 2.7): the symbol is uppercased (trimmed), balances are
+ * Normalizes venue balances: the symbol is uppercased (trimmed), balances are
  * keyed on (user_connection_id, symbol, account) with case-normalized symbol matching, so `btc` and `BTC`
  * of one account are one balance; when a key repeats, the later row replaces the earlier one (a re-read
  * is an upsert, never a double count), keeping the first row's place in the list.

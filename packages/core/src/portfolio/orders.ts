@@ -30,7 +30,7 @@ export interface FillInput {
   executed_at: number;
 }
 
-/** A fill on the wire (`GET /v1/trades`, contract section 2.8). */
+/** A fill on the wire (`GET /v1/trades`). */
 export interface Trade {
   external_id: string;
   user_connection_id: string;
@@ -52,7 +52,7 @@ export interface Trade {
   executed_at: string;
 }
 
-/** An order aggregated from its fills (`GET /v1/orders`, contract section 2.8). */
+/** An order aggregated from its fills (`GET /v1/orders`). */
 export interface OrderExtended {
   /** The venue order id, or the fill's `external_id` for a fill attributed to no order. */
   id: string;
@@ -143,7 +143,7 @@ function dedupe(fills: readonly FillInput[]): ParsedFill[] {
 }
 
 /**
- * Fills on the wire, deduplicated on (external_id, user_connection_id) (contract section 2.8): re-reading
+ * Fills on the wire, deduplicated on (external_id, user_connection_id): re-reading
  * a window never duplicates a fill; the later copy of a repeated fill replaces the earlier one. Sorted
  * newest first (ties by `external_id`). `coin_id` repeats `asset_id`.
  * @throws InputError on a malformed fill (missing ids, side not buy/sell, price or size not positive,
@@ -156,7 +156,7 @@ export function tradesFromFills(fills: readonly FillInput[]): Trade[] {
 }
 
 /**
- * Aggregates fills into orders (contract section 2.8, OrderExtended). Fills are first deduplicated as in
+ * Aggregates fills into orders (`OrderExtended`). Fills are first deduplicated as in
  * {@link tradesFromFills}; then grouped by (user_connection_id, order_id, side): one venue order has one
  * side, so fills of one order id that disagree on the side (a venue data error) make two orders rather
  * than a netted one. A fill with no order id is an order of its own. Per order:

@@ -131,7 +131,7 @@ const SIDES: readonly Direction[] = ['long', 'short'];
 const CONTRACT_TYPES: readonly ContractType[] = ['linear', 'inverse'];
 
 /**
- * Normalizes one venue position into the wire {@link PositionExtended}, following contract section 2.6:
+ * Normalizes one venue position into the wire {@link PositionExtended}:
  * unpriced (no positive mark) means null for every mark-dependent figure, never 0; `stop_loss` and
  * `take_profit` come only from the protective-order sync and an unset leg is null; `funding_since_open`
  * stays null when not reported; `visible` is always false.

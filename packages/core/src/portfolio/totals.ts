@@ -28,7 +28,7 @@ export interface PortfolioTotals {
 type UsdField = 'market_value_usd' | 'unrealized_pnl_usd' | 'daily_pnl_usd' | 'weekly_pnl_usd' | 'margin_usd';
 
 /**
- * Portfolio totals, contract section 2.6: `open_positions_count` and its long / short siblings count
+ * Portfolio totals: `open_positions_count` and its long / short siblings count
  * every position, unpriced ones included (a position of unknown side counts in neither sibling);
  * money totals exclude unpriced positions.
  *

@@ -9,7 +9,11 @@ import { checkArray, fieldsOf } from '../portfolio/internal.js';
 import type { PlanOutcome } from '../simulation/simulate.js';
 import type { Candles } from '../types.js';
 
-/** Whether the idea behind a position still holds (contract section 3: transitions not shown). */
+/**
+ * Whether the idea behind a position still holds: `invalidated` once a close since entry (or the
+ * mark) is beyond the reference plan's invalidation, `intact` otherwise, `unknown` without a
+ * direction or a published or entry-structure plan to judge by.
+ */
 export type ThesisStatus = 'intact' | 'invalidated' | 'unknown';
 
 /** Warnings of a {@link PositionAssessment}, in this order. */
@@ -21,7 +25,7 @@ export type PositionWarning =
   | 'stop_within_noise'
   | 'liquidation_within_noise';
 
-/** Every {@link PositionWarning}, in the order an assessment lists them. Source: contract section 2.10. */
+/** Every {@link PositionWarning}, in the order an assessment lists them (the contract's order). */
 export const POSITION_WARNINGS: readonly PositionWarning[] = [
   'no_stop_recorded',
   'protective_levels_not_synced',
@@ -224,7 +228,7 @@ export interface PublishedAtEntry {
 
 /**
  * The assessment of an open position (`GET /v2/positions/{position_id}/analysis`, MCP
- * `position_analysis`), contract section 2.10. Descriptive only: no action, no suggested stop, no
+ * `position_analysis`). Descriptive only: no action, no suggested stop, no
  * confidence. Every number is finite or null.
  */
 export interface PositionAssessment {
@@ -371,7 +375,7 @@ function remaining(s: number, mark: number, stop: number, target: number): numbe
 }
 
 /**
- * Assesses an open position against the analysis (contract section 2.10). Descriptive only.
+ * Assesses an open position against the analysis. Descriptive only.
  *
  * Mark: the position's `current_price`, else the last close (`mark_source: 'candle'`). Entry time:
  * `opened_at`; the entry candle is the last candle opening at or before it.

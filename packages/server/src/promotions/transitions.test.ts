@@ -11,7 +11,7 @@ const NOW = Date.UTC(2026, 0, 15, 12);
 const THRESHOLD = 10_000;
 
 /**
- * Section 3, "Promotion unclaimed" rows: every precondition of POST sign-up check, with the state
+ * A promotion not yet claimed: every precondition the sign-up (POST) checks, with the state
  * before and after. `other` prepares another account (a UID used elsewhere).
  */
 interface ClaimCase {
@@ -111,7 +111,7 @@ describe('promotion unclaimed -> claimed | unchanged (POST sign-up check)', () =
   });
 });
 
-/** Section 3, "Affiliate-earned Elite grant absent" row, and the rows around it the standing implies. */
+/** The affiliate-earned Elite grant: granted when the 30-day affiliate volume qualifies, and the cases around it the standing implies. */
 interface GrantCase {
   name: string;
   /** Connection venue, or null for none. */

@@ -48,7 +48,7 @@ const CREDS: Cred[] = [
 /** Routes that read or change account data (the session-only list); keys and bearers never reach them. */
 const ACCOUNT_ROUTE =
   /^\/(v1\/orders|v1\/trades|v2\/positions|v1\/connections|v1\/notifications|v1\/users|v1\/promotions\/(volume|[^/]+\/sign_up)|v2\/balances|v2\/portfolio|v2\/assets\/favorites|v1\/assets\/coins\/favorite)(\/|$)/;
-/** Section 5: the only routes an API key may reach. */
+/** The only routes an API key may reach: the read-only market data. */
 const MARKET_DATA = /^\/(v2\/analysis|v1\/assets|v2\/assets|v2\/insights|v2\/config|v1\/exchanges)(\/|$)/;
 
 let h: Harness;
