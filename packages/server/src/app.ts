@@ -39,6 +39,7 @@ import { registerResponseHeaders, servePlatform } from './platform/operation.js'
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
 import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
+import { createUseCases } from './use-cases.js';
 
 /** The version of the service the OpenAPI document reports. */
 export { SERVICE_VERSION };
@@ -69,6 +70,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // Completed in place, not copied: the app and the code that built its deps (the server's jobs,
   // the MCP backend) share one object, so what either adds later the other sees.
   deps.sessionCache ??= new SessionCache();
+  const useCases = createUseCases(deps);
   const app = new OpenAPIHono<AppEnv>({
     // hono's router with each recent path's answer remembered (see MemoRouter for why).
     router: new MemoRouter(),
@@ -115,26 +117,26 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
     description: 'API key (read-only market-data routes only). Never in the query string.',
   });
 
-  registerAuthRoutes(app);
-  registerApiKeyRoutes(app);
-  registerConfigRoutes(app);
-  registerAnalysisRoutes(app);
-  registerAssetRoutes(app);
-  registerScreenerRoutes(app);
-  registerInsightRoutes(app);
-  registerLegacyAssetRoutes(app);
-  registerExchangeRoutes(app);
-  registerNewsRoutes(app);
-  registerConnectionRoutes(app);
-  registerPositionRoutes(app);
-  registerPortfolioRoutes(app);
-  registerOrderRoutes(app);
-  registerPromotionRoutes(app);
-  registerDeviceRoutes(app);
-  registerNotificationRoutes(app);
-  registerNotificationPreferenceRoutes(app);
-  registerTrackRecordRoutes(app);
-  registerPilotRoutes(app);
+  registerAuthRoutes(app, useCases);
+  registerApiKeyRoutes(app, useCases);
+  registerConfigRoutes(app, useCases);
+  registerAnalysisRoutes(app, useCases);
+  registerAssetRoutes(app, useCases);
+  registerScreenerRoutes(app, useCases);
+  registerInsightRoutes(app, useCases);
+  registerLegacyAssetRoutes(app, useCases);
+  registerExchangeRoutes(app, useCases);
+  registerNewsRoutes(app, useCases);
+  registerConnectionRoutes(app, useCases);
+  registerPositionRoutes(app, useCases);
+  registerPortfolioRoutes(app, useCases);
+  registerOrderRoutes(app, useCases);
+  registerPromotionRoutes(app, useCases);
+  registerDeviceRoutes(app, useCases);
+  registerNotificationRoutes(app, useCases);
+  registerNotificationPreferenceRoutes(app, useCases);
+  registerTrackRecordRoutes(app, useCases);
+  registerPilotRoutes(app, useCases);
 
   const documentConfig = (c: Context<AppEnv>) => ({
     openapi: '3.1.0',
@@ -228,7 +230,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerDocsUi(app, steps);
   registerReleaseFeed(app, steps);
   registerOAuthRoutes(app, steps);
-  registerMcpRoutes(app, steps, {
+  registerMcpRoutes(app, steps, useCases, {
     version: SERVICE_VERSION,
     ...(options.logError ? { logError: options.logError } : {}),
   });

@@ -1,9 +1,12 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
+import type { Backend } from '@marketlens/mcp';
+import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { shareInvalidations } from './auth/session-cache.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
+import { type McpCaller, mcpBackend } from './mcp/backend.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
 import type { AppDeps } from './platform/deps.js';
 import { BullMqJobs } from './platform/jobs/bullmq.js';
@@ -16,6 +19,7 @@ import { createStorage } from './storage/create-storage.js';
 import { migrateDatabase } from './storage/sql/migrate.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
+import { createUseCases, type UseCases } from './use-cases.js';
 
 /** The SQLite file in the data folder. */
 export const DATABASE_FILE = 'marketlens.sqlite';
@@ -46,6 +50,11 @@ export interface Marketlens {
   readonly demo: DemoCredentials | null;
   /** Starts the HTTP server and the background jobs; resolves once it listens. */
   listen(): Promise<RunningServer>;
+  /**
+   * The MCP tools' backend acting as `caller` (`marketlens mcp` over stdio): the same use cases
+   * the REST routes and `/mcp` call, over this instance's storage, market and shared state.
+   */
+  mcpBackend(caller: McpCaller): Required<Backend>;
   /**
    * `marketlens worker`: works the background jobs the instances schedule on Redis, serving no
    * HTTP; resolves once connected. Needs `redis.url`.
@@ -186,6 +195,8 @@ export async function createMarketlens(
   let started: RunningServer | null = null;
   let worker: RunningWorker | null = null;
   let closed = false;
+  // Built on the first `mcpBackend` call, once: the use cases keep per-app state (caches).
+  let application: { deps: AppDeps; useCases: UseCases } | null = null;
   return {
     config,
     storage,
@@ -216,6 +227,22 @@ export async function createMarketlens(
         },
       });
       return started;
+    },
+    mcpBackend(caller) {
+      if (application === null) {
+        const deps: AppDeps = {
+          storage,
+          config: config.server.config,
+          now: Date.now,
+          market,
+          // The key the server encrypts the data folder's connections with.
+          credentialsKey: config.server.credentialsKey ?? loadOrCreateKeyFile(join(dataDir, KEY_FILE_NAME)),
+          ...(shared !== null ? { shared } : {}),
+          ...overrides.extra,
+        };
+        application = { deps, useCases: createUseCases(deps) };
+      }
+      return mcpBackend(application.deps, caller, application.useCases);
     },
     async work() {
       if (worker !== null) return worker;

@@ -19,7 +19,6 @@ import {
   loadConfig,
   type Marketlens,
   type MarketlensConfig,
-  mcpBackend,
   type Storage,
   seedDemo,
   tierStanding,
@@ -165,7 +164,11 @@ async function serveEmbedded(args: Parsed, io: Io): Promise<void> {
   const simulated = config.market.sources.length === 1 && config.market.sources[0].kind === 'simulated';
   let ml: Marketlens;
   try {
-    ml = await createMarketlens(config, { demo: false, ...(simulated ? { market: simulatedVenue(io.env) } : {}) });
+    ml = await createMarketlens(config, {
+      demo: false,
+      extra: { now },
+      ...(simulated ? { market: simulatedVenue(io.env) } : {}),
+    });
   } catch (err) {
     if (err instanceof ConfigError) throw usageError(err.message, NAME);
     throw err;
@@ -174,16 +177,13 @@ async function serveEmbedded(args: Parsed, io: Io): Promise<void> {
   try {
     const user = await localUser(storage, email);
     const standing = await tierStanding(storage, user.id, user.tier, now());
-    const backend = mcpBackend(
-      { storage, config: config.server.config, now, market: ml.market, ...(ml.shared ? { shared: ml.shared } : {}) },
-      {
-        kind: 'session',
-        user,
-        tier: standing.tier,
-        tier_expires_at: standing.grant?.expires_at ?? null,
-        api_key_id: null,
-      },
-    );
+    const backend = ml.mcpBackend({
+      kind: 'session',
+      user,
+      tier: standing.tier,
+      tier_expires_at: standing.grant?.expires_at ?? null,
+      api_key_id: null,
+    });
     await start(backend, io, `${dataDir} as ${user.email} (${standing.tier})`, () => void ml.close());
   } catch (err) {
     await ml.close();

@@ -33,18 +33,18 @@ import {
   type PortfolioTotals,
   type PositionAssessment,
   type PositionInput,
-  type PublishedPlanRecord,
   portfolioTotals,
   tradesFromFills,
 } from '@marketlens/core';
 import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } from '@marketlens/exchanges';
 import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
 import { publishedPlanAtEntry } from '../analysis/plans/lookup.js';
+import type { SessionCaller } from '../auth/session-cache.js';
 import { isAtLeast } from '../keys/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
 import { marketOf, universeOf, venueSnapshot } from '../market/market.js';
 import type { MarketQuote } from '../market/opened-venues.js';
-import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
+import type { AppDeps, ClientInfo } from '../platform/deps.js';
 import { AppError, type ErrorName } from '../platform/errors/app-error.js';
 import { fromVenueError } from '../platform/errors/venue-error.js';
 import { CHART_DEPTH, type Timeframe } from '../platform/product-rules.js';
@@ -459,34 +459,6 @@ export async function listOrders(
   return { orders: orders.slice(q.offset, q.offset + q.limit).map((o) => orderWire(o, asset)), total: orders.length };
 }
 
-/** What a published-plan lookup is asked: the plan in force when the position was entered. */
-export interface PublishedPlanQuery {
-  asset_id: string;
-  timeframe: Timeframe;
-  side: 'long' | 'short';
-  /** Entry time (ms UTC). */
-  entry_time: number;
-}
-
-/**
- * The published plans that may match a position (core picks the one in force at entry), for the
- * assessment's `published_at_entry`; null or empty when none. Injectable so tests and other hosts
- * can supply their own; it is only asked when the position's side and entry time are known.
- */
-export type PublishedPlanLookup = (
-  deps: AppDeps,
-  query: PublishedPlanQuery,
-) => Promise<readonly PublishedPlanRecord[] | null>;
-
-/** A lookup that finds nothing, so `published_at_entry` is null. */
-export const noPublishedPlans: PublishedPlanLookup = async () => null;
-
-/** The recorded published plans (analysis/plans): the one in force at the entry, if any. */
-export const recordedPublishedPlans: PublishedPlanLookup = async (deps, query) => {
-  const record = await publishedPlanAtEntry(deps.storage, query);
-  return record === null ? null : [record];
-};
-
 /** What a position analysis is asked for. */
 export interface PositionAnalysisRequest {
   timeframe: Timeframe;
@@ -526,19 +498,18 @@ async function candlesFor(deps: AppDeps, assetId: string, timeframe: Timeframe, 
 
 /**
  * `GET /v2/positions/{position_id}/analysis`: the core assessment of the user's open position on
- * candles of its asset from the app's market data (the perpetual preferred), under the gates of
- * section 4.4 (402 1004 / 1005, as `/v2/analysis`); 422 with a reason code when it cannot be made.
+ * candles of its asset from the app's market data (the perpetual preferred), under the analysis
+ * gates by tier and client (402 1004 / 1005, as `/v2/analysis`); 422 with a reason code when it
+ * cannot be made.
  */
 export async function analyzePosition(
   deps: AppDeps,
-  caller: Caller,
+  caller: SessionCaller,
   client: ClientInfo,
-  userId: string,
   positionId: string,
   request: PositionAnalysisRequest,
-  publishedPlans: PublishedPlanLookup = recordedPublishedPlans,
 ): Promise<PositionAnalysis> {
-  const record = await openPosition(deps, userId, positionId);
+  const record = await openPosition(deps, caller.user.id, positionId);
   const universe = universeOf(marketOf(deps));
   const asset = record.asset_id === null ? null : (universe.get(record.asset_id) ?? null);
   const pro = isAtLeast(tierOf(caller), 'pro');
@@ -554,10 +525,10 @@ export async function analyzePosition(
   const [position] = normalizePositions([positionInput(record, pricing)]);
   const markSource = markSourceOf(record, pricing);
   const series = asset === null ? null : await candlesFor(deps, asset.id, request.timeframe, limit);
-  const plans =
+  const plan =
     asset === null || record.opened_at === null
       ? null
-      : await publishedPlans(deps, {
+      : await publishedPlanAtEntry(deps.storage, {
           asset_id: asset.id,
           timeframe: request.timeframe,
           side: record.side,
@@ -569,7 +540,7 @@ export async function analyzePosition(
       position,
       candles: series?.candles ?? null,
       timeframe: request.timeframe,
-      published_plans: plans ?? [],
+      published_plans: plan === null ? [] : [plan],
     });
   } catch (err) {
     if (err instanceof AssessmentError) throw new AppError(NOT_ASSESSABLE[err.reason], err.message);

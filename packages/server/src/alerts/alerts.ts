@@ -14,7 +14,7 @@ import { ALERT_KINDS } from '../platform/product-rules.js';
 import type { AlertDirection, AlertRecord } from '../storage/alerts-types.js';
 import type { Tier } from '../storage/types.js';
 import { ALERT_RSI_PERIOD, distancePct, evalWindowOf } from './evaluate.js';
-import { alertLimitOf, limitsOf, MAX_DISABLED_ALERTS, type NotificationLimits } from './limits.js';
+import { alertLimitOf, MAX_DISABLED_ALERTS } from './limits.js';
 import { nextStatus, ownerEvent } from './status.js';
 
 /** An active alert that has not fired within this long after (re)arming expires. */
@@ -274,15 +274,6 @@ export async function updateAlert(
 /** `DELETE /v1/notifications/{id}`. */
 export async function deleteAlert(deps: AppDeps, userId: string, id: string): Promise<void> {
   if (!(await deps.storage.alerts.remove(userId, id))) throw notFound(id);
-}
-
-export async function listAlerts(deps: AppDeps, userId: string): Promise<AlertRecord[]> {
-  return deps.storage.alerts.listByUser(userId);
-}
-
-/** `GET /v1/notifications/config`: active alerts against the tier's cap. */
-export async function alertLimits(deps: AppDeps, userId: string, tier: Tier): Promise<NotificationLimits> {
-  return limitsOf(tier, await deps.storage.alerts.countActive(userId));
 }
 
 async function requireAlert(deps: AppDeps, userId: string, id: string): Promise<AlertRecord> {

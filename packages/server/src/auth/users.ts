@@ -99,11 +99,6 @@ export async function liveSession(
   return user ? { session, user } : null;
 }
 
-/** The user of a live session token, or null. */
-export async function sessionUser(storage: Storage, token: string, now: number): Promise<UserRecord | null> {
-  return (await liveSession(storage, token, now))?.user ?? null;
-}
-
 export async function authenticated(storage: Storage, user: UserRecord, now: number): Promise<AuthenticatedUser> {
   const standing = await tierStanding(storage, user.id, user.tier, now);
   return { user, tier: standing.tier, tier_expires_at: standing.grant?.expires_at ?? null };

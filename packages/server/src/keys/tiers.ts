@@ -17,10 +17,6 @@ export interface TierStanding {
   grant: TierGrantRecord | null;
 }
 
-export function higherTier(a: Tier, b: Tier): Tier {
-  return RANK[a] >= RANK[b] ? a : b;
-}
-
 export function isAtLeast(tier: Tier, floor: Tier): boolean {
   return RANK[tier] >= RANK[floor];
 }

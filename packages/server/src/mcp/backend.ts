@@ -4,38 +4,10 @@
  * tool answers what the route answers, and fails with the route's error code.
  */
 
-import { assetIdsOf } from '@marketlens/contract';
-import { parseSignalControls } from '@marketlens/core';
 import type { Backend } from '@marketlens/mcp';
-import {
-  analyzePosition,
-  editPositionNotes,
-  listBalances,
-  listOrders,
-  listPositions,
-  listTrades,
-} from '../accounts/portfolio.js';
-import { alertViews, createAlert, deleteAlert, listAlerts } from '../alerts/alerts.js';
-import { listWebhooks, registerWebhook, removeWebhook } from '../alerts/push/webhooks.js';
-import {
-  analysisOf,
-  analysisWire,
-  checkAnalysisAccess,
-  marketsOf,
-  overviewOf,
-  requireAsset,
-  signalOf,
-  tierOf,
-} from '../analysis/analysis.js';
-import { fearGreedListOf } from '../analysis/insights.js';
-import { serviceTrackRecord } from '../analysis/plans/service-record.js';
-import { mayUseSignalControls, screenerOf, signalListOf } from '../analysis/screener.js';
-import { addFavorite, favoriteAssets, listAssets, removeFavorite } from '../market/assets.js';
-import { exchangeDetail, exchangeViewer, listExchanges } from '../market/exchanges.js';
-import { iso, isoOrNull, marketFor } from '../market/market.js';
-import { requirePilotEligible } from '../pilot/eligibility.js';
-import { spectateOverview, spectateTrackRecord } from '../pilot/views.js';
-import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
+import { analysisWire } from '../analysis/analysis.js';
+import type { Actor, AppDeps, Caller, ClientInfo } from '../platform/deps.js';
+import { createUseCases, type UseCases } from '../use-cases.js';
 
 /** A signed-in caller (the user of the access token). */
 export type McpCaller = Exclude<Caller, { kind: 'anonymous' }>;
@@ -53,111 +25,58 @@ export const MCP_CLIENT: ClientInfo = {
 };
 
 /** The `Backend` of `caller` over the app's services. */
-export function mcpBackend(deps: AppDeps, caller: McpCaller): Required<Backend> {
-  const userId = caller.user.id;
-  const tier = tierOf(caller);
-
-  /** Resolves venue and asset and applies the analysis gates (timeframe and depth by tier), as the REST routes do. */
-  async function gated(request: Parameters<Backend['market']['analysis']>[0]) {
-    const market = await marketFor(deps, request.connection);
-    const asset = requireAsset(deps, request.asset_id, market);
-    checkAnalysisAccess(asset, request, caller, MCP_CLIENT);
-    return { market, asset };
-  }
-
-  const requireEligible = () => requirePilotEligible(deps, userId);
+export function mcpBackend(
+  deps: AppDeps,
+  caller: McpCaller,
+  useCases: UseCases = createUseCases(deps),
+): Required<Backend> {
+  const actor: Actor = { caller, client: MCP_CLIENT };
+  const { analysis } = useCases;
 
   return {
     market: {
-      async analysis(request) {
-        const { market, asset } = await gated(request);
-        return analysisWire(await analysisOf(deps, market, asset, request));
-      },
-      async signal(request) {
-        const { market, asset } = await gated(request);
-        return signalOf(deps, market, asset, request);
-      },
-      async overview(request) {
-        const { market, asset } = await gated(request);
-        return overviewOf(deps, market, asset, request, request.locale);
-      },
-      async assetMarkets(request) {
-        const market = await marketFor(deps, request.connection);
-        return marketsOf(market, requireAsset(deps, request.asset_id, market), request.market_type);
-      },
-      async tradingSignals(request) {
-        // The tool names none of the ten paid controls, so every caller may call it; free callers get the top rows.
-        return signalListOf(deps, request, parseSignalControls({}), mayUseSignalControls(caller));
-      },
-      screener: (request) => screenerOf(deps, request.asset_class),
-      fearGreed: (request) =>
-        fearGreedListOf(deps, {
-          ...(request.zone === undefined ? {} : { zone: request.zone }),
-          ...(request.min_volume === undefined ? {} : { min_volume: request.min_volume }),
-          exclude_stables: request.exclude_stables,
-          sort: request.sort,
-          sort_dir: request.sort_dir,
-          limit: request.limit,
-        }),
-      listAssets: (request) => listAssets(deps, request),
-      listExchanges: async () => listExchanges(deps, await exchangeViewer(deps, caller.user.id)),
-      exchangeDetail: async (id) => exchangeDetail(deps, id, await exchangeViewer(deps, caller.user.id)),
-      trackRecord: (request) => serviceTrackRecord(deps, request),
+      analysis: async (request) => analysisWire(await analysis.get(actor, request)),
+      signal: (request) => analysis.signal(actor, request),
+      overview: (request) => analysis.overview(actor, request, request.locale),
+      assetMarkets: (request) => analysis.markets(actor, request),
+      // The tool names none of the ten paid controls, so every caller may call it; free callers get the top rows.
+      tradingSignals: (request) => analysis.signals(actor, request),
+      screener: (request) => analysis.screener(actor, request.asset_class),
+      fearGreed: (request) => analysis.fearGreed(actor, request),
+      listAssets: (request) => useCases.market.assets(actor, request),
+      listExchanges: () => useCases.market.exchanges(actor),
+      exchangeDetail: (id) => useCases.market.exchange(actor, id),
+      trackRecord: (request) => analysis.serviceTrackRecord(actor, request),
     },
     account: {
-      async accountInfo() {
-        return {
-          user: { id: caller.user.id, email: caller.user.email, created_at: iso(caller.user.created_at) },
-          tier: caller.tier,
-          tier_expires_at: isoOrNull(caller.tier_expires_at),
-          favorites: await deps.storage.favorites.list(userId),
-        };
-      },
-      favorites: (request) => favoriteAssets(deps, userId, request),
-      addFavorite: (assetId) => addFavorite(deps, userId, assetId),
-      removeFavorite: (assetId) => removeFavorite(deps, userId, assetId),
+      accountInfo: () => useCases.auth.accountInfo(actor),
+      favorites: (request) => useCases.market.favorites(actor, request),
+      addFavorite: (assetId) => useCases.market.addFavorite(actor, assetId),
+      removeFavorite: (assetId) => useCases.market.removeFavorite(actor, assetId),
     },
     portfolio: {
-      positions: (query) => listPositions(deps, userId, assetIdsOf(query)),
-      balances: (query) =>
-        listBalances(deps, userId, {
-          user_connection_id: query.user_connection_id,
-          connection_id: query.connection_id,
-          asset_ids: assetIdsOf(query),
-        }),
-      orders: (filter) => listOrders(deps, userId, filter, { trackedOnly: false }),
-      trades: (filter) => listTrades(deps, userId, filter, { trackedOnly: false }),
-      positionAnalysis: (positionId, query) =>
-        analyzePosition(deps, caller, MCP_CLIENT, userId, positionId, {
-          timeframe: query.timeframe,
-          limit: query.limit,
-        }),
-      editPosition: (input) => editPositionNotes(deps, userId, input.position_id, input.notes),
+      positions: (query) => useCases.accounts.positions(actor, query),
+      balances: (query) => useCases.accounts.balances(actor, query),
+      orders: (filter) => useCases.accounts.orders(actor, filter),
+      trades: (filter) => useCases.accounts.trades(actor, filter),
+      positionAnalysis: (positionId, query) => useCases.accounts.analyzePosition(actor, positionId, query),
+      editPosition: (input) => useCases.accounts.editPosition(actor, input.position_id, input.notes),
     },
     alerts: {
-      alerts: async () => alertViews(deps, await listAlerts(deps, userId)),
-      async createAlert(payload) {
-        const [view] = await alertViews(deps, [await createAlert(deps, userId, tier, payload)]);
-        return view;
-      },
-      deleteAlert: (id) => deleteAlert(deps, userId, id),
-      notificationPreferences: () => deps.storage.notificationPreferences.get(userId),
-      updateNotificationPreferences: (patch) => deps.storage.notificationPreferences.update(userId, patch, deps.now()),
+      alerts: () => useCases.alerts.list(actor),
+      createAlert: (payload) => useCases.alerts.create(actor, payload),
+      deleteAlert: (id) => useCases.alerts.delete(actor, id),
+      notificationPreferences: () => useCases.alerts.preferences(actor),
+      updateNotificationPreferences: (patch) => useCases.alerts.updatePreferences(actor, patch),
     },
     webhooks: {
-      registerWebhook: (input) => registerWebhook(deps, userId, input),
-      webhooks: () => listWebhooks(deps, userId),
-      deleteWebhook: (id) => removeWebhook(deps, userId, id),
+      registerWebhook: (input) => useCases.alerts.registerWebhook(actor, input),
+      webhooks: () => useCases.alerts.webhooks(actor),
+      deleteWebhook: (id) => useCases.alerts.deleteWebhook(actor, id),
     },
     pilot: {
-      async pilotSpectate() {
-        await requireEligible();
-        return spectateOverview(deps);
-      },
-      async pilotTrackRecord(request) {
-        await requireEligible();
-        return spectateTrackRecord(deps, request.before_trade);
-      },
+      pilotSpectate: () => useCases.pilot.spectate(actor),
+      pilotTrackRecord: (request) => useCases.pilot.trackRecord(actor, request),
     },
   };
 }

@@ -25,6 +25,7 @@ import type { AppEnv } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ErrorLogger } from '../platform/errors/handler.js';
 import { before, type Step } from '../platform/pipeline.js';
+import type { UseCases } from '../use-cases.js';
 import { type McpCaller, mcpBackend } from './backend.js';
 
 export const MCP_PATH = '/mcp';
@@ -113,7 +114,12 @@ async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; cl
 }
 
 /** `/mcp`, `/mcp/manifest.json` and the protected resource metadata (bare and `/mcp`-suffixed). */
-export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: McpRouteOptions): void {
+export function registerMcpRoutes(
+  app: Hono<AppEnv>,
+  platform: Step,
+  useCases: UseCases,
+  options: McpRouteOptions,
+): void {
   // Documents naming the base URL are not cached: each answer is this server's, never a stored one.
   const metadata = before(platform, (c: Context<AppEnv>) =>
     c.json(protectedResourceMetadata(baseUrlOf(c)), 200, { ...CORS, ...NO_STORE }),
@@ -170,8 +176,7 @@ export function registerMcpRoutes(app: Hono<AppEnv>, platform: Step, options: Mc
           'Invalid Request: batches are not supported; send one JSON-RPC message per request',
         );
       }
-      const deps = c.get('deps');
-      const server = createMcpServer(mcpBackend(deps, caller), {
+      const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases), {
         version: options.version,
         onError: (err) => options.logError?.(err, c),
       });

@@ -197,3 +197,19 @@ export function venuesOf(deps: AppDeps): OpenedVenues {
   deps.venues ??= new OpenedVenues();
   return deps.venues;
 }
+
+/**
+ * Who asks a use case, and how: the caller (resolved credentials and tier), the client (its
+ * platform and version, for the gates that depend on them) and, on a route whose rate limit is
+ * decided while it works, the wait for that verdict. REST builds it from the request
+ * (`actorOf`), MCP from the token's user (`MCP_CLIENT`, nothing to wait for).
+ */
+export interface Actor {
+  caller: Caller;
+  client: ClientInfo;
+  /**
+   * The rate limit's verdict still on its way (a speculative route); a use case awaits it before
+   * any write or expensive work, so a refused request changes nothing. Absent: already decided.
+   */
+  admitted?: () => Promise<void> | undefined;
+}

@@ -53,9 +53,6 @@ export interface ConnectionRecord {
   protective_levels_synced_at: number | null;
 }
 
-/** The public part of a connection: everything but its credentials. */
-export type ConnectionView = Omit<ConnectionRecord, 'credentials'>;
-
 /** What a successful or failed sync writes on its connection. */
 export interface SyncOutcome {
   at: number;

@@ -10,7 +10,8 @@ import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 
 /**
  * The account resources answer the same over REST and MCP: each tool's `structuredContent` equals
- * the `data` of the route that serves the same resource, both made by the contract's serializers.
+ * the `data` of the route that serves the same resource (both call the same accounts use case), and
+ * a refusal carries the same error code on both.
  */
 
 const T0 = Date.UTC(2026, 0, 10);
@@ -92,6 +93,22 @@ async function tool(name: string, args: Record<string, unknown> = {}): Promise<u
   return r.structuredContent;
 }
 
+/** The error code of a refused REST request (its status checked). */
+async function restRefusal(path: string, status: number, init: RequestInit = {}): Promise<unknown> {
+  const res = await h.request(path, { ...init, headers: { 'x-session-token': token, ...init.headers } });
+  expect(res.status, path).toBe(status);
+  return ((await res.json()) as { code: unknown }).code;
+}
+
+/** The error code of a refused tool call. */
+async function toolRefusal(name: string, args: Record<string, unknown>): Promise<unknown> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(r.isError, name).toBe(true);
+  return (r.structuredContent as { code: unknown }).code;
+}
+
+const UNKNOWN_POSITION = '00000000-0000-4000-8000-000000000000';
+
 describe('account resources over REST and MCP', () => {
   it.each([
     ['/v2/positions', 'get_positions'],
@@ -103,9 +120,26 @@ describe('account resources over REST and MCP', () => {
     expect(await tool(name)).toEqual(data);
   });
 
+  it.each([
+    ['/v2/positions?asset_ids=bitcoin', 'get_positions', { asset_ids: ['bitcoin'] }],
+    [
+      '/v2/balances?connection_id=bybit&asset_ids=tether',
+      'get_balances',
+      { connection_id: 'bybit', asset_ids: ['tether'] },
+    ],
+    ['/v1/orders?side=buy&limit=1', 'get_orders', { side: 'buy', limit: 1 }],
+    ['/v1/trades?asset_id=bitcoin&offset=1', 'get_trades', { asset_id: 'bitcoin', offset: 1 }],
+  ])('%s data equals %s structuredContent with the same filters', async (path, name, args) => {
+    const data = await rest(path);
+    expect(await tool(name, args)).toEqual(data);
+  });
+
   it('get_portfolio_summary is the positions block of /v2/portfolio/summary', async () => {
     const data = (await rest('/v2/portfolio/summary')) as { positions: unknown };
     expect(await tool('get_portfolio_summary')).toEqual(data.positions);
+    // Filtered, the tool answers the totals of the filtered positions (the summary route takes no filter).
+    const bitcoin = (await rest('/v2/positions?asset_ids=bitcoin')) as { totals: unknown };
+    expect(await tool('get_portfolio_summary', { asset_ids: ['bitcoin'] })).toEqual(bitcoin.totals);
   });
 
   it('a position analysis and an edited position are the same object on both', async () => {
@@ -117,5 +151,24 @@ describe('account resources over REST and MCP', () => {
       body: JSON.stringify({ notes: 'hold' }),
     });
     expect(await tool('edit_position', { position_id: positionId, notes: 'hold' })).toEqual(edited);
+  });
+
+  it('an unknown position is refused with PositionNotFound on both', async () => {
+    const analysis = await restRefusal(`/v2/positions/${UNKNOWN_POSITION}/analysis?timeframe=d1`, 404);
+    expect(analysis).toBe('PositionNotFound');
+    expect(await toolRefusal('position_analysis', { position_id: UNKNOWN_POSITION, timeframe: 'd1' })).toBe(analysis);
+    const edited = await restRefusal(`/v2/positions/${UNKNOWN_POSITION}`, 404, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ notes: 'hold' }),
+    });
+    expect(edited).toBe('PositionNotFound');
+    expect(await toolRefusal('edit_position', { position_id: UNKNOWN_POSITION, notes: 'hold' })).toBe(edited);
+  });
+
+  it('a paid timeframe of a position analysis is refused to a free caller with 1004 on both', async () => {
+    const code = await restRefusal(`/v2/positions/${positionId}/analysis?timeframe=h1`, 402);
+    expect(code).toBe(1004);
+    expect(await toolRefusal('position_analysis', { position_id: positionId, timeframe: 'h1' })).toBe(code);
   });
 });

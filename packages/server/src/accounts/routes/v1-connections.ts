@@ -1,10 +1,11 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
-import { CONNECTABLE_VENUES, connectAccount, listConnections } from '../connections.js';
+import type { UseCases } from '../../use-cases.js';
+import { CONNECTABLE_VENUES } from '../connections.js';
 
 const ConnectBody = connectExchangeSchema(CONNECTABLE_VENUES);
 
@@ -60,24 +61,19 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
   app.openapi(deleteRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const { connection_id } = c.req.valid('param');
-    if (!(await c.get('deps').storage.connections.delete(caller.user.id, connection_id))) {
-      throw new AppError('ConnectionNotFound', `No connection ${connection_id}`);
-    }
+    await accounts.disconnect(actorOf(c), c.req.valid('param').connection_id);
     return c.json(ok(null), 200);
   });
   app.openapi(connectRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const view = await connectAccount(c.get('deps'), caller.user.id, c.req.valid('json'));
+    const view = await accounts.connect(actorOf(c), c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(view), 200);
   });
   app.openapi(listRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
+    const views = await accounts.connections(actorOf(c));
     c.header('cache-control', 'no-store');
-    return c.json(ok(await listConnections(c.get('deps'), caller.user.id)), 200);
+    return c.json(ok(views), 200);
   });
 }

@@ -8,10 +8,11 @@ import {
   TradesQuery,
   TradesSchema,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { listOrders, listTrades } from '../portfolio.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -43,17 +44,11 @@ const tradesRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(TradesSchema, 'TradesEnvelope'), 'Fills, newest first') },
 });
 
-export function registerOrderRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(ordersRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    const filter = fillFilterOf(c.req.valid('query'));
-    const trackedOnly = c.get('client').legacyShapes;
-    return c.json(ok(await listOrders(c.get('deps'), user.id, filter, { trackedOnly })), 200);
-  });
-  app.openapi(tradesRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    const filter = fillFilterOf(c.req.valid('query'));
-    const trackedOnly = c.get('client').legacyShapes;
-    return c.json(ok(await listTrades(c.get('deps'), user.id, filter, { trackedOnly })), 200);
-  });
+export function registerOrderRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
+  app.openapi(ordersRoute, async (c) =>
+    c.json(ok(await accounts.orders(actorOf(c), fillFilterOf(c.req.valid('query')))), 200),
+  );
+  app.openapi(tradesRoute, async (c) =>
+    c.json(ok(await accounts.trades(actorOf(c), fillFilterOf(c.req.valid('query')))), 200),
+  );
 }

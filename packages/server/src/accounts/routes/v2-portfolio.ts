@@ -1,6 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
-  assetIdsOf,
   BalancesQuery,
   BalancesSchema,
   envelopeOf,
@@ -8,10 +7,11 @@ import {
   ok,
   PortfolioSummarySchema,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { legacyBalances, listBalances, portfolioSummary } from '../portfolio.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -43,19 +43,7 @@ const summaryRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
 });
 
-export function registerPortfolioRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(balancesRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    const q = c.req.valid('query');
-    const sheet = await listBalances(c.get('deps'), user.id, {
-      user_connection_id: q.user_connection_id,
-      connection_id: q.connection_id,
-      asset_ids: assetIdsOf(q),
-    });
-    return c.json(ok(c.get('client').legacyShapes ? legacyBalances(sheet) : sheet), 200);
-  });
-  app.openapi(summaryRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await portfolioSummary(c.get('deps'), user.id)), 200);
-  });
+export function registerPortfolioRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
+  app.openapi(balancesRoute, async (c) => c.json(ok(await accounts.balances(actorOf(c), c.req.valid('query'))), 200));
+  app.openapi(summaryRoute, async (c) => c.json(ok(await accounts.summary(actorOf(c))), 200));
 }

@@ -1,6 +1,5 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import {
-  assetIdsOf,
   EditPositionBody,
   envelopeOf,
   LegacyPositionsSchema,
@@ -12,18 +11,12 @@ import {
   PositionsQuery,
   PositionsSchema,
 } from '@marketlens/contract';
-import { PUBLIC, requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
-import {
-  analyzePosition,
-  editPositionNotes,
-  legacyPositions,
-  listPositions,
-  type PublishedPlanLookup,
-  recordedPublishedPlans,
-} from '../portfolio.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -89,7 +82,7 @@ const analysisRoute = operation(
 const DEPRECATED_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
- * `/v2/positions/manual` and everything below it (section 9.5): every method answers 410
+ * `/v2/positions/manual` and everything below it: every method answers 410
  * `EndpointDeprecated`, to anyone. Left out of the OpenAPI document: a wildcard is no OpenAPI path,
  * and documenting a route that only ever fails would advertise it.
  */
@@ -110,12 +103,6 @@ const manualRoutes = ['/v2/positions/manual', '/v2/positions/manual/*'].flatMap(
   ),
 );
 
-/** Options of {@link registerPositionRoutes}. */
-export interface PositionRouteOptions {
-  /** Published plans for `published_at_entry`; default: the recorded ones (analysis/plans). */
-  publishedPlans?: PublishedPlanLookup;
-}
-
 function deprecated(): never {
   throw new AppError(
     'EndpointDeprecated',
@@ -123,31 +110,16 @@ function deprecated(): never {
   );
 }
 
-export function registerPositionRoutes(app: OpenAPIHono<AppEnv>, options: PositionRouteOptions = {}): void {
-  const publishedPlans = options.publishedPlans ?? recordedPublishedPlans;
+export function registerPositionRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) app.openapi(route, deprecated);
-  app.openapi(listRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    const view = await listPositions(c.get('deps'), user.id, assetIdsOf(c.req.valid('query')));
-    return c.json(ok(c.get('client').legacyShapes ? legacyPositions(view) : view), 200);
-  });
+  app.openapi(listRoute, async (c) => c.json(ok(await accounts.positions(actorOf(c), c.req.valid('query'))), 200));
   app.openapi(editRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
     const { position_id } = c.req.valid('param');
-    return c.json(ok(await editPositionNotes(c.get('deps'), user.id, position_id, c.req.valid('json').notes)), 200);
+    return c.json(ok(await accounts.editPosition(actorOf(c), position_id, c.req.valid('json').notes)), 200);
   });
   app.openapi(analysisRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const result = await analyzePosition(
-      c.get('deps'),
-      caller,
-      c.get('client'),
-      caller.user.id,
-      c.req.valid('param').position_id,
-      c.req.valid('query'),
-      publishedPlans,
-    );
-    return c.json(ok(result), 200);
+    const { position_id } = c.req.valid('param');
+    return c.json(ok(await accounts.analyzePosition(actorOf(c), position_id, c.req.valid('query'))), 200);
   });
 }

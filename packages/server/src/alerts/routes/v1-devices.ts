@@ -8,11 +8,11 @@ import {
   pushDeviceWire,
   VapidPublicKeySchema,
 } from '@marketlens/contract';
-import { PUBLIC, requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { registerDevice, removeDevice } from '../push/devices.js';
-import { vapidDetails } from '../push/vapid.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -68,23 +68,14 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerDeviceRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(vapidRoute, async (c) => {
-    const { publicKey } = await vapidDetails(c.get('deps'));
-    return c.json(ok({ public_key: publicKey }), 200);
-  });
-  app.openapi(registerRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const device = await registerDevice(c.get('deps'), caller.user.id, c.req.valid('json'));
-    return c.json(ok(pushDeviceWire(device)), 200);
-  });
-  app.openapi(listRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(ok((await c.get('deps').storage.pushDevices.listByUser(caller.user.id)).map(pushDeviceWire)), 200);
-  });
+export function registerDeviceRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
+  app.openapi(vapidRoute, async (c) => c.json(ok({ public_key: await alerts.vapidPublicKey(actorOf(c)) }), 200));
+  app.openapi(registerRoute, async (c) =>
+    c.json(ok(pushDeviceWire(await alerts.registerDevice(actorOf(c), c.req.valid('json')))), 200),
+  );
+  app.openapi(listRoute, async (c) => c.json(ok((await alerts.devices(actorOf(c))).map(pushDeviceWire)), 200));
   app.openapi(deleteRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    await removeDevice(c.get('deps'), caller.user.id, c.req.valid('param').device_id);
+    await alerts.removeDevice(actorOf(c), c.req.valid('param').device_id);
     return c.json(ok(null), 200);
   });
 }

@@ -5,9 +5,11 @@ import {
   NotificationPreferencesSchema,
   ok,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = (description: string) => ({
   description,
@@ -38,17 +40,9 @@ const patchRoute = operation(SESSION_ONLY, {
   responses: { 200: json('Preferences after the change') },
 });
 
-export function registerNotificationPreferenceRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(getRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(ok(await c.get('deps').storage.notificationPreferences.get(caller.user.id)), 200);
-  });
-  app.openapi(patchRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const deps = c.get('deps');
-    return c.json(
-      ok(await deps.storage.notificationPreferences.update(caller.user.id, c.req.valid('json'), deps.now())),
-      200,
-    );
-  });
+export function registerNotificationPreferenceRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
+  app.openapi(getRoute, async (c) => c.json(ok(await alerts.preferences(actorOf(c))), 200));
+  app.openapi(patchRoute, async (c) =>
+    c.json(ok(await alerts.updatePreferences(actorOf(c), c.req.valid('json'))), 200),
+  );
 }

@@ -10,12 +10,12 @@ import {
   TARGET_OUT_OF_RANGE,
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
-import { tierOf } from '../../analysis/analysis.js';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
-import { alertLimits, alertViews, createAlert, deleteAlert, listAlerts, updateAlert } from '../alerts.js';
+import type { UseCases } from '../../use-cases.js';
 import { limitsEnvelopeJson } from '../limits.js';
 
 const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
@@ -125,43 +125,24 @@ function limitsJson(c: Context<AppEnv>, text: string) {
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(configRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const limits = await alertLimits(c.get('deps'), caller.user.id, tierOf(caller));
-    return limitsJson(c, limitsEnvelopeJson(limits));
-  });
-  app.openapi(listRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const deps = c.get('deps');
-    return c.json(ok(await alertViews(deps, await listAlerts(deps, caller.user.id))), 200);
-  });
+export function registerNotificationRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
+  app.openapi(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
+  app.openapi(listRoute, async (c) => c.json(ok(await alerts.list(actorOf(c))), 200));
   app.openapi(
     createRoute,
-    async (c) => {
-      const caller = requireUser(c.get('caller'));
-      const deps = c.get('deps');
-      const alert = await createAlert(deps, caller.user.id, tierOf(caller), c.req.valid('json'));
-      const [view] = await alertViews(deps, [alert]);
-      return c.json(ok(view), 200);
-    },
+    async (c) => c.json(ok(await alerts.create(actorOf(c), c.req.valid('json'))), 200),
     payloadHook,
   );
   app.openapi(
     updateRoute,
     async (c) => {
-      const caller = requireUser(c.get('caller'));
-      const deps = c.get('deps');
       const { notification_id } = c.req.valid('param');
-      const alert = await updateAlert(deps, caller.user.id, tierOf(caller), notification_id, c.req.valid('json'));
-      const [view] = await alertViews(deps, [alert]);
-      return c.json(ok(view), 200);
+      return c.json(ok(await alerts.update(actorOf(c), notification_id, c.req.valid('json'))), 200);
     },
     payloadHook,
   );
   app.openapi(deleteRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    await deleteAlert(c.get('deps'), caller.user.id, c.req.valid('param').notification_id);
+    await alerts.delete(actorOf(c), c.req.valid('param').notification_id);
     return c.json(ok(null), 200);
   });
 }

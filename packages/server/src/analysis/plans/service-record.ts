@@ -23,20 +23,32 @@ export const SERVICE_RECORD_TTL_MS = 60_000;
 
 const CLASSES = AssetClassSchema.options;
 
-/** The sums of every published plan, per storage, read at most once per {@link SERVICE_RECORD_TTL_MS}. */
-const sums = new WeakMap<Storage, { at: number; value: Promise<PlanAggregate[]> }>();
-
-function aggregatesOf(storage: Storage, now: number): { at: number; value: Promise<PlanAggregate[]> } {
-  const cached = sums.get(storage);
-  if (cached !== undefined && now >= cached.at && now - cached.at < SERVICE_RECORD_TTL_MS) return cached;
-  const entry = { at: now, value: storage.publishedPlans.aggregate(CALIBRATION_BUCKETS) };
-  sums.set(storage, entry);
-  // A failed read is not kept: the next request asks again.
-  entry.value.catch(() => {
-    if (sums.get(storage) === entry) sums.delete(storage);
-  });
-  return entry;
+/** When the sums of every published plan were read, and the read. */
+interface PlanSums {
+  at: number;
+  value: Promise<PlanAggregate[]>;
 }
+
+/**
+ * The sums of every published plan in `storage`, read at most once per
+ * {@link SERVICE_RECORD_TTL_MS}: a reader holds the sums it read, so one is made per app.
+ */
+export function planSumsReader(storage: Storage): (now: number) => PlanSums {
+  let cached: PlanSums | undefined;
+  return (now) => {
+    if (cached !== undefined && now >= cached.at && now - cached.at < SERVICE_RECORD_TTL_MS) return cached;
+    const entry: PlanSums = { at: now, value: storage.publishedPlans.aggregate(CALIBRATION_BUCKETS) };
+    cached = entry;
+    // A failed read is not kept: the next request asks again.
+    entry.value.catch(() => {
+      if (cached === entry) cached = undefined;
+    });
+    return entry;
+  };
+}
+
+/** Reads the sums of every published plan (see {@link planSumsReader}). */
+export type PlanSumsReader = ReturnType<typeof planSumsReader>;
 
 /**
  * The class of the asset a plan was published on: as the asset universe carries it, else (an asset
@@ -53,11 +65,15 @@ function classOf(deps: AppDeps, assetId: string): AssetClass {
 /**
  * The service's track record over every plan it published, grouped by timeframe and asset class
  * (only groups with plans, by timeframe then class), with the total over the groups; `query`
- * narrows it to a timeframe, an asset class or both. The database sums the plans; the sums are
- * kept a minute.
+ * narrows it to a timeframe, an asset class or both. The database sums the plans; `sums` keeps
+ * them a minute.
  */
-export async function serviceTrackRecord(deps: AppDeps, query: TrackRecordQuery): Promise<ServiceTrackRecord> {
-  const { at, value } = aggregatesOf(deps.storage, deps.now());
+export async function serviceTrackRecord(
+  deps: AppDeps,
+  sums: PlanSumsReader,
+  query: TrackRecordQuery,
+): Promise<ServiceTrackRecord> {
+  const { at, value } = sums(deps.now());
   const classes = new Map<string, AssetClass>();
   const groups = new Map<string, { timeframe: Timeframe; asset_class: AssetClass; rows: PlanAggregate[] }>();
   const kept: PlanAggregate[] = [];

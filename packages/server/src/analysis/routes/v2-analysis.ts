@@ -14,24 +14,12 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { marketFor } from '../../market/market.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
 import { operation } from '../../platform/operation.js';
-import { admitted } from '../../platform/pipeline.js';
-import {
-  type AnalysisRequest,
-  type AnalysisResult,
-  analysisEnvelope,
-  analysisOf,
-  cachedAnalysisOf,
-  checkAnalysisAccess,
-  marketsOf,
-  overviewOf,
-  requireAsset,
-  signalOf,
-} from '../analysis.js';
-import { recordServedPlan } from '../plans/recorder.js';
+import type { UseCases } from '../../use-cases.js';
+import { type AnalysisResult, analysisEnvelope } from '../analysis.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -154,15 +142,6 @@ const marketsRoute = operation(
   [404, 503],
 );
 
-/** Resolves the venue (`connection`) and the asset on it, and applies the analysis gates (timeframe and depth by tier). */
-async function gated(c: Context<AppEnv>, request: AnalysisRequest) {
-  const deps = c.get('deps');
-  const market = await marketFor(deps, request.connection);
-  const asset = requireAsset(deps, request.asset_id, market);
-  checkAnalysisAccess(asset, request, c.get('caller'), c.get('client'));
-  return { deps, market, asset };
-}
-
 const cachedAnalysis = cachedResponder({
   'content-type': 'application/json',
   // The bytes change within the minute at a moment the client cannot know (the live mark, a
@@ -181,30 +160,15 @@ function served(c: Context<AppEnv>, result: AnalysisResult) {
   return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
 }
 
-/**
- * The analysis answered, its plan recorded as published (track record, pilot) before the response
- * leaves. The request is resolved, checked and looked up in the cache while a shared rate limit's
- * verdict is on its way (a speculative route); computing, recording and answering wait for it.
- */
-async function servedAnalysis(c: Context<AppEnv>, request: AnalysisRequest) {
-  const { deps, market, asset } = await gated(c, request);
-  const hit = cachedAnalysisOf(deps, market, asset, request);
-  // Decided before the answer is made: the verdict writes the budget's headers.
-  await admitted(c);
-  const result = hit ?? (await analysisOf(deps, market, asset, request));
-  await recordServedPlan(deps, market, result);
-  return served(c, result);
-}
-
-export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(analysisByQueryRoute, (c) => servedAnalysis(c, c.req.valid('query')));
-  app.openapi(analysisRoute, (c) =>
-    servedAnalysis(c, { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id }),
-  );
+export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
+  app.openapi(analysisByQueryRoute, async (c) => served(c, await analysis.get(actorOf(c), c.req.valid('query'))));
+  app.openapi(analysisRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    return served(c, await analysis.get(actorOf(c), request));
+  });
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, market, asset } = await gated(c, request);
-    const result = await signalOf(deps, market, asset, request);
+    const result = await analysis.signal(actorOf(c), request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
     c.header('age', String(result.age));
     c.header('vary', VARY);
@@ -212,17 +176,13 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>): void {
   });
   app.openapi(overviewRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const { deps, market, asset } = await gated(c, request);
-    const result = await overviewOf(deps, market, asset, request, c.req.valid('header')['x-locale']);
+    const result = await analysis.overview(actorOf(c), request, c.req.valid('header')['x-locale']);
     c.header('content-language', result.locale);
     c.header('vary', `x-locale, ${VARY}`);
     return c.json(ok(result), 200);
   });
   app.openapi(marketsRoute, async (c) => {
-    const deps = c.get('deps');
-    const { market_type, connection } = c.req.valid('query');
-    const market = await marketFor(deps, connection);
-    const asset = requireAsset(deps, c.req.valid('param').asset_id, market);
-    return c.json(ok(await marketsOf(market, asset, market_type)), 200);
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    return c.json(ok(await analysis.markets(actorOf(c), request)), 200);
   });
 }

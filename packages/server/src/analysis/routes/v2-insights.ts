@@ -1,9 +1,10 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { fearGreedListOf, insightsOf } from '../insights.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -37,17 +38,13 @@ const fearGreedRoute = operation(SESSION_OR_API_KEY, {
   responses: { 200: json(envelopeOf(FearGreedListSchema, 'FearGreedListEnvelope'), 'The ranked assets') },
 });
 
-export function registerInsightRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(insightsRoute, async (c) => c.json(ok(await insightsOf(c.get('deps'))), 200));
+export function registerInsightRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
+  app.openapi(insightsRoute, async (c) => c.json(ok(await analysis.insights(actorOf(c))), 200));
   app.openapi(fearGreedRoute, async (c) => {
-    const { zone, min_volume, exclude_stables, sort, sort_dir, limit } = c.req.valid('query');
-    const result = await fearGreedListOf(c.get('deps'), {
-      ...(zone === undefined ? {} : { zone }),
-      ...(min_volume === undefined ? {} : { min_volume }),
-      exclude_stables: exclude_stables === 'true',
-      sort,
-      sort_dir,
-      limit,
+    const query = c.req.valid('query');
+    const result = await analysis.fearGreed(actorOf(c), {
+      ...query,
+      exclude_stables: query.exclude_stables === 'true',
     });
     return c.json(ok(result), 200);
   });

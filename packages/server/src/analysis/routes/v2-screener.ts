@@ -8,12 +8,12 @@ import {
   SignalListSchema,
   signalListQuery,
 } from '@marketlens/contract';
-import { InputError, parseSignalControls, SIGNAL_CONTROLS } from '@marketlens/core';
+import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
-import { checkSignalControlAccess, controlsUsed, mayUseSignalControls, screenerOf, signalListOf } from '../screener.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -53,24 +53,13 @@ const signalsRoute = operation(
   [402],
 );
 
-export function registerScreenerRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerScreenerRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
   app.openapi(screenerRoute, async (c) =>
-    c.json(ok(await screenerOf(c.get('deps'), c.req.valid('query').asset_class)), 200),
+    c.json(ok(await analysis.screener(actorOf(c), c.req.valid('query').asset_class)), 200),
   );
   app.openapi(signalsRoute, async (c) => {
-    const caller = c.get('caller');
-    const query = c.req.valid('query');
-    checkSignalControlAccess(controlsUsed(query), caller);
-    let controls: ReturnType<typeof parseSignalControls>;
-    try {
-      controls = parseSignalControls(c.req.queries());
-    } catch (err) {
-      if (err instanceof InputError) throw new AppError('InvalidRequest', `Invalid query: ${err.message}`);
-      throw err;
-    }
-    const paid = mayUseSignalControls(caller);
-    const { timeframe, asset_class, limit } = query;
+    const result = await analysis.signals(actorOf(c), c.req.valid('query'), c.req.queries());
     c.header('vary', 'x-session-token, x-api-key');
-    return c.json(ok(await signalListOf(c.get('deps'), { timeframe, asset_class, limit }, controls, paid)), 200);
+    return c.json(ok(result), 200);
   });
 }

@@ -10,13 +10,11 @@ import {
   TrackRecordQuery,
 } from '@marketlens/contract';
 import { PUBLIC, SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { marketOf } from '../../market/market.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { CHART_DEPTH } from '../../platform/product-rules.js';
-import { assetRef, checkAnalysisAccess, requireAsset } from '../analysis.js';
-import { SERVICE_RECORD_TTL_MS, serviceTrackRecord } from '../plans/service-record.js';
-import { planTrackRecord, recentPlans } from '../plans/track-record.js';
+import type { UseCases } from '../../use-cases.js';
+import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';
 
 const trackRecordRoute = operation(
   SESSION_OR_API_KEY,
@@ -55,20 +53,13 @@ const serviceTrackRecordRoute = operation(PUBLIC, {
   },
 });
 
-export function registerTrackRecordRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerTrackRecordRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
   app.openapi(trackRecordRoute, async (c) => {
-    const deps = c.get('deps');
-    const { timeframe } = c.req.valid('query');
-    const asset = requireAsset(deps, c.req.valid('param').asset_id, marketOf(deps));
-    checkAnalysisAccess(asset, { timeframe, limit: CHART_DEPTH.free }, c.get('caller'), c.get('client'));
-    const [record, recent] = await Promise.all([
-      planTrackRecord(deps.storage, asset.id, timeframe),
-      recentPlans(deps.storage, asset.id, timeframe),
-    ]);
-    return c.json(ok({ asset: assetRef(asset), ...record, timeframe, recent }), 200);
+    const { asset_id } = c.req.valid('param');
+    return c.json(ok(await analysis.trackRecord(actorOf(c), asset_id, c.req.valid('query').timeframe)), 200);
   });
   app.openapi(serviceTrackRecordRoute, async (c) => {
-    const record = await serviceTrackRecord(c.get('deps'), c.req.valid('query'));
+    const record = await analysis.serviceTrackRecord(actorOf(c), c.req.valid('query'));
     // The same for every caller: shared caches may keep it as long as the server does.
     c.header('cache-control', `public, max-age=${SERVICE_RECORD_TTL_MS / 1000}`);
     return c.json(ok(record), 200);

@@ -10,29 +10,15 @@ import {
   SessionSchema,
   VerifyEmailQuery,
 } from '@marketlens/contract';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { AppError } from '../../platform/errors/app-error.js';
 import { operation } from '../../platform/operation.js';
+import type { UseCases } from '../../use-cases.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import { baseUrlOf } from '../oauth/base.js';
-import { login, logout, type SessionGrant, signup } from '../users.js';
-import {
-  resendVerification,
-  signupPendingVerification,
-  VERIFY_PATH,
-  verificationRequired,
-  verifyEmail,
-} from '../verification/verification.js';
+import { VERIFY_PATH } from '../verification/verification.js';
 
 const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
-
-const pendingView = (email: string) => ({ email, verification: 'pending' as const });
-
-const sessionView = (g: SessionGrant) => ({
-  user: { id: g.user.id, email: g.user.email, created_at: new Date(g.user.created_at).toISOString() },
-  session_token: g.token,
-  expires_at: new Date(g.expires_at).toISOString(),
-});
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -128,61 +114,37 @@ const meRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
 });
 
-export function registerAuthRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(meRoute, (c) => {
-    const caller = c.get('caller');
-    // SESSION_ONLY: the platform has refused every other caller before the handler runs.
-    if (caller.kind !== 'session') throw new AppError('Unauthorized', 'A session is required');
-    const u = caller.user;
+export function registerAuthRoutes(app: OpenAPIHono<AppEnv>, { auth }: UseCases): void {
+  app.openapi(meRoute, async (c) => {
+    const account = await auth.me(actorOf(c));
     c.header('cache-control', 'private, no-store');
-    return c.json(
-      ok({
-        user: { id: u.id, email: u.email, created_at: new Date(u.created_at).toISOString() },
-        tier: caller.tier,
-        tier_expires_at: caller.tier_expires_at === null ? null : new Date(caller.tier_expires_at).toISOString(),
-      }),
-      200,
-    );
+    return c.json(ok(account), 200);
   });
   app.openapi(signupRoute, async (c) => {
-    const { email, password } = c.req.valid('json');
-    const deps = c.get('deps');
     c.header('cache-control', 'no-store');
-    if (verificationRequired(deps)) {
-      const pending = await signupPendingVerification(deps, email, password, baseUrlOf(c));
-      return c.json(ok(pendingView(pending.email)), 202);
-    }
-    const g = await signup(deps.storage, email, password, deps.now());
-    return c.json(ok(sessionView(g)), 200);
+    // The base URL is asked for only when a link is mailed: a sign-up that mails nothing needs no Host check.
+    const result = await auth.signup(actorOf(c), c.req.valid('json'), () => baseUrlOf(c));
+    return 'pending' in result ? c.json(ok(result.pending), 202) : c.json(ok(result.session), 200);
   });
   app.openapi(loginRoute, async (c) => {
-    const { email, password } = c.req.valid('json');
-    const deps = c.get('deps');
-    const g = await login(deps.storage, email, password, deps.now(), verificationRequired(deps));
+    const session = await auth.login(actorOf(c), c.req.valid('json'));
     c.header('cache-control', 'no-store');
-    return c.json(ok(sessionView(g)), 200);
+    return c.json(ok(session), 200);
   });
   app.openapi(verifyRoute, async (c) => {
-    const user = await verifyEmail(c.get('deps'), c.req.valid('query').token);
+    const verified = await auth.verify(actorOf(c), c.req.valid('query').token);
     c.header('cache-control', 'no-store');
     // The token is in this page's URL: it must not leave in a Referer.
     c.header('referrer-policy', 'no-referrer');
-    return c.json(
-      ok({
-        user: { id: user.id, email: user.email, created_at: new Date(user.created_at).toISOString() },
-        email_verified_at: new Date(user.email_verified_at ?? c.get('deps').now()).toISOString(),
-      }),
-      200,
-    );
+    return c.json(ok(verified), 200);
   });
   app.openapi(resendRoute, async (c) => {
-    const { email } = c.req.valid('json');
-    const pending = await resendVerification(c.get('deps'), email, baseUrlOf(c));
+    const pending = await auth.resendVerification(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
     c.header('cache-control', 'no-store');
-    return c.json(ok(pendingView(pending.email)), 202);
+    return c.json(ok(pending), 202);
   });
   app.openapi(logoutRoute, async (c) => {
-    await logout(c.get('deps').storage, c.req.header('x-session-token') ?? '');
+    await auth.logout(actorOf(c), c.req.header('x-session-token') ?? '');
     return c.json(ok(null), 200);
   });
 }

@@ -8,11 +8,12 @@ import {
   envelopeOf,
   ok,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
-import { requireVerifiedEmail } from '../../auth/verification/verification.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { createApiKey, credits, listApiKeys, MAX_ACTIVE_API_KEYS, revokeApiKey, usageOf } from '../api-keys.js';
+import type { UseCases } from '../../use-cases.js';
+import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -70,30 +71,17 @@ const creditsRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
-export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>, { keys }: UseCases): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
-  app.openapi(creditsRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(
-      ok(await credits(usageOf(c.get('deps')), caller.user.id, caller.tier ?? 'free', c.get('deps').now())),
-      200,
-    );
-  });
+  app.openapi(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
   app.openapi(createApiKeyRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const body = c.req.valid('json') ?? {};
-    await requireVerifiedEmail(c.get('deps'), caller.user.id);
-    const { key, view } = await createApiKey(c.get('deps').storage, caller.user.id, body, c.get('deps').now());
+    const created = await keys.create(actorOf(c), c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
-    return c.json(ok({ key, api_key: view }), 200);
+    return c.json(ok(created), 200);
   });
-  app.openapi(listApiKeysRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(ok(await listApiKeys(c.get('deps').storage, caller.user.id, c.get('deps').now())), 200);
-  });
+  app.openapi(listApiKeysRoute, async (c) => c.json(ok(await keys.list(actorOf(c))), 200));
   app.openapi(deleteApiKeyRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    await revokeApiKey(c.get('deps').storage, caller.user.id, c.req.valid('param').key_id, c.get('deps').now());
+    await keys.revoke(actorOf(c), c.req.valid('param').key_id);
     return c.json(ok(null), 200);
   });
 }

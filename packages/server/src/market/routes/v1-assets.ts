@@ -7,10 +7,12 @@ import {
   LegacyFavoriteRequestSchema,
   ok,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { addFavorite, favoriteAssets, legacyAssetId, removeFavorite } from '../assets.js';
+import type { UseCases } from '../../use-cases.js';
+import { legacyAssetId } from '../assets.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -55,18 +57,15 @@ const removeRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerLegacyAssetRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerLegacyAssetRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
   app.openapi(listRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
     const query = { asset_class: 'coins', sort: 'volume', sort_dir: 'desc', limit: 500 } as const;
-    return c.json(ok(await favoriteAssets(c.get('deps'), user.id, query)), 200);
+    return c.json(ok(await market.favorites(actorOf(c), query)), 200);
   });
-  app.openapi(addRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await addFavorite(c.get('deps'), user.id, legacyAssetId(c.req.valid('json')))), 200);
-  });
-  app.openapi(removeRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await removeFavorite(c.get('deps'), user.id, c.req.valid('param').asset_id)), 200);
-  });
+  app.openapi(addRoute, async (c) =>
+    c.json(ok(await market.addFavorite(actorOf(c), legacyAssetId(c.req.valid('json')))), 200),
+  );
+  app.openapi(removeRoute, async (c) =>
+    c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
+  );
 }

@@ -1,10 +1,10 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
-import type { Context } from 'hono';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { exchangeDetail, exchangeViewer, listExchanges } from '../exchanges.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -37,13 +37,9 @@ const detailRoute = operation(
   [404, 503],
 );
 
-export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>): void {
-  const viewerOf = (c: Context<AppEnv>) => {
-    const caller = c.get('caller');
-    return exchangeViewer(c.get('deps'), caller.kind === 'anonymous' ? null : caller.user.id);
-  };
-  app.openapi(listRoute, async (c) => c.json(ok(await listExchanges(c.get('deps'), await viewerOf(c))), 200));
+export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
+  app.openapi(listRoute, async (c) => c.json(ok(await market.exchanges(actorOf(c))), 200));
   app.openapi(detailRoute, async (c) =>
-    c.json(ok(await exchangeDetail(c.get('deps'), c.req.valid('param').exchange_id, await viewerOf(c))), 200),
+    c.json(ok(await market.exchange(actorOf(c), c.req.valid('param').exchange_id)), 200),
   );
 }

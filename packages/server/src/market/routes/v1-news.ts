@@ -1,8 +1,10 @@
 import { type OpenAPIHono, z } from '@hono/zod-openapi';
 import { envelopeOf, NewsItemSchema, NewsQuery, ok } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
+import type { UseCases } from '../../use-cases.js';
 
 const newsRoute = operation(SESSION_ONLY, {
   method: 'get',
@@ -21,9 +23,6 @@ const newsRoute = operation(SESSION_ONLY, {
   },
 });
 
-export function registerNewsRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(newsRoute, (c) => {
-    const news = c.get('deps').news;
-    return c.json(ok(news ? news.latest(c.req.valid('query').limit) : []), 200);
-  });
+export function registerNewsRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
+  app.openapi(newsRoute, (c) => c.json(ok(market.news(actorOf(c), c.req.valid('query').limit)), 200));
 }

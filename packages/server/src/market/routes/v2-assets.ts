@@ -10,10 +10,11 @@ import {
   PopularAssetSchema,
   PopularAssetsQuery,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { addFavorite, favoriteAssets, listAssets, popularAssets, removeFavorite } from '../assets.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -81,21 +82,16 @@ const removeFavoriteRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerAssetRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(listRoute, async (c) => c.json(ok(await listAssets(c.get('deps'), c.req.valid('query'))), 200));
-  app.openapi(popularRoute, async (c) =>
-    c.json(ok(await popularAssets(c.get('deps'), c.req.valid('query').limit)), 200),
+export function registerAssetRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
+  app.openapi(listRoute, async (c) => c.json(ok(await market.assets(actorOf(c), c.req.valid('query'))), 200));
+  app.openapi(popularRoute, async (c) => c.json(ok(await market.popular(actorOf(c), c.req.valid('query').limit)), 200));
+  app.openapi(listFavoritesRoute, async (c) =>
+    c.json(ok(await market.favorites(actorOf(c), c.req.valid('query'))), 200),
   );
-  app.openapi(listFavoritesRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await favoriteAssets(c.get('deps'), user.id, c.req.valid('query'))), 200);
-  });
-  app.openapi(addFavoriteRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await addFavorite(c.get('deps'), user.id, c.req.valid('json').asset_id)), 200);
-  });
-  app.openapi(removeFavoriteRoute, async (c) => {
-    const { user } = requireUser(c.get('caller'));
-    return c.json(ok(await removeFavorite(c.get('deps'), user.id, c.req.valid('param').asset_id)), 200);
-  });
+  app.openapi(addFavoriteRoute, async (c) =>
+    c.json(ok(await market.addFavorite(actorOf(c), c.req.valid('json').asset_id)), 200),
+  );
+  app.openapi(removeFavoriteRoute, async (c) =>
+    c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
+  );
 }

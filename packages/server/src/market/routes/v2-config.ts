@@ -1,9 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ConfigSchema, envelopeOf, ok } from '@marketlens/contract';
 import { OPTIONAL_SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { configDocument } from '../config-document.js';
+import type { UseCases } from '../../use-cases.js';
 
 const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
   method: 'get',
@@ -21,10 +22,10 @@ const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
   },
 });
 
-export function registerConfigRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerConfigRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
   app.openapi(configRoute, (c) => {
     c.header('cache-control', 'private, max-age=60');
     c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');
-    return c.json(ok(configDocument(c.get('caller'), c.get('client'))), 200);
+    return c.json(ok(market.config(actorOf(c))), 200);
   });
 }

@@ -13,7 +13,7 @@ import { DEFAULT_PILOT_CONFIG } from '../config.js';
 /**
  * The pilot answers the same over REST and MCP: `get_pilot_spectate` and `get_pilot_spectate_history`
  * hold the `data` of `/pilot/spectate` and `/pilot/spectate/track-record`, over a pilot with one open
- * and two closed trades.
+ * and two closed trades, and refuse an ineligible user with the same code.
  */
 
 const HOUR = 3_600_000;
@@ -62,7 +62,10 @@ function trade(index: number, opened: number, closed: boolean): PilotTradeRecord
 }
 
 let rest: (path: string) => Promise<unknown>;
+let restRefusal: (path: string) => Promise<{ status: number; code: unknown }>;
 let client: Client;
+/** Whether the user may spectate (the injected eligibility rule answers it). */
+let eligible = true;
 
 beforeAll(async () => {
   const h = harness();
@@ -81,17 +84,25 @@ beforeAll(async () => {
     config: { ...DEFAULT_CONFIG, pilot: { ...DEFAULT_PILOT_CONFIG, universe: ['bitcoin', 'ethereum'] } },
     now: () => h.clock.now,
     market: h.market,
-    isPilotEligible: async () => true,
+    isPilotEligible: async () => eligible,
   };
   const app = createApp(deps, { logError: () => {} });
-  rest = async (path) => {
-    const res = await app.request(
-      path,
-      { headers: { 'x-session-token': token } },
-      { incoming: { socket: { remoteAddress: '198.51.100.9' } } },
+  const get = (path: string) =>
+    Promise.resolve(
+      app.request(
+        path,
+        { headers: { 'x-session-token': token } },
+        { incoming: { socket: { remoteAddress: '198.51.100.9' } } },
+      ),
     );
+  rest = async (path) => {
+    const res = await get(path);
     expect(res.status, path).toBe(200);
     return ((await res.json()) as { data: unknown }).data;
+  };
+  restRefusal = async (path) => {
+    const res = await get(path);
+    return { status: res.status, code: ((await res.json()) as { code: unknown }).code };
   };
   const user = await h.storage.users.byId(userId);
   if (user === null) throw new Error('no user');
@@ -108,6 +119,13 @@ async function tool(name: string, args: Record<string, unknown> = {}): Promise<u
   return r.structuredContent;
 }
 
+/** The error code of a tool call that must fail. */
+async function toolRefusal(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(r.isError, name).toBe(true);
+  return (r.structuredContent as { code: unknown }).code;
+}
+
 describe('the pilot over REST and MCP', () => {
   it('get_pilot_spectate holds the /pilot/spectate data, open positions included', async () => {
     const data = (await rest('/pilot/spectate')) as { open_positions: unknown[] };
@@ -121,5 +139,28 @@ describe('the pilot over REST and MCP', () => {
     // A trade on an asset outside the coin universe carries no asset block.
     expect(data.trades.map((t) => 'asset' in t)).toEqual([true, false]);
     expect(await tool('get_pilot_spectate_history')).toEqual(data);
+  });
+
+  it('get_pilot_spectate_history with before_trade holds the data of the same page over REST', async () => {
+    const data = (await rest('/pilot/spectate/track-record?before_trade=2')) as {
+      trades: { trade_index: number }[];
+    };
+    expect(data.trades.map((t) => t.trade_index)).toEqual([1]);
+    expect(await tool('get_pilot_spectate_history', { before_trade: 2 })).toEqual(data);
+  });
+
+  it('refuses an ineligible user with 403 PilotNotEligible on REST and the same code on MCP', async () => {
+    eligible = false;
+    try {
+      for (const [path, name] of [
+        ['/pilot/spectate', 'get_pilot_spectate'],
+        ['/pilot/spectate/track-record', 'get_pilot_spectate_history'],
+      ] as const) {
+        expect(await restRefusal(path)).toEqual({ status: 403, code: 'PilotNotEligible' });
+        expect(await toolRefusal(name)).toBe('PilotNotEligible');
+      }
+    } finally {
+      eligible = true;
+    }
   });
 });

@@ -6,12 +6,12 @@ import {
   PilotTrackRecordQuery,
   PilotTrackRecordSchema,
 } from '@marketlens/contract';
-import type { Context } from 'hono';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { requirePilotEligible } from '../eligibility.js';
-import { PILOT_PAGE_SIZE, spectateOverview, spectateTrackRecord } from '../views.js';
+import type { UseCases } from '../../use-cases.js';
+import { PILOT_PAGE_SIZE } from '../views.js';
 
 const ELIGIBILITY =
   'Session only. Eligibility: 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
@@ -49,18 +49,9 @@ const trackRecordRoute = operation(SESSION_ONLY, {
   },
 });
 
-/** 403 `PilotNotEligible` unless the caller qualifies. */
-async function requireEligible(c: Context<AppEnv>): Promise<void> {
-  await requirePilotEligible(c.get('deps'), requireUser(c.get('caller')).user.id);
-}
-
-export function registerPilotRoutes(app: OpenAPIHono<AppEnv>): void {
-  app.openapi(spectateRoute, async (c) => {
-    await requireEligible(c);
-    return c.json(ok(await spectateOverview(c.get('deps'))), 200);
-  });
-  app.openapi(trackRecordRoute, async (c) => {
-    await requireEligible(c);
-    return c.json(ok(await spectateTrackRecord(c.get('deps'), c.req.valid('query').before_trade)), 200);
-  });
+export function registerPilotRoutes(app: OpenAPIHono<AppEnv>, { pilot }: UseCases): void {
+  app.openapi(spectateRoute, async (c) => c.json(ok(await pilot.spectate(actorOf(c))), 200));
+  app.openapi(trackRecordRoute, async (c) =>
+    c.json(ok(await pilot.trackRecord(actorOf(c), c.req.valid('query'))), 200),
+  );
 }

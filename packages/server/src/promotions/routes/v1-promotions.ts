@@ -10,13 +10,11 @@ import {
   PromotionSignUpWithUIDSchema,
   PromotionVolumeStandingSchema,
 } from '@marketlens/contract';
-import { requireUser, SESSION_ONLY } from '../../auth/authorize.js';
-import type { AppDeps, AppEnv } from '../../platform/deps.js';
+import { SESSION_ONLY } from '../../auth/authorize.js';
+import { actorOf } from '../../platform/actor.js';
+import type { AppEnv } from '../../platform/deps.js';
 import { operation } from '../../platform/operation.js';
-import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from '../catalog.js';
-import { affiliateThresholdUsd } from '../config.js';
-import { signUp, signUpShown } from '../signup.js';
-import { readVolumeStanding } from '../volume.js';
+import type { UseCases } from '../../use-cases.js';
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({
   description,
@@ -117,57 +115,24 @@ const signUpRoute = operation(
   [404, 422],
 );
 
-const random = (deps: AppDeps): (() => number) => deps.random ?? Math.random;
-
-export function registerPromotionRoutes(app: OpenAPIHono<AppEnv>): void {
+export function registerPromotionRoutes(app: OpenAPIHono<AppEnv>, { promotions }: UseCases): void {
   // The fixed paths first so `available`, `campaigns`, `random` and `volume` are never read as a connection id.
-  app.openapi(availableRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(ok(await availablePromotions(c.get('deps').storage, caller.user.id)), 200);
-  });
-  app.openapi(campaignsRoute, async (c) => {
-    const deps = c.get('deps');
-    return c.json(ok(await liveCampaigns(deps.storage, deps.now(), random(deps))), 200);
-  });
-  app.openapi(randomRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const deps = c.get('deps');
-    return c.json(ok(await randomPromotion(deps.storage, caller.user.id, random(deps))), 200);
-  });
+  app.openapi(availableRoute, async (c) => c.json(ok(await promotions.available(actorOf(c))), 200));
+  app.openapi(campaignsRoute, async (c) => c.json(ok(await promotions.campaigns(actorOf(c))), 200));
+  app.openapi(randomRoute, async (c) => c.json(ok(await promotions.random(actorOf(c))), 200));
   app.openapi(volumeRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const deps = c.get('deps');
-    const standing = await readVolumeStanding(
-      deps.storage,
-      caller.user.id,
-      deps.now(),
-      affiliateThresholdUsd(deps.config),
-    );
+    const standing = await promotions.volume(actorOf(c));
     c.header('cache-control', 'no-store');
     return c.json(ok(standing), 200);
   });
-  app.openapi(promotionRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    return c.json(
-      ok(await promotionFor(c.get('deps').storage, caller.user.id, c.req.valid('param').connection_id)),
-      200,
-    );
-  });
-  app.openapi(signUpShowRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const show = await signUpShown(c.get('deps').storage, caller.user.id, c.req.valid('param').connection_id);
-    return c.json(ok({ show }), 200);
-  });
+  app.openapi(promotionRoute, async (c) =>
+    c.json(ok(await promotions.get(actorOf(c), c.req.valid('param').connection_id)), 200),
+  );
+  app.openapi(signUpShowRoute, async (c) =>
+    c.json(ok(await promotions.signUpShown(actorOf(c), c.req.valid('param').connection_id)), 200),
+  );
   app.openapi(signUpRoute, async (c) => {
-    const caller = requireUser(c.get('caller'));
-    const deps = c.get('deps');
-    const result = await signUp(
-      deps.storage,
-      caller.user.id,
-      c.req.valid('param').connection_id,
-      c.req.valid('json').uid,
-      deps.now(),
-    );
-    return c.json(ok(result), 200);
+    const { connection_id } = c.req.valid('param');
+    return c.json(ok(await promotions.signUp(actorOf(c), connection_id, c.req.valid('json').uid)), 200);
   });
 }

@@ -1,0 +1,92 @@
+import { iso, isoOrNull, type Session } from '@marketlens/contract';
+import type { Actor, AppDeps } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
+import type { UserRecord } from '../storage/types.js';
+import { login, logout, type SessionGrant, signup } from './users.js';
+import {
+  resendVerification,
+  signupPendingVerification,
+  verificationRequired,
+  verifyEmail,
+} from './verification/verification.js';
+
+/** An email and a password, as sign-up and sign-in take them. */
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+const userView = (u: UserRecord) => ({ id: u.id, email: u.email, created_at: iso(u.created_at) });
+
+const pendingView = (email: string) => ({ email, verification: 'pending' as const });
+
+const sessionView = (g: SessionGrant): Session => ({
+  user: userView(g.user),
+  session_token: g.token,
+  expires_at: iso(g.expires_at),
+});
+
+/**
+ * Accounts and sessions, as REST (`/v1/auth/*`) and MCP (`get_account_info`) ask for them. Where
+ * email verification is required, sign-up opens no session and answers alike for a taken address,
+ * and an unverified account cannot sign in.
+ */
+export function authUseCases(deps: AppDeps) {
+  /** The account of a session: the user, the effective tier and when a granted tier ends. */
+  function accountOf(actor: Actor) {
+    const caller = actor.caller;
+    if (caller.kind !== 'session') throw new AppError('Unauthorized', 'A session is required');
+    return { user: userView(caller.user), tier: caller.tier, tier_expires_at: isoOrNull(caller.tier_expires_at) };
+  }
+
+  return {
+    /**
+     * Creates an account on the free tier. Where verification is required, mails a link under
+     * `baseUrl()` (or a notice to a taken address's owner) and opens no session (`pending`);
+     * otherwise opens a session, and a taken address is 422 `EmailAlreadyRegistered`.
+     */
+    async signup(
+      _actor: Actor,
+      { email, password }: Credentials,
+      baseUrl: () => string,
+    ): Promise<{ pending: ReturnType<typeof pendingView> } | { session: Session }> {
+      if (verificationRequired(deps)) {
+        const pending = await signupPendingVerification(deps, email, password, baseUrl());
+        return { pending: pendingView(pending.email) };
+      }
+      return { session: sessionView(await signup(deps.storage, email, password, deps.now())) };
+    },
+
+    /** Opens a session; a wrong password, or an unverified address where verification is required, is 401 `InvalidCredentials`. */
+    async login(_actor: Actor, { email, password }: Credentials): Promise<Session> {
+      return sessionView(await login(deps.storage, email, password, deps.now(), verificationRequired(deps)));
+    },
+
+    /** Ends the session of `token` at once; the account's other sessions and API keys stay. */
+    async logout(_actor: Actor, token: string): Promise<void> {
+      await logout(deps.storage, token);
+    },
+
+    /** Redeems a verification link once; an unknown, used or expired token is 400 `InvalidVerificationToken`. */
+    async verify(_actor: Actor, token: string) {
+      const user = await verifyEmail(deps, token);
+      return { user: userView(user), email_verified_at: iso(user.email_verified_at ?? deps.now()) };
+    },
+
+    /** Mails a new link under `baseUrl` to an unverified account (within its mail limit); the same answer for any address. */
+    async resendVerification(_actor: Actor, email: string, baseUrl: string) {
+      return pendingView((await resendVerification(deps, email, baseUrl)).email);
+    },
+
+    /** `GET /v1/auth/me`: the account of the session; any other caller is 401 `Unauthorized`. */
+    async me(actor: Actor) {
+      return accountOf(actor);
+    },
+
+    /** The account of the session with its favorite asset ids, in the order the user keeps them. */
+    async accountInfo(actor: Actor) {
+      const account = accountOf(actor);
+      return { ...account, favorites: await deps.storage.favorites.list(account.user.id) };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { requireUser } from '../auth/authorize.js';
+import type { Actor, AppDeps } from '../platform/deps.js';
+import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from './catalog.js';
+import { affiliateThresholdUsd } from './config.js';
+import { signUp, signUpShown } from './signup.js';
+import { readVolumeStanding } from './volume.js';
+
+/**
+ * The promotions a signed-in user sees and claims, as REST (`/v1/promotions/*`) asks for them:
+ * exchange promotions (claimed once per account and per exchange UID, for 30 days of Pro),
+ * campaign banners and the affiliate volume standing (which grants Elite while it qualifies). The
+ * operator's side (publishing, inviting) is `admin.ts`.
+ */
+export function promotionUseCases(deps: AppDeps) {
+  const random = deps.random ?? Math.random;
+
+  return {
+    /** The active promotions the caller may claim and has not claimed. */
+    async available(actor: Actor) {
+      return availablePromotions(deps.storage, requireUser(actor.caller).user.id);
+    },
+
+    /** The campaigns whose registration is open, in random order. */
+    async campaigns(_actor: Actor) {
+      return liveCampaigns(deps.storage, deps.now(), random);
+    },
+
+    /** One promotion the caller has not claimed, at random; 404 `PromotionNotFound` when none. */
+    async random(actor: Actor) {
+      return randomPromotion(deps.storage, requireUser(actor.caller).user.id, random);
+    },
+
+    /**
+     * The caller's 30-day affiliate volume against the configured threshold; while it qualifies,
+     * reading it grants Elite for 30 days unless such a grant is still valid.
+     */
+    async volume(actor: Actor) {
+      const userId = requireUser(actor.caller).user.id;
+      return readVolumeStanding(deps.storage, userId, deps.now(), affiliateThresholdUsd(deps.config));
+    },
+
+    /** The promotion of an exchange; 403 `PromotionAlreadyClaimed` once claimed, 404 `PromotionNotFound` when none. */
+    async get(actor: Actor, connectionId: string) {
+      return promotionFor(deps.storage, requireUser(actor.caller).user.id, connectionId);
+    },
+
+    /** Whether to show the sign-up form: the caller is invited and has not claimed (false when the exchange has none). */
+    async signUpShown(actor: Actor, connectionId: string) {
+      return { show: await signUpShown(deps.storage, requireUser(actor.caller).user.id, connectionId) };
+    },
+
+    /**
+     * Claims the promotion with the caller's exchange UID for 30 days of Pro: 400 for a UID failing
+     * its checks, 422 (`PromotionNotInvited`, `PromotionClaimed`, `PromotionUidUsed`) with nothing changed.
+     */
+    async signUp(actor: Actor, connectionId: string, uid: string) {
+      return signUp(deps.storage, requireUser(actor.caller).user.id, connectionId, uid, deps.now());
+    },
+  };
+}

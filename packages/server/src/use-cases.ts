@@ -1,0 +1,30 @@
+import { accountUseCases } from './accounts/use-cases.js';
+import { alertUseCases } from './alerts/use-cases.js';
+import { analysisUseCases } from './analysis/use-cases.js';
+import { authUseCases } from './auth/use-cases.js';
+import { keyUseCases } from './keys/use-cases.js';
+import { marketUseCases } from './market/use-cases.js';
+import { pilotUseCases } from './pilot/use-cases.js';
+import type { AppDeps } from './platform/deps.js';
+import { promotionUseCases } from './promotions/use-cases.js';
+
+/**
+ * The application: one object per feature, one method per use case, each holding every rule of
+ * its use case (tier gates, eligibility, limits, what is recorded). Built once per app by
+ * `createApp`; REST routes and MCP tools are adapters over it (parse, call one method, serialize).
+ */
+export function createUseCases(deps: AppDeps) {
+  return {
+    market: marketUseCases(deps),
+    analysis: analysisUseCases(deps),
+    accounts: accountUseCases(deps),
+    alerts: alertUseCases(deps),
+    auth: authUseCases(deps),
+    keys: keyUseCases(deps),
+    promotions: promotionUseCases(deps),
+    pilot: pilotUseCases(deps),
+  };
+}
+
+/** The use cases of one app, by feature. */
+export type UseCases = ReturnType<typeof createUseCases>;
