@@ -1,10 +1,8 @@
-import { createMcpServer } from '@marketlens/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedAccount } from '../../../test/support/account-seed.js';
 import { type Harness, harness } from '../../../test/support/harness.js';
+import { connectedClient, toolRefusal as toolRefusalOf, toolResult } from '../../../test/support/mcp-agreement.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 
@@ -72,10 +70,7 @@ beforeAll(async () => {
     tier_expires_at: null,
     api_key_id: null,
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(backend).connect(serverSide);
-  client = new Client({ name: 'agreement-test', version: '0' });
-  await client.connect(clientSide);
+  client = await connectedClient(backend);
   const btc = (await h.storage.positions.openByUser(user.userId)).find((p) => p.pair === 'BTCUSDT');
   if (btc === undefined) throw new Error('no position');
   positionId = btc.id;
@@ -87,10 +82,8 @@ async function rest(path: string, init: RequestInit = {}): Promise<unknown> {
   return ((await res.json()) as { data: unknown }).data;
 }
 
-async function tool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`).toBeFalsy();
-  return r.structuredContent;
+function tool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return toolResult(client, name, args);
 }
 
 /** The error code of a refused REST request (its status checked). */
@@ -101,10 +94,8 @@ async function restRefusal(path: string, status: number, init: RequestInit = {})
 }
 
 /** The error code of a refused tool call. */
-async function toolRefusal(name: string, args: Record<string, unknown>): Promise<unknown> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, name).toBe(true);
-  return (r.structuredContent as { code: unknown }).code;
+function toolRefusal(name: string, args: Record<string, unknown>): Promise<unknown> {
+  return toolRefusalOf(client, name, args);
 }
 
 const UNKNOWN_POSITION = '00000000-0000-4000-8000-000000000000';

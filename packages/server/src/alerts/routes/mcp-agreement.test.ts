@@ -1,10 +1,8 @@
 import { FREE_ALERT_LIMIT } from '@marketlens/contract';
-import { createMcpServer } from '@marketlens/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
+import { connectedClient, toolRefusal as toolRefusalOf, toolResult } from '../../../test/support/mcp-agreement.js';
 import { TestPushService } from '../../../test/support/push-service.js';
 import { openSession } from '../../auth/users.js';
 import { MCP_CLIENT, mcpBackend } from '../../mcp/backend.js';
@@ -44,11 +42,7 @@ async function surfaces(h: Harness, deps: AppDeps, userId: string, token: string
   const user = await h.storage.users.byId(userId);
   if (user === null) throw new Error('no user');
   const backend = mcpBackend(deps, { kind: 'session', user, tier: 'free', tier_expires_at: null, api_key_id: null });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(backend).connect(serverSide);
-  const client = new Client({ name: 'agreement-test', version: '0' });
-  await client.connect(clientSide);
-  return { userId, headers: { 'x-session-token': token }, client };
+  return { userId, headers: { 'x-session-token': token }, client: await connectedClient(backend) };
 }
 
 beforeAll(async () => {
@@ -82,17 +76,13 @@ async function listed(): Promise<{ id: string }[]> {
   return (await rest('/v1/notifications')) as { id: string }[];
 }
 
-async function tool(name: string, args: Record<string, unknown> = {}, who: Surfaces = main): Promise<unknown> {
-  const r = (await who.client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`).toBeFalsy();
-  return r.structuredContent;
+function tool(name: string, args: Record<string, unknown> = {}, who: Surfaces = main): Promise<unknown> {
+  return toolResult(who.client, name, args);
 }
 
 /** The error code of a refused tool call. */
-async function toolRefusal(name: string, args: Record<string, unknown>, who: Surfaces = main): Promise<unknown> {
-  const r = (await who.client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, name).toBe(true);
-  return (r.structuredContent as { code: unknown }).code;
+function toolRefusal(name: string, args: Record<string, unknown>, who: Surfaces = main): Promise<unknown> {
+  return toolRefusalOf(who.client, name, args);
 }
 
 /** The error code of a refused REST request, its status checked. */

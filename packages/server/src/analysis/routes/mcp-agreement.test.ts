@@ -1,10 +1,8 @@
 import { ERROR_CODES } from '@marketlens/contract';
-import { createMcpServer } from '@marketlens/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
+import { connectedClient, toolRefusal as toolRefusalOf, toolResult } from '../../../test/support/mcp-agreement.js';
 import { grantTier } from '../../keys/tiers.js';
 import { universeOf } from '../../market/market.js';
 import { mcpBackend } from '../../mcp/backend.js';
@@ -35,11 +33,7 @@ async function mcpClient(userId: string, tier: 'free' | 'pro'): Promise<Client> 
     market: h.market,
   };
   const backend = mcpBackend(deps, { kind: 'session', user, tier, tier_expires_at: null, api_key_id: null });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(backend).connect(serverSide);
-  const client = new Client({ name: 'agreement-test', version: '0' });
-  await client.connect(clientSide);
-  return client;
+  return connectedClient(backend);
 }
 
 beforeAll(async () => {
@@ -64,17 +58,13 @@ async function restRefusal(path: string, init = free): Promise<{ status: number;
   return { status: res.status, code: ((await res.json()) as { code: unknown }).code };
 }
 
-async function tool(name: string, args: Record<string, unknown> = {}, client = freeClient): Promise<unknown> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`).toBeFalsy();
-  return r.structuredContent;
+function tool(name: string, args: Record<string, unknown> = {}, client = freeClient): Promise<unknown> {
+  return toolResult(client, name, args);
 }
 
 /** The error code of a tool call that must fail. */
-async function toolRefusal(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
-  const r = (await freeClient.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, name).toBe(true);
-  return (r.structuredContent as { code: unknown }).code;
+function toolRefusal(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return toolRefusalOf(freeClient, name, args);
 }
 
 /** Coins of the simulated venue, stablecoins left out, in universe order. */

@@ -1,9 +1,6 @@
-import { createMcpServer } from '@marketlens/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
+import { connectedClient, toolResult } from '../../../test/support/mcp-agreement.js';
 import { grantTier, tierStanding } from '../../keys/tiers.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { DEFAULT_CONFIG } from '../../platform/deps.js';
@@ -35,13 +32,7 @@ describe('the account over REST and MCP', () => {
       tier_expires_at: standing.grant?.expires_at ?? null,
       api_key_id: null,
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await createMcpServer(backend).connect(serverSide);
-    const client = new Client({ name: 'agreement-test', version: '0' });
-    await client.connect(clientSide);
-
-    const r = (await client.callTool({ name: 'get_account_info', arguments: {} })) as CallToolResult;
-    expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
-    expect(r.structuredContent).toEqual({ ...data, favorites: [...DEFAULT_FAVORITES] });
+    const client = await connectedClient(backend);
+    expect(await toolResult(client, 'get_account_info')).toEqual({ ...data, favorites: [...DEFAULT_FAVORITES] });
   });
 });

@@ -1,10 +1,8 @@
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { createMcpServer } from '@marketlens/mcp';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
+import { connectedClient, toolRefusal as toolRefusalOf, toolResult } from '../../../test/support/mcp-agreement.js';
 import { DEFAULT_FAVORITES } from '../../auth/users.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
@@ -33,10 +31,7 @@ beforeAll(async () => {
     market: h.market,
   };
   const backend = mcpBackend(deps, { kind: 'session', user, tier: 'free', tier_expires_at: null, api_key_id: null });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(backend).connect(serverSide);
-  client = new Client({ name: 'agreement-test', version: '0' });
-  await client.connect(clientSide);
+  client = await connectedClient(backend);
 });
 
 const withAuth = (init: RequestInit): RequestInit => ({
@@ -55,17 +50,13 @@ async function restRefusal(path: string, init: RequestInit = {}): Promise<{ stat
   return { status: res.status, code: ((await res.json()) as { code: unknown }).code };
 }
 
-async function tool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, `${name}: ${JSON.stringify(r.structuredContent)}`).toBeFalsy();
-  return r.structuredContent;
+function tool(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return toolResult(client, name, args);
 }
 
 /** The error code of a tool call that must fail. */
-async function toolRefusal(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(r.isError, name).toBe(true);
-  return (r.structuredContent as { code: unknown }).code;
+function toolRefusal(name: string, args: Record<string, unknown> = {}): Promise<unknown> {
+  return toolRefusalOf(client, name, args);
 }
 
 const favorite = (asset_id: string): RequestInit => ({
