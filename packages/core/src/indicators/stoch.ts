@@ -1,6 +1,7 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
+import { rangePositionInto } from './internal/range-scan.js';
 import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength } from './internal/validate.js';
 import { Window } from './internal/window.js';
@@ -96,84 +97,12 @@ export function stochInto(
   const kStart = rawStart + kSmooth - 1;
   const dStart = kStart + dPeriod - 1;
   // The raw %K goes to `d` as scratch, is smoothed into `k`, then `k` is smoothed into `d`.
-  const bad = rawStart < n ? rawKInto(high, low, close, from, n, kPeriod, d) : 0;
+  const bad = rawStart < n ? rangePositionInto(high, low, close, from, n, kPeriod, d, false) : 0;
   smaInto(d, rawStart, n, kSmooth, k);
   smaInto(k, kStart, n, dPeriod, d);
   // Like TA-Lib, %K is published from the same index as %D.
   k.fill(Number.NaN, 0, Math.min(dStart, n));
   d.fill(Number.NaN, 0, Math.min(dStart, n));
-  return bad;
-}
-
-/**
- * Raw %K of candles `[from, n)` into `out` from index `from + kPeriod - 1` (TA-Lib's scan).
- * Returns the sum of `x * 0` over the values read.
- */
-function rawKInto(
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  from: number,
-  n: number,
-  kPeriod: number,
-  out: Float64Array,
-): number {
-  // The finiteness check, folded into this pass (x * 0 is 0 for finite x, NaN otherwise).
-  let bad = 0;
-  for (let i = from; i < n && i < from + kPeriod - 1; i++) bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
-  // Two-slot scratch arrays: `pick[+(cond)]` selects without a branch (see below).
-  const pickLow = new Float64Array(2);
-  const pickHigh = new Float64Array(2);
-  let lowest = 0;
-  let highest = 0;
-  let lowestIdx = -1;
-  let highestIdx = -1;
-  let trailing = from;
-  // TA-Lib's scan: O(1) per candle, rescanning only when an extreme leaves the window.
-  for (let today = from + kPeriod - 1; today < n; today++, trailing++) {
-    let tmp = low[today];
-    const c = close[today];
-    bad += tmp * 0 + high[today] * 0 + c * 0;
-    if (lowestIdx < trailing) {
-      lowestIdx = trailing;
-      lowest = low[trailing];
-      for (let i = trailing + 1; i <= today; i++) {
-        tmp = low[i];
-        if (tmp < lowest) {
-          lowestIdx = i;
-          lowest = tmp;
-        }
-      }
-    } else {
-      // A new lowest low, without a branch: on a random walk it is a coin toss each candle and a
-      // mispredicted branch costs more than the rest of the step. Same values as `if (tmp <= lowest)`.
-      const f = +(tmp <= lowest);
-      pickLow[0] = lowest;
-      pickLow[1] = tmp;
-      lowest = pickLow[f];
-      lowestIdx += (today - lowestIdx) * f;
-    }
-    tmp = high[today];
-    if (highestIdx < trailing) {
-      highestIdx = trailing;
-      highest = high[trailing];
-      for (let i = trailing + 1; i <= today; i++) {
-        tmp = high[i];
-        if (tmp > highest) {
-          highestIdx = i;
-          highest = tmp;
-        }
-      }
-    } else {
-      const f = +(tmp >= highest);
-      pickHigh[0] = highest;
-      pickHigh[1] = tmp;
-      highest = pickHigh[f];
-      highestIdx += (today - highestIdx) * f;
-    }
-    const diff = (highest - lowest) / 100;
-    out[today] = diff === 0 ? 50 : (c - lowest) / diff;
-  }
   return bad;
 }
 

@@ -1,6 +1,7 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { HighLowWindow } from './internal/high-low-window.js';
+import { rangePositionInto } from './internal/range-scan.js';
 import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
 
@@ -34,86 +35,13 @@ export const willr = /* @__PURE__ */ withLookback(
     const period = periodOf(options);
     const n = columnsLength(candles, FIELDS);
     const out = outputColumn(n, period - 1);
-    if (willrInto(candles.high, candles.low, candles.close, n, period, out) !== 0) checkColumns(candles, FIELDS);
+    const { high, low, close } = candles;
+    if (rangePositionInto(high, low, close, 0, n, period, out, true) !== 0) checkColumns(candles, FIELDS);
     return out;
   },
   (options?: WillROptions) => periodOf(options) - 1,
 );
 
-/**
- * The kernel of {@link willr}: writes from index `period - 1` into `out` and returns the sum
- * of `x * 0` over the columns (the finiteness check, folded into this pass). A function of its own
- * with nothing after its loop, so V8's mid-loop (OSR) and later full compiles see the same complete
- * feedback whatever ran before.
- */
-function willrInto(
-  high: ArrayLike<number>,
-  low: ArrayLike<number>,
-  close: ArrayLike<number>,
-  n: number,
-  period: number,
-  out: Float64Array,
-): number {
-  // The finiteness check, folded into this pass (x * 0 is 0 for finite x, NaN otherwise): the
-  // warm-up values here, every later one as the loop reads it.
-  let bad = 0;
-  for (let i = 0; i < n && i < period - 1; i++) bad += high[i] * 0 + low[i] * 0 + close[i] * 0;
-  // Two-slot scratch arrays: `pick[+(cond)]` selects without a branch (see below).
-  const pickLow = new Float64Array(2);
-  const pickHigh = new Float64Array(2);
-  let lowest = 0;
-  let highest = 0;
-  let lowestIdx = -1;
-  let highestIdx = -1;
-  let trailing = 0;
-  // TA-Lib's scan: O(1) per candle, rescanning only when an extreme leaves the window.
-  for (let today = period - 1; today < n; today++, trailing++) {
-    let tmp = low[today];
-    const c = close[today];
-    bad += tmp * 0 + high[today] * 0 + c * 0;
-    if (lowestIdx < trailing) {
-      lowestIdx = trailing;
-      lowest = low[trailing];
-      for (let i = trailing + 1; i <= today; i++) {
-        tmp = low[i];
-        if (tmp < lowest) {
-          lowestIdx = i;
-          lowest = tmp;
-        }
-      }
-    } else {
-      // A new lowest low, without a branch: on a random walk it is a coin toss each candle and
-      // the mispredicted branch cost a fifth of the kernel. Same values as `if (tmp <= lowest)`.
-      const f = +(tmp <= lowest);
-      pickLow[0] = lowest;
-      pickLow[1] = tmp;
-      lowest = pickLow[f];
-      lowestIdx += (today - lowestIdx) * f;
-    }
-    tmp = high[today];
-    if (highestIdx < trailing) {
-      highestIdx = trailing;
-      highest = high[trailing];
-      for (let i = trailing + 1; i <= today; i++) {
-        tmp = high[i];
-        if (tmp > highest) {
-          highestIdx = i;
-          highest = tmp;
-        }
-      }
-    } else {
-      const f = +(tmp >= highest);
-      pickHigh[0] = highest;
-      pickHigh[1] = tmp;
-      highest = pickHigh[f];
-      highestIdx += (today - highestIdx) * f;
-    }
-    out[today] = percentR(highest, lowest, c);
-  }
-  return bad;
-}
-
-/** Streaming {@link willr}. */
 export class WillR extends StreamBase<CandleLike, number> {
   readonly period: number;
   private readonly window: HighLowWindow;
