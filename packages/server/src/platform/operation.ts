@@ -1,4 +1,4 @@
-import { createRoute, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
 import { ErrorResponseSchema } from '@marketlens/contract';
 import type { Handler } from 'hono';
 import { type AuthSpec, authStep, securityOf } from '../auth/authorize.js';
@@ -69,6 +69,12 @@ function withBudgetHeaders(responses: RouteConfig['responses']): RouteConfig['re
   }
   return out;
 }
+
+/** A JSON response of `schema` for an operation's `responses`. */
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operationId: string; summary: string };
 

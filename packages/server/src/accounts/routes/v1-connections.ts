@@ -3,16 +3,11 @@ import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnecti
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { CONNECTABLE_VENUES } from '../connections.js';
 
 const ConnectBody = connectExchangeSchema(CONNECTABLE_VENUES);
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const connectRoute = operation(
   SESSION_ONLY,

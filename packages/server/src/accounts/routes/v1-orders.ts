@@ -1,4 +1,4 @@
-import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   envelopeOf,
   fillFilterOf,
@@ -11,13 +11,8 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const FILTERS =
   "Filters (all optional, all must match): `user_connection_id` (one connected account), `connection_id` (an exchange id: every account of the user's there), `pair` (venue-native), `asset_id` (`coin_id` is its deprecated alias; both given must agree), `side`, `start` / `end` (RFC 3339, inclusive bounds on fill execution time). `limit` defaults to 50 and is clamped to 0..200; `offset` skips rows. Mobile builds below 3.9.26 see fills of tracked assets only.";

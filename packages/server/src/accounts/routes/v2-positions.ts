@@ -15,13 +15,8 @@ import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).

@@ -14,16 +14,11 @@ import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { limitsEnvelopeJson } from '../limits.js';
 
 const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
 

@@ -1,4 +1,4 @@
-import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   envelopeOf,
   FREE_SIGNAL_ROWS,
@@ -12,13 +12,8 @@ import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 // ---- screener ----
 

@@ -12,18 +12,13 @@ import {
 } from '@marketlens/contract';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import { baseUrlOf } from '../oauth/base.js';
 import { VERIFY_PATH } from '../verification/verification.js';
 
 const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const body = { body: { content: { 'application/json': { schema: CredentialsSchema } }, required: true } };
 

@@ -3,13 +3,8 @@ import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok 
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
 
 const listRoute = operation(SESSION_OR_API_KEY, {
   method: 'get',
