@@ -253,8 +253,9 @@ function toSide(z: Zone, s: number): Band {
  * - Entry band: if the nearest zone at or below the mark (its middle at or below the close) has its top
  *   within `maxPullbackAtr` ATR of the mark, the band is that zone up to the mark (cut to
  *   `maxEntryWidthAtr` ATR from its top), and its low is the invalidation level. Otherwise the band is
- *   `[mark - entryWidthAtr * ATR, mark]`, and the invalidation is that zone's low if the stop it gives
- *   lies within `maxStopAtr` ATR of the entry, else `fallbackInvalidationAtr` ATR below the band.
+ *   `[mark - entryWidthAtr * ATR, mark]`, and the invalidation is that zone's low if it lies below the
+ *   band and the stop it gives lies within `maxStopAtr` ATR of the entry, else
+ *   `fallbackInvalidationAtr` ATR below the band.
  * - `entry_price` is the top of the band (the first price a falling market fills); the stop is
  *   `stopBufferAtr` ATR below the invalidation, and at least `minStopAtr` ATR below `entry_price`.
  * - Obstacle: the first zone above the mark (by its lower edge) whose `strength` is at least
@@ -277,9 +278,10 @@ function toSide(z: Zone, s: number): Band {
  * - Horizon: `horizonBars`, or `ceil((distance to the last target / ATR)^2)` (a random walk's time to
  *   cover that distance) clamped to `[minHorizonBars, maxHorizonBars]`.
  *
- * No trade (direction null, all prices null, `reason` set) for an explicit null direction, a flat
- * trend, the ATR warm-up, prices that would not be positive, a risk so small that the round-trip cost
- * exceeds `maxCostR` of it, or a strong opposing zone too near (checked in that order). The plan reads
+ * No trade (direction null, all prices null, `reason` set) for an explicit null direction, the ATR
+ * warm-up, a flat trend (when the direction is inferred), prices that would not be positive, a risk
+ * so small that the round-trip cost exceeds `maxCostR` of it, or a strong opposing zone too near
+ * (checked in that order). The plan reads
  * only candles up to `levels.as_of_index`; use it walk-forward by building at `i` and simulating from
  * `i + 1`.
  * Defaults: see {@link PlanOptions}.

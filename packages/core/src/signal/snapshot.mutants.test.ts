@@ -68,3 +68,15 @@ describe('indicatorSnapshot against its documentation', () => {
     );
   });
 });
+
+describe('indicatorSnapshot without options', () => {
+  it('reads the last candle', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => {
+      const c = 100 + Math.sin(i / 3) * 5;
+      return { time: i * 60_000, open: c, high: c + 1, low: c - 1, close: c, volume: 10 + i };
+    });
+    const c = toColumns(rows);
+    expect(indicatorSnapshot(c)).toEqual(indicatorSnapshot(c, { asOf: 39 }));
+    expect(indicatorSnapshot(computeContext(c))).toEqual(indicatorSnapshot(c, { asOf: 39 }));
+  });
+});

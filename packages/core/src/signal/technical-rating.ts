@@ -270,7 +270,9 @@ function oscillatorVotes(ctx: IndicatorContext, i: number): RatingVote[] {
  *   when MA > close, neutral when equal.
  * - Ichimoku (lines not displaced: conversion = Donchian mid 9, base = mid 26,
  *   lead1 = (conversion + base) / 2, lead2 = mid 52): buy when lead1 > lead2, close > lead1,
- *   close < base, close[1] < conversion and close > conversion; sell the mirror.
+ *   close < base, close[1] < conversion and close > conversion; sell when lead2 > lead1, close <
+ *   lead2, close > base, close[1] > conversion and close < conversion (the cloud's edge is lead2
+ *   for the sell, as in the built-in rating).
  * - RSI 14: buy < 30 and rising; sell > 70 and falling.
  * - Stochastic 14/3/3: buy when %K and %D < 20 and %K crosses above %D; sell the mirror over 80.
  * - CCI 20 (of the close): buy < -100 and rising; sell > 100 and falling.
