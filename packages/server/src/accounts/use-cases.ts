@@ -31,14 +31,10 @@ export function accountUseCases(deps: AppDeps) {
      * credential fields, a connectable exchange, at most 20 connections, and credentials the venue
      * accepts; they are stored encrypted and a first sync is requested.
      */
-    async connect(actor: Actor, input: ConnectInput) {
-      return connectAccount(deps, userOf(actor), input);
-    },
+    connect: async (actor: Actor, input: ConnectInput) => connectAccount(deps, userOf(actor), input),
 
     /** The user's connections, oldest first, with their open positions and sync state. */
-    async connections(actor: Actor) {
-      return listConnections(deps, userOf(actor));
-    },
+    connections: async (actor: Actor) => listConnections(deps, userOf(actor)),
 
     /** Removes one of the user's connections with what was synced from it; another's or an unknown id is `ConnectionNotFound`. */
     async disconnect(actor: Actor, connectionId: string): Promise<void> {
@@ -60,9 +56,7 @@ export function accountUseCases(deps: AppDeps) {
     },
 
     /** Portfolio totals, the balance total and the accounts' sync standing. */
-    async summary(actor: Actor) {
-      return portfolioSummary(deps, userOf(actor));
-    },
+    summary: async (actor: Actor) => portfolioSummary(deps, userOf(actor)),
 
     /** The user's orders aggregated from their fills, a page of them, and how many match. */
     async orders(actor: Actor, filter: FillFilter) {

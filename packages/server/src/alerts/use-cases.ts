@@ -30,9 +30,7 @@ export function alertUseCases(deps: AppDeps) {
 
   return {
     /** Every alert of the user, newest first, each with the watched value's live reading. */
-    async list(actor: Actor) {
-      return alertViews(deps, await deps.storage.alerts.listByUser(userOf(actor)));
-    },
+    list: async (actor: Actor) => alertViews(deps, await deps.storage.alerts.listByUser(userOf(actor))),
 
     /**
      * Creates an alert: a verified address where that is required, a valid payload near the live
@@ -51,9 +49,7 @@ export function alertUseCases(deps: AppDeps) {
     },
 
     /** Deletes one of the user's alerts; `NotificationNotFound` when it is not theirs. */
-    async delete(actor: Actor, alertId: string): Promise<void> {
-      return deleteAlert(deps, userOf(actor), alertId);
-    },
+    delete: async (actor: Actor, alertId: string): Promise<void> => deleteAlert(deps, userOf(actor), alertId),
 
     /** The user's active alerts against the cap of their tier. */
     async limits(actor: Actor) {
@@ -62,9 +58,7 @@ export function alertUseCases(deps: AppDeps) {
     },
 
     /** Which kinds of push (pilot trades, regime changes) the user has turned off. */
-    async preferences(actor: Actor) {
-      return deps.storage.notificationPreferences.get(userOf(actor));
-    },
+    preferences: async (actor: Actor) => deps.storage.notificationPreferences.get(userOf(actor)),
 
     /** Turns kinds of push on or off; fields left out keep their value. */
     async updatePreferences(actor: Actor, patch: NotificationPreferencesPatch) {
@@ -72,9 +66,7 @@ export function alertUseCases(deps: AppDeps) {
     },
 
     /** The VAPID public key browsers subscribe with (public: no user needed). */
-    async vapidPublicKey(_actor: Actor): Promise<string> {
-      return (await vapidDetails(deps)).publicKey;
-    },
+    vapidPublicKey: async (_actor: Actor): Promise<string> => (await vapidDetails(deps)).publicKey,
 
     /** Registers (or refreshes) a Web Push subscription after checking it; `InvalidPushSubscription` otherwise. */
     async registerDevice(actor: Actor, subscription: SubscriptionInput) {
@@ -82,24 +74,16 @@ export function alertUseCases(deps: AppDeps) {
     },
 
     /** The user's push devices, inactive ones included. */
-    async devices(actor: Actor) {
-      return deps.storage.pushDevices.listByUser(userOf(actor));
-    },
+    devices: async (actor: Actor) => deps.storage.pushDevices.listByUser(userOf(actor)),
 
     /** Removes one of the user's push devices; `DeviceNotFound` when it is not theirs. */
-    async removeDevice(actor: Actor, deviceId: string): Promise<void> {
-      return removeDevice(deps, userOf(actor), deviceId);
-    },
+    removeDevice: async (actor: Actor, deviceId: string): Promise<void> => removeDevice(deps, userOf(actor), deviceId),
 
     /** Registers a webhook for the user's alerts (a public https URL, a bounded number per account) and answers its secret once. */
-    async registerWebhook(actor: Actor, input: RegisterAlertWebhook) {
-      return registerWebhook(deps, userOf(actor), input);
-    },
+    registerWebhook: async (actor: Actor, input: RegisterAlertWebhook) => registerWebhook(deps, userOf(actor), input),
 
     /** The user's alert webhooks, whether each is active and why one stopped. */
-    async webhooks(actor: Actor) {
-      return listWebhooks(deps, userOf(actor));
-    },
+    webhooks: async (actor: Actor) => listWebhooks(deps, userOf(actor)),
 
     /** Deletes one of the user's webhooks with its pending deliveries; `WebhookNotFound` when it is not theirs. */
     async deleteWebhook(actor: Actor, webhookId: string): Promise<void> {

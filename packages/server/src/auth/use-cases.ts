@@ -79,9 +79,7 @@ export function authUseCases(deps: AppDeps) {
     },
 
     /** `GET /v1/auth/me`: the account of the session; any other caller is 401 `Unauthorized`. */
-    async me(actor: Actor) {
-      return accountOf(actor);
-    },
+    me: async (actor: Actor) => accountOf(actor),
 
     /** The account of the session with its favorite asset ids, in the order the user keeps them. */
     async accountInfo(actor: Actor) {

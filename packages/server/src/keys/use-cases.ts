@@ -28,9 +28,7 @@ export function keyUseCases(deps: AppDeps) {
     },
 
     /** The caller's keys, revoked and expired included, newest first. */
-    async list(actor: Actor) {
-      return listApiKeys(deps.storage, requireUser(actor.caller).user.id, deps.now());
-    },
+    list: async (actor: Actor) => listApiKeys(deps.storage, requireUser(actor.caller).user.id, deps.now()),
 
     /** Revokes an active key of the caller at once (the record stays); 404 `NotFound` otherwise. */
     async revoke(actor: Actor, keyId: string): Promise<void> {

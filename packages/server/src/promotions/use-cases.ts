@@ -16,19 +16,13 @@ export function promotionUseCases(deps: AppDeps) {
 
   return {
     /** The active promotions the caller may claim and has not claimed. */
-    async available(actor: Actor) {
-      return availablePromotions(deps.storage, requireUser(actor.caller).user.id);
-    },
+    available: async (actor: Actor) => availablePromotions(deps.storage, requireUser(actor.caller).user.id),
 
     /** The campaigns whose registration is open, in random order. */
-    async campaigns(_actor: Actor) {
-      return liveCampaigns(deps.storage, deps.now(), random);
-    },
+    campaigns: async (_actor: Actor) => liveCampaigns(deps.storage, deps.now(), random),
 
     /** One promotion the caller has not claimed, at random; 404 `PromotionNotFound` when none. */
-    async random(actor: Actor) {
-      return randomPromotion(deps.storage, requireUser(actor.caller).user.id, random);
-    },
+    random: async (actor: Actor) => randomPromotion(deps.storage, requireUser(actor.caller).user.id, random),
 
     /**
      * The caller's 30-day affiliate volume against the configured threshold; while it qualifies,
