@@ -193,7 +193,7 @@ export interface PositionsView {
 }
 
 /**
- * The earlier split shape served to mobile builds below 3.9.26 (section 9.4): tracked positions
+ * The earlier split shape served to mobile builds below 3.9.26: tracked positions
  * only (no null asset), priced ones in `positions` and unpriced ones apart in `unpriced_positions`;
  * the totals cover what the client sees.
  */
@@ -258,7 +258,7 @@ export interface BalancesView extends Omit<BalanceSheet, 'balances'> {
   balances: BalanceWire[];
 }
 
-/** The earlier split shape of balances (section 9.4): tracked only, unpriced apart. */
+/** The earlier split shape of balances, for mobile builds below 3.9.26: tracked only, unpriced apart. */
 export interface LegacyBalancesView extends BalancesView {
   unpriced_balances: BalanceWire[];
 }

@@ -21,7 +21,7 @@ import { nextStatus, ownerEvent } from './status.js';
 export const ALERT_TTL_MS = 90 * 86_400_000;
 /** Price-level targets (price, zone, breakout) must lie within this factor of the live price either way. */
 export const PRICE_BAND = 10;
-/** Request timeframes shorter than an hour: Pro only (section 4.2). */
+/** Request timeframes shorter than an hour: Pro only. */
 export const SUB_HOUR_TIMEFRAMES: readonly string[] = ['m5', 'm15', 'm30'];
 /** Candles an alert's live figures and zones are read from. */
 const DEPTH = 500;
@@ -53,7 +53,7 @@ async function closedCandles(market: MarketData, assetId: string, timeframe: Tim
 }
 
 /**
- * Checks a payload (section 4.2): a known, non-stable asset (400), a timeframe its kind accepts
+ * Checks a payload: a known, non-stable asset (400), a timeframe its kind accepts
  * (400, `/v2/config` lists them), a target in range for its kind and near the live market (400),
  * and sub-1h timeframes only with Pro (402, code 1004). Resolves the window, the direction the
  * watched value must move (from where it stands now) and, for zone alerts, the zone's band.
@@ -336,7 +336,7 @@ async function readLive(deps: AppDeps, alert: AlertRecord): Promise<LiveFigures>
   return { price, value, as_of: ticker.time };
 }
 
-/** The published Notification (section 2.4): the alert and its body resolved with live target data. */
+/** The published Notification: the alert and its body resolved with live target data. */
 export async function alertViews(deps: AppDeps, alerts: readonly AlertRecord[]): Promise<Notification[]> {
   const cache: LiveCache = new Map();
   return Promise.all(alerts.map(async (a) => alertView(deps, a, await liveOf(deps, a, cache))));

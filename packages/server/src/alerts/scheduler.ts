@@ -32,7 +32,7 @@ export interface TickReport {
   webhooks: DeliveryReport;
 }
 
-/** The push of a fired alert; percent-change pushes are captioned with their column (section 6). */
+/** The push of a fired alert; a percent-change push is captioned with the window it is evaluated over (`evaluates_as`). */
 export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHit, now: number) {
   const key = `alert:${alert.id}:${hit.candle_open}:${alert.armed_at}`;
   const arrow = alert.direction === 'above' ? 'above' : 'below';

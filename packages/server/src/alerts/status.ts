@@ -4,7 +4,7 @@ import type { NotificationStatus } from '@marketlens/contract';
 export type AlertEvent = 'trigger' | 'expire' | 'update' | 'enable' | 'disable';
 
 /**
- * The alert state machine (the contract leaves it open, section 3). An edit re-arms a fired or
+ * The alert state machine (the contract leaves its transitions open). An edit re-arms a fired or
  * expired alert and keeps a paused one paused; `enabled: true` re-arms anything; `enabled: false`
  * pauses anything. Only an active alert can fire or expire. Deleting removes the alert in any state.
  * Whenever the next state is `active`, the alert is re-armed (evaluated afresh from that moment).
