@@ -12,7 +12,7 @@ export const SERVER_MUTATION_TESTS: Record<string, string[]> = {
   evaluate: ['packages/server/src/alerts/evaluate*.test.ts'],
   auth: [
     'packages/server/test/reliability/auth-matrix.test.ts',
-    'packages/server/src/auth/session-cache.test.ts',
+    'packages/server/src/auth/session-cache*.test.ts',
     'packages/server/src/auth/authorize*.test.ts',
     'packages/server/src/auth/secrets*.test.ts',
   ],

@@ -5,9 +5,7 @@
  * newer load, and invalidations are published to and applied from the other instances. Times
  * are passed in (no clock is read). Written against the survivors of
  * `MUTATION_MODULES=auth pnpm mutation:server` (docs/testing.md). The cache is what `authStep`
- * resolves sessions through; the file is named after it because the auth run's test list
- * (`packages/server/vitest.mutation.config.ts`) takes `authorize*.test.ts` and names
- * `session-cache.test.ts` alone.
+ * resolves sessions through.
  */
 import { describe, expect, it } from 'vitest';
 import type { Invalidation, InvalidationBus, InvalidationKind } from '../platform/redis/invalidation.js';
@@ -192,11 +190,7 @@ describe('forgetSession, forgetUser and shareInvalidations', () => {
     forgetSession('mls_a');
     forgetUser('u2');
     for (const c of [c1, c2]) {
-      expect([c.get('mls_a', 1), c.get('mls_b', 1), c.get('mls_c', 1)?.user.id]).toEqual([
-        undefined,
-        undefined,
-        'u3',
-      ]);
+      expect([c.get('mls_a', 1), c.get('mls_b', 1), c.get('mls_c', 1)?.user.id]).toEqual([undefined, undefined, 'u3']);
     }
   });
 
