@@ -28,14 +28,13 @@ import { clientIpOf } from './platform/client-ip.js';
 import type { AppDeps, AppEnv } from './platform/deps.js';
 import { fixNullableRefs } from './platform/docs/nullable-refs.js';
 import { registerDocsUi } from './platform/docs/swagger.js';
-import { AppError } from './platform/errors/app-error.js';
 import { type ErrorLogger, errorHandler, notFoundHandler } from './platform/errors/handler.js';
 import { RELEASE_FEED_PATH, registerReleaseFeed } from './platform/feed/route.js';
 import { type HealthCheck, healthRoutes } from './platform/observability/health.js';
 import type { Metrics } from './platform/observability/metrics.js';
 import { metricsRoute } from './platform/observability/metrics-route.js';
 import { observeRequests } from './platform/observability/observe.js';
-import { registerResponseHeaders, servePlatform } from './platform/operation.js';
+import { registerResponseHeaders, rejectInvalid, servePlatform } from './platform/operation.js';
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
 import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
@@ -74,15 +73,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   const app = new OpenAPIHono<AppEnv>({
     // hono's router with each recent path's answer remembered (see MemoRouter for why).
     router: new MemoRouter(),
-    defaultHook: (result) => {
-      if (!result.success) {
-        const issues = result.error.issues
-          .slice(0, 5)
-          .map((i) => `${i.path.length > 0 ? i.path.join('.') : result.target}: ${i.message}`)
-          .join('; ');
-        throw new AppError('InvalidRequest', `Invalid ${result.target}: ${issues}`);
-      }
-    },
+    defaultHook: rejectInvalid,
   });
   // Deps, client IP, rate limit, query-key refusal, client-version gate: run inside each route's
   // handler (not as an `app.use` layer, which would make every request asynchronous), and for

@@ -21,7 +21,7 @@ import {
   signalOf,
 } from './analysis.js';
 import { type FearGreedQuery, fearGreedListOf, insightsOf } from './insights.js';
-import { recordServedPlan } from './plans/recorder.js';
+import { planRecorded, recordServedPlan } from './plans/recorder.js';
 import { planSumsReader, serviceTrackRecord } from './plans/service-record.js';
 import { planTrackRecord, recentPlans } from './plans/track-record.js';
 import {
@@ -74,6 +74,20 @@ export function analysisUseCases(deps: AppDeps) {
       const result = hit ?? (await analysisOf(deps, market, asset, request));
       await recordServedPlan(deps, market, result);
       return result;
+    },
+
+    /**
+     * What {@link get} would answer right now from its cache without waiting for anything, else
+     * undefined (another venue named, a rate limit's verdict on its way, nothing cached, or a plan
+     * not yet recorded). The same gates apply, in the same order; REST serves a hit synchronously.
+     */
+    cached(actor: Actor, request: AnalysisRequest): AnalysisResult | undefined {
+      if (request.connection !== undefined || actor.admitted?.() !== undefined) return undefined;
+      const market = marketOf(deps);
+      const asset = requireAsset(deps, request.asset_id, market);
+      checkAnalysisAccess(asset, request, actor.caller, actor.client);
+      const hit = cachedAnalysisOf(deps, market, asset, request);
+      return hit !== undefined && planRecorded(deps, market, hit) ? hit : undefined;
     },
 
     /** The Buy/Hold/Sell signal of the newest closed candle, one computation served for an hour. */
@@ -139,3 +153,6 @@ export function analysisUseCases(deps: AppDeps) {
     serviceTrackRecord: (_actor: Actor, query: TrackRecordQuery) => serviceTrackRecord(deps, planSums, query),
   };
 }
+
+/** The analysis use cases of one app. */
+export type AnalysisUseCases = ReturnType<typeof analysisUseCases>;

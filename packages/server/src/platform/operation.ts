@@ -3,8 +3,16 @@ import { ErrorResponseSchema } from '@marketlens/contract';
 import type { Handler } from 'hono';
 import { type AuthSpec, authStep, securityOf } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
-import type { ErrorStatus } from './errors/app-error.js';
-import { asMiddleware, asSpeculativeMiddleware, before, type PlatformSteps, type Step, thenStep } from './pipeline.js';
+import { AppError, type ErrorStatus } from './errors/app-error.js';
+import {
+  asMiddleware,
+  asSpeculativeMiddleware,
+  before,
+  beforeVerdict,
+  type PlatformSteps,
+  type Step,
+  thenStep,
+} from './pipeline.js';
 import { honoPath } from './rate-limit/rate-limit.js';
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
@@ -130,15 +138,78 @@ function hasValidators(route: RouteConfig): boolean {
   return !!(r && (r.query || r.params || r.headers || r.cookies || r.body?.content));
 }
 
+/** What a failed validation of `target` answers: 400 `InvalidRequest` naming the first five issues. */
+export function rejectInvalid(result: { success: boolean; error?: z.ZodError; target: string }): void {
+  if (result.success || result.error === undefined) return;
+  const issues = result.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length > 0 ? i.path.join('.') : result.target}: ${i.message}`)
+    .join('; ');
+  throw new AppError('InvalidRequest', `Invalid ${result.target}: ${issues}`);
+}
+
+type InputTarget = 'query' | 'param' | 'header';
+
+/** The checks of a request without a body: its query, path and headers, each a zod schema; null otherwise. */
+function inputChecks(route: RouteConfig): [InputTarget, z.ZodType, Record<string, string> | null][] | null {
+  const r = route.request;
+  if (r === undefined || r.body !== undefined || r.cookies !== undefined) return null;
+  const checks: [InputTarget, z.ZodType, Record<string, string> | null][] = [];
+  for (const [target, schema] of [
+    ['query', r.query],
+    ['param', r.params],
+    ['header', r.headers],
+  ] as const) {
+    if (schema === undefined) continue;
+    const shape = (schema as { shape?: Record<string, unknown> }).shape;
+    if (typeof shape !== 'object' || shape === null) return null;
+    // Header names arrive lowercased; the schema's spelling is restored as @hono/zod-validator does.
+    const keys = target === 'header' ? Object.fromEntries(Object.keys(shape).map((k) => [k.toLowerCase(), k])) : null;
+    checks.push([target, schema as z.ZodType, keys]);
+  }
+  return checks;
+}
+
+/**
+ * `handler` behind the synchronous validation of the request's query, path and headers: the same
+ * values @hono/zod-validator would read and the same schemas, parsed with zod's synchronous parse
+ * instead of its layer's asynchronous one, so that a request that needs no waiting is answered
+ * synchronously. A failure is `rejectInvalid`'s 400.
+ */
+function validated(
+  checks: [InputTarget, z.ZodType, Record<string, string> | null][],
+  handler: Handler<AppEnv>,
+): Handler<AppEnv> {
+  return (c, next) => {
+    for (const [target, schema, keys] of checks) {
+      let value: Record<string, unknown>;
+      if (target === 'query') {
+        value = {};
+        for (const [k, v] of Object.entries(c.req.queries())) value[k] = v.length === 1 ? v[0] : v;
+      } else if (target === 'param') {
+        value = c.req.param();
+      } else {
+        value = {};
+        for (const [k, v] of Object.entries(c.req.header())) value[keys?.[k] ?? k] = v;
+      }
+      const result = schema.safeParse(value);
+      if (!result.success) rejectInvalid({ success: false, error: result.error, target });
+      c.req.addValidatedData(target, result.data as object);
+    }
+    return handler(c, next);
+  };
+}
+
 type Openapi = (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) => unknown;
 
 /**
  * Makes `app.openapi` run `platform` and then the operation's caller check before each handler.
- * A route without validators stays one handler, so hono calls it directly and a request that
- * needs no waiting (anonymous, session-cache hit) is answered synchronously, which lets
- * @hono/node-server take its fast response path; a route with validators gets one layer in
- * front of them (it is composed anyway). A route not made by `operation` gets the platform only.
- * The route's rate-limit weight is resolved here, once (for the root app: paths as registered).
+ * A route without a body stays one handler, its query, path and headers validated inside it (see
+ * `validated`), so hono calls it directly and a request that needs no waiting (anonymous,
+ * session-cache hit, cached answer) is answered synchronously, which lets @hono/node-server take its
+ * fast response path; a route with a body gets one layer in front of @hono/zod-openapi's validators
+ * (reading a body waits anyway). A route not made by `operation` gets the platform only. The
+ * route's rate-limit weight is resolved here, once (for the root app: paths as registered).
  */
 export function servePlatform(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step): void {
   const openapi = app.openapi as unknown as Openapi;
@@ -151,6 +222,16 @@ export function servePlatform(app: OpenAPIHono<AppEnv>, platform: PlatformSteps 
     const { middleware, ...bare } = route;
     if (middleware !== undefined) throw new Error(`${route.path}: route middleware bypasses the platform steps`);
     if (!hasValidators(route)) return openapi(bare, before(step, handler), hook);
+    const checks = hook === undefined ? inputChecks(bare) : null;
+    if (checks !== null) {
+      // What @hono/zod-openapi's `openapi` does, with the validation inside the handler.
+      app.openAPIRegistry.registerPath(bare);
+      const run = speculative
+        ? beforeVerdict(step, validated(checks, handler))
+        : before(step, validated(checks, handler));
+      app.on([bare.method.toUpperCase()], [honoPath(bare.path)], run);
+      return app;
+    }
     const layer = speculative ? asSpeculativeMiddleware(step) : asMiddleware(step);
     return openapi({ ...bare, middleware: layer }, handler, hook);
   };

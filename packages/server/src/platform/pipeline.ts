@@ -130,6 +130,34 @@ export function before<H extends Handler<AppEnv> | NotFoundHandler<AppEnv>>(step
 }
 
 /**
+ * A speculative route's handler after `step` (see {@link RouteSteps.speculative}): the handler
+ * runs while the rate limit's verdict is on its way, then the answer waits for the verdict and a
+ * refusal replaces it (or whatever the handler threw). Synchronous when the verdict was decided
+ * before the handler ran (an in-process budget).
+ */
+export function beforeVerdict(step: Step, handler: Handler<AppEnv>): Handler<AppEnv> {
+  return (c, next) => {
+    let outcome: ReturnType<Handler<AppEnv>>;
+    try {
+      const pending = step(c);
+      outcome = pending === undefined ? handler(c, next) : pending.then(() => handler(c, next));
+    } catch (err) {
+      if (c.get('admission') === undefined) throw err;
+      outcome = Promise.reject(err);
+    }
+    const admission = c.get('admission');
+    if (admission === undefined) return outcome;
+    return Promise.resolve(outcome).then(
+      (res) => admission.then(() => res),
+      (err: unknown) =>
+        admission.then(() => {
+          throw err;
+        }),
+    );
+  };
+}
+
+/**
  * `step` as a middleware layer in front of the rest of a speculative route (see
  * {@link RouteSteps.speculative}): the route runs, then the answer waits for the rate limit's
  * verdict, and a refusal replaces it.

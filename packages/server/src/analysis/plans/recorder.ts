@@ -42,6 +42,11 @@ export function planRowOf(result: AnalysisResult, source: PlanSource, publishedA
   };
 }
 
+/** Whether {@link recordServedPlan} has nothing (left) to do for `result` served from `market`. */
+export function planRecorded(deps: AppDeps, market: MarketData, result: AnalysisResult): boolean {
+  return offered.has(result) || market !== marketOf(deps);
+}
+
 /**
  * Records the plan of an analysis the service is serving, once per (asset, timeframe, candle it was
  * computed on): the first publication of a candle's plan is the one scored. Only plans read from
@@ -55,7 +60,7 @@ export async function recordServedPlan(
   result: AnalysisResult,
   source: PlanSource = 'analysis',
 ): Promise<boolean> {
-  if (offered.has(result) || market !== marketOf(deps)) return false;
+  if (planRecorded(deps, market, result)) return false;
   offered.add(result);
   const row = planRowOf(result, source, deps.now());
   if (row === null) return false;

@@ -664,6 +664,14 @@ describe('a cached analysis over HTTP: entity tag, 304, compression', () => {
       expect(plain.status).toBe(200);
       expect(plain.body.equals(identity)).toBe(true);
       expect(plain.headers['content-length']).toBe(String(identity.length));
+      // Written from the plain header record the route answers on this server, with the platform's own.
+      expect(plain.headers).toMatchObject({
+        'content-type': 'application/json',
+        'cache-control': 'private, no-cache',
+        'x-ratelimit-limit': '1000000',
+      });
+      expect(String(plain.headers.etag)).toMatch(/^"[^"]+"$/);
+      expect(String(plain.headers.vary)).toContain('accept-encoding');
       let br = await get({ 'accept-encoding': 'br' });
       for (let i = 0; br.headers['content-encoding'] === undefined && i < 200; i++) {
         await new Promise((resolve) => setTimeout(resolve, 5));

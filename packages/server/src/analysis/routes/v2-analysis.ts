@@ -19,7 +19,8 @@ import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
 import { json, operation } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
-import { type AnalysisResult, analysisEnvelope } from '../analysis.js';
+import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
+import type { AnalysisUseCases } from '../use-cases.js';
 
 const GATES =
   'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 400 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
@@ -155,12 +156,21 @@ function served(c: Context<AppEnv>, result: AnalysisResult) {
   return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
 }
 
+/**
+ * The analysis answered: at once from the cache when nothing needs waiting for (so the response
+ * leaves synchronously), else through `analysis.get`.
+ */
+function answer(c: Context<AppEnv>, analysis: AnalysisUseCases, request: AnalysisRequest) {
+  const actor = actorOf(c);
+  const hit = analysis.cached(actor, request);
+  return hit !== undefined ? served(c, hit) : analysis.get(actor, request).then((result) => served(c, result));
+}
+
 export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
-  app.openapi(analysisByQueryRoute, async (c) => served(c, await analysis.get(actorOf(c), c.req.valid('query'))));
-  app.openapi(analysisRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    return served(c, await analysis.get(actorOf(c), request));
-  });
+  app.openapi(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
+  app.openapi(analysisRoute, (c) =>
+    answer(c, analysis, { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id }),
+  );
   app.openapi(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const result = await analysis.signal(actorOf(c), request);
