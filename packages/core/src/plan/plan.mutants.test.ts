@@ -172,7 +172,7 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     if (pays.length > 0) {
       targets.push(pays[0]);
       // a later zone (another zone with the same edge is at a gap of 0)
-      const second = pays.slice(1).find((t) => t >= pays[0] + p.minTargetGapAtr * atr);
+      const second = pays.slice(1).find((t) => t > pays[0] && t >= pays[0] + p.minTargetGapAtr * atr);
       if (second !== undefined) targets.push(second);
     } else targets.push(Math.min(entry + p.fallbackRiskReward * risk, ceiling));
   }
@@ -486,6 +486,18 @@ describe('buildPlan: options and errors', () => {
 
 describe('buildPlan: geometry edges', () => {
   const c = candlesOf(Array.from({ length: 30 }, () => 100));
+
+  it('never takes target 2 at the price of target 1, even with a gap of 0', () => {
+    // two opposing zones with the same low: one target there, then the next zone above
+    const lv = levelsOf(c, 2, [zone(97, 98.5), zone(104, 105), zone(104, 106), zone(108, 109)]);
+    const prices = buildPlan(c, lv, { direction: 'long', minTargetGapAtr: 0 }).take_profits.map((t) => t.price);
+    expect(prices).toEqual([104, 108]);
+    const short = buildPlan(c, levelsOf(c, 2, [zone(101.5, 103), zone(95, 96), zone(94, 96), zone(91, 92)]), {
+      direction: 'short',
+      minTargetGapAtr: 0,
+    }).take_profits.map((t) => t.price);
+    expect(short).toEqual([96, 92]);
+  });
 
   it('takes target 2 at exactly minTargetGapAtr beyond target 1, not nearer', () => {
     // the worked example: entry 98.5, stop 96.5, targets 104 and 108, 4 = 2 ATR apart

@@ -126,7 +126,7 @@ export interface PlanOptions {
   fallbackRiskReward?: number;
   /** Opposing zones further than this many ATRs from the entry are not targets. Default 6. */
   maxTargetAtr?: number;
-  /** Target 2 must be at least this many ATRs beyond target 1. Default 0.5. */
+  /** Target 2 must be at least this many ATRs beyond target 1, and above it. Default 0.5. */
   minTargetGapAtr?: number;
   /** Fixed horizon in candles; default derived from the distance to the last target (see {@link buildPlan}). */
   horizonBars?: number;
@@ -265,7 +265,7 @@ function toSide(z: Zone, s: number): Band {
  *   `minRiskReward` times the risk there is no trade (`target_blocked`).
  * - Targets: the lower edges of the zones above the mark, nearest first, up to the ceiling, that pay
  *   at least `minRiskReward` and lie within `maxTargetAtr` ATR; target 2 at least `minTargetGapAtr`
- *   ATR beyond target 1. With none, one target at `fallbackRiskReward` times the risk, cut to the
+ *   ATR beyond target 1 and above it (with a gap of 0, never at the same price). With none, one target at `fallbackRiskReward` times the risk, cut to the
  *   ceiling. Weaker zones may be passed: below the threshold a zone is not expected to stop the price.
  *   The swing highs the levels keep are their zones, so `obstacleStrength: 0` caps every target at
  *   the nearest one above; with no zone above (the price is above every kept swing of the window)
@@ -393,7 +393,8 @@ export function buildPlan(candles: Candles, levels: SupportResistance, options?:
       if (targets.length === 2 || z.low > ceiling) break;
       const t = z.low;
       if (t - entry < p.minRR * risk || t - entry > p.maxTarget * atr) continue;
-      if (targets.length === 1 && t < targets[0] + p.minGap * atr) continue;
+      // Target 2 lies beyond target 1 by the gap, and never at its price (a gap of 0 allowed one).
+      if (targets.length === 1 && (t <= targets[0] || t < targets[0] + p.minGap * atr)) continue;
       targets.push(t);
     }
     if (targets.length === 0) targets.push(Math.min(entry + p.fallbackRR * risk, ceiling));
