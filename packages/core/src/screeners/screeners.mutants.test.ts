@@ -18,27 +18,9 @@ import {
   type PriceZone,
   runScreeners,
 } from './screeners.js';
+import { quietThenBar } from './test-fixtures.js';
 
-/** 25 quiet bars around 100 (high 101, low 99, volume 100), then one bar closing at `close`. */
-function series(close: number, volume: number): Candle[] {
-  const rows: Candle[] = Array.from({ length: 25 }, (_, i) => ({
-    time: i * 60_000,
-    open: 100,
-    high: 101,
-    low: 99,
-    close: 100,
-    volume: 100,
-  }));
-  rows.push({
-    time: 25 * 60_000,
-    open: 100,
-    high: Math.max(100, close) + 1,
-    low: Math.min(100, close) - 1,
-    close,
-    volume,
-  });
-  return rows;
-}
+const series = quietThenBar;
 
 describe('detectBreakout on hand-built series', () => {
   it('reports the farthest zone edge crossed this bar, either way', () => {
