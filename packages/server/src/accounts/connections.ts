@@ -23,7 +23,8 @@ import {
 } from '@marketlens/exchanges';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import { marketOf } from '../market/market.js';
-import { type AccountConnection, type AppDeps, venuesOf } from '../platform/deps.js';
+import { stateKey, stateOf } from '../platform/app-state.js';
+import type { AccountConnection, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ConnectionRecord } from '../storage/account-types.js';
 import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
@@ -61,13 +62,16 @@ function isSimulatedVenue(market: MarketData): market is SimulatedVenue {
   return typeof m.priceAt === 'function' && typeof m.fundingRateAt === 'function' && m.universe !== undefined;
 }
 
+/** The simulated venue of demo accounts when the app's own market is real, made once asked for. */
+const DEMO_VENUE = stateKey('demo venue', () => ({ venue: null as SimulatedVenue | null }));
+
 /** The simulated venue demo accounts read: the app's market when it is simulated, else one on the app's clock. */
 function simulatedVenueOf(deps: AppDeps): SimulatedVenue {
   const market = marketOf(deps);
   if (isSimulatedVenue(market)) return market;
-  const opened = venuesOf(deps);
-  opened.simulated ??= createSimulatedVenue({ now: deps.now });
-  return opened.simulated;
+  const held = stateOf(deps, DEMO_VENUE);
+  held.venue ??= createSimulatedVenue({ now: deps.now });
+  return held.venue;
 }
 
 /** Opens a connection's account: `deps.accountFor`, else the simulated demo account or a ccxt client. */

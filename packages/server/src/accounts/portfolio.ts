@@ -43,7 +43,7 @@ import type { SessionCaller } from '../auth/session-cache.js';
 import { isAtLeast } from '../keys/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
 import { marketOf, universeOf, venueSnapshot } from '../market/market.js';
-import type { MarketQuote } from '../market/opened-venues.js';
+import type { MarketQuote } from '../market/quotes.js';
 import type { AppDeps, ClientInfo } from '../platform/deps.js';
 import { AppError, type ErrorName } from '../platform/errors/app-error.js';
 import { fromVenueError } from '../platform/errors/venue-error.js';

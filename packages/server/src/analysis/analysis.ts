@@ -27,7 +27,8 @@ import {
 } from '@marketlens/exchanges';
 import { isAtLeast } from '../keys/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
-import { iso, isoOrNull, marketOf, perMarket, universeOf } from '../market/market.js';
+import { iso, isoOrNull, marketOf, universeOf } from '../market/market.js';
+import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
@@ -101,13 +102,15 @@ export const SIGNAL_CACHE_MS = 3_600_000;
 /** The longest candle (w1): an analysis of closed candles is valid at most this long. */
 const CLOSED_ANALYSIS_MS = 7 * 86_400_000;
 
-const caches = new WeakMap<MarketData, AnalysisCaches>();
-const cachesOf = (market: MarketData) =>
-  perMarket(caches, market, () => ({
+/** The app's analyses, of every venue it reads (the venue is part of each key). */
+const CACHES = stateKey(
+  'analyses',
+  (): AnalysisCaches => ({
     analyses: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, ANALYSIS_CACHE_MS),
     signals: new Lru<AnalysisResult>(ANALYSIS_CACHE_SIZE, SIGNAL_CACHE_MS),
     closed: new Lru<Analysis>(ANALYSIS_CACHE_SIZE, CLOSED_ANALYSIS_MS),
-  }));
+  }),
+);
 
 /**
  * The asset an input names on `market` (default: the configured one): an id (`bitcoin`), a ticker
@@ -156,7 +159,7 @@ export function checkAnalysisAccess(
   }
 }
 
-// The venue is in the key though the analysis caches are per market already: the overview rewrites are not.
+// The venue is in the key: one app's caches hold the analyses of every venue it reads.
 function cacheKey(market: MarketData, r: AnalysisRequest, lastOpen: number): string {
   return [market.venue, r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
 }
@@ -180,7 +183,7 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
   );
   const { closed, live } = splitClosed(series.candles, r.timeframe, now, r.limit);
   const n = closed.time.length;
-  const { closed: memo } = cachesOf(market);
+  const { closed: memo } = stateOf(deps, CACHES);
   const key = cacheKey(market, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
   let analysis = memo.get(key, now);
   if (analysis === undefined) {
@@ -243,7 +246,7 @@ export async function analysisOf(
   r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
   const now = deps.now();
   const result = await compute(deps, market, asset, r);
-  cachesOf(market).analyses.set(cacheKey(market, r, candleOpenTime(r.timeframe, now)), result, now);
+  stateOf(deps, CACHES).analyses.set(cacheKey(market, r, candleOpenTime(r.timeframe, now)), result, now);
   return result;
 }
 
@@ -259,7 +262,7 @@ export function cachedAnalysisOf(
   }
   const now = deps.now();
   const key = cacheKey(market, { ...r, asset_id: asset.id }, candleOpenTime(r.timeframe, now));
-  return cachesOf(market).analyses.get(key, now) ?? undefined;
+  return stateOf(deps, CACHES).analyses.get(key, now) ?? undefined;
 }
 
 const envelopes = new WeakMap<AnalysisResult, CachedBody>();
@@ -362,7 +365,7 @@ export async function signalOf(
   const now = deps.now();
   r = { ...r, asset_id: asset.id };
   const result = await analysisOf(deps, market, asset, r);
-  const { signals } = cachesOf(market);
+  const { signals } = stateOf(deps, CACHES);
   // Keyed by the closed candle analysed: the signal is never of an older candle than the analysis.
   const key = cacheKey(market, r, result.analysis.as_of);
   let entry = signals.entry(key, now);
@@ -417,7 +420,7 @@ export async function overviewOf(
   const deterministic = renderOverview(facts, resolved);
   const now = deps.now();
   const { text, source } = await overviewText(
-    deps.config.overviewLlm,
+    deps,
     cacheKey(market, r, result.analysis.as_of),
     facts,
     deterministic,

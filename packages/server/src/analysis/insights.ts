@@ -2,8 +2,8 @@ import { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP } from '@m
 import { type Candles, computeContext, type FearGreedZone, fearGreed, InputError } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
 import { iso, marketOf, primaryQuote, universeOf, venueSnapshot } from '../market/market.js';
-import type { MarketQuote, VenueSnapshot } from '../market/opened-venues.js';
-import { cachedPerMarket, classSeries } from '../market/universe-series.js';
+import type { MarketQuote, VenueSnapshot } from '../market/quotes.js';
+import { cachedOverClass, classSeries } from '../market/universe-series.js';
 import type { AppDeps } from '../platform/deps.js';
 import { type AssetRef, assetRef, fundingWire } from './analysis.js';
 import { fundingRateOf } from './screener.js';
@@ -134,7 +134,7 @@ export interface FearGreedRow {
 
 function fearGreedRows(deps: AppDeps): Promise<{ as_of: number; rows: FearGreedRow[] }> {
   return classSeries(deps, 'coins', 'd1').then((cls) =>
-    cachedPerMarket(deps, `fear_greed|${cls.last_open}`, async () => {
+    cachedOverClass(deps, `fear_greed|${cls.last_open}`, async () => {
       const snapshot = await venueSnapshot(deps);
       const rows: FearGreedRow[] = [];
       for (const { asset, series } of cls.assets) rows.push(fearGreedRow(asset, series.candles, snapshot));

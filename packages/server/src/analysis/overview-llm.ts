@@ -1,6 +1,7 @@
 import { type Fact, formatFactValue, type OverviewLocale } from '@marketlens/core';
 import { z } from 'zod';
-import type { OverviewLlmConfig } from '../platform/deps.js';
+import { stateKey, stateOf } from '../platform/app-state.js';
+import type { AppDeps, OverviewLlmConfig } from '../platform/deps.js';
 import { Lru } from '../platform/lru.js';
 
 /** Where the overview text came from: the facts' own renderer, or an accepted LLM rewrite of it. */
@@ -111,10 +112,11 @@ export interface OverviewText {
 /** Rewrites (accepted or not) kept per analysis key, locale and facts' text, at most this many. */
 export const OVERVIEW_REWRITE_CACHE_SIZE = 1_024;
 
-const caches = new WeakMap<
-  OverviewLlmConfig,
-  { done: Lru<OverviewText>; pending: Map<string, Promise<OverviewText>> }
->();
+/** The app's rewrites, done and in flight. */
+const REWRITES = stateKey('overview rewrites', () => ({
+  done: new Lru<OverviewText>(OVERVIEW_REWRITE_CACHE_SIZE),
+  pending: new Map<string, Promise<OverviewText>>(),
+}));
 
 /**
  * The overview text to serve: the LLM's rewrite when configured and acceptable, else the facts'
@@ -122,7 +124,7 @@ const caches = new WeakMap<
  * rewrite is remembered too, so a failing endpoint is not called again for the same facts.
  */
 export async function overviewText(
-  config: OverviewLlmConfig | null,
+  deps: Pick<AppDeps, 'config' | 'state'>,
   key: string,
   facts: readonly Fact[],
   deterministic: string,
@@ -131,12 +133,9 @@ export async function overviewText(
   onError: (err: unknown) => void = () => {},
 ): Promise<OverviewText> {
   const fallback: OverviewText = { text: deterministic, source: 'facts' };
+  const config = deps.config.overviewLlm;
   if (!config) return fallback;
-  let cache = caches.get(config);
-  if (!cache) {
-    cache = { done: new Lru<OverviewText>(OVERVIEW_REWRITE_CACHE_SIZE), pending: new Map() };
-    caches.set(config, cache);
-  }
+  const cache = stateOf(deps, REWRITES);
   // The facts' text is part of the key: a rewrite is only ever served beside the facts it was checked against.
   const fullKey = `${key}|${locale}|${deterministic}`;
   const hit = cache.done.get(fullKey, now);

@@ -15,8 +15,8 @@ import type { Asset } from '@marketlens/exchanges';
 import { isAtLeast } from '../keys/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
 import { iso, venueSnapshot } from '../market/market.js';
-import type { VenueSnapshot } from '../market/opened-venues.js';
-import { cachedPerMarket, classSeries } from '../market/universe-series.js';
+import type { VenueSnapshot } from '../market/quotes.js';
+import { cachedOverClass, classSeries } from '../market/universe-series.js';
 import type { AppDeps, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { SIGNAL_TIMEFRAMES } from '../platform/product-rules.js';
@@ -52,7 +52,7 @@ function withAsset<T extends { asset_id: string }>(byId: ReadonlyMap<string, Ass
  */
 export function screenerOf(deps: AppDeps, filter: AssetClassFilter) {
   return classSeries(deps, filter, 'd1').then((cls) =>
-    cachedPerMarket(deps, `screener|${filter}|${cls.last_open}`, async () => {
+    cachedOverClass(deps, `screener|${filter}|${cls.last_open}`, async () => {
       const assets = cls.assets.filter((a) => !a.asset.is_stablecoin);
       const byId = new Map(assets.map((a) => [a.asset.id, a.asset]));
       const result = runScreeners(assets.map((a) => ({ asset_id: a.asset.id, candles: a.series.candles })));
@@ -79,7 +79,7 @@ interface RowsOfClass {
 /** Signal rows of every (non-stable) asset of a class, Fear & Greed with perpetual funding as in analyses. */
 function signalRowsOf(deps: AppDeps, filter: AssetClassFilter, timeframe: SignalTimeframe): Promise<RowsOfClass> {
   return classSeries(deps, filter, timeframe).then((cls) =>
-    cachedPerMarket(deps, `signals|${filter}|${timeframe}|${cls.last_open}`, async () => {
+    cachedOverClass(deps, `signals|${filter}|${timeframe}|${cls.last_open}`, async () => {
       const snapshot = await venueSnapshot(deps);
       const rows: SignalRow[] = [];
       const byId = new Map<string, Asset>();

@@ -3,7 +3,7 @@ import { requireAsset } from '../analysis/analysis.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { marketOf, primaryQuote, universeOf, venueSnapshot } from './market.js';
-import type { VenueSnapshot } from './opened-venues.js';
+import type { VenueSnapshot } from './quotes.js';
 
 /** `asset_class` filter values: one class, or `all` (every class, on-chain included). */
 export const ASSET_CLASS_FILTERS = ['coins', 'stocks', 'fx', 'all'] as const;

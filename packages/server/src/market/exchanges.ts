@@ -9,12 +9,13 @@ import {
   type VenueSummary,
 } from '@marketlens/exchanges';
 import { fundingWire, tickerWire } from '../analysis/analysis.js';
-import { type AppDeps, venuesOf } from '../platform/deps.js';
+import { stateKey, stateOf } from '../platform/app-state.js';
+import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
 import { availablePromotions, type PromotionView } from '../promotions/catalog.js';
 import { marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
-import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './opened-venues.js';
+import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './quotes.js';
 import { guardVenue } from './venue-guard.js';
 
 /** 24h traded volume of a venue in USD; null where marketlens does not read the venue's markets. */
@@ -103,13 +104,16 @@ function isSummarized(market: MarketData): market is Summarized {
   return typeof (market as Partial<Summarized>).summary === 'function';
 }
 
+/** Venues the app does not serve, opened for their catalog entry, by id. */
+const CATALOG_VENUES = stateKey('catalog venues', () => new Map<string, CatalogVenue>());
+
 /**
  * A ccxt venue opened for its catalog entry (once per app): through `deps.marketFor` when set,
  * else as a ccxt market source, whose tickers and funding rates come from bulk reads. A venue
  * that fails to open is not kept, so the next request tries again.
  */
 function catalogVenue(deps: AppDeps, venue: CcxtVenueId): CatalogVenue {
-  const held = venuesOf(deps).catalog;
+  const held = stateOf(deps, CATALOG_VENUES);
   const hit = held.get(venue);
   if (hit !== undefined) return hit;
   const open = deps.marketFor ?? ((id: CcxtVenueId) => createCcxtSource({ venue: id }));

@@ -10,14 +10,24 @@ import {
   SIMULATED_VENUE_ID,
   type Universe,
 } from '@marketlens/exchanges';
-import { type AppDeps, venuesOf } from '../platform/deps.js';
+import { stateKey, stateOf } from '../platform/app-state.js';
+import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
 import type { SharedState } from '../platform/redis/shared-state.js';
-import type { MarketQuote, VenueSnapshot } from './opened-venues.js';
+import type { MarketQuote, VenueSnapshot } from './quotes.js';
 import { guardVenue } from './venue-guard.js';
 
-let defaultVenue: MarketData | undefined;
+/** The market of an app given none: one simulated venue on the real clock. */
+const DEFAULT_MARKET = stateKey('default market', () => createSimulatedVenue());
+
+/** Real venues a `connection` query named, opened once per app, by id (one that failed to open is dropped). */
+const OPENED_MARKETS = stateKey('opened markets', () => new Map<CcxtVenueId, Promise<MarketData>>());
+
+/** The app's last venue snapshot (see {@link venueSnapshot}). */
+const SNAPSHOT = stateKey('venue snapshot', () => ({
+  held: null as { at: number; value: Promise<VenueSnapshot> } | null,
+}));
 
 /** True when `market` is a composite of configured sources (it lists them and their health). */
 export function isMarketSources(market: MarketData): market is MarketSources {
@@ -26,9 +36,7 @@ export function isMarketSources(market: MarketData): market is MarketSources {
 
 /** The app's market data: the injected one, else one simulated venue on the real clock. */
 export function marketOf(deps: AppDeps): MarketData {
-  if (deps.market) return deps.market;
-  defaultVenue ??= createSimulatedVenue();
-  return defaultVenue;
+  return deps.market ?? stateOf(deps, DEFAULT_MARKET);
 }
 
 /**
@@ -44,7 +52,7 @@ export async function marketFor(deps: AppDeps, connection: string | undefined): 
     return configured;
   }
   if (!isCcxtVenue(connection)) throw new AppError('UnknownExchange', `Unknown exchange '${connection}'`);
-  const opened = venuesOf(deps).markets;
+  const opened = stateOf(deps, OPENED_MARKETS);
   const held = opened.get(connection);
   if (held !== undefined) return held;
   const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
@@ -64,18 +72,6 @@ export function universeOf(market: MarketData): Universe {
 
 /** How long a venue snapshot serves lists (assets, exchanges) before it is read again. */
 export const SNAPSHOT_TTL_MS = 60_000;
-
-const snapshots = new WeakMap<MarketData, { at: number; value: Promise<VenueSnapshot> }>();
-
-/** Per-market state of a service (caches), created on first use and shared by every app over that market. */
-export function perMarket<T>(store: WeakMap<MarketData, T>, market: MarketData, create: () => T): T {
-  let v = store.get(market);
-  if (v === undefined) {
-    v = create();
-    store.set(market, v);
-  }
-  return v;
-}
 
 /** Every quote of `market` now (tickers, and funding of perpetuals); a market it cannot quote is left out. */
 export async function readSnapshot(market: MarketData, now: number): Promise<VenueSnapshot> {
@@ -123,13 +119,14 @@ async function sharedSnapshot(shared: SharedState, market: MarketData, now: numb
 export function venueSnapshot(deps: AppDeps): Promise<VenueSnapshot> {
   const market = marketOf(deps);
   const now = deps.now();
-  const held = snapshots.get(market);
+  const slot = stateOf(deps, SNAPSHOT);
+  const held = slot.held;
   if (held && now >= held.at && now - held.at < SNAPSHOT_TTL_MS) return held.value;
   const value = deps.shared === undefined ? readSnapshot(market, now) : sharedSnapshot(deps.shared, market, now);
   const entry = { at: now, value };
-  snapshots.set(market, entry);
+  slot.held = entry;
   value.catch(() => {
-    if (snapshots.get(market) === entry) snapshots.delete(market);
+    if (slot.held === entry) slot.held = null;
   });
   return value;
 }

@@ -7,11 +7,12 @@ import {
   TIMEFRAME_MS,
   type Timeframe,
 } from '@marketlens/exchanges';
+import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { Lru } from '../platform/lru.js';
 import { CHART_DEPTH } from '../platform/product-rules.js';
 import type { AssetClassFilter } from './assets.js';
-import { marketOf, perMarket, universeOf } from './market.js';
+import { marketOf, universeOf } from './market.js';
 
 /**
  * Candles of a whole asset class, read once and shared by the screener, the signal list and the
@@ -40,7 +41,8 @@ export interface ClassSeries {
   assets: AssetSeries[];
 }
 
-const caches = new WeakMap<MarketData, Lru<Promise<unknown>>>();
+/** The app's results over a class (see {@link cachedOverClass}). */
+const CLASS_RESULTS = stateKey('class results', () => new Lru<Promise<unknown>>(64, UNIVERSE_SERIES_MS));
 
 export function inClassFilter(asset: Asset, filter: AssetClassFilter): boolean {
   return filter === 'all' || asset.asset_class === filter;
@@ -74,12 +76,12 @@ async function readClass(
 }
 
 /**
- * A result over a class, cached per market and `key` for at most {@link UNIVERSE_SERIES_MS}; the
+ * A result over a class, cached per app and `key` for at most {@link UNIVERSE_SERIES_MS}; the
  * key must name what the result depends on (class, timeframe, last candle open time). Concurrent
  * callers share one computation; a failed one is not remembered.
  */
-export function cachedPerMarket<V>(deps: AppDeps, key: string, compute: () => Promise<V>): Promise<V> {
-  const cache = perMarket(caches, marketOf(deps), () => new Lru<Promise<unknown>>(64, UNIVERSE_SERIES_MS));
+export function cachedOverClass<V>(deps: AppDeps, key: string, compute: () => Promise<V>): Promise<V> {
+  const cache = stateOf(deps, CLASS_RESULTS);
   const now = deps.now();
   const hit = cache.get(key, now) as Promise<V> | undefined;
   if (hit) return hit;
@@ -98,7 +100,7 @@ export function cachedPerMarket<V>(deps: AppDeps, key: string, compute: () => Pr
 export function classSeries(deps: AppDeps, filter: AssetClassFilter, timeframe: Timeframe): Promise<ClassSeries> {
   const now = deps.now();
   const lastOpen = candleOpenTime(timeframe, now);
-  return cachedPerMarket(deps, `series|${filter}|${timeframe}|${lastOpen}`, () =>
+  return cachedOverClass(deps, `series|${filter}|${timeframe}|${lastOpen}`, () =>
     readClass(marketOf(deps), filter, timeframe, lastOpen, now),
   );
 }

@@ -2,8 +2,8 @@ import type { AccountData, CcxtVenueId, MarketData, VenueCredentials } from '@ma
 import type { Caller } from '../auth/caller.js';
 import type { SessionCache } from '../auth/session-cache.js';
 import type { NewsSource } from '../market/news/news.js';
-import { OpenedVenues } from '../market/opened-venues.js';
 import type { Storage } from '../storage/types.js';
+import type { AppState } from './app-state.js';
 import type { SharedState } from './redis/shared-state.js';
 
 export interface ServerConfig {
@@ -104,8 +104,11 @@ export const DEFAULT_CONFIG: ServerConfig = {
 
 export interface AppDeps {
   storage: Storage;
-  /** The venues this app opened on demand (see {@link venuesOf}); absent until the first is. */
-  venues?: OpenedVenues;
+  /**
+   * What this app keeps for its life besides its storage: caches, the venues it opened, work in
+   * flight (see `stateOf`); made on first use when absent. Never shared between apps.
+   */
+  state?: AppState;
   /** State shared by every instance through Redis (`redis.url`); absent: kept in this process. */
   shared?: SharedState;
   config: ServerConfig;
@@ -190,12 +193,6 @@ export interface AppEnv {
      */
     admission: Promise<void> | undefined;
   };
-}
-
-/** The venues `deps`' app opened on demand, created on first use: one set per app. */
-export function venuesOf(deps: AppDeps): OpenedVenues {
-  deps.venues ??= new OpenedVenues();
-  return deps.venues;
 }
 
 /**

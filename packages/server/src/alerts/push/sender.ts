@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import webpush from 'web-push';
+import { stateKey, stateOf } from '../../platform/app-state.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { OutboxQueries, OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
 import { httpTransport, PUSH_TIMEOUT_MS, PushEndpointRefused, type PushRequest } from './transport.js';
@@ -81,20 +82,21 @@ export async function* claimedRows<R>(outbox: Pick<OutboxQueries<R>, 'claim'>, n
 }
 
 /**
- * `run`, shared by the calls that overlap on one storage: while a delivery run over a storage is
- * under way, another call gets its promise instead of starting a second run (push and webhooks
- * alike). Runs of other processes are kept apart by the claims ({@link claimedRows}).
+ * `run`, shared by the calls that overlap in one app: while the app's delivery run is under way,
+ * another call gets its promise instead of starting a second run (push and webhooks each have
+ * their own). Runs of other apps and processes are kept apart by the claims ({@link claimedRows}).
  */
-export function oneRunPerStorage(
+export function oneRunPerApp(
+  name: string,
   run: (deps: AppDeps) => Promise<DeliveryReport>,
 ): (deps: AppDeps) => Promise<DeliveryReport> {
-  const inFlight = new WeakMap<object, Promise<DeliveryReport>>();
+  const RUN = stateKey(name, () => ({ running: null as Promise<DeliveryReport> | null }));
   return (deps) => {
-    const held = inFlight.get(deps.storage);
-    if (held) return held;
-    const running = run(deps).finally(() => inFlight.delete(deps.storage));
-    inFlight.set(deps.storage, running);
-    return running;
+    const slot = stateOf(deps, RUN);
+    slot.running ??= run(deps).finally(() => {
+      slot.running = null;
+    });
+    return slot.running;
   };
 }
 
@@ -104,9 +106,9 @@ export function oneRunPerStorage(
  * (at least once); the payload
  * carries the trigger's idempotency key for the client to drop such a repeat. 404/410 deactivate
  * the device; 429, 5xx and network failures retry with backoff; other refusals drop the row.
- * Calls over one storage share a run, so a row is never sent twice concurrently.
+ * Calls in one app share a run, and claims keep runs apart, so a row is never sent twice concurrently.
  */
-export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerStorage(deliverBatch);
+export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerApp('push delivery run', deliverBatch);
 
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };

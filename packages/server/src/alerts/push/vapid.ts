@@ -1,4 +1,5 @@
 import webpush from 'web-push';
+import { stateKey, stateOf } from '../../platform/app-state.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { Storage } from '../../storage/types.js';
 
@@ -13,23 +14,26 @@ export interface VapidDetails {
 export const DEFAULT_VAPID_SUBJECT = 'mailto:push@marketlens.invalid';
 const SETTING = 'vapid_keys';
 
-const generated = new WeakMap<Storage, Promise<VapidDetails>>();
+/** The app's generated pair, once read or made. */
+const GENERATED = stateKey('vapid keys', () => ({ keys: null as Promise<VapidDetails> | null }));
 
 /**
  * The configured VAPID keys, else the pair generated the first time it was needed and kept in
  * storage, so subscriptions made against the public key survive restarts. Concurrent first
  * callers agree: the first stored pair wins.
  */
-export function vapidDetails(deps: Pick<AppDeps, 'storage' | 'config'>): Promise<VapidDetails> {
+export function vapidDetails(deps: Pick<AppDeps, 'storage' | 'config' | 'state'>): Promise<VapidDetails> {
   const configured = deps.config.push?.vapid;
   if (configured) return Promise.resolve(configured);
-  let held = generated.get(deps.storage);
-  if (!held) {
-    held = loadOrCreate(deps.storage);
-    generated.set(deps.storage, held);
-    held.catch(() => generated.delete(deps.storage));
+  const slot = stateOf(deps, GENERATED);
+  if (slot.keys === null) {
+    const held = loadOrCreate(deps.storage);
+    slot.keys = held;
+    held.catch(() => {
+      if (slot.keys === held) slot.keys = null;
+    });
   }
-  return held;
+  return slot.keys;
 }
 
 async function loadOrCreate(storage: Storage): Promise<VapidDetails> {

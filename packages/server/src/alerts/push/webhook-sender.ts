@@ -14,7 +14,7 @@ import {
   claimedRows,
   type DeliveryReport,
   MAX_PUSH_ATTEMPTS,
-  oneRunPerStorage,
+  oneRunPerApp,
   PUSH_TTL_SECONDS,
   retryDelay,
 } from './sender.js';
@@ -39,7 +39,10 @@ export function webhookRequestOf(url: string, secret: string, row: WebhookOutbox
 }
 
 /** Sends the webhook rows that are due, claimed a few at a time, as the push sender does ({@link claimedRows}). */
-export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerStorage(deliverBatch);
+export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerApp(
+  'webhook delivery run',
+  deliverBatch,
+);
 
 async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
   const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
