@@ -34,7 +34,7 @@ import { type HealthCheck, healthRoutes } from './platform/observability/health.
 import type { Metrics } from './platform/observability/metrics.js';
 import { metricsRoute } from './platform/observability/metrics-route.js';
 import { observeRequests } from './platform/observability/observe.js';
-import { registerResponseHeaders, rejectInvalid, servePlatform } from './platform/operation.js';
+import { registerResponseHeaders, rejectInvalid, serveOperations } from './platform/operation.js';
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
 import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
@@ -91,7 +91,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
       notFoundHandler(() => app.routes),
     ),
   );
-  servePlatform(app, steps);
+  const serve = serveOperations(app, steps);
 
   registerResponseHeaders(app.openAPIRegistry);
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {
@@ -108,26 +108,26 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
     description: 'API key (read-only market-data routes only). Never in the query string.',
   });
 
-  registerAuthRoutes(app, useCases);
-  registerApiKeyRoutes(app, useCases);
-  registerConfigRoutes(app, useCases);
-  registerAnalysisRoutes(app, useCases);
-  registerAssetRoutes(app, useCases);
-  registerScreenerRoutes(app, useCases);
-  registerInsightRoutes(app, useCases);
-  registerLegacyAssetRoutes(app, useCases);
-  registerExchangeRoutes(app, useCases);
-  registerNewsRoutes(app, useCases);
-  registerConnectionRoutes(app, useCases);
-  registerPositionRoutes(app, useCases);
-  registerPortfolioRoutes(app, useCases);
-  registerOrderRoutes(app, useCases);
-  registerPromotionRoutes(app, useCases);
-  registerDeviceRoutes(app, useCases);
-  registerNotificationRoutes(app, useCases);
-  registerNotificationPreferenceRoutes(app, useCases);
-  registerTrackRecordRoutes(app, useCases);
-  registerPilotRoutes(app, useCases);
+  registerAuthRoutes(serve, useCases);
+  registerApiKeyRoutes(serve, useCases);
+  registerConfigRoutes(serve, useCases);
+  registerAnalysisRoutes(serve, useCases);
+  registerAssetRoutes(serve, useCases);
+  registerScreenerRoutes(serve, useCases);
+  registerInsightRoutes(serve, useCases);
+  registerLegacyAssetRoutes(serve, useCases);
+  registerExchangeRoutes(serve, useCases);
+  registerNewsRoutes(serve, useCases);
+  registerConnectionRoutes(serve, useCases);
+  registerPositionRoutes(serve, useCases);
+  registerPortfolioRoutes(serve, useCases);
+  registerOrderRoutes(serve, useCases);
+  registerPromotionRoutes(serve, useCases);
+  registerDeviceRoutes(serve, useCases);
+  registerNotificationRoutes(serve, useCases);
+  registerNotificationPreferenceRoutes(serve, useCases);
+  registerTrackRecordRoutes(serve, useCases);
+  registerPilotRoutes(serve, useCases);
 
   const documentConfig = (c: Context<AppEnv>) => ({
     openapi: '3.1.0',

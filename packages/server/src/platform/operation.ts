@@ -1,4 +1,11 @@
-import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
+import {
+  createRoute,
+  type OpenAPIHono,
+  type RouteConfig,
+  type RouteHandler,
+  type RouteHook,
+  type z,
+} from '@hono/zod-openapi';
 import { ErrorResponseSchema } from '@marketlens/contract';
 import type { Handler } from 'hono';
 import { type AuthSpec, authStep, securityOf } from '../auth/authorize.js';
@@ -88,7 +95,7 @@ type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operatio
 
 /**
  * One REST operation: its auth spec becomes both the caller check run before its handler (see
- * `servePlatform`) and the OpenAPI `security`, and every operation documents the failures every
+ * `serveOperations`) and the OpenAPI `security`, and every operation documents the failures every
  * operation can have.
  */
 export type Operation<R extends OperationConfig> = R & { security: Record<string, string[]>[] };
@@ -200,40 +207,46 @@ function validated(
   };
 }
 
-type Openapi = (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) => unknown;
+/** Registers one operation of the app with its handler (see {@link serveOperations}). */
+export type Serve = <R extends Operation<OperationConfig>>(
+  op: R,
+  handler: RouteHandler<R, AppEnv>,
+  hook?: RouteHook<R, AppEnv>,
+) => void;
 
 /**
- * Makes `app.openapi` run `platform` and then the operation's caller check before each handler.
- * A route without a body stays one handler, its query, path and headers validated inside it (see
+ * How the app's operations are registered: each behind `platform` and then its caller check. A
+ * route without a body is one handler, its query, path and headers validated inside it (see
  * `validated`), so hono calls it directly and a request that needs no waiting (anonymous,
  * session-cache hit, cached answer) is answered synchronously, which lets @hono/node-server take its
- * fast response path; a route with a body gets one layer in front of @hono/zod-openapi's validators
- * (reading a body waits anyway). A route not made by `operation` gets the platform only. The
- * route's rate-limit weight is resolved here, once (for the root app: paths as registered).
+ * fast response path; a route with a body goes through @hono/zod-openapi's `openapi` with one layer
+ * in front of its validators (reading a body waits anyway). The route's rate-limit weight is
+ * resolved here, once (for the root app: paths as registered).
  */
-export function servePlatform(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step): void {
-  const openapi = app.openapi as unknown as Openapi;
-  const served: Openapi = (route, handler, hook) => {
+export function serveOperations(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step): Serve {
+  // Handlers are typed by `Serve`; inside, one untyped signature serves every operation.
+  const openapi = app.openapi as (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) => unknown;
+  const serve = (route: Operation<OperationConfig>, handler: Handler<AppEnv>, hook?: unknown): void => {
     const auth = AUTH.get(route);
+    if (auth === undefined) throw new Error(`${route.path}: not made by operation()`);
     const speculative = SPECULATIVE.has(route);
     const steps =
       'forRoute' in platform ? platform.forRoute(route.method, honoPath(route.path), { speculative }) : platform;
-    const step = auth ? thenStep(steps, authStep(auth)) : steps;
-    const { middleware, ...bare } = route;
-    if (middleware !== undefined) throw new Error(`${route.path}: route middleware bypasses the platform steps`);
-    if (!hasValidators(route)) return openapi(bare, before(step, handler), hook);
-    const checks = hook === undefined ? inputChecks(bare) : null;
-    if (checks !== null) {
+    const step = thenStep(steps, authStep(auth));
+    const checks = hook === undefined ? inputChecks(route) : null;
+    if (checks !== null && checks.length > 0) {
       // What @hono/zod-openapi's `openapi` does, with the validation inside the handler.
-      app.openAPIRegistry.registerPath(bare);
+      app.openAPIRegistry.registerPath(route);
       const run = speculative
         ? beforeVerdict(step, validated(checks, handler))
         : before(step, validated(checks, handler));
-      app.on([bare.method.toUpperCase()], [honoPath(bare.path)], run);
-      return app;
+      app.on([route.method.toUpperCase()], [honoPath(route.path)], run);
+    } else if (!hasValidators(route)) {
+      openapi(route, before(step, handler), hook);
+    } else {
+      const middleware = speculative ? asSpeculativeMiddleware(step) : asMiddleware(step);
+      openapi({ ...route, middleware }, handler, hook);
     }
-    const layer = speculative ? asSpeculativeMiddleware(step) : asMiddleware(step);
-    return openapi({ ...bare, middleware: layer }, handler, hook);
   };
-  app.openapi = served as unknown as typeof app.openapi;
+  return serve as unknown as Serve;
 }

@@ -3,7 +3,7 @@ import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnecti
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { CONNECTABLE_VENUES } from '../connections.js';
 
@@ -56,17 +56,17 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
-  app.openapi(deleteRoute, async (c) => {
+export function registerConnectionRoutes(serve: Serve, { accounts }: UseCases): void {
+  serve(deleteRoute, async (c) => {
     await accounts.disconnect(actorOf(c), c.req.valid('param').connection_id);
     return c.json(ok(null), 200);
   });
-  app.openapi(connectRoute, async (c) => {
+  serve(connectRoute, async (c) => {
     const view = await accounts.connect(actorOf(c), c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(view), 200);
   });
-  app.openapi(listRoute, async (c) => {
+  serve(listRoute, async (c) => {
     const views = await accounts.connections(actorOf(c));
     c.header('cache-control', 'no-store');
     return c.json(ok(views), 200);

@@ -11,7 +11,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const FILTERS =
@@ -39,11 +39,11 @@ const tradesRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(TradesSchema, 'TradesEnvelope'), 'Fills, newest first') },
 });
 
-export function registerOrderRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
-  app.openapi(ordersRoute, async (c) =>
+export function registerOrderRoutes(serve: Serve, { accounts }: UseCases): void {
+  serve(ordersRoute, async (c) =>
     c.json(ok(await accounts.orders(actorOf(c), fillFilterOf(c.req.valid('query')))), 200),
   );
-  app.openapi(tradesRoute, async (c) =>
+  serve(tradesRoute, async (c) =>
     c.json(ok(await accounts.trades(actorOf(c), fillFilterOf(c.req.valid('query')))), 200),
   );
 }

@@ -10,7 +10,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const balancesRoute = operation(SESSION_ONLY, {
@@ -38,7 +38,7 @@ const summaryRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
 });
 
-export function registerPortfolioRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
-  app.openapi(balancesRoute, async (c) => c.json(ok(await accounts.balances(actorOf(c), c.req.valid('query'))), 200));
-  app.openapi(summaryRoute, async (c) => c.json(ok(await accounts.summary(actorOf(c))), 200));
+export function registerPortfolioRoutes(serve: Serve, { accounts }: UseCases): void {
+  serve(balancesRoute, async (c) => c.json(ok(await accounts.balances(actorOf(c), c.req.valid('query'))), 200));
+  serve(summaryRoute, async (c) => c.json(ok(await accounts.summary(actorOf(c))), 200));
 }

@@ -15,7 +15,7 @@ import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
@@ -105,15 +105,15 @@ function deprecated(): never {
   );
 }
 
-export function registerPositionRoutes(app: OpenAPIHono<AppEnv>, { accounts }: UseCases): void {
+export function registerPositionRoutes(serve: Serve, { accounts }: UseCases): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
-  for (const route of manualRoutes) app.openapi(route, deprecated);
-  app.openapi(listRoute, async (c) => c.json(ok(await accounts.positions(actorOf(c), c.req.valid('query'))), 200));
-  app.openapi(editRoute, async (c) => {
+  for (const route of manualRoutes) serve(route, deprecated);
+  serve(listRoute, async (c) => c.json(ok(await accounts.positions(actorOf(c), c.req.valid('query'))), 200));
+  serve(editRoute, async (c) => {
     const { position_id } = c.req.valid('param');
     return c.json(ok(await accounts.editPosition(actorOf(c), position_id, c.req.valid('json').notes)), 200);
   });
-  app.openapi(analysisRoute, async (c) => {
+  serve(analysisRoute, async (c) => {
     const { position_id } = c.req.valid('param');
     return c.json(ok(await accounts.analyzePosition(actorOf(c), position_id, c.req.valid('query'))), 200);
   });

@@ -11,7 +11,7 @@ import {
 import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const vapidRoute = operation(PUBLIC, {
@@ -63,13 +63,13 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerDeviceRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
-  app.openapi(vapidRoute, async (c) => c.json(ok({ public_key: await alerts.vapidPublicKey(actorOf(c)) }), 200));
-  app.openapi(registerRoute, async (c) =>
+export function registerDeviceRoutes(serve: Serve, { alerts }: UseCases): void {
+  serve(vapidRoute, async (c) => c.json(ok({ public_key: await alerts.vapidPublicKey(actorOf(c)) }), 200));
+  serve(registerRoute, async (c) =>
     c.json(ok(pushDeviceWire(await alerts.registerDevice(actorOf(c), c.req.valid('json')))), 200),
   );
-  app.openapi(listRoute, async (c) => c.json(ok((await alerts.devices(actorOf(c))).map(pushDeviceWire)), 200));
-  app.openapi(deleteRoute, async (c) => {
+  serve(listRoute, async (c) => c.json(ok((await alerts.devices(actorOf(c))).map(pushDeviceWire)), 200));
+  serve(deleteRoute, async (c) => {
     await alerts.removeDevice(actorOf(c), c.req.valid('param').device_id);
     return c.json(ok(null), 200);
   });

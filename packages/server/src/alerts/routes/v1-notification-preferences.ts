@@ -8,7 +8,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const json = (description: string) => ({
@@ -40,9 +40,7 @@ const patchRoute = operation(SESSION_ONLY, {
   responses: { 200: json('Preferences after the change') },
 });
 
-export function registerNotificationPreferenceRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
-  app.openapi(getRoute, async (c) => c.json(ok(await alerts.preferences(actorOf(c))), 200));
-  app.openapi(patchRoute, async (c) =>
-    c.json(ok(await alerts.updatePreferences(actorOf(c), c.req.valid('json'))), 200),
-  );
+export function registerNotificationPreferenceRoutes(serve: Serve, { alerts }: UseCases): void {
+  serve(getRoute, async (c) => c.json(ok(await alerts.preferences(actorOf(c))), 200));
+  serve(patchRoute, async (c) => c.json(ok(await alerts.updatePreferences(actorOf(c), c.req.valid('json'))), 200));
 }

@@ -14,7 +14,7 @@ import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { limitsEnvelopeJson } from '../limits.js';
 
@@ -120,15 +120,11 @@ function limitsJson(c: Context<AppEnv>, text: string) {
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(app: OpenAPIHono<AppEnv>, { alerts }: UseCases): void {
-  app.openapi(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
-  app.openapi(listRoute, async (c) => c.json(ok(await alerts.list(actorOf(c))), 200));
-  app.openapi(
-    createRoute,
-    async (c) => c.json(ok(await alerts.create(actorOf(c), c.req.valid('json'))), 200),
-    payloadHook,
-  );
-  app.openapi(
+export function registerNotificationRoutes(serve: Serve, { alerts }: UseCases): void {
+  serve(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
+  serve(listRoute, async (c) => c.json(ok(await alerts.list(actorOf(c))), 200));
+  serve(createRoute, async (c) => c.json(ok(await alerts.create(actorOf(c), c.req.valid('json'))), 200), payloadHook);
+  serve(
     updateRoute,
     async (c) => {
       const { notification_id } = c.req.valid('param');
@@ -136,7 +132,7 @@ export function registerNotificationRoutes(app: OpenAPIHono<AppEnv>, { alerts }:
     },
     payloadHook,
   );
-  app.openapi(deleteRoute, async (c) => {
+  serve(deleteRoute, async (c) => {
     await alerts.delete(actorOf(c), c.req.valid('param').notification_id);
     return c.json(ok(null), 200);
   });

@@ -17,7 +17,7 @@ import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
 import type { AnalysisUseCases } from '../use-cases.js';
@@ -166,12 +166,12 @@ function answer(c: Context<AppEnv>, analysis: AnalysisUseCases, request: Analysi
   return hit !== undefined ? served(c, hit) : analysis.get(actor, request).then((result) => served(c, result));
 }
 
-export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
-  app.openapi(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
-  app.openapi(analysisRoute, (c) =>
+export function registerAnalysisRoutes(serve: Serve, { analysis }: UseCases): void {
+  serve(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
+  serve(analysisRoute, (c) =>
     answer(c, analysis, { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id }),
   );
-  app.openapi(signalRoute, async (c) => {
+  serve(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const result = await analysis.signal(actorOf(c), request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
@@ -179,14 +179,14 @@ export function registerAnalysisRoutes(app: OpenAPIHono<AppEnv>, { analysis }: U
     c.header('vary', VARY);
     return c.json(ok(result), 200);
   });
-  app.openapi(overviewRoute, async (c) => {
+  serve(overviewRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const result = await analysis.overview(actorOf(c), request, c.req.valid('header')['x-locale']);
     c.header('content-language', result.locale);
     c.header('vary', `x-locale, ${VARY}`);
     return c.json(ok(result), 200);
   });
-  app.openapi(marketsRoute, async (c) => {
+  serve(marketsRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     return c.json(ok(await analysis.markets(actorOf(c), request)), 200);
   });

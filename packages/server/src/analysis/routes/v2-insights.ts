@@ -3,7 +3,7 @@ import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } f
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // ---- /v2/insights ----
@@ -33,9 +33,9 @@ const fearGreedRoute = operation(SESSION_OR_API_KEY, {
   responses: { 200: json(envelopeOf(FearGreedListSchema, 'FearGreedListEnvelope'), 'The ranked assets') },
 });
 
-export function registerInsightRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
-  app.openapi(insightsRoute, async (c) => c.json(ok(await analysis.insights(actorOf(c))), 200));
-  app.openapi(fearGreedRoute, async (c) => {
+export function registerInsightRoutes(serve: Serve, { analysis }: UseCases): void {
+  serve(insightsRoute, async (c) => c.json(ok(await analysis.insights(actorOf(c))), 200));
+  serve(fearGreedRoute, async (c) => {
     const query = c.req.valid('query');
     const result = await analysis.fearGreed(actorOf(c), {
       ...query,

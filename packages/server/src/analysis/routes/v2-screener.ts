@@ -12,7 +12,7 @@ import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // ---- screener ----
@@ -48,11 +48,11 @@ const signalsRoute = operation(
   [402],
 );
 
-export function registerScreenerRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
-  app.openapi(screenerRoute, async (c) =>
+export function registerScreenerRoutes(serve: Serve, { analysis }: UseCases): void {
+  serve(screenerRoute, async (c) =>
     c.json(ok(await analysis.screener(actorOf(c), c.req.valid('query').asset_class)), 200),
   );
-  app.openapi(signalsRoute, async (c) => {
+  serve(signalsRoute, async (c) => {
     const result = await analysis.signals(actorOf(c), c.req.valid('query'), c.req.queries());
     c.header('vary', 'x-session-token, x-api-key');
     return c.json(ok(result), 200);

@@ -12,7 +12,7 @@ import {
 import { PUBLIC, SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';
 
@@ -53,12 +53,12 @@ const serviceTrackRecordRoute = operation(PUBLIC, {
   },
 });
 
-export function registerTrackRecordRoutes(app: OpenAPIHono<AppEnv>, { analysis }: UseCases): void {
-  app.openapi(trackRecordRoute, async (c) => {
+export function registerTrackRecordRoutes(serve: Serve, { analysis }: UseCases): void {
+  serve(trackRecordRoute, async (c) => {
     const { asset_id } = c.req.valid('param');
     return c.json(ok(await analysis.trackRecord(actorOf(c), asset_id, c.req.valid('query').timeframe)), 200);
   });
-  app.openapi(serviceTrackRecordRoute, async (c) => {
+  serve(serviceTrackRecordRoute, async (c) => {
     const record = await analysis.serviceTrackRecord(actorOf(c), c.req.valid('query'));
     // The same for every caller: shared caches may keep it as long as the server does.
     c.header('cache-control', `public, max-age=${SERVICE_RECORD_TTL_MS / 1000}`);

@@ -12,7 +12,7 @@ import {
 } from '@marketlens/contract';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import { baseUrlOf } from '../oauth/base.js';
@@ -109,36 +109,36 @@ const meRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
 });
 
-export function registerAuthRoutes(app: OpenAPIHono<AppEnv>, { auth }: UseCases): void {
-  app.openapi(meRoute, async (c) => {
+export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
+  serve(meRoute, async (c) => {
     const account = await auth.me(actorOf(c));
     c.header('cache-control', 'private, no-store');
     return c.json(ok(account), 200);
   });
-  app.openapi(signupRoute, async (c) => {
+  serve(signupRoute, async (c) => {
     c.header('cache-control', 'no-store');
     // The base URL is asked for only when a link is mailed: a sign-up that mails nothing needs no Host check.
     const result = await auth.signup(actorOf(c), c.req.valid('json'), () => baseUrlOf(c));
     return 'pending' in result ? c.json(ok(result.pending), 202) : c.json(ok(result.session), 200);
   });
-  app.openapi(loginRoute, async (c) => {
+  serve(loginRoute, async (c) => {
     const session = await auth.login(actorOf(c), c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(session), 200);
   });
-  app.openapi(verifyRoute, async (c) => {
+  serve(verifyRoute, async (c) => {
     const verified = await auth.verify(actorOf(c), c.req.valid('query').token);
     c.header('cache-control', 'no-store');
     // The token is in this page's URL: it must not leave in a Referer.
     c.header('referrer-policy', 'no-referrer');
     return c.json(ok(verified), 200);
   });
-  app.openapi(resendRoute, async (c) => {
+  serve(resendRoute, async (c) => {
     const pending = await auth.resendVerification(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
     c.header('cache-control', 'no-store');
     return c.json(ok(pending), 202);
   });
-  app.openapi(logoutRoute, async (c) => {
+  serve(logoutRoute, async (c) => {
     await auth.logout(actorOf(c), c.req.header('x-session-token') ?? '');
     return c.json(ok(null), 200);
   });

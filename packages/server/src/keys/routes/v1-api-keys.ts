@@ -11,7 +11,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
 
@@ -66,16 +66,16 @@ const creditsRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
-export function registerApiKeyRoutes(app: OpenAPIHono<AppEnv>, { keys }: UseCases): void {
+export function registerApiKeyRoutes(serve: Serve, { keys }: UseCases): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
-  app.openapi(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
-  app.openapi(createApiKeyRoute, async (c) => {
+  serve(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
+  serve(createApiKeyRoute, async (c) => {
     const created = await keys.create(actorOf(c), c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
     return c.json(ok(created), 200);
   });
-  app.openapi(listApiKeysRoute, async (c) => c.json(ok(await keys.list(actorOf(c))), 200));
-  app.openapi(deleteApiKeyRoute, async (c) => {
+  serve(listApiKeysRoute, async (c) => c.json(ok(await keys.list(actorOf(c))), 200));
+  serve(deleteApiKeyRoute, async (c) => {
     await keys.revoke(actorOf(c), c.req.valid('param').key_id);
     return c.json(ok(null), 200);
   });

@@ -10,7 +10,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { legacyAssetId } from '../assets.js';
 
@@ -52,15 +52,15 @@ const removeRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerLegacyAssetRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
-  app.openapi(listRoute, async (c) => {
+export function registerLegacyAssetRoutes(serve: Serve, { market }: UseCases): void {
+  serve(listRoute, async (c) => {
     const query = { asset_class: 'coins', sort: 'volume', sort_dir: 'desc', limit: 500 } as const;
     return c.json(ok(await market.favorites(actorOf(c), query)), 200);
   });
-  app.openapi(addRoute, async (c) =>
+  serve(addRoute, async (c) =>
     c.json(ok(await market.addFavorite(actorOf(c), legacyAssetId(c.req.valid('json')))), 200),
   );
-  app.openapi(removeRoute, async (c) =>
+  serve(removeRoute, async (c) =>
     c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
   );
 }

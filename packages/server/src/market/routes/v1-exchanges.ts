@@ -3,7 +3,7 @@ import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok 
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const listRoute = operation(SESSION_OR_API_KEY, {
@@ -32,9 +32,7 @@ const detailRoute = operation(
   [404, 503],
 );
 
-export function registerExchangeRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
-  app.openapi(listRoute, async (c) => c.json(ok(await market.exchanges(actorOf(c))), 200));
-  app.openapi(detailRoute, async (c) =>
-    c.json(ok(await market.exchange(actorOf(c), c.req.valid('param').exchange_id)), 200),
-  );
+export function registerExchangeRoutes(serve: Serve, { market }: UseCases): void {
+  serve(listRoute, async (c) => c.json(ok(await market.exchanges(actorOf(c))), 200));
+  serve(detailRoute, async (c) => c.json(ok(await market.exchange(actorOf(c), c.req.valid('param').exchange_id)), 200));
 }

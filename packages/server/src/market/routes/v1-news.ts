@@ -3,7 +3,7 @@ import { envelopeOf, NewsItemSchema, NewsQuery, ok } from '@marketlens/contract'
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const newsRoute = operation(SESSION_ONLY, {
@@ -23,6 +23,6 @@ const newsRoute = operation(SESSION_ONLY, {
   },
 });
 
-export function registerNewsRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
-  app.openapi(newsRoute, (c) => c.json(ok(market.news(actorOf(c), c.req.valid('query').limit)), 200));
+export function registerNewsRoutes(serve: Serve, { market }: UseCases): void {
+  serve(newsRoute, (c) => c.json(ok(market.news(actorOf(c), c.req.valid('query').limit)), 200));
 }

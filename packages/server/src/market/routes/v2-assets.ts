@@ -13,7 +13,7 @@ import {
 import { SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const listRoute = operation(SESSION_OR_API_KEY, {
@@ -77,16 +77,14 @@ const removeFavoriteRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerAssetRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
-  app.openapi(listRoute, async (c) => c.json(ok(await market.assets(actorOf(c), c.req.valid('query'))), 200));
-  app.openapi(popularRoute, async (c) => c.json(ok(await market.popular(actorOf(c), c.req.valid('query').limit)), 200));
-  app.openapi(listFavoritesRoute, async (c) =>
-    c.json(ok(await market.favorites(actorOf(c), c.req.valid('query'))), 200),
-  );
-  app.openapi(addFavoriteRoute, async (c) =>
+export function registerAssetRoutes(serve: Serve, { market }: UseCases): void {
+  serve(listRoute, async (c) => c.json(ok(await market.assets(actorOf(c), c.req.valid('query'))), 200));
+  serve(popularRoute, async (c) => c.json(ok(await market.popular(actorOf(c), c.req.valid('query').limit)), 200));
+  serve(listFavoritesRoute, async (c) => c.json(ok(await market.favorites(actorOf(c), c.req.valid('query'))), 200));
+  serve(addFavoriteRoute, async (c) =>
     c.json(ok(await market.addFavorite(actorOf(c), c.req.valid('json').asset_id)), 200),
   );
-  app.openapi(removeFavoriteRoute, async (c) =>
+  serve(removeFavoriteRoute, async (c) =>
     c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
   );
 }

@@ -3,7 +3,7 @@ import { ConfigSchema, envelopeOf, ok } from '@marketlens/contract';
 import { OPTIONAL_SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
@@ -22,8 +22,8 @@ const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
   },
 });
 
-export function registerConfigRoutes(app: OpenAPIHono<AppEnv>, { market }: UseCases): void {
-  app.openapi(configRoute, (c) => {
+export function registerConfigRoutes(serve: Serve, { market }: UseCases): void {
+  serve(configRoute, (c) => {
     c.header('cache-control', 'private, max-age=60');
     c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');
     return c.json(ok(market.config(actorOf(c))), 200);

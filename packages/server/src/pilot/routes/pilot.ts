@@ -9,7 +9,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { operation } from '../../platform/operation.js';
+import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PILOT_PAGE_SIZE } from '../views.js';
 
@@ -49,9 +49,7 @@ const trackRecordRoute = operation(SESSION_ONLY, {
   },
 });
 
-export function registerPilotRoutes(app: OpenAPIHono<AppEnv>, { pilot }: UseCases): void {
-  app.openapi(spectateRoute, async (c) => c.json(ok(await pilot.spectate(actorOf(c))), 200));
-  app.openapi(trackRecordRoute, async (c) =>
-    c.json(ok(await pilot.trackRecord(actorOf(c), c.req.valid('query'))), 200),
-  );
+export function registerPilotRoutes(serve: Serve, { pilot }: UseCases): void {
+  serve(spectateRoute, async (c) => c.json(ok(await pilot.spectate(actorOf(c))), 200));
+  serve(trackRecordRoute, async (c) => c.json(ok(await pilot.trackRecord(actorOf(c), c.req.valid('query'))), 200));
 }

@@ -13,7 +13,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation } from '../../platform/operation.js';
+import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 const TAGS = ['Promotions'];
@@ -110,23 +110,23 @@ const signUpRoute = operation(
   [404, 422],
 );
 
-export function registerPromotionRoutes(app: OpenAPIHono<AppEnv>, { promotions }: UseCases): void {
+export function registerPromotionRoutes(serve: Serve, { promotions }: UseCases): void {
   // The fixed paths first so `available`, `campaigns`, `random` and `volume` are never read as a connection id.
-  app.openapi(availableRoute, async (c) => c.json(ok(await promotions.available(actorOf(c))), 200));
-  app.openapi(campaignsRoute, async (c) => c.json(ok(await promotions.campaigns(actorOf(c))), 200));
-  app.openapi(randomRoute, async (c) => c.json(ok(await promotions.random(actorOf(c))), 200));
-  app.openapi(volumeRoute, async (c) => {
+  serve(availableRoute, async (c) => c.json(ok(await promotions.available(actorOf(c))), 200));
+  serve(campaignsRoute, async (c) => c.json(ok(await promotions.campaigns(actorOf(c))), 200));
+  serve(randomRoute, async (c) => c.json(ok(await promotions.random(actorOf(c))), 200));
+  serve(volumeRoute, async (c) => {
     const standing = await promotions.volume(actorOf(c));
     c.header('cache-control', 'no-store');
     return c.json(ok(standing), 200);
   });
-  app.openapi(promotionRoute, async (c) =>
+  serve(promotionRoute, async (c) =>
     c.json(ok(await promotions.get(actorOf(c), c.req.valid('param').connection_id)), 200),
   );
-  app.openapi(signUpShowRoute, async (c) =>
+  serve(signUpShowRoute, async (c) =>
     c.json(ok(await promotions.signUpShown(actorOf(c), c.req.valid('param').connection_id)), 200),
   );
-  app.openapi(signUpRoute, async (c) => {
+  serve(signUpRoute, async (c) => {
     const { connection_id } = c.req.valid('param');
     return c.json(ok(await promotions.signUp(actorOf(c), connection_id, c.req.valid('json').uid)), 200);
   });
