@@ -136,14 +136,14 @@ export {
   listCampaignsAdmin,
   listPromotionsAdmin,
 } from './promotions/admin.js';
+export { affiliateThresholdUsd } from './promotions/config.js';
+export { type EligibilityOptions, pilotEligible } from './promotions/eligibility.js';
 export {
   type CampaignInput,
   PromotionAdminError,
   type PromotionAdminErrorCode,
   type PromotionInput,
-} from './promotions/catalog.js';
-export { affiliateThresholdUsd } from './promotions/config.js';
-export { type EligibilityOptions, pilotEligible } from './promotions/eligibility.js';
+} from './promotions/promotions.js';
 export {
   AFFILIATE_ELITE_DAYS,
   DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD,

@@ -4,6 +4,7 @@ import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
 import type { Backend } from '@marketlens/mcp';
 import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { shareInvalidations } from './auth/session-cache.js';
+import { mailerOf } from './auth/verification/mailer.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
 import { type McpCaller, mcpBackend } from './mcp/backend.js';
@@ -195,8 +196,24 @@ export async function createMarketlens(
   let started: RunningServer | null = null;
   let worker: RunningWorker | null = null;
   let closed = false;
-  // Built on the first `mcpBackend` call, once: the use cases keep per-app state (caches).
-  let application: { deps: AppDeps; useCases: UseCases } | null = null;
+  // The one app of this process: its deps (and so its caches and opened venues) serve the REST
+  // server and the MCP backend alike; made on first use.
+  let deps: AppDeps | null = null;
+  let useCases: UseCases | null = null;
+  const appDeps = (): AppDeps => {
+    deps ??= {
+      storage,
+      config: config.server.config,
+      now: Date.now,
+      market,
+      // The key the server encrypts the data folder's connections with.
+      credentialsKey: config.server.credentialsKey ?? loadOrCreateKeyFile(join(dataDir, KEY_FILE_NAME)),
+      mailer: mailerOf(config.server.config.mail, (line) => console.error(`[marketlens] ${line}`)),
+      ...(shared !== null ? { shared } : {}),
+      ...overrides.extra,
+    };
+    return deps;
+  };
   return {
     config,
     storage,
@@ -206,8 +223,7 @@ export async function createMarketlens(
     async listen() {
       if (started !== null) return started;
       started = await startServer(config.server, storage, market, {
-        ...overrides.extra,
-        ...(shared !== null ? { shared } : {}),
+        deps: appDeps(),
         warmMs: config.market.warmMs,
         // With Redis the jobs run on BullMQ, shared with the other instances and the workers.
         ...(config.backend.redisUrl !== null
@@ -229,20 +245,8 @@ export async function createMarketlens(
       return started;
     },
     mcpBackend(caller) {
-      if (application === null) {
-        const deps: AppDeps = {
-          storage,
-          config: config.server.config,
-          now: Date.now,
-          market,
-          // The key the server encrypts the data folder's connections with.
-          credentialsKey: config.server.credentialsKey ?? loadOrCreateKeyFile(join(dataDir, KEY_FILE_NAME)),
-          ...(shared !== null ? { shared } : {}),
-          ...overrides.extra,
-        };
-        application = { deps, useCases: createUseCases(deps) };
-      }
-      return mcpBackend(application.deps, caller, application.useCases);
+      useCases ??= createUseCases(appDeps());
+      return mcpBackend(appDeps(), caller, useCases);
     },
     async work() {
       if (worker !== null) return worker;

@@ -349,6 +349,12 @@ export async function startServer(
   storage: Storage = openDataDir(options.dataDir),
   market: MarketData = createSimulatedVenue(),
   extra: Partial<Pick<AppDeps, 'accountFor' | 'verifyCredentials' | 'now' | 'mailer' | 'shared'>> & {
+    /**
+     * The app's deps, built by the composition root (`createMarketlens`) and shared with its MCP
+     * backend; absent: built here from `options`, `storage`, `market` and the fields above. Their
+     * news source is set here when they have none.
+     */
+    deps?: AppDeps;
     /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
     warmMs?: number;
     /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */
@@ -362,23 +368,23 @@ export async function startServer(
     jobs?: JobRunner;
   } = {},
 ): Promise<RunningServer> {
-  const { warmMs, observability, drainMs, jobs, ...injected } = extra;
+  const { deps: given, warmMs, observability, drainMs, jobs, ...injected } = extra;
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
       console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
   });
   ownDataDir(options.dataDir);
-  const deps: AppDeps = {
+  const deps: AppDeps = given ?? {
     storage,
     config: options.config,
     now: Date.now,
     market,
-    news,
     credentialsKey: options.credentialsKey ?? loadOrCreateKeyFile(join(options.dataDir, KEY_FILE_NAME)),
     mailer: mailerOf(options.config.mail, (line) => console.error(`[marketlens] ${line}`)),
     ...injected,
   };
+  deps.news ??= news;
   let draining = false;
   const app = createApp(deps, {
     observability: { ...observability, ready: { ready: () => readiness(storage, market, draining, deps.shared) } },

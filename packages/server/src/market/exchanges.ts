@@ -13,7 +13,7 @@ import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
-import { availablePromotions, type PromotionView } from '../promotions/catalog.js';
+import { availablePromotions, type PromotionView } from '../promotions/promotions.js';
 import { marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
 import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './quotes.js';
 import { guardVenue } from './venue-guard.js';

@@ -8,7 +8,7 @@ import {
   listCampaignsAdmin,
   listPromotionsAdmin,
 } from './admin.js';
-import { liveCampaigns, PromotionAdminError, randomPromotion, shuffled } from './catalog.js';
+import { liveCampaigns, PromotionAdminError, randomPromotion, shuffled } from './promotions.js';
 import { signUp } from './signup.js';
 
 const NOW = Date.UTC(2026, 0, 15, 12);

@@ -13,7 +13,7 @@ import {
   createPromotion,
   PromotionAdminError,
   type PromotionInput,
-} from './catalog.js';
+} from './promotions.js';
 
 /**
  * A promotion as the admin commands print it: the promotion as REST publishes it (the contract's

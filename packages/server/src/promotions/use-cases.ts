@@ -1,7 +1,7 @@
 import { requireUser } from '../auth/authorize.js';
 import type { Actor, AppDeps } from '../platform/deps.js';
-import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from './catalog.js';
 import { affiliateThresholdUsd } from './config.js';
+import { availablePromotions, liveCampaigns, promotionFor, randomPromotion } from './promotions.js';
 import { signUp, signUpShown } from './signup.js';
 import { readVolumeStanding } from './volume.js';
 

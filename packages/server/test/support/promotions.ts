@@ -1,7 +1,7 @@
 /** Test fixtures of the promotions feature: users, connections with fills, promotions. Test code only. */
 import { randomUUID } from 'node:crypto';
 import type { VenueFill } from '@marketlens/exchanges';
-import { createPromotion } from '../../src/promotions/catalog.js';
+import { createPromotion } from '../../src/promotions/promotions.js';
 import type { Storage } from '../../src/storage/types.js';
 
 export const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
 import { DAY, seedBybitPromotion, seedConnection, seedFills } from '../../../test/support/promotions.js';
-import { createCampaign } from '../catalog.js';
+import { createCampaign } from '../promotions.js';
 
 interface Body {
   success: boolean;
