@@ -1,9 +1,13 @@
 import type { Candles } from '@marketlens/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VenueError } from '../errors.js';
-import { TIMEFRAME_MS } from '../ports.js';
-import { resolveInstrument } from '../universe/universe.js';
+import { TIMEFRAME_MS, TIMEFRAMES, type Timeframe } from '../ports.js';
+import { defaultUniverse, resolveInstrument } from '../universe/universe.js';
 import { createSimulatedAccount, HISTORY_START } from './account.js';
+import { type Bar, createSimModel, GENESIS } from './model.js';
+import { type SimParams, simParams } from './params.js';
+import { tradingParts } from './session.js';
 import { createSimulatedVenue, MAX_CANDLES } from './venue.js';
 
 const NOW = Date.UTC(2025, 10, 21, 13, 37, 12, 345);
@@ -463,5 +467,142 @@ describe('simulated venue: a demo venue that looks like a market', () => {
     const later = venue.openInterestAt('BTC/USDT:USDT', NOW + 3_600_000) ?? 0;
     expect(later).not.toBe(btc);
     expect(Math.abs(later / btc - 1)).toBeLessThan(0.05);
+  });
+});
+
+const simulated: SimParams[] = defaultUniverse.assets.map(simParams).filter((p): p is SimParams => p !== null);
+const freshModel = createSimModel(simulated);
+
+/**
+ * The candles of a spot market (no basis, no volume factor) built read by read from a model of
+ * its own, the way the venue built every read before it kept finished candles.
+ */
+function uncachedSpot(assetId: string, timeframe: Timeframe, limit: number, end: number, t: number): Candles {
+  const p = simulated.find((x) => x.id === assetId);
+  if (p === undefined) throw new Error(assetId);
+  const step = TIMEFRAME_MS[timeframe];
+  const lastOpen = Math.floor((end - 1 - GENESIS) / step) * step + GENESIS;
+  if (p.spotSession === 'always') return freshModel.candles(assetId, timeframe, lastOpen - (limit - 1) * step, end, t);
+  const rows: Bar[] = [];
+  const opens: number[] = [];
+  for (let open = lastOpen; open >= GENESIS && rows.length < limit; open -= step) {
+    let acc: Bar | null = null;
+    for (const [a, b] of tradingParts(p.spotSession, open, open + step)) {
+      const part = freshModel.aggregate(assetId, a, b, t);
+      if (part === null) continue;
+      acc =
+        acc === null
+          ? part
+          : {
+              open: acc.open,
+              high: part.high > acc.high ? part.high : acc.high,
+              low: part.low < acc.low ? part.low : acc.low,
+              close: part.close,
+              volume: acc.volume + part.volume,
+            };
+    }
+    if (acc === null) continue;
+    rows.unshift(acc);
+    opens.unshift(open);
+  }
+  const round = (x: number): number => freshModel.round(assetId, x);
+  return {
+    time: Float64Array.from(opens),
+    open: Float64Array.from(rows, (b) => round(b.open)),
+    high: Float64Array.from(rows, (b) => round(b.high)),
+    low: Float64Array.from(rows, (b) => round(b.low)),
+    close: Float64Array.from(rows, (b) => round(b.close)),
+    volume: Float64Array.from(rows, (b) => b.volume),
+  };
+}
+
+/** Where two series differ, bit for bit (-0 is not 0); null when they are the same. */
+function difference(a: Candles, b: Candles): string | null {
+  for (const k of ['time', 'open', 'high', 'low', 'close', 'volume'] as const) {
+    if (a[k].length !== b[k].length) return `${k}: ${a[k].length} vs ${b[k].length} candles`;
+    for (let i = 0; i < a[k].length; i++)
+      if (!Object.is(a[k][i], b[k][i])) return `${k}[${i}]: ${a[k][i]} vs ${b[k][i]}`;
+  }
+  return null;
+}
+
+describe('simulated venue: repeated reads', () => {
+  const markets = [
+    { asset_id: 'bitcoin', market_type: 'spot' },
+    { asset_id: 'bitcoin', market_type: 'derivatives' },
+    { asset_id: 'stock-aapl', market_type: 'spot' },
+    { asset_id: 'stock-aapl', market_type: 'derivatives' },
+    { asset_id: 'fx-eurusd', market_type: 'spot' },
+    { asset_id: 'fx-usdjpy', market_type: 'spot' },
+  ] as const;
+  const DAY = 86_400_000;
+  // Reads of a few series per run, so that windows overlap: again, deeper, later, earlier.
+  const read = fc.record({
+    series: fc.nat({ max: 2 }),
+    limit: fc.oneof(
+      { arbitrary: fc.integer({ min: 1, max: 40 }), weight: 4 },
+      { arbitrary: fc.integer({ min: 495, max: 505 }), weight: 1 },
+    ),
+    // How many candles before now the window ends, when it does not end now.
+    back: fc.option(fc.double({ min: 0, max: 60, noNaN: true }), { nil: undefined }),
+    // The clock's move after the read.
+    advance: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 900_000 }), fc.integer({ min: 0, max: 10 * DAY })),
+  });
+  const series = fc.record({
+    market: fc.constantFrom(...markets),
+    timeframe: fc.constantFrom(...TIMEFRAMES),
+  });
+
+  it('serves what a fresh venue and the model read by read serve, bit for bit, over any reads', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(series, { minLength: 3, maxLength: 3 }),
+        fc.array(read, { minLength: 1, maxLength: 10 }),
+        async (pool, reads) => {
+          const c = clock();
+          // The default budget, and one so small that series are dropped and rebuilt all the time.
+          const venues = [createSimulatedVenue({ now: c.now }), createSimulatedVenue({ now: c.now, candleCache: 600 })];
+          for (const r of reads) {
+            const { market, timeframe } = pool[r.series];
+            const back = r.back === undefined ? undefined : Math.round(r.back * TIMEFRAME_MS[timeframe]);
+            const request = {
+              ...market,
+              timeframe,
+              limit: r.limit,
+              ...(back === undefined ? {} : { end: c.now() - back }),
+            };
+            const want = (await createSimulatedVenue({ now: c.now }).candles(request)).candles;
+            if (market.market_type === 'spot') {
+              const spot = uncachedSpot(market.asset_id, timeframe, r.limit, request.end ?? c.now() + 1, c.now());
+              expect(difference(want, spot)).toBeNull();
+            }
+            for (const venue of venues) {
+              const got = (await venue.candles(request)).candles;
+              expect(difference(got, want), JSON.stringify(request)).toBeNull();
+              // What a caller does with its arrays is its own business.
+              for (const col of Object.values(got)) col.fill(-1);
+            }
+            c.advance(r.advance);
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('serves overlapping windows as the clock moves: deeper, later, across a candle close', async () => {
+    const c = clock(Date.UTC(2025, 10, 21, 19, 58));
+    const venue = createSimulatedVenue({ now: c.now });
+    for (let k = 0; k < 12; k++) {
+      for (const market of markets) {
+        for (const timeframe of ['m5', 'h1', 'd1'] as const) {
+          const request = { ...market, timeframe, limit: 100 + k };
+          const got = (await venue.candles(request)).candles;
+          const want = (await createSimulatedVenue({ now: c.now }).candles(request)).candles;
+          expect(difference(got, want), `${k} ${JSON.stringify(request)}`).toBeNull();
+        }
+      }
+      c.advance(61_000);
+    }
   });
 });

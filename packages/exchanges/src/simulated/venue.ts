@@ -12,9 +12,11 @@ import {
   type MarketType,
   TIMEFRAME_MS,
   type Ticker,
+  type Timeframe,
   type VenueSummary,
 } from '../ports.js';
 import { defaultUniverse, type Universe } from '../universe/universe.js';
+import { type CandleScan, createCandleCache, emptyCandles } from './candle-cache.js';
 import { type Bar, createSimModel, GENESIS, type SimModel } from './model.js';
 import { type SimParams, simParams } from './params.js';
 import { normal, seedOf } from './prng.js';
@@ -31,6 +33,11 @@ export interface SimulatedVenueOptions {
   venue?: string;
   /** The assets to simulate. Default: the built-in universe. */
   universe?: Universe;
+  /**
+   * Most finished candles kept for repeated reads, over every market and timeframe (48 bytes
+   * each); 0 keeps none. Default 500,000 (about 24 MB).
+   */
+  candleCache?: number;
 }
 
 /** The simulated venue: a {@link MarketData} plus what its demo accounts and catalogs need. */
@@ -59,6 +66,9 @@ export interface SimulatedVenue extends MarketData {
 
 /** Largest candle window one request may ask for. */
 export const MAX_CANDLES = 5000;
+
+/** Default {@link SimulatedVenueOptions.candleCache}: a thousand series at the usual depth of 500. */
+const CANDLE_CACHE = 500_000;
 
 const FUNDING_MS = 8 * 3_600_000;
 /** Funding with no premium: the 0.01% per 8h interest leg of the large venues. */
@@ -126,6 +136,11 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
   const venue = options.venue ?? SIMULATED_VENUE_ID;
   const universe = options.universe ?? defaultUniverse;
   const { model, params } = modelFor(universe);
+  const finished = createCandleCache({
+    start: GENESIS,
+    maxPerSeries: MAX_CANDLES,
+    maxCandles: options.candleCache ?? CANDLE_CACHE,
+  });
 
   const byPair = new Map<string, Listing>();
   const byAsset = new Map<string, Listing[]>();
@@ -268,20 +283,8 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
     };
   }
 
-  /**
-   * The newest `limit` candles of a market that does not trade around the clock, opened at or
-   * before `lastOpen`: a candle only where the market traded, each the aggregate of the traded
-   * part of its UTC bucket, so every timeframe aggregates the finer ones exactly.
-   */
-  function sessionCandles(l: Listing, step: number, lastOpen: number, limit: number, t: number): Candles {
-    const bars: Bar[] = [];
-    const opens: number[] = [];
-    for (let open = lastOpen; open >= GENESIS && bars.length < limit; open -= step) {
-      const bar = traded(l, open, open + step, t);
-      if (bar === null) continue;
-      bars.push(bar);
-      opens.push(open);
-    }
+  /** Candles of a listing as served (rounded, basis and volume factor applied), oldest first, from bars newest first. */
+  function served(l: Listing, opens: number[], bars: Bar[]): Candles {
     const n = bars.length;
     const out: Candles = {
       time: new Float64Array(n),
@@ -302,6 +305,46 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       out.volume[i] = b.volume * l.volumeFactor;
     }
     return out;
+  }
+
+  /**
+   * Builds finished candles of a listing (see {@link CandleScan}). A market that does not trade
+   * around the clock has a candle only where it traded, each the aggregate of the traded part of
+   * its UTC bucket, so every timeframe aggregates the finer ones exactly.
+   */
+  function scanOf(l: Listing, timeframe: Timeframe): CandleScan {
+    const step = TIMEFRAME_MS[timeframe];
+    if (l.session === 'always') {
+      return (from, to, limit) => {
+        const scannedFrom = Math.max(from, to - limit * step);
+        // Read as of `to`: every candle opened before it has closed.
+        const candles = model.candles(l.params.id, timeframe, scannedFrom, to, to, l.factor, l.volumeFactor);
+        return { candles, scannedFrom };
+      };
+    }
+    return (from, to, limit) => {
+      const bars: Bar[] = [];
+      const opens: number[] = [];
+      let open = to - step;
+      for (; open >= from && bars.length < limit; open -= step) {
+        // As of its close: what it traded, whenever it is read.
+        const bar = traded(l, open, open + step, open + step);
+        if (bar === null) continue;
+        bars.push(bar);
+        opens.push(open);
+      }
+      return { candles: served(l, opens, bars), scannedFrom: open + step };
+    };
+  }
+
+  /** The candle of a listing opened at `open` and still forming at `t`; none while its market has not traded. */
+  function forming(l: Listing, timeframe: Timeframe, open: number, t: number): Candles {
+    const step = TIMEFRAME_MS[timeframe];
+    if (l.session === 'always') {
+      return model.candles(l.params.id, timeframe, open, open + step, t, l.factor, l.volumeFactor);
+    }
+    const bar = traded(l, open, open + step, t);
+    return bar === null ? emptyCandles() : served(l, [open], [bar]);
   }
 
   function fundingRateAt(pair: string, t: number): number | null {
@@ -356,18 +399,16 @@ export function createSimulatedVenue(options: SimulatedVenueOptions = {}): Simul
       const end = request.end === undefined ? t + 1 : Math.min(request.end, t + 1);
       const step = TIMEFRAME_MS[request.timeframe];
       const lastOpen = Math.floor((end - 1 - GENESIS) / step) * step + GENESIS;
-      const candles =
-        l.session === 'always'
-          ? model.candles(
-              l.params.id,
-              request.timeframe,
-              lastOpen - (limit - 1) * step,
-              end,
-              t,
-              l.factor,
-              l.volumeFactor,
-            )
-          : sessionCandles(l, step, lastOpen, limit, t);
+      // Only the candle holding `t` moves with the clock; the finished ones come from the cache.
+      const closedBefore = lastOpen + step > t ? lastOpen : lastOpen + step;
+      const live = closedBefore === lastOpen ? forming(l, request.timeframe, lastOpen, t) : emptyCandles();
+      const candles = finished.read(
+        `${l.market.pair}|${request.timeframe}`,
+        closedBefore,
+        limit - live.time.length,
+        scanOf(l, request.timeframe),
+        live,
+      );
       return {
         asset_id: l.params.id,
         venue,
