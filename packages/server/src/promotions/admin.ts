@@ -93,16 +93,16 @@ export interface AdminInvitation {
 export async function invitePromotionAdmin(
   storage: Storage,
   emailOrId: string,
-  connectionOrPromotionId: string,
+  exchangeOrPromotionId: string,
   now: number = Date.now(),
 ): Promise<AdminInvitation> {
   const user = (await storage.users.byEmail(normalizeEmail(emailOrId))) ?? (await storage.users.byId(emailOrId));
   if (user === null) throw new PromotionAdminError('unknown_user', `no user ${emailOrId}`);
   const promotion =
-    (await storage.promotions.byConnection(connectionOrPromotionId)) ??
-    (await storage.promotions.byId(connectionOrPromotionId));
+    (await storage.promotions.byExchange(exchangeOrPromotionId)) ??
+    (await storage.promotions.byId(exchangeOrPromotionId));
   if (promotion === null)
-    throw new PromotionAdminError('unknown_promotion', `no promotion for '${connectionOrPromotionId}'`);
+    throw new PromotionAdminError('unknown_promotion', `no promotion for '${exchangeOrPromotionId}'`);
   const created = await storage.promotions.invite({ promotion_id: promotion.id, user_id: user.id, invited_at: now });
   const invitation = await storage.promotions.invitation(promotion.id, user.id);
   const claim = await storage.promotions.claimOf(promotion.id, user.id);

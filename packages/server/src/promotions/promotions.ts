@@ -23,8 +23,8 @@ export const DEFAULT_THEME: PromotionTheme = Object.freeze({
 });
 
 /** The UID check used when an admin gives none: venue account ids are numeric; on-chain venues use an address. */
-export function defaultValidations(connectionId: string): ValidationConfig[] {
-  if (connectionId === 'hyperliquid')
+export function defaultValidations(exchangeId: string): ValidationConfig[] {
+  if (exchangeId === 'hyperliquid')
     return [
       {
         field: 'uid',
@@ -257,10 +257,10 @@ export async function liveCampaigns(storage: Storage, now: number, random: () =>
 }
 
 /** `GET /v1/promotions/{connection_id}`: 404 when the exchange has no promotion, 403 once the user claimed it. */
-export async function promotionFor(storage: Storage, userId: string, connectionId: string): Promise<Promotion> {
-  const promotion = await storage.promotions.byConnection(connectionId);
-  if (promotion === null) throw new AppError('PromotionNotFound', `No promotion for '${connectionId}'`);
+export async function promotionFor(storage: Storage, userId: string, exchangeId: string): Promise<Promotion> {
+  const promotion = await storage.promotions.byExchange(exchangeId);
+  if (promotion === null) throw new AppError('PromotionNotFound', `No promotion for '${exchangeId}'`);
   if ((await storage.promotions.claimOf(promotion.id, userId)) !== null)
-    throw new AppError('PromotionAlreadyClaimed', `The promotion for '${connectionId}' is already claimed`);
+    throw new AppError('PromotionAlreadyClaimed', `The promotion for '${exchangeId}' is already claimed`);
   return promotionWire(promotion);
 }

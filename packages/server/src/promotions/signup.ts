@@ -42,9 +42,9 @@ export function uidProblem(promotion: PromotionRecord, uid: string): string | nu
   return null;
 }
 
-async function promotionOf(storage: Storage, connectionId: string): Promise<PromotionRecord> {
-  const promotion = await storage.promotions.byConnection(connectionId);
-  if (promotion === null) throw new AppError('PromotionNotFound', `No promotion for '${connectionId}'`);
+async function promotionOf(storage: Storage, exchangeId: string): Promise<PromotionRecord> {
+  const promotion = await storage.promotions.byExchange(exchangeId);
+  if (promotion === null) throw new AppError('PromotionNotFound', `No promotion for '${exchangeId}'`);
   return promotion;
 }
 
@@ -52,8 +52,8 @@ async function promotionOf(storage: Storage, connectionId: string): Promise<Prom
  * `GET /v1/promotions/{connection_id}/sign_up`: whether to show the sign-up form, i.e. the user is
  * invited and has not claimed. An exchange without a promotion shows nothing (false, not 404).
  */
-export async function signUpShown(storage: Storage, userId: string, connectionId: string): Promise<boolean> {
-  const promotion = await storage.promotions.byConnection(connectionId);
+export async function signUpShown(storage: Storage, userId: string, exchangeId: string): Promise<boolean> {
+  const promotion = await storage.promotions.byExchange(exchangeId);
   if (promotion === null) return false;
   const [invitation, claim] = await Promise.all([
     storage.promotions.invitation(promotion.id, userId),
@@ -70,11 +70,11 @@ export async function signUpShown(storage: Storage, userId: string, connectionId
 export async function signUp(
   storage: Storage,
   userId: string,
-  connectionId: string,
+  exchangeId: string,
   rawUid: string,
   now: number,
 ): Promise<SignUpResult> {
-  const promotion = await promotionOf(storage, connectionId);
+  const promotion = await promotionOf(storage, exchangeId);
   const uid = normalizeUid(rawUid);
   if (!UID_FORMAT.test(uid)) throw new AppError('PromotionUidInvalid', 'uid must be 1..64 printable characters');
   const problem = uidProblem(promotion, uid);

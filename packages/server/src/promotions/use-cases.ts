@@ -34,21 +34,21 @@ export function promotionUseCases(deps: AppDeps) {
     },
 
     /** The promotion of an exchange; 403 `PromotionAlreadyClaimed` once claimed, 404 `PromotionNotFound` when none. */
-    async get(actor: Actor, connectionId: string) {
-      return promotionFor(deps.storage, requireUser(actor.caller).user.id, connectionId);
+    async get(actor: Actor, exchangeId: string) {
+      return promotionFor(deps.storage, requireUser(actor.caller).user.id, exchangeId);
     },
 
     /** Whether to show the sign-up form: the caller is invited and has not claimed (false when the exchange has none). */
-    async signUpShown(actor: Actor, connectionId: string) {
-      return { show: await signUpShown(deps.storage, requireUser(actor.caller).user.id, connectionId) };
+    async signUpShown(actor: Actor, exchangeId: string) {
+      return { show: await signUpShown(deps.storage, requireUser(actor.caller).user.id, exchangeId) };
     },
 
     /**
      * Claims the promotion with the caller's exchange UID for 30 days of Pro: 400 for a UID failing
      * its checks, 422 (`PromotionNotInvited`, `PromotionClaimed`, `PromotionUidUsed`) with nothing changed.
      */
-    async signUp(actor: Actor, connectionId: string, uid: string) {
-      return signUp(deps.storage, requireUser(actor.caller).user.id, connectionId, uid, deps.now());
+    async signUp(actor: Actor, exchangeId: string, uid: string) {
+      return signUp(deps.storage, requireUser(actor.caller).user.id, exchangeId, uid, deps.now());
     },
   };
 }

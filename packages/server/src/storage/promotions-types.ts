@@ -87,7 +87,7 @@ export interface PromotionRepository {
   /** Inserts a promotion; false when the exchange already has one. */
   create(promotion: PromotionRecord): Promise<boolean>;
   byId(id: string): Promise<PromotionRecord | null>;
-  byConnection(connectionId: string): Promise<PromotionRecord | null>;
+  byExchange(exchangeId: string): Promise<PromotionRecord | null>;
   /** Every promotion, oldest first (ties by id). */
   list(): Promise<PromotionRecord[]>;
   /** Promotions the user has not claimed, oldest first (ties by id). */

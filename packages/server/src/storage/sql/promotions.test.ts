@@ -66,7 +66,7 @@ describeEngines('sqlite promotions', (engine) => {
     expect(await s.promotions.create(promotion('p2', 'okx', T + 1))).toBe(true);
     expect(await s.promotions.create(promotion('p1', 'bybit'))).toBe(true);
     expect(await s.promotions.create(promotion('p3', 'bybit'))).toBe(false);
-    expect(await s.promotions.byConnection('bybit')).toEqual(promotion('p1', 'bybit'));
+    expect(await s.promotions.byExchange('bybit')).toEqual(promotion('p1', 'bybit'));
     expect(await s.promotions.byId('p2')).toEqual(promotion('p2', 'okx', T + 1));
     expect(await s.promotions.byId('nope')).toBeNull();
     expect((await s.promotions.list()).map((p) => p.id)).toEqual(['p1', 'p2']);

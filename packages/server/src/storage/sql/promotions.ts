@@ -60,8 +60,8 @@ export function sqlPromotions(s: Sql): PromotionRepository {
           .executeTakeFirst(),
       ) > 0,
     byId: (id) => one(db.selectFrom('promotions').selectAll().where('id', '=', id).executeTakeFirst()),
-    byConnection: (connectionId) =>
-      one(db.selectFrom('promotions').selectAll().where('connection_id', '=', connectionId).executeTakeFirst()),
+    byExchange: (exchangeId) =>
+      one(db.selectFrom('promotions').selectAll().where('connection_id', '=', exchangeId).executeTakeFirst()),
     list: async () =>
       (await db.selectFrom('promotions').selectAll().orderBy('created_at').orderBy('id').execute()).map(fromRow),
     unclaimedBy: async (userId) =>
