@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   envelopeOf,
   fillFilterOf,
@@ -10,7 +9,6 @@ import {
 } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 

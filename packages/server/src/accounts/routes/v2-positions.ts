@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   EditPositionBody,
   envelopeOf,
@@ -13,7 +13,6 @@ import {
 } from '@marketlens/contract';
 import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';

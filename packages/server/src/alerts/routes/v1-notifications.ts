@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   envelopeOf,
   FREE_ALERT_LIMIT,

@@ -1,4 +1,4 @@
-import type { OpenAPIHono, z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import {
   AnalysisByQuery,
   AnalysisQuery,

@@ -1,8 +1,6 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 

@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   envelopeOf,
   FREE_SIGNAL_ROWS,
@@ -11,7 +10,6 @@ import {
 import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 

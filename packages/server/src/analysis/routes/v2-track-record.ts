@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   AssetIdParams,
   AssetTrackRecordQuery,
@@ -11,7 +10,6 @@ import {
 } from '@marketlens/contract';
 import { PUBLIC, SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';

@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   CredentialsSchema,
   EmailAddressSchema,
@@ -11,7 +11,6 @@ import {
   VerifyEmailQuery,
 } from '@marketlens/contract';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';

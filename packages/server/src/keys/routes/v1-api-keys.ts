@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   ApiKeyCreditsSchema,
   ApiKeyIdParams,
@@ -10,7 +10,6 @@ import {
 } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';

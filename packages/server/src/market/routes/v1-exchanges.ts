@@ -1,8 +1,7 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 

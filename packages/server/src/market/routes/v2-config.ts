@@ -1,8 +1,6 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ConfigSchema, envelopeOf, ok } from '@marketlens/contract';
 import { OPTIONAL_SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 

@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import {
   envelopeOf,
   ok,
@@ -8,7 +7,6 @@ import {
 } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import type { AppEnv } from '../../platform/deps.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PILOT_PAGE_SIZE } from '../views.js';
