@@ -3,6 +3,7 @@ import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js'
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
+import { WARM_HEAD } from './internal/warm.js';
 import { Window } from './internal/window.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
@@ -87,7 +88,13 @@ export function atrInto(candles: HLC, n: number, params: AtrParams, out: Float64
   }
   const acc = sum / period;
   out[start] = acc;
-  if (smoothing === 'wilder') return bad + wilderTail(high, low, close, start + 1, n, period, acc, out);
+  if (smoothing === 'wilder') {
+    // A short first call, so that V8 has run the whole of `wilderTail` with feedback before its
+    // loop gets hot (see WARM_HEAD); the second goes on from the last value the first wrote.
+    const head = Math.min(n, start + 1 + WARM_HEAD);
+    bad += wilderTail(high, low, close, start + 1, head, period, acc, out);
+    return bad + wilderTail(high, low, close, head, n, period, out[head - 1], out);
+  }
   const k = 2 / (period + 1);
   let e = acc;
   for (let i = start + 1; i < n; i++) {

@@ -2,6 +2,7 @@ import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
+import { WARM_HEAD } from './internal/warm.js';
 
 /** Options of {@link cci}. */
 export interface CciOptions {
@@ -70,12 +71,13 @@ function cciInto(
 ): number {
   const tp = new Float64Array(Math.min(n, CHUNK + period));
   let bad = 0;
-  let run = 0;
-  let last = Number.NaN;
   // tp[k] holds the typical price of candle off + k.
   let off = 0;
   let filled = 0;
   let c = period - 1;
+  // The run of equal typical prices and the last one, passed to and from `cciChunk`: candles
+  // before the first output only count towards the run.
+  const state = new Float64Array([0, Number.NaN]);
   while (filled < n) {
     if (filled - off + 1 > tp.length) {
       // Keep the last period values, then refill.
@@ -84,56 +86,87 @@ function cciInto(
       off = keep;
     }
     const end = Math.min(n, off + tp.length);
-    for (let i = filled; i < end; i++) {
-      const h = high[i];
-      const l = low[i];
-      const x = close[i];
-      bad += h * 0 + l * 0 + x * 0;
-      const t = (h + l + x) / 3;
-      tp[i - off] = t;
-      // Candles before the first output only count towards the run of equal typical prices.
-      if (i < period - 1) {
+    bad += typicalInto(high, low, close, filled, end, off, tp);
+    filled = end;
+    if (c === period - 1) {
+      let run = 0;
+      let last = Number.NaN;
+      for (let i = 0; i < c && i < filled; i++) {
+        const t = tp[i];
         run = t === last ? run + 1 : 1;
         last = t;
       }
+      state[0] = run;
+      state[1] = last;
+      // The first chunk starts with a short call, so that V8 has run the whole of `cciChunk`
+      // with feedback before its loop gets hot (see WARM_HEAD).
+      const head = Math.min(filled, c + WARM_HEAD);
+      cciChunk(tp, off, c, head, period, out, state);
+      c = head;
     }
-    filled = end;
-    const state = cciChunk(tp, off, c, filled, period, run, last, out);
+    cciChunk(tp, off, c, filled, period, out, state);
     c = filled;
-    run = state.run;
-    last = state.last;
   }
   return bad;
 }
 
-/** The CCI of candles `[from, to)` (their windows in `tp`, which starts at candle `off`). */
+/**
+ * The typical prices of candles `[from, to)` into `tp` (which starts at candle `off`), in a
+ * function of its own so that the loop V8 compiles is this one, not the chunking around it.
+ * Returns the sum of `x * 0` over the values.
+ */
+function typicalInto(
+  high: ArrayLike<number>,
+  low: ArrayLike<number>,
+  close: ArrayLike<number>,
+  from: number,
+  to: number,
+  off: number,
+  tp: Float64Array,
+): number {
+  let bad = 0;
+  for (let i = from; i < to; i++) {
+    const h = high[i];
+    const l = low[i];
+    const x = close[i];
+    bad += h * 0 + l * 0 + x * 0;
+    tp[i - off] = (h + l + x) / 3;
+  }
+  return bad;
+}
+
+/**
+ * The CCI of candles `[from, to)` (their windows in `tp`, which starts at candle `off`); `state`
+ * holds the run of equal typical prices and the last one, read on entry and written back on exit.
+ */
 function cciChunk(
   tp: Float64Array,
   off: number,
   from: number,
   to: number,
   p: number,
-  run: number,
-  last: number,
   out: Float64Array,
-): { run: number; last: number } {
+  state: Float64Array,
+): void {
+  let run = state[0];
+  let last = state[1];
   let c = from;
+  // The ring slot of candle c, kept in step with c (a remainder per step would cost a division).
+  let r = from % p;
+  // Every candle of one turn of the ring sums the same newest slots 0..r first, from 0 in slot
+  // order, so that partial sum is carried from candle to candle of the turn (the same additions in
+  // the same order, not repeated): `head` is the sum of slots 0..r - 1.
+  let head = 0;
+  for (let j = 0; j < r; j++) head += tp[c - r - off + j];
   while (c < to) {
-    const r = c % p;
     // Slot j of the ring holds candle s + j for j <= r, and s + j - p after (buffer positions).
     const s = c - r - off;
+    head += tp[s + r];
     if (r + 3 < p && c + 3 < to) {
-      let a0 = 0;
-      let a1 = 0;
-      let a2 = 0;
-      let a3 = 0;
-      for (let j = 0; j <= r; j++) {
-        const v = tp[s + j];
-        a0 += v;
-        a1 += v;
-        a2 += v;
-        a3 += v;
-      }
+      let a0 = head;
+      let a1 = head;
+      let a2 = head;
+      let a3 = head;
       // The three slots the newer candles have overwritten: candle q reads the new value from slot r + q.
       let o = tp[s + r + 1 - p];
       let w = tp[s + r + 1];
@@ -153,6 +186,8 @@ function cciChunk(
       a1 += o;
       a2 += o;
       a3 += w;
+      // a3 has summed the newest slots 0..r + 3: the head of the next candle's sum.
+      head = a3;
       for (let j = r + 4; j < p; j++) {
         const v = tp[s + j - p];
         a0 += v;
@@ -217,14 +252,14 @@ function cciChunk(
       last = x;
       out[c + 3] = run >= p ? 0 : cciValue(x - m3, d3, p);
       c += 4;
+      r += 4;
     } else {
       const x = tp[c - off];
       run = x === last ? run + 1 : 1;
       last = x;
       if (run >= p) out[c] = 0;
       else {
-        let sum = 0;
-        for (let j = 0; j <= r; j++) sum += tp[s + j];
+        let sum = head;
         for (let j = r + 1; j < p; j++) sum += tp[s + j - p];
         const avg = sum / p;
         let dev = 0;
@@ -233,9 +268,15 @@ function cciChunk(
         out[c] = cciValue(x - avg, dev, p);
       }
       c += 1;
+      r += 1;
+    }
+    if (r >= p) {
+      r -= p;
+      head = 0;
     }
   }
-  return { run, last };
+  state[0] = run;
+  state[1] = last;
 }
 
 /** `num / (0.015 * meanDeviation)`, 0 when either is 0 (TA-Lib's guard). */

@@ -3,6 +3,7 @@ import { CONVENTIONS, type Convention, checkChoice } from './internal/choice.js'
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
 import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
+import { WARM_HEAD } from './internal/warm.js';
 import { type HLCValues, trueRangeOf } from './true-range.js';
 
 /** Options of {@link dmi} and `adx`. */
@@ -171,7 +172,11 @@ export function dmiInto(
   state[4] = prevHigh;
   state[5] = prevLow;
   state[6] = prevClose;
-  return bad + dmiSteady(high, low, close, steadyFrom, n, p, tradingview, state, plusDI, minusDI, dxOut, adxOut);
+  // A short first call, so that V8 has run the whole function (entry, loop and exit) with
+  // feedback before its loop gets hot; see WARM_HEAD.
+  const head = Math.min(n, steadyFrom + WARM_HEAD);
+  bad += dmiSteady(high, low, close, steadyFrom, head, p, tradingview, state, plusDI, minusDI, dxOut, adxOut);
+  return bad + dmiSteady(high, low, close, head, n, p, tradingview, state, plusDI, minusDI, dxOut, adxOut);
 }
 
 // The steady-state loops (bar 2 * period on). Each is a function of its own that does nothing
@@ -182,7 +187,8 @@ export function dmiInto(
 // it is the same arithmetic, in the same order, as the warm-up above and `DmiState.step`.
 // The directional movements are selected without branches (`x * +(cond)`, which is x or a zero
 // that adds nothing): whether a bar moves up or down is a coin toss the branch predictor loses.
-// `state` holds pdm, mdm, tr, adx, prevHigh, prevLow, prevClose; each returns the sum of x * 0.
+// `state` holds pdm, mdm, tr, adx, prevHigh, prevLow, prevClose, read on entry and written back
+// on exit; each returns the sum of x * 0.
 
 /** Any combination of the four columns, either convention. */
 function dmiSteady(
@@ -242,6 +248,13 @@ function dmiSteady(
       adxOut[i] = adx;
     }
   }
+  state[0] = pdm;
+  state[1] = mdm;
+  state[2] = tr;
+  state[3] = adx;
+  state[4] = prevHigh;
+  state[5] = prevLow;
+  state[6] = prevClose;
   return bad;
 }
 

@@ -1,7 +1,8 @@
-import { EMA, emaInto } from './ema.js';
+import { EMA } from './ema.js';
 import { withLookback } from './internal/define.js';
 import { checkInput, StreamBase } from './internal/stream-base.js';
-import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
+import { checkInt, checkReplace, checkSeries, outputColumn, seriesLength } from './internal/validate.js';
+import { WARM_HEAD } from './internal/warm.js';
 
 /** Options of {@link macd}. */
 export interface MacdOptions {
@@ -62,26 +63,116 @@ function lookbackOf(p: MacdParams): number {
 export const macd = /* @__PURE__ */ withLookback(
   function macd(values: ArrayLike<number>, options?: MacdOptions): MacdOutput {
     const p = paramsOf(options);
-    const n = checkSeries(values);
+    const n = seriesLength(values);
     const lookback = lookbackOf(p);
     const line = outputColumn(n, lookback);
     const signal = outputColumn(n, lookback);
     const histogram = outputColumn(n, lookback);
-    const out = { macd: line, signal, histogram };
-    if (n <= lookback) return out;
-    const first = p.slow - 1;
-    // histogram holds the slow EMA and line the fast EMA until they are combined.
-    emaInto(values, 0, n, p.slow, 2 / (p.slow + 1), histogram);
-    emaInto(values, p.slow - p.fast, n, p.fast, 2 / (p.fast + 1), line);
-    for (let i = first; i < n; i++) line[i] = line[i] - histogram[i];
-    emaInto(line, first, n, p.signal, 2 / (p.signal + 1), signal);
-    for (let i = lookback; i < n; i++) histogram[i] = line[i] - signal[i];
-    line.fill(Number.NaN, first, lookback);
-    histogram.fill(Number.NaN, first, lookback);
-    return out;
+    // The kernel checks the values in its own pass; a non-finite one rereads them for the error.
+    if (macdInto(values, n, p, line, signal, histogram) !== 0) checkSeries(values);
+    return { macd: line, signal, histogram };
   },
   (options?: MacdOptions) => lookbackOf(paramsOf(options)),
 );
+
+/**
+ * The three columns from `lookback` on, in one pass: the same recurrences, in the same order, as
+ * three SMA-seeded `emaInto` passes (the slow and fast EMAs from `slow - 1`, the signal EMA of
+ * their difference), with the line, signal and histogram written once each. Returns the sum of
+ * `x * 0` over every value (0 when all are finite).
+ */
+function macdInto(
+  values: ArrayLike<number>,
+  n: number,
+  p: MacdParams,
+  line: Float64Array,
+  signal: Float64Array,
+  histogram: Float64Array,
+): number {
+  const { fast, slow } = p;
+  const lookback = lookbackOf(p);
+  let bad = 0;
+  if (n <= lookback) {
+    for (let i = 0; i < n; i++) bad += values[i] * 0;
+    return bad;
+  }
+  // The seeds: the mean of the first `slow` values and of the `fast` values ending at `slow - 1`.
+  let sumSlow = 0;
+  let sumFast = 0;
+  for (let i = 0; i < slow; i++) {
+    const x = values[i];
+    bad += x * 0;
+    sumSlow += x;
+  }
+  for (let i = slow - fast; i < slow; i++) sumFast += values[i];
+  const ks = 2 / (slow + 1);
+  const as = 1 - ks;
+  const kf = 2 / (fast + 1);
+  const af = 1 - kf;
+  let s = sumSlow / slow;
+  let f = sumFast / fast;
+  let l = f - s;
+  // The signal's seed: the mean of the MACD line from `slow - 1` to `lookback`.
+  let sumLine = 0;
+  sumLine += l;
+  for (let i = slow; i <= lookback; i++) {
+    const x = values[i];
+    bad += x * 0;
+    s = s * as + x * ks;
+    f = f * af + x * kf;
+    l = f - s;
+    sumLine += l;
+  }
+  const g = sumLine / p.signal;
+  line[lookback] = l;
+  signal[lookback] = g;
+  histogram[lookback] = l - g;
+  const state = new Float64Array([s, f, g]);
+  // A short first call, so that V8 has run the whole of `macdSteady` with feedback before its
+  // loop gets hot (see WARM_HEAD).
+  const head = Math.min(n, lookback + 1 + WARM_HEAD);
+  bad += macdSteady(values, lookback + 1, head, p, state, line, signal, histogram);
+  return bad + macdSteady(values, head, n, p, state, line, signal, histogram);
+}
+
+/** {@link macdInto} from `from` to `to`; `state` holds the slow, fast and signal EMAs, in and out. */
+function macdSteady(
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  p: MacdParams,
+  state: Float64Array,
+  line: Float64Array,
+  signal: Float64Array,
+  histogram: Float64Array,
+): number {
+  const ks = 2 / (p.slow + 1);
+  const as = 1 - ks;
+  const kf = 2 / (p.fast + 1);
+  const af = 1 - kf;
+  const kg = 2 / (p.signal + 1);
+  const ag = 1 - kg;
+  let s = state[0];
+  let f = state[1];
+  let g = state[2];
+  let bad = 0;
+  // ema * (1 - k) + x * k, as `emaInto`: three independent chains, each one multiply-add long.
+  for (let i = from; i < to; i++) {
+    const x = values[i];
+    bad += x * 0;
+    s = s * as + x * ks;
+    f = f * af + x * kf;
+    const l = f - s;
+    g = g * ag + l * kg;
+    line[i] = l;
+    signal[i] = g;
+    histogram[i] = l - g;
+  }
+  state[0] = s;
+  state[1] = f;
+  state[2] = g;
+  return bad;
+}
 
 /** Streaming {@link macd}. */
 export class MACD extends StreamBase<number, MacdValue> {

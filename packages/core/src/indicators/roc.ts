@@ -1,6 +1,7 @@
 import { withLookback } from './internal/define.js';
 import { checkInput, StreamBase } from './internal/stream-base.js';
-import { checkInt, checkReplace, checkSeries, outputColumn } from './internal/validate.js';
+import { checkInt, checkReplace, checkSeries, outputColumn, seriesLength } from './internal/validate.js';
+import { WARM_HEAD } from './internal/warm.js';
 import { Window } from './internal/window.js';
 
 /** Options of {@link roc}. */
@@ -28,16 +29,35 @@ function change(x: number, prev: number): number {
 export const roc = /* @__PURE__ */ withLookback(
   function roc(values: ArrayLike<number>, options?: RocOptions): Float64Array {
     const period = periodOf(options);
-    const n = checkSeries(values);
+    const n = seriesLength(values);
     const out = outputColumn(n, period);
-    for (let i = period; i < n; i++) {
-      const prev = values[i - period];
-      out[i] = prev !== 0 ? (values[i] / prev - 1) * 100 : 0;
+    // The kernel checks the values in its own pass; a non-finite one rereads them for the error.
+    let bad = 0;
+    for (let i = 0; i < n && i < period; i++) bad += values[i] * 0;
+    if (period < n) {
+      // A short first call, so that V8 has run the whole of `rocInto` with feedback before its
+      // loop gets hot (see WARM_HEAD).
+      const head = Math.min(n, period + WARM_HEAD);
+      bad += rocInto(values, period, head, period, out);
+      bad += rocInto(values, head, n, period, out);
     }
+    if (bad !== 0) checkSeries(values);
     return out;
   },
   (options?: RocOptions) => periodOf(options),
 );
+
+/** The ROC of `[from, to)` into `out`; returns the sum of `x * 0` over the newest values. */
+function rocInto(values: ArrayLike<number>, from: number, to: number, period: number, out: Float64Array): number {
+  let bad = 0;
+  for (let i = from; i < to; i++) {
+    const x = values[i];
+    const prev = values[i - period];
+    bad += x * 0;
+    out[i] = prev !== 0 ? (x / prev - 1) * 100 : 0;
+  }
+  return bad;
+}
 
 /** Streaming {@link roc}. */
 export class ROC extends StreamBase<number, number> {
