@@ -121,6 +121,8 @@ function reference(rows: readonly Candle[], o: Opts) {
       const width = bin.high - bin.low;
       const overlap = Math.min(hi, bin.high) - Math.max(lo, bin.low);
       if (width > 0 && overlap > 0) volume += (bin.volume * overlap) / width;
+      // A row without width (a window of one price) counts whole where its price is in the band.
+      if (width === 0 && bin.low >= lo && bin.low <= hi) volume += bin.volume;
     }
     const ratio = hi > lo && density > 0 ? Math.min(4, Math.max(0.25, volume / (hi - lo) / density)) : 1;
     const score = cl.reduce((s, p) => s + p.weight * Math.exp(-(Math.LN2 / o.halfLife) * (end - p.index)), 0);

@@ -20,7 +20,10 @@ export interface Zone {
   last_touch_index: number;
   /** Open time of that candle (ms UTC). */
   last_touch_time: number;
-  /** Volume traded inside the band over the window (pro rata by price range; candle counts without volume). */
+  /**
+   * Volume traded inside the band over the window (pro rata by price range; candle counts without
+   * volume); a profile row without width (a window of one price) counts whole when its price is in the band.
+   */
   volume: number;
 }
 

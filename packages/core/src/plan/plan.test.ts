@@ -545,8 +545,9 @@ describe('buildPlan: a strong opposing zone is an obstacle no target jumps', () 
         }
         if (plans > 0) reached++;
       }),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
+    // about 76% of draws reach a plan (1,500 draws); 150 keep the check 4 standard deviations clear
     expect(reached / draws).toBeGreaterThan(0.6);
   });
 
