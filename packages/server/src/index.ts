@@ -58,6 +58,7 @@ export {
   type MarketConfig,
   type MarketlensConfig,
 } from './config/load.js';
+export { optionsFromEnv } from './config/server-env.js';
 export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,
@@ -151,7 +152,7 @@ export {
   type VolumeStanding,
   volumeFigures,
 } from './promotions/volume.js';
-export { openDataDir, optionsFromEnv, type RunningServer, type ServerOptions, startServer } from './server.js';
+export { openDataDir, type RunningServer, type ServerOptions, startServer } from './server.js';
 export * from './storage/account-types.js';
 export type * from './storage/alerts-types.js';
 export { createStorage, type StorageConfig } from './storage/create-storage.js';

@@ -1,27 +1,16 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { isIPv6, type Socket } from 'node:net';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
-import { KEY_FILE_NAME, loadOrCreateKeyFile, parseCredentialsKey } from './accounts/credentials-crypto.js';
-import { DEFAULT_VAPID_SUBJECT } from './alerts/push/vapid.js';
-import { parsePlanCosts } from './analysis/plan-costs.js';
+import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { type App, createApp, type Observability } from './app.js';
-import { verificationFromEnv } from './auth/verification/config.js';
 import { mailerOf } from './auth/verification/mailer.js';
 import { isMarketSources } from './market/market.js';
-import { EXAMPLE_NEWS_FEED, NewsFeeds, parseFeedList } from './market/news/news.js';
-import { pilotConfigFromEnv } from './pilot/config.js';
-import {
-  type AppDeps,
-  DEFAULT_CONFIG,
-  type OverviewLlmConfig,
-  type PushConfig,
-  type ServerConfig,
-  type SyncConfig,
-} from './platform/deps.js';
+import { NewsFeeds } from './market/news/news.js';
+import type { AppDeps, ServerConfig } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
 import { startBackgroundJobs } from './platform/jobs/background.js';
 import { InProcessJobs } from './platform/jobs/in-process.js';
@@ -32,7 +21,6 @@ import { OBSERVED_SERVER_OPTIONS } from './platform/observability/response.js';
 import { PLATFORM_SERVER_OPTIONS } from './platform/rate-limit/response.js';
 import { guarded } from './platform/redis/client.js';
 import type { SharedState } from './platform/redis/shared-state.js';
-import { affiliateThresholdFromEnv } from './promotions/config.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 
@@ -136,147 +124,6 @@ function limitConnectionsPerPeer(server: Server, perIp: number, exempt: readonly
       else open.set(key, left);
     });
   });
-}
-
-/**
- * Reads PORT (8080), HOST (127.0.0.1), MARKETLENS_DATA_DIR (./data), MARKETLENS_TRUSTED_PROXIES,
- * MARKETLENS_MIN_CLIENT_VERSION, MARKETLENS_NEWS_FEEDS (comma list of RSS/Atom URLs or file paths;
- * unset: the example feed shipped with the package, read from disk; empty: no news) and
- * MARKETLENS_OPENAI_BASE_URL / _API_KEY / _MODEL (all three: the overview rewrite; else none),
- * MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD (the promotions volume threshold; default 10000).
- */
-/** `MARKETLENS_RATE_LIMIT`: units per client address per 60 s, default 2,000. */
-function rateLimitOf(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_CONFIG.rateLimit.limit;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
-    throw new Error(`MARKETLENS_RATE_LIMIT must be an integer 1..10000000, got '${raw}'`);
-  }
-  return n;
-}
-
-export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOptions {
-  const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
-  return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    dataDir: resolve(env.MARKETLENS_DATA_DIR || './data'),
-    config: {
-      ...DEFAULT_CONFIG,
-      trustedProxies: (env.MARKETLENS_TRUSTED_PROXIES ?? '')
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0),
-      minClientVersion: env.MARKETLENS_MIN_CLIENT_VERSION || DEFAULT_CONFIG.minClientVersion,
-      rateLimit: { ...DEFAULT_CONFIG.rateLimit, limit: rateLimitOf(env.MARKETLENS_RATE_LIMIT) },
-      news: {
-        ...DEFAULT_CONFIG.news,
-        feeds: env.MARKETLENS_NEWS_FEEDS === undefined ? [EXAMPLE_NEWS_FEED] : parseFeedList(env.MARKETLENS_NEWS_FEEDS),
-      },
-      overviewLlm: overviewLlmFromEnv(env),
-      affiliateVolumeThresholdUsd: affiliateThresholdFromEnv(env),
-      sync: syncFromEnv(env),
-      push: pushFromEnv(env),
-      pilot: pilotConfigFromEnv(env),
-      ...publicUrlFromEnv(env),
-      ...mcpAllowedOriginsFromEnv(env),
-      ...verificationFromEnv(env),
-      planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
-    },
-    ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
-  };
-}
-
-/**
- * MARKETLENS_SYNC_INTERVAL_MS (time between syncs of a connection, default 5 min) and
- * MARKETLENS_SYNC_POLL_MS / _CONCURRENCY / _CALL_TIMEOUT_MS / _BACKOFF_BASE_MS / _BACKOFF_MAX_MS.
- */
-/**
- * MARKETLENS_VAPID_PUBLIC_KEY / _PRIVATE_KEY (together; absent: keys generated once and kept in
- * storage) and MARKETLENS_VAPID_SUBJECT (a mailto: or https: contact the push services may use).
- */
-function pushFromEnv(env: NodeJS.ProcessEnv): PushConfig {
-  const publicKey = env.MARKETLENS_VAPID_PUBLIC_KEY?.trim();
-  const privateKey = env.MARKETLENS_VAPID_PRIVATE_KEY?.trim();
-  const subject = env.MARKETLENS_VAPID_SUBJECT?.trim() || DEFAULT_VAPID_SUBJECT;
-  if (!publicKey && !privateKey) return { vapid: null, allowInsecureEndpoints: false };
-  if (!publicKey || !privateKey) {
-    throw new Error('MARKETLENS_VAPID_PUBLIC_KEY and MARKETLENS_VAPID_PRIVATE_KEY go together');
-  }
-  if (!/^(mailto:|https:\/\/)/.test(subject))
-    throw new Error('MARKETLENS_VAPID_SUBJECT must be a mailto: or https: URL');
-  return { vapid: { publicKey, privateKey, subject }, allowInsecureEndpoints: false };
-}
-
-function syncFromEnv(env: NodeJS.ProcessEnv): SyncConfig {
-  const d = DEFAULT_CONFIG.sync;
-  const read = (name: string, fallback: number, min: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
-    return n;
-  };
-  return {
-    intervalMs: read('MARKETLENS_SYNC_INTERVAL_MS', d.intervalMs, 1000),
-    pollMs: read('MARKETLENS_SYNC_POLL_MS', d.pollMs, 10),
-    concurrency: read('MARKETLENS_SYNC_CONCURRENCY', d.concurrency, 1),
-    callTimeoutMs: read('MARKETLENS_SYNC_CALL_TIMEOUT_MS', d.callTimeoutMs, 100),
-    backoffBaseMs: read('MARKETLENS_SYNC_BACKOFF_BASE_MS', d.backoffBaseMs, 10),
-    backoffMaxMs: read('MARKETLENS_SYNC_BACKOFF_MAX_MS', d.backoffMaxMs, 10),
-  };
-}
-
-/** MARKETLENS_PUBLIC_URL: the base URL clients use when it is not the request origin (behind a TLS proxy). */
-function publicUrlFromEnv(env: NodeJS.ProcessEnv): { publicUrl?: string } {
-  const raw = env.MARKETLENS_PUBLIC_URL?.trim();
-  if (!raw) return {};
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`MARKETLENS_PUBLIC_URL must be an absolute http(s) URL, got ${raw}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    throw new Error(`MARKETLENS_PUBLIC_URL must be an http(s) URL, got ${raw}`);
-  return { publicUrl: url.origin };
-}
-
-/** MARKETLENS_MCP_ALLOWED_ORIGINS: browser origins (comma list of http(s) URLs) whose pages may call /mcp. */
-function mcpAllowedOriginsFromEnv(env: NodeJS.ProcessEnv): { mcpAllowedOrigins?: string[] } {
-  const raw = (env.MARKETLENS_MCP_ALLOWED_ORIGINS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-  if (raw.length === 0) return {};
-  return {
-    mcpAllowedOrigins: raw.map((origin) => {
-      let url: URL;
-      try {
-        url = new URL(origin);
-      } catch {
-        throw new Error(`MARKETLENS_MCP_ALLOWED_ORIGINS must list http(s) origins, got ${origin}`);
-      }
-      if (url.protocol !== 'https:' && url.protocol !== 'http:')
-        throw new Error(`MARKETLENS_MCP_ALLOWED_ORIGINS must list http(s) origins, got ${origin}`);
-      return url.origin;
-    }),
-  };
-}
-
-function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
-  const baseUrl = env.MARKETLENS_OPENAI_BASE_URL?.trim();
-  const apiKey = env.MARKETLENS_OPENAI_API_KEY?.trim();
-  const model = env.MARKETLENS_OPENAI_MODEL?.trim();
-  if (!baseUrl && !apiKey && !model) return null;
-  if (!baseUrl || !apiKey || !model) {
-    throw new Error('MARKETLENS_OPENAI_BASE_URL, MARKETLENS_OPENAI_API_KEY and MARKETLENS_OPENAI_MODEL go together');
-  }
-  if (!/^https?:\/\//i.test(baseUrl))
-    throw new Error(`MARKETLENS_OPENAI_BASE_URL must be an http(s) URL, got ${baseUrl}`);
-  return { baseUrl, apiKey, model, timeoutMs: 8_000 };
 }
 
 /** Creates the data folder when missing and makes it owner-only (0700) in every mode: it holds the database and the credentials key. */

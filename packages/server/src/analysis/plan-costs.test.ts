@@ -1,7 +1,7 @@
 import { COST_MODELS, roundTripCostPct } from '@marketlens/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { optionsFromEnv } from '../server.js';
+import { optionsFromEnv } from '../config/server-env.js';
 import { analyzeOptionsOf, costModelOf, parsePlanCosts } from './plan-costs.js';
 
 describe('MARKETLENS_PLAN_COSTS', () => {

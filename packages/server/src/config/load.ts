@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkSources, parseSourceList, parseSourceName, SOURCE_FORMS, type SourceSpec } from '@marketlens/exchanges';
 import { z } from 'zod';
-import { optionsFromEnv, type ServerOptions } from '../server.js';
+import type { ServerOptions } from '../server.js';
+import { optionsFromEnv } from './server-env.js';
 import { SETTING_BY_KEY, SETTINGS, type Setting } from './settings.js';
 
 /** A configuration that cannot run: the message is one line naming the key and what is allowed. */

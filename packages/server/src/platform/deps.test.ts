@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionsFromEnv } from '../server.js';
+import { optionsFromEnv } from '../config/server-env.js';
 
 describe('optionsFromEnv', () => {
   it('runs on the embedded default with no configuration', () => {

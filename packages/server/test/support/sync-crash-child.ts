@@ -4,7 +4,8 @@
  * each after CRASH_PAGE_DELAY_MS, on the fixed clock CRASH_NOW. Prints `READY <url>` once listening.
  */
 import { type AccountData, createSimulatedAccount, createSimulatedVenue } from '@marketlens/exchanges';
-import { optionsFromEnv, startServer } from '../../src/server.js';
+import { optionsFromEnv } from '../../src/config/server-env.js';
+import { startServer } from '../../src/server.js';
 
 const now = Number(process.env.CRASH_NOW);
 const delay = Number(process.env.CRASH_PAGE_DELAY_MS ?? '0');
