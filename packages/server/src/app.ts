@@ -38,7 +38,7 @@ import { registerResponseHeaders, rejectInvalid, serveOperations } from './platf
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
 import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
-import { createUseCases } from './use-cases.js';
+import { createUseCases, type UseCases } from './use-cases.js';
 
 /** The version of the service the OpenAPI document reports. */
 export { SERVICE_VERSION };
@@ -48,6 +48,8 @@ export interface CreateAppOptions {
   logError?: ErrorLogger;
   /** Request logs, metrics and readiness (production); absent: `/healthz` and `/readyz` only. */
   observability?: Observability;
+  /** The use cases over `deps`, when the composition root built them (shared with MCP); absent: built here. */
+  useCases?: UseCases;
 }
 
 /** What the server observes and publishes about itself. */
@@ -69,7 +71,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // Completed in place, not copied: the app and the code that built its deps (the server's jobs,
   // the MCP backend) share one object, so what either adds later the other sees.
   deps.sessionCache ??= new SessionCache();
-  const useCases = createUseCases(deps);
+  const useCases = options.useCases ?? createUseCases(deps);
   const app = new OpenAPIHono<AppEnv>({
     // hono's router with each recent path's answer remembered (see MemoRouter for why).
     router: new MemoRouter(),

@@ -196,12 +196,12 @@ export async function createMarketlens(
   let started: RunningServer | null = null;
   let worker: RunningWorker | null = null;
   let closed = false;
-  // The one app of this process: its deps (and so its caches and opened venues) serve the REST
-  // server and the MCP backend alike; made on first use.
-  let deps: AppDeps | null = null;
-  let useCases: UseCases | null = null;
-  const appDeps = (): AppDeps => {
-    deps ??= {
+  // The one app of this process: its deps (and so its caches and opened venues) and its use cases
+  // serve the REST server, the MCP backend and the worker alike; made on first use.
+  let built: { deps: AppDeps; useCases: UseCases } | null = null;
+  const application = (): { deps: AppDeps; useCases: UseCases } => {
+    if (built !== null) return built;
+    const deps: AppDeps = {
       storage,
       config: config.server.config,
       now: Date.now,
@@ -212,7 +212,8 @@ export async function createMarketlens(
       ...(shared !== null ? { shared } : {}),
       ...overrides.extra,
     };
-    return deps;
+    built = { deps, useCases: createUseCases(deps) };
+    return built;
   };
   return {
     config,
@@ -223,7 +224,7 @@ export async function createMarketlens(
     async listen() {
       if (started !== null) return started;
       started = await startServer(config.server, storage, market, {
-        deps: appDeps(),
+        ...application(),
         warmMs: config.market.warmMs,
         // With Redis the jobs run on BullMQ, shared with the other instances and the workers.
         ...(config.backend.redisUrl !== null
@@ -245,8 +246,8 @@ export async function createMarketlens(
       return started;
     },
     mcpBackend(caller) {
-      useCases ??= createUseCases(appDeps());
-      return mcpBackend(appDeps(), caller, useCases);
+      const { deps, useCases } = application();
+      return mcpBackend(deps, caller, useCases);
     },
     async work() {
       if (worker !== null) return worker;
@@ -263,9 +264,8 @@ export async function createMarketlens(
         market,
         redisUrl,
         credentialsKey,
-        ...(shared !== null ? { shared } : {}),
+        deps: application().deps,
         warmMs: config.market.warmMs,
-        ...(overrides.extra !== undefined ? { extra: overrides.extra } : {}),
       });
       return worker;
     },

@@ -23,6 +23,7 @@ import { guarded } from './platform/redis/client.js';
 import type { SharedState } from './platform/redis/shared-state.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
+import type { UseCases } from './use-cases.js';
 
 export interface ServerOptions {
   port: number;
@@ -202,6 +203,8 @@ export async function startServer(
      * news source is set here when they have none.
      */
     deps?: AppDeps;
+    /** The use cases over `deps`, built by the composition root; absent: `createApp` builds them. */
+    useCases?: UseCases;
     /** Refresh the favorites' and popular assets' analyses this often (real sources only; 0: never). */
     warmMs?: number;
     /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */
@@ -215,7 +218,7 @@ export async function startServer(
     jobs?: JobRunner;
   } = {},
 ): Promise<RunningServer> {
-  const { deps: given, warmMs, observability, drainMs, jobs, ...injected } = extra;
+  const { deps: given, useCases, warmMs, observability, drainMs, jobs, ...injected } = extra;
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
@@ -234,6 +237,7 @@ export async function startServer(
   deps.news ??= news;
   let draining = false;
   const app = createApp(deps, {
+    ...(useCases !== undefined ? { useCases } : {}),
     observability: { ...observability, ready: { ready: () => readiness(storage, market, draining, deps.shared) } },
   });
   news.start();

@@ -20,6 +20,11 @@ export interface WorkerOptions {
   shared?: SharedState;
   /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
   warmMs?: number;
+  /**
+   * The app's deps, built by the composition root (`createMarketlens`); absent: built here from
+   * the fields above and `extra`.
+   */
+  deps?: AppDeps;
   /** Injected collaborators (tests: a venue server, the clock, the push transport). */
   extra?: Partial<Pick<AppDeps, 'accountFor' | 'now' | 'pushTransport' | 'mailer'>>;
   /** Queue tuning (tests shorten the dead-worker recovery, and isolate their keys by prefix). */
@@ -43,7 +48,7 @@ export interface RunningWorker {
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const log = options.log ?? ((message: string) => console.error(`[marketlens] ${message}`));
-  const deps: AppDeps = {
+  const deps: AppDeps = options.deps ?? {
     storage: options.storage,
     config: options.config,
     now: Date.now,
