@@ -244,6 +244,45 @@ const plain = {
     }
     return o;
   },
+  // The same loop writing into an array the caller reuses, as smaInto.
+  adxInto(c, p, o) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    o.fill(Number.NaN, 0, 2 * p - 1);
+    let pdm = 0;
+    let mdm = 0;
+    let tr = 0;
+    let adx = 0;
+    for (let i = 1; i < n; i++) {
+      const up = h[i] - h[i - 1];
+      const dn = lo[i - 1] - lo[i];
+      const p1 = up > dn && up > 0 ? up : 0;
+      const m1 = dn > up && dn > 0 ? dn : 0;
+      const t = Math.max(h[i], cl[i - 1]) - Math.min(lo[i], cl[i - 1]);
+      if (i < p) {
+        pdm += p1;
+        mdm += m1;
+        tr += t;
+        continue;
+      }
+      pdm = pdm - pdm / p + p1;
+      mdm = mdm - mdm / p + m1;
+      tr = tr - tr / p + t;
+      const pdi = (100 * pdm) / tr;
+      const mdi = (100 * mdm) / tr;
+      const s = pdi + mdi;
+      const dx = s === 0 ? 0 : (100 * Math.abs(pdi - mdi)) / s;
+      const k = i - p; // dx index from 0
+      if (k < p) {
+        adx += dx;
+        if (k === p - 1) o[i] = adx /= p;
+      } else {
+        adx = (adx * (p - 1) + dx) / p;
+        o[i] = adx;
+      }
+    }
+    return o;
+  },
   bbands(x, p, k) {
     const n = x.length;
     const o = {
@@ -346,6 +385,27 @@ const plain = {
     const tp = new Float64Array(n);
     for (let i = 0; i < n; i++) tp[i] = (h[i] + lo[i] + cl[i]) / 3;
     const o = new Float64Array(n).fill(Number.NaN);
+    let s = 0;
+    for (let i = 0; i < n; i++) {
+      s += tp[i];
+      if (i >= p) s -= tp[i - p];
+      if (i >= p - 1) {
+        const m = s / p;
+        let md = 0;
+        for (let j = i - p + 1; j <= i; j++) md += Math.abs(tp[j] - m);
+        md /= p;
+        o[i] = md === 0 ? 0 : (tp[i] - m) / (0.015 * md);
+      }
+    }
+    return o;
+  },
+  // The same loop writing into an array the caller reuses (the typical prices stay a scratch column).
+  cciInto(c, p, o) {
+    const { high: h, low: lo, close: cl } = c;
+    const n = cl.length;
+    const tp = new Float64Array(n);
+    for (let i = 0; i < n; i++) tp[i] = (h[i] + lo[i] + cl[i]) / 3;
+    o.fill(Number.NaN, 0, p - 1);
     let s = 0;
     for (let i = 0; i < n; i++) {
       s += tp[i];
@@ -521,6 +581,18 @@ const cases = [
     },
   },
   {
+    // Into an array the caller reuses, as "SMA(20) into out" (the peers allocate).
+    name: 'ADX(14) into out',
+    fn: 'adx',
+    ours: () => core.adx(C, { period: 14, out: OUT_OURS }),
+    plain: () => plain.adxInto(C, 14, OUT_PLAIN),
+    peers: {
+      technicalindicators: () => ti.ADX.calculate({ period: 14, high: A.high, low: A.low, close: A.close }),
+      'trading-signals': tsLoopHLC(tsig.ADX, 14),
+      '@ixjb94/indicators': () => ix.adx(A.high, A.low, 14),
+    },
+  },
+  {
     name: 'OBV',
     fn: 'obv',
     ours: () => core.obv(C),
@@ -566,6 +638,16 @@ const cases = [
     fn: 'cci',
     ours: () => core.cci(C, { period: 20 }),
     plain: () => plain.cci(C, 20),
+    peers: {
+      technicalindicators: () => ti.CCI.calculate({ period: 20, high: A.high, low: A.low, close: A.close }),
+      '@ixjb94/indicators': () => ix.cci(A.high, A.low, A.close, 20),
+    },
+  },
+  {
+    name: 'CCI(20) into out',
+    fn: 'cci',
+    ours: () => core.cci(C, { period: 20, out: OUT_OURS }),
+    plain: () => plain.cciInto(C, 20, OUT_PLAIN),
     peers: {
       technicalindicators: () => ti.CCI.calculate({ period: 20, high: A.high, low: A.low, close: A.close }),
       '@ixjb94/indicators': () => ix.cci(A.high, A.low, A.close, 20),

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { candleSeries, candlesPast, checkIndicatorProperties, toColumns } from '../testing/props.js';
+import { candleSeries, candlesPast, checkIndicatorProperties, seriesPast, toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { talib } from '../testing/talib.js';
@@ -19,6 +19,13 @@ function compareWithTalib(candles: HLC, period: number, label: string): void {
   const ref = talib('CCI', { high, low, close }, { optInTimePeriod: period }).outReal;
   const tp = Float64Array.from({ length: high.length }, (_, i) => (high[i] + low[i] + close[i]) / 3);
   expectClose(cci(candles, { period }), ref, { label, skip: skipOf(flatWindows(tp, tp, period)) });
+}
+
+/** The first index where `a` and `b` differ by `Object.is` (+0 and -0 differ), or -1. */
+function sameBits(a: Float64Array, b: Float64Array): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
 }
 
 describe('cci', () => {
@@ -152,6 +159,61 @@ describe('cci', () => {
         constant: { input: { time: 0, open: 0.1, high: 0.1, low: 0.1, close: 0.1, volume: 1 }, expected: 0 },
       });
     }
+  });
+
+  it("writes into the caller's array with out, and checks it", () => {
+    const c = toColumns(
+      [...Array(40)].map((_, i) => ({
+        time: i,
+        open: 0,
+        high: 10 + Math.sin(i / 3) + (i % 7) / 10,
+        low: 9 + Math.sin(i / 4),
+        close: 9.5 + Math.sin(i / 5) / 2,
+        volume: 0,
+      })),
+    );
+    const out = new Float64Array(40).fill(42);
+    expect(cci(c, { period: 5, out })).toBe(out);
+    expect(sameBits(out, cci(c, { period: 5 }))).toBe(-1);
+    expectInputError(() => cci(c, { period: 5, out: new Float64Array(41) }), 'invalid_option');
+    for (const f of ['high', 'low', 'close'] as const) {
+      expectInputError(() => cci(c, { period: 5, out: c[f] }), 'invalid_option');
+    }
+    expectInputError(() => cci(c, { period: 5, out: [0] as unknown as Float64Array }), 'invalid_option');
+    expectInputError(() => cci(c, { period: 5, out: null as unknown as Float64Array }), 'invalid_option');
+    // a non-finite input still fails with its own error
+    const bad = { high: [...c.high], low: [...c.low], close: [...c.close] };
+    bad.high[30] = Number.POSITIVE_INFINITY;
+    expectInputError(() => cci(bad, { period: 5, out: new Float64Array(40) }), 'non_finite');
+    // across the kernel's chunks of typical prices
+    const n = 10_000;
+    const long = { high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n) };
+    for (let i = 0; i < n; i++) {
+      long.close[i] = 100 + 5 * Math.sin(i / 37) + (i % 11) / 8;
+      long.high[i] = long.close[i] + 1 + (i % 3) / 4;
+      long.low[i] = long.close[i] - 1 - (i % 5) / 4;
+    }
+    const into = new Float64Array(n).fill(-1);
+    expect(sameBits(cci(long, { period: 20, out: into }), cci(long, { period: 20 }))).toBe(-1);
+  });
+
+  it('writes into out bit for bit what it returns without, whatever out held', () => {
+    const r = reach('a CCI value written into out');
+    const draws = fc
+      .record({ period: fc.integer({ min: 2, max: 25 }), fill: fc.double() })
+      .chain((o) =>
+        fc.tuple(fc.constant(o), seriesPast(candleSeries, cci.lookback({ period: o.period }), { minLength: 1 })),
+      );
+    r.assert(
+      fc.property(draws, ([{ period, fill }, rows]) => {
+        r.hitIf(rows.length > cci.lookback({ period }));
+        const c = toColumns(rows);
+        const out = new Float64Array(rows.length).fill(fill);
+        expect(cci(c, { period, out })).toBe(out);
+        expect(sameBits(out, cci(c, { period }))).toBe(-1);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('rejects bad input with a typed error', () => {

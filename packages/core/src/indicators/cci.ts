@@ -1,13 +1,26 @@
 import type { CandleLike, HLC } from '../types.js';
 import { withLookback } from './internal/define.js';
 import { StreamBase } from './internal/stream-base.js';
-import { checkCandle, checkColumns, checkInt, checkReplace, columnsLength, outputColumn } from './internal/validate.js';
+import {
+  checkCandle,
+  checkColumns,
+  checkInt,
+  checkReplace,
+  columnsLength,
+  outputIntoColumns,
+} from './internal/validate.js';
 import { WARM_HEAD } from './internal/warm.js';
 
 /** Options of {@link cci}. */
 export interface CciOptions {
   /** Number of typical prices in the mean and the mean deviation. Default 20. */
   period?: number;
+  /**
+   * An array to write the result into instead of a new one: a `Float64Array` of the input's
+   * length that does not share memory with any of its columns (else an `invalid_option` error).
+   * It is returned.
+   */
+  out?: Float64Array;
 }
 
 function periodOf(options?: CciOptions): number {
@@ -37,12 +50,15 @@ function cciOf(buf: Float64Array, period: number, tp: number): number {
  * `meanDeviation` is the mean of `|tp_i - mean|`. Zero when the deviation from the mean is zero,
  * as in TA-Lib; a flat window (every typical price equal) reads 0 too, where TA-Lib can print
  * +-66.7 when the rounded mean misses the price by an ulp. Default period 20. Lookback: `period - 1`.
+ * With `options.out` it writes into the caller's array and allocates nothing, so a caller that
+ * recomputes often can reuse one array instead of paying for a fresh 8 MB column (allocated and
+ * first touched) per million candles.
  */
 export const cci = /* @__PURE__ */ withLookback(
   function cci(candles: HLC, options?: CciOptions): Float64Array {
     const period = periodOf(options);
     const n = columnsLength(candles, FIELDS);
-    const out = outputColumn(n, period - 1);
+    const out = outputIntoColumns(options?.out, n, period - 1, candles, FIELDS);
     if (cciInto(candles.high, candles.low, candles.close, n, period, out) !== 0) checkColumns(candles, FIELDS);
     return out;
   },

@@ -108,6 +108,26 @@ export function outputInto(
   return out;
 }
 
+/**
+ * {@link outputInto} for a kernel of candles: the caller's array is checked against each named
+ * column of `candles` (already checked by {@link columnsLength}), none of which it may share
+ * memory with.
+ */
+export function outputIntoColumns(
+  out: Float64Array | undefined,
+  n: number,
+  lookback: number,
+  candles: object,
+  fields: readonly string[],
+  field = 'out',
+): Float64Array {
+  if (out === undefined) return outputColumn(n, lookback);
+  const record = candles as Record<string, ArrayLike<number>>;
+  for (const f of fields) outputInto(out, n, 0, record[f], field);
+  if (lookback > 0) out.fill(Number.NaN, 0, Math.min(lookback, n));
+  return out;
+}
+
 /** Throws unless `value` is an integer in [min, max]. Returns it. */
 export function checkInt(name: string, value: number, min: number, max = 1_000_000): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
