@@ -165,7 +165,7 @@ async function readiness(
   }
   if (shared !== undefined) {
     try {
-      await guarded(shared.redis.ping());
+      await guarded(shared.redis, shared.redis.ping());
       checks.redis = { ok: true };
     } catch (err) {
       checks.redis = { ok: false, detail: err instanceof Error ? err.message : String(err) };

@@ -56,7 +56,7 @@ export class RedisAllowance {
 
   /** Calls of `userId` counted on `day`. */
   async used(userId: string, day: string): Promise<number> {
-    return Number((await guarded(this.#redis.get(this.#key(userId, day)))) ?? 0);
+    return Number((await guarded(this.#redis, this.#redis.get(this.#key(userId, day)))) ?? 0);
   }
 
   #key(userId: string, day: string): string {

@@ -15,9 +15,15 @@ export class SharedStateUnavailable extends Error {
   }
 }
 
+/** Default of {@link RedisConnectOptions.commandTimeoutMs}. */
+export const COMMAND_TIMEOUT_MS = 500;
+
+/** The command timeout a client was connected with (see {@link guarded}). */
+const TIMEOUT = Symbol('marketlens command timeout');
+
 /** How {@link connectRedis} connects; every field has a default suited to a request path. */
 export interface RedisConnectOptions {
-  /** Longest wait for one command's answer before it fails as unavailable (default 500 ms). */
+  /** Longest wait for one command's answer before it fails as unavailable (default 500 ms; see {@link guarded}). */
   commandTimeoutMs?: number;
   /** Longest wait for a connection to be established (default 1000 ms). */
   connectTimeoutMs?: number;
@@ -40,11 +46,14 @@ export interface RedisConnectOptions {
  */
 export function connectRedis(url: string, options: RedisConnectOptions = {}): Redis {
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
+  const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
   const redis = new Redis(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: options.commandTimeoutMs ?? 500,
+    // A backstop only: `guarded` times commands out itself (see there); ioredis's own timer would
+    // also fire when an answer is in but the event loop was held up.
+    commandTimeout: 4 * timeoutMs,
     connectTimeout: options.connectTimeoutMs ?? 1000,
     connectionName: options.connectionName,
     // Never gives up: null would stop reconnecting for good.
@@ -53,8 +62,11 @@ export function connectRedis(url: string, options: RedisConnectOptions = {}): Re
   const onError = options.onError ?? (() => {});
   // Without a listener ioredis prints every connection error to the console.
   redis.on('error', onError);
+  (redis as Timed)[TIMEOUT] = timeoutMs;
   return redis;
 }
+
+type Timed = Redis & { [TIMEOUT]?: number };
 
 /**
  * Resolves when `redis` is connected and ready for commands; rejects with
@@ -93,18 +105,44 @@ export function isUnavailable(err: unknown): boolean {
 }
 
 /**
- * Awaits a Redis command, turning an outage into {@link SharedStateUnavailable}; other failures
- * (a wrong command, a script error) are rethrown unchanged.
+ * Awaits a command of `redis`, turning an outage into {@link SharedStateUnavailable}; other
+ * failures (a wrong command, a script error) are rethrown unchanged. A command not answered
+ * within the client's command timeout fails as unavailable, but only after the answers already
+ * received are read: after the event loop was held up (a long GC, a starved CPU) Node runs its
+ * expired timers before it reads the sockets, and a timer alone would fail a command whose answer
+ * is waiting there, while Redis has done what it asked (a rate-limit unit spent, a call counted).
  */
-export async function guarded<T>(command: Promise<T>): Promise<T> {
-  try {
-    return await command;
-  } catch (err) {
-    if (err instanceof SharedStateUnavailable || !isUnavailable(err)) throw err;
-    throw new SharedStateUnavailable(`Redis unavailable: ${err instanceof Error ? err.message : String(err)}`, {
-      cause: err,
-    });
-  }
+export function guarded<T>(redis: Redis, command: Promise<T>): Promise<T> {
+  const timeoutMs = (redis as Timed)[TIMEOUT] ?? COMMAND_TIMEOUT_MS;
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      // setImmediate runs after the poll phase, which reads whatever answer has arrived.
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new SharedStateUnavailable(`Redis unavailable: no answer within ${timeoutMs} ms`));
+      });
+    }, timeoutMs);
+    command.then(
+      (value) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        resolve(value);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        if (err instanceof SharedStateUnavailable || !isUnavailable(err)) reject(err);
+        else {
+          const message = `Redis unavailable: ${err instanceof Error ? err.message : String(err)}`;
+          reject(new SharedStateUnavailable(message, { cause: err }));
+        }
+      },
+    );
+  });
 }
 
 /** A Lua script and its SHA-1, as Redis caches it. */
@@ -134,6 +172,7 @@ export async function runScript(
   const tail: (string | number | Buffer)[] = [...keys, ...args];
   try {
     return await guarded(
+      redis,
       buffers
         ? redis.callBuffer('EVALSHA', script.sha, keys.length, ...tail)
         : redis.evalsha(script.sha, keys.length, ...tail),
@@ -141,6 +180,7 @@ export async function runScript(
   } catch (err) {
     if (!(err instanceof Error) || err.name !== 'ReplyError' || !err.message.startsWith('NOSCRIPT')) throw err;
     return guarded(
+      redis,
       buffers
         ? redis.callBuffer('EVAL', script.lua, keys.length, ...tail)
         : redis.eval(script.lua, keys.length, ...tail),

@@ -61,7 +61,7 @@ export class InvalidationBus {
    * `SharedStateUnavailable` when Redis cannot be reached: then no other instance was told.
    */
   async publish(kind: InvalidationKind, id: string): Promise<void> {
-    await guarded(this.#redis.publish(this.#channel, JSON.stringify({ kind, id })));
+    await guarded(this.#redis, this.#redis.publish(this.#channel, JSON.stringify({ kind, id })));
   }
 
   /**
@@ -103,7 +103,7 @@ export class InvalidationBus {
     });
     const subscribed = (async () => {
       await whenReady(sub, this.#readyTimeoutMs);
-      await guarded(sub.subscribe(this.#channel));
+      await guarded(sub, sub.subscribe(this.#channel));
       sub.on('ready', () => {
         sub.subscribe(this.#channel).then(() => this.#gap(), this.#onError);
       });
