@@ -206,44 +206,8 @@ const plain = {
     }
     return o;
   },
-  adx(c, p) {
-    const { high: h, low: lo, close: cl } = c;
-    const n = cl.length;
-    const o = new Float64Array(n).fill(Number.NaN);
-    let pdm = 0;
-    let mdm = 0;
-    let tr = 0;
-    let adx = 0;
-    for (let i = 1; i < n; i++) {
-      const up = h[i] - h[i - 1];
-      const dn = lo[i - 1] - lo[i];
-      const p1 = up > dn && up > 0 ? up : 0;
-      const m1 = dn > up && dn > 0 ? dn : 0;
-      const t = Math.max(h[i], cl[i - 1]) - Math.min(lo[i], cl[i - 1]);
-      if (i < p) {
-        pdm += p1;
-        mdm += m1;
-        tr += t;
-        continue;
-      }
-      pdm = pdm - pdm / p + p1;
-      mdm = mdm - mdm / p + m1;
-      tr = tr - tr / p + t;
-      const pdi = (100 * pdm) / tr;
-      const mdi = (100 * mdm) / tr;
-      const s = pdi + mdi;
-      const dx = s === 0 ? 0 : (100 * Math.abs(pdi - mdi)) / s;
-      const k = i - p; // dx index from 0
-      if (k < p) {
-        adx += dx;
-        if (k === p - 1) o[i] = adx /= p;
-      } else {
-        adx = (adx * (p - 1) + dx) / p;
-        o[i] = adx;
-      }
-    }
-    return o;
-  },
+  // A fresh column, every value written (its head NaN), then the loop of adxInto.
+  adx: (c, p) => plain.adxInto(c, p, new Float64Array(c.close.length).fill(Number.NaN)),
   // The same loop writing into an array the caller reuses, as smaInto.
   adxInto(c, p, o) {
     const { high: h, low: lo, close: cl } = c;
@@ -379,26 +343,8 @@ const plain = {
     const d = plain.sma(k.subarray(ks - 1), dp);
     return { k, d };
   },
-  cci(c, p) {
-    const { high: h, low: lo, close: cl } = c;
-    const n = cl.length;
-    const tp = new Float64Array(n);
-    for (let i = 0; i < n; i++) tp[i] = (h[i] + lo[i] + cl[i]) / 3;
-    const o = new Float64Array(n).fill(Number.NaN);
-    let s = 0;
-    for (let i = 0; i < n; i++) {
-      s += tp[i];
-      if (i >= p) s -= tp[i - p];
-      if (i >= p - 1) {
-        const m = s / p;
-        let md = 0;
-        for (let j = i - p + 1; j <= i; j++) md += Math.abs(tp[j] - m);
-        md /= p;
-        o[i] = md === 0 ? 0 : (tp[i] - m) / (0.015 * md);
-      }
-    }
-    return o;
-  },
+  // A fresh column, every value written (its head NaN), then the loop of cciInto.
+  cci: (c, p) => plain.cciInto(c, p, new Float64Array(c.close.length).fill(Number.NaN)),
   // The same loop writing into an array the caller reuses (the typical prices stay a scratch column).
   cciInto(c, p, o) {
     const { high: h, low: lo, close: cl } = c;

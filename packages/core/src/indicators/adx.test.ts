@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
+import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
+import { checkCandleOut, sameBits } from '../testing/out.js';
 import { candleSeries, candlesPast, checkIndicatorProperties, seriesPast, toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
@@ -17,13 +18,6 @@ const example = {
   low: [8, 9, 8, 9, 10],
   close: [9, 10, 8.5, 11, 10.5],
 };
-
-/** The first index where `a` and `b` differ by `Object.is` (+0 and -0 differ), or -1. */
-function sameBits(a: Float64Array, b: Float64Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
 
 describe('adx', () => {
   it('matches a hand-traced example in both conventions', () => {
@@ -103,29 +97,7 @@ describe('adx', () => {
   });
 
   it("writes into the caller's array with out, and checks it", () => {
-    const c = toColumns(
-      [...Array(40)].map((_, i) => ({
-        time: i,
-        open: 0,
-        high: 10 + Math.sin(i / 3) + (i % 7) / 10,
-        low: 9 + Math.sin(i / 4),
-        close: 9.5 + Math.sin(i / 5) / 2,
-        volume: 0,
-      })),
-    );
-    const out = new Float64Array(40).fill(42);
-    expect(adx(c, { period: 5, out })).toBe(out);
-    expect(sameBits(out, adx(c, { period: 5 }))).toBe(-1);
-    expectInputError(() => adx(c, { period: 5, out: new Float64Array(39) }), 'invalid_option');
-    for (const f of ['high', 'low', 'close'] as const) {
-      expectInputError(() => adx(c, { period: 5, out: c[f] }), 'invalid_option');
-    }
-    expectInputError(() => adx(c, { period: 5, out: [0] as unknown as Float64Array }), 'invalid_option');
-    expectInputError(() => adx(c, { period: 5, out: null as unknown as Float64Array }), 'invalid_option');
-    // a non-finite input still fails with its own error
-    const bad = { high: [...c.high], low: [...c.low], close: [...c.close] };
-    bad.close[30] = Number.NaN;
-    expectInputError(() => adx(bad, { period: 5, out: new Float64Array(40) }), 'non_finite');
+    checkCandleOut((c, out) => adx(c, out === undefined ? { period: 5 } : { period: 5, out: out as Float64Array }));
   });
 
   it('writes into out bit for bit what it returns without, whatever out held', () => {

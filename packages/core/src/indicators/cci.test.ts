@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput, expectInputError } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
+import { checkCandleOut, sameBits } from '../testing/out.js';
 import { candleSeries, candlesPast, checkIndicatorProperties, seriesPast, toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
@@ -19,13 +20,6 @@ function compareWithTalib(candles: HLC, period: number, label: string): void {
   const ref = talib('CCI', { high, low, close }, { optInTimePeriod: period }).outReal;
   const tp = Float64Array.from({ length: high.length }, (_, i) => (high[i] + low[i] + close[i]) / 3);
   expectClose(cci(candles, { period }), ref, { label, skip: skipOf(flatWindows(tp, tp, period)) });
-}
-
-/** The first index where `a` and `b` differ by `Object.is` (+0 and -0 differ), or -1. */
-function sameBits(a: Float64Array, b: Float64Array): number {
-  if (a.length !== b.length) return Math.min(a.length, b.length);
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
 }
 
 describe('cci', () => {
@@ -162,29 +156,7 @@ describe('cci', () => {
   });
 
   it("writes into the caller's array with out, and checks it", () => {
-    const c = toColumns(
-      [...Array(40)].map((_, i) => ({
-        time: i,
-        open: 0,
-        high: 10 + Math.sin(i / 3) + (i % 7) / 10,
-        low: 9 + Math.sin(i / 4),
-        close: 9.5 + Math.sin(i / 5) / 2,
-        volume: 0,
-      })),
-    );
-    const out = new Float64Array(40).fill(42);
-    expect(cci(c, { period: 5, out })).toBe(out);
-    expect(sameBits(out, cci(c, { period: 5 }))).toBe(-1);
-    expectInputError(() => cci(c, { period: 5, out: new Float64Array(41) }), 'invalid_option');
-    for (const f of ['high', 'low', 'close'] as const) {
-      expectInputError(() => cci(c, { period: 5, out: c[f] }), 'invalid_option');
-    }
-    expectInputError(() => cci(c, { period: 5, out: [0] as unknown as Float64Array }), 'invalid_option');
-    expectInputError(() => cci(c, { period: 5, out: null as unknown as Float64Array }), 'invalid_option');
-    // a non-finite input still fails with its own error
-    const bad = { high: [...c.high], low: [...c.low], close: [...c.close] };
-    bad.high[30] = Number.POSITIVE_INFINITY;
-    expectInputError(() => cci(bad, { period: 5, out: new Float64Array(40) }), 'non_finite');
+    checkCandleOut((c, out) => cci(c, out === undefined ? { period: 5 } : { period: 5, out: out as Float64Array }));
     // across the kernel's chunks of typical prices
     const n = 10_000;
     const long = { high: new Float64Array(n), low: new Float64Array(n), close: new Float64Array(n) };
