@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkCandleBadInput } from '../testing/bad-input.js';
 import { expectClose } from '../testing/compare.js';
-import { checkCandleOut, sameBits } from '../testing/out.js';
+import { checkCandleOut, sameBits, waveCandles } from '../testing/out.js';
 import { candleSeries, candlesPast, checkIndicatorProperties, seriesPast, toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
@@ -34,16 +34,7 @@ describe('adx', () => {
   });
 
   it('is the Wilder average of the DX of dmi, exactly', () => {
-    const c = toColumns(
-      [...Array(80)].map((_, i) => ({
-        time: i,
-        open: 0,
-        high: 10 + Math.sin(i / 3) + (i % 7) / 10,
-        low: 9 + Math.sin(i / 4),
-        close: 9.5 + Math.sin(i / 5) / 2,
-        volume: 0,
-      })),
-    );
+    const c = waveCandles(80);
     for (const period of [1, 3, 14]) {
       const dx = dmi(c, { period }).dx;
       const a = adx(c, { period });

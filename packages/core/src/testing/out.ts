@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { HLC } from '../types.js';
+import type { Candles, HLC } from '../types.js';
 import { expectInputError } from './bad-input.js';
 import { toColumns } from './props.js';
 
@@ -10,15 +10,10 @@ export function sameBits(a: Float64Array, b: Float64Array): number {
   return -1;
 }
 
-/**
- * The checks of an `out` option on a kernel of high, low and close, over 40 candles: the caller's
- * array is the one returned and holds bit for bit the allocating result; a wrong length, an input
- * column, a plain array or `null` is `invalid_option`; a non-finite input still fails with its own
- * error. `run` calls the kernel with `out` when it is given, without it otherwise.
- */
-export function checkCandleOut(run: (candles: HLC, out?: unknown) => Float64Array): void {
-  const c = toColumns(
-    [...Array(40)].map((_, i) => ({
+/** `n` candles of overlapping waves: every bar moves, no two windows alike (volume 0). */
+export function waveCandles(n: number): Candles {
+  return toColumns(
+    [...Array(n)].map((_, i) => ({
       time: i,
       open: 0,
       high: 10 + Math.sin(i / 3) + (i % 7) / 10,
@@ -27,6 +22,16 @@ export function checkCandleOut(run: (candles: HLC, out?: unknown) => Float64Arra
       volume: 0,
     })),
   );
+}
+
+/**
+ * The checks of an `out` option on a kernel of high, low and close, over 40 candles: the caller's
+ * array is the one returned and holds bit for bit the allocating result; a wrong length, an input
+ * column, a plain array or `null` is `invalid_option`; a non-finite input still fails with its own
+ * error. `run` calls the kernel with `out` when it is given, without it otherwise.
+ */
+export function checkCandleOut(run: (candles: HLC, out?: unknown) => Float64Array): void {
+  const c = waveCandles(40);
   const out = new Float64Array(40).fill(42);
   expect(run(c, out)).toBe(out);
   expect(sameBits(out, run(c))).toBe(-1);
