@@ -160,8 +160,32 @@ export function checkAnalysisAccess(
 }
 
 // The venue is in the key: one app's caches hold the analyses of every venue it reads.
-function cacheKey(market: MarketData, r: AnalysisRequest, lastOpen: number): string {
-  return [market.venue, r.asset_id, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
+function cacheKey(market: MarketData, assetId: string, r: AnalysisRequest, lastOpen: number): string {
+  return [market.venue, assetId, r.timeframe, r.market_type ?? '', r.pair ?? '', r.limit, lastOpen].join('|');
+}
+
+/** The last key made for a request object, and what it was made of besides the request. */
+interface KeyMade {
+  readonly venue: string;
+  readonly assetId: string;
+  readonly lastOpen: number;
+  readonly key: string;
+}
+const keysMade = new WeakMap<AnalysisRequest, KeyMade>();
+
+/**
+ * {@link cacheKey}, made once per request object and candle: a polled URL is one request object
+ * (validated inputs are kept per URL), and a key string that is not rebuilt keeps its hash, so a
+ * cache hit costs one lookup instead of a join and a hash of a new string.
+ */
+function cacheKeyOf(market: MarketData, assetId: string, r: AnalysisRequest, lastOpen: number): string {
+  const made = keysMade.get(r);
+  if (made !== undefined && made.lastOpen === lastOpen && made.assetId === assetId && made.venue === market.venue) {
+    return made.key;
+  }
+  const key = cacheKey(market, assetId, r, lastOpen);
+  keysMade.set(r, { venue: market.venue, assetId, lastOpen, key });
+  return key;
 }
 
 /**
@@ -184,7 +208,7 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
   const { closed, live } = splitClosed(series.candles, r.timeframe, now, r.limit);
   const n = closed.time.length;
   const { closed: memo } = stateOf(deps, CACHES);
-  const key = cacheKey(market, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
+  const key = cacheKey(market, r.asset_id, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
   let analysis = memo.get(key, now);
   if (analysis === undefined) {
     const analyzeClosed = async (): Promise<Analysis> => {
@@ -246,7 +270,7 @@ export async function analysisOf(
   r = { ...r, asset_id: asset.id }; // the request may name it by ticker (BTC): read and cache by id
   const now = deps.now();
   const result = await compute(deps, market, asset, r);
-  stateOf(deps, CACHES).analyses.set(cacheKey(market, r, candleOpenTime(r.timeframe, now)), result, now);
+  stateOf(deps, CACHES).analyses.set(cacheKey(market, r.asset_id, r, candleOpenTime(r.timeframe, now)), result, now);
   return result;
 }
 
@@ -261,7 +285,7 @@ export function cachedAnalysisOf(
     throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; it is not analysed`);
   }
   const now = deps.now();
-  const key = cacheKey(market, { ...r, asset_id: asset.id }, candleOpenTime(r.timeframe, now));
+  const key = cacheKeyOf(market, asset.id, r, candleOpenTime(r.timeframe, now));
   return stateOf(deps, CACHES).analyses.get(key, now) ?? undefined;
 }
 
@@ -367,7 +391,7 @@ export async function signalOf(
   const result = await analysisOf(deps, market, asset, r);
   const { signals } = stateOf(deps, CACHES);
   // Keyed by the closed candle analysed: the signal is never of an older candle than the analysis.
-  const key = cacheKey(market, r, result.analysis.as_of);
+  const key = cacheKey(market, r.asset_id, r, result.analysis.as_of);
   let entry = signals.entry(key, now);
   if (!entry) {
     signals.set(key, result, now);
@@ -421,7 +445,7 @@ export async function overviewOf(
   const now = deps.now();
   const { text, source } = await overviewText(
     deps,
-    cacheKey(market, r, result.analysis.as_of),
+    cacheKey(market, r.asset_id, r, result.analysis.as_of),
     facts,
     deterministic,
     resolved,

@@ -177,32 +177,63 @@ function inputChecks(route: RouteConfig): [InputTarget, z.ZodType, Record<string
   return checks;
 }
 
+/** Validated URL inputs remembered per operation (see {@link validated}); the oldest goes first. */
+export const VALIDATED_URLS = 256;
+
+/** `value` with every plain object and array in it frozen: validated inputs shared between requests. */
+function deepFrozen<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  const proto = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return value;
+  for (const v of Object.values(value)) deepFrozen(v);
+  return Object.freeze(value);
+}
+
+/** What one validation produced: each target's data, in the order of the checks. */
+type Validated = readonly [InputTarget, object][];
+
 /**
  * `handler` behind the synchronous validation of the request's query, path and headers: the same
  * values @hono/zod-validator would read and the same schemas, parsed with zod's synchronous parse
  * instead of its layer's asynchronous one, so that a request that needs no waiting is answered
  * synchronously. A failure is `rejectInvalid`'s 400.
+ *
+ * When only the query and the path are checked, what validation yields is a function of the URL
+ * alone: the outcome of the last {@link VALIDATED_URLS} valid URLs is kept (deeply frozen, as the
+ * same objects are then handed to many requests), so a client polling the same URL is validated
+ * once. A URL that fails is not kept: it is parsed, and refused, each time.
  */
 function validated(
   checks: [InputTarget, z.ZodType, Record<string, string> | null][],
   handler: Handler<AppEnv>,
 ): Handler<AppEnv> {
+  const byUrl = checks.every(([target]) => target !== 'header') ? new Map<string, Validated>() : null;
   return (c, next) => {
-    for (const [target, schema, keys] of checks) {
-      let value: Record<string, unknown>;
-      if (target === 'query') {
-        value = {};
-        for (const [k, v] of Object.entries(c.req.queries())) value[k] = v.length === 1 ? v[0] : v;
-      } else if (target === 'param') {
-        value = c.req.param();
-      } else {
-        value = {};
-        for (const [k, v] of Object.entries(c.req.header())) value[keys?.[k] ?? k] = v;
+    const url = c.req.url;
+    let done = byUrl?.get(url);
+    if (done === undefined) {
+      done = checks.map(([target, schema, keys]): [InputTarget, object] => {
+        let value: Record<string, unknown>;
+        if (target === 'query') {
+          value = {};
+          for (const [k, v] of Object.entries(c.req.queries())) value[k] = v.length === 1 ? v[0] : v;
+        } else if (target === 'param') {
+          value = c.req.param();
+        } else {
+          value = {};
+          for (const [k, v] of Object.entries(c.req.header())) value[keys?.[k] ?? k] = v;
+        }
+        const result = schema.safeParse(value);
+        if (!result.success) rejectInvalid({ success: false, error: result.error, target });
+        return [target, result.data as object];
+      });
+      if (byUrl !== null) {
+        for (const [, data] of done) deepFrozen(data);
+        if (byUrl.size >= VALIDATED_URLS) byUrl.delete(byUrl.keys().next().value as string);
+        byUrl.set(url, done);
       }
-      const result = schema.safeParse(value);
-      if (!result.success) rejectInvalid({ success: false, error: result.error, target });
-      c.req.addValidatedData(target, result.data as object);
     }
+    for (const [target, data] of done) c.req.addValidatedData(target, data);
     return handler(c, next);
   };
 }

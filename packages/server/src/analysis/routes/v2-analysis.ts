@@ -166,11 +166,25 @@ function answer(c: Context<AppEnv>, analysis: AnalysisUseCases, request: Analysi
   return hit !== undefined ? served(c, hit) : analysis.get(actor, request).then((result) => served(c, result));
 }
 
+const requests = new WeakMap<object, AnalysisRequest>();
+
+/**
+ * The request of `/v2/analysis/{asset_id}`: the query with the path's asset. Made once per
+ * validated query object, which the operation keeps per URL, so a polled URL is one request
+ * object and the analysis cache's key for it is made once per candle (`cachedAnalysisOf`).
+ */
+function assetRequest(query: Omit<AnalysisRequest, 'asset_id'>, assetId: string): AnalysisRequest {
+  let request = requests.get(query);
+  if (request === undefined || request.asset_id !== assetId) {
+    request = { ...query, asset_id: assetId };
+    requests.set(query, request);
+  }
+  return request;
+}
+
 export function registerAnalysisRoutes(serve: Serve, { analysis }: UseCases): void {
   serve(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
-  serve(analysisRoute, (c) =>
-    answer(c, analysis, { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id }),
-  );
+  serve(analysisRoute, (c) => answer(c, analysis, assetRequest(c.req.valid('query'), c.req.valid('param').asset_id)));
   serve(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const result = await analysis.signal(actorOf(c), request);

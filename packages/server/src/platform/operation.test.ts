@@ -1,0 +1,117 @@
+import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { describe, expect, it } from 'vitest';
+import { PUBLIC } from '../auth/authorize.js';
+import type { AppEnv } from './deps.js';
+import { errorHandler } from './errors/handler.js';
+import { json, operation, serveOperations, VALIDATED_URLS } from './operation.js';
+
+/**
+ * One GET operation whose query and path schemas count their parses, and one that also validates
+ * a header; the handler answers what it was handed, and whether it was the object of the last call.
+ */
+function app() {
+  const parses = { query: 0, header: 0 };
+  const Query = z.object({
+    tf: z
+      .string()
+      .default('h1')
+      .transform((v) => {
+        parses.query++;
+        return v.toUpperCase();
+      }),
+    tags: z.array(z.string()).optional(),
+  });
+  const Params = z.object({ id: z.string().regex(/^[a-z]+$/) });
+  const Header = z.object({
+    'x-locale': z
+      .string()
+      .optional()
+      .transform((v) => {
+        parses.header++;
+        return v ?? 'en';
+      }),
+  });
+  const Out = z.object({ tf: z.string(), id: z.string(), same: z.boolean() });
+  const byUrl = operation(PUBLIC, {
+    method: 'get',
+    path: '/things/{id}',
+    operationId: 'getThing',
+    summary: 'A thing',
+    request: { params: Params, query: Query },
+    responses: { 200: json(Out, 'A thing') },
+  });
+  const withHeader = operation(PUBLIC, {
+    method: 'get',
+    path: '/localized/{id}',
+    operationId: 'getLocalizedThing',
+    summary: 'A localized thing',
+    request: { params: Params, query: Query, headers: Header },
+    responses: { 200: json(Out, 'A thing') },
+  });
+  const hono = new OpenAPIHono<AppEnv>();
+  hono.onError(errorHandler(() => {}));
+  const serve = serveOperations(hono, () => undefined);
+  let last: object | undefined;
+  const seen: object[] = [];
+  serve(byUrl, (c) => {
+    const query = c.req.valid('query');
+    const same = query === last;
+    last = query;
+    seen.push(query);
+    return c.json({ tf: query.tf, id: c.req.valid('param').id, same }, 200);
+  });
+  serve(withHeader, (c) => {
+    const query = c.req.valid('query');
+    return c.json(
+      { tf: `${query.tf}/${c.req.valid('header')['x-locale']}`, id: c.req.valid('param').id, same: false },
+      200,
+    );
+  });
+  return { hono, parses, seen };
+}
+
+describe('operations without a body: validated inputs kept per URL', () => {
+  it('validates a URL once and hands every later request the same frozen objects', async () => {
+    const { hono, parses, seen } = app();
+    const first = await hono.request('/things/abc?tf=d1&tags=a&tags=b');
+    expect(await first.json()).toEqual({ tf: 'D1', id: 'abc', same: false });
+    const again = await hono.request('/things/abc?tf=d1&tags=a&tags=b');
+    expect(await again.json()).toEqual({ tf: 'D1', id: 'abc', same: true });
+    expect(parses.query).toBe(1);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    expect(Object.isFrozen((seen[0] as { tags: string[] }).tags)).toBe(true);
+    // Another URL (query or path) is validated on its own.
+    expect(await (await hono.request('/things/abc?tf=m5')).json()).toEqual({ tf: 'M5', id: 'abc', same: false });
+    expect(await (await hono.request('/things/xyz?tf=d1&tags=a&tags=b')).json()).toMatchObject({ id: 'xyz' });
+    expect(parses.query).toBe(3);
+  });
+
+  it('does not keep a URL that fails: it is refused each time', async () => {
+    const { hono } = app();
+    for (let i = 0; i < 3; i++) {
+      const res = await hono.request('/things/ABC');
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ success: false, code: 'InvalidRequest' });
+    }
+  });
+
+  it('keeps at most VALIDATED_URLS URLs, the oldest going first', async () => {
+    const { hono, parses } = app();
+    for (let i = 0; i <= VALIDATED_URLS; i++) await hono.request(`/things/a?tf=t${i}`);
+    expect(parses.query).toBe(VALIDATED_URLS + 1);
+    await hono.request(`/things/a?tf=t${VALIDATED_URLS}`); // the newest: kept
+    expect(parses.query).toBe(VALIDATED_URLS + 1);
+    await hono.request('/things/a?tf=t0'); // the oldest: dropped, validated again
+    expect(parses.query).toBe(VALIDATED_URLS + 2);
+  });
+
+  it('validates every request of an operation that reads a header (the URL does not decide it)', async () => {
+    const { hono, parses } = app();
+    const fr = await hono.request('/localized/abc', { headers: { 'x-locale': 'fr' } });
+    const de = await hono.request('/localized/abc', { headers: { 'x-locale': 'de' } });
+    expect(((await fr.json()) as { tf: string }).tf).toBe('H1/fr');
+    expect(((await de.json()) as { tf: string }).tf).toBe('H1/de');
+    expect(parses.header).toBe(2);
+    expect(parses.query).toBe(2);
+  });
+});
