@@ -157,6 +157,21 @@ const plain = {
     }
     return o;
   },
+  // The same loop writing into an array the caller reuses, as smaInto.
+  emaInto(x, p, o) {
+    const n = x.length;
+    o.fill(Number.NaN, 0, p - 1);
+    const k = 2 / (p + 1);
+    let s = 0;
+    for (let i = 0; i < p; i++) s += x[i];
+    let e = s / p;
+    o[p - 1] = e;
+    for (let i = p; i < n; i++) {
+      e = (x[i] - e) * k + e;
+      o[i] = e;
+    }
+    return o;
+  },
   wma(x, p) {
     const n = x.length;
     const o = new Float64Array(n).fill(Number.NaN);
@@ -437,6 +452,18 @@ const cases = [
     name: 'EMA(20)',
     ours: () => core.ema(C.close, { period: 20 }),
     plain: () => plain.ema(C.close, 20),
+    peers: {
+      technicalindicators: () => ti.EMA.calculate({ period: 20, values: A.close }),
+      'trading-signals': () => tsLoop(tsig.EMA, 20)(A.close),
+      '@ixjb94/indicators': () => ix.ema(A.close, 20),
+      indicatorts: () => indicatorts.ema(A.close, { period: 20 }),
+    },
+  },
+  {
+    // The allocation-free form, as "SMA(20) into out".
+    name: 'EMA(20) into out',
+    ours: () => core.ema(C.close, { period: 20, out: OUT_OURS }),
+    plain: () => plain.emaInto(C.close, 20, OUT_PLAIN),
     peers: {
       technicalindicators: () => ti.EMA.calculate({ period: 20, values: A.close }),
       'trading-signals': () => tsLoop(tsig.EMA, 20)(A.close),
