@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PUBLIC } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
 import { errorHandler } from './errors/handler.js';
-import { json, operation, serveOperations, VALIDATED_URLS } from './operation.js';
+import { json, operation, serveOperations, VALIDATED_URL_MAX, VALIDATED_URLS } from './operation.js';
 
 /**
  * One GET operation whose query and path schemas count their parses, and one that also validates
@@ -103,6 +103,21 @@ describe('operations without a body: validated inputs kept per URL', () => {
     expect(parses.query).toBe(VALIDATED_URLS + 1);
     await hono.request('/things/a?tf=t0'); // the oldest: dropped, validated again
     expect(parses.query).toBe(VALIDATED_URLS + 2);
+  });
+
+  it('does not keep a URL longer than VALIDATED_URL_MAX (unknown query keys pass, and would be held)', async () => {
+    const { hono, parses } = app();
+    const long = `/things/abc?tf=d1&junk=${'x'.repeat(VALIDATED_URL_MAX)}`;
+    for (let i = 0; i < 3; i++) {
+      const res = await hono.request(long);
+      expect(await res.json()).toMatchObject({ tf: 'D1', same: false });
+    }
+    expect(parses.query).toBe(3);
+    const limit = `/things/abc?tf=d1&junk=`;
+    const atLimit = `${limit}${'x'.repeat(VALIDATED_URL_MAX - `http://localhost${limit}`.length)}`;
+    await hono.request(atLimit);
+    await hono.request(atLimit);
+    expect(parses.query).toBe(4);
   });
 
   it('validates every request of an operation that reads a header (the URL does not decide it)', async () => {

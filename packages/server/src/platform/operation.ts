@@ -180,6 +180,13 @@ function inputChecks(route: RouteConfig): [InputTarget, z.ZodType, Record<string
 /** Validated URL inputs remembered per operation (see {@link validated}); the oldest goes first. */
 export const VALIDATED_URLS = 256;
 
+/**
+ * The longest URL whose validated inputs are remembered. Unknown query keys pass validation (they
+ * are dropped), so without a bound a client could park 256 URLs of Node's largest header size
+ * (16 KB) per operation; with it an operation holds at most 256 KB of URLs.
+ */
+export const VALIDATED_URL_MAX = 1024;
+
 /** `value` with every plain object and array in it frozen: validated inputs shared between requests. */
 function deepFrozen<T>(value: T): T {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
@@ -199,9 +206,10 @@ type Validated = readonly [InputTarget, object][];
  * synchronously. A failure is `rejectInvalid`'s 400.
  *
  * When only the query and the path are checked, what validation yields is a function of the URL
- * alone: the outcome of the last {@link VALIDATED_URLS} valid URLs is kept (deeply frozen, as the
- * same objects are then handed to many requests), so a client polling the same URL is validated
- * once. A URL that fails is not kept: it is parsed, and refused, each time.
+ * alone: the outcome of the last {@link VALIDATED_URLS} valid URLs of at most
+ * {@link VALIDATED_URL_MAX} characters is kept (deeply frozen, as the same objects are then
+ * handed to many requests), so a client polling the same URL is validated once. A URL that fails
+ * is not kept: it is parsed, and refused, each time.
  */
 function validated(
   checks: [InputTarget, z.ZodType, Record<string, string> | null][],
@@ -227,7 +235,7 @@ function validated(
         if (!result.success) rejectInvalid({ success: false, error: result.error, target });
         return [target, result.data as object];
       });
-      if (byUrl !== null) {
+      if (byUrl !== null && url.length <= VALIDATED_URL_MAX) {
         for (const [, data] of done) deepFrozen(data);
         if (byUrl.size >= VALIDATED_URLS) byUrl.delete(byUrl.keys().next().value as string);
         byUrl.set(url, done);
