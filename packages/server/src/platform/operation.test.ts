@@ -1,4 +1,5 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PUBLIC } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
@@ -84,6 +85,48 @@ describe('operations without a body: validated inputs kept per URL', () => {
     expect(await (await hono.request('/things/abc?tf=m5')).json()).toEqual({ tf: 'M5', id: 'abc', same: false });
     expect(await (await hono.request('/things/xyz?tf=d1&tags=a&tags=b')).json()).toMatchObject({ id: 'xyz' });
     expect(parses.query).toBe(3);
+  });
+
+  it('answers every URL of a random sequence (repeats, failures, evictions) as a fresh validation would', async () => {
+    // A pool of URLs larger than the memo, drawn with repeats, so that hits, misses, evictions and
+    // refusals interleave; each answer is compared with what the schemas say for that URL alone.
+    const tfs = ['d1', 'm5', 'h1', '', 'D1', '%64%31'];
+    const ids = ['abc', 'xyz', 'ABC', 'a%62c'];
+    const url = fc
+      .record({
+        id: fc.constantFrom(...ids),
+        tf: fc.option(fc.constantFrom(...tfs), { nil: undefined }),
+        tags: fc.array(fc.constantFrom('a', 'b', 'a%2Cb'), { maxLength: 3 }),
+        n: fc.integer({ min: 0, max: VALIDATED_URLS * 2 }),
+      })
+      .map(({ id, tf, tags, n }) => {
+        const q = [...(tf === undefined ? [] : [`tf=${tf}`]), ...tags.map((t) => `tags=${t}`), `n=${n}`];
+        return `/things/${id}?${q.join('&')}`;
+      });
+    const expected = (u: string) => {
+      const { pathname, searchParams } = new URL(u, 'http://localhost');
+      const id = decodeURIComponent(pathname.slice('/things/'.length));
+      if (!/^[a-z]+$/.test(id)) return 400;
+      // A key given once reaches the schema as a string (as @hono/zod-validator reads it): not an array.
+      if (searchParams.getAll('tags').length === 1) return 400;
+      const tf = searchParams.get('tf') ?? 'h1';
+      return { tf: tf.toUpperCase(), id };
+    };
+    let checked = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(url, { minLength: 50, maxLength: 400 }), async (urls) => {
+        const { hono } = app();
+        for (const u of urls) {
+          const res = await hono.request(u);
+          const want = expected(u);
+          if (want === 400) expect(res.status).toBe(400);
+          else expect(await res.json()).toMatchObject(want);
+          checked++;
+        }
+      }),
+      { numRuns: 20 },
+    );
+    expect(checked).toBeGreaterThan(20 * 50);
   });
 
   it('does not keep a URL that fails: it is refused each time', async () => {
