@@ -112,21 +112,37 @@ describe('operations without a body: validated inputs kept per URL', () => {
       const tf = searchParams.get('tf') ?? 'h1';
       return { tf: tf.toUpperCase(), id };
     };
-    let checked = 0;
+    // A pool of more valid URLs than the memo holds (about half are refused), drawn from with repeats.
+    const sequence = fc
+      .uniqueArray(url, { minLength: VALIDATED_URLS * 3, maxLength: VALIDATED_URLS * 3 })
+      .chain((pool) =>
+        fc.array(fc.nat(pool.length - 1), { minLength: 1200, maxLength: 1500 }).map((ix) => ix.map((i) => pool[i])),
+      );
+    const reach = { requests: 0, repeats: 0, overflowing: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(url, { minLength: 50, maxLength: 400 }), async (urls) => {
+      fc.asyncProperty(sequence, async (urls) => {
         const { hono } = app();
+        const seen = new Set<string>();
+        const kept = new Set<string>(); // the valid ones: only they are kept
         for (const u of urls) {
           const res = await hono.request(u);
           const want = expected(u);
           if (want === 400) expect(res.status).toBe(400);
-          else expect(await res.json()).toMatchObject(want);
-          checked++;
+          else {
+            expect(await res.json()).toMatchObject(want);
+            kept.add(u);
+          }
+          reach.requests++;
+          if (seen.has(u)) reach.repeats++;
+          seen.add(u);
         }
+        if (kept.size > VALIDATED_URLS) reach.overflowing++;
       }),
-      { numRuns: 20 },
+      { numRuns: 10 },
     );
-    expect(checked).toBeGreaterThan(20 * 50);
+    // The draws reached what the property is about: repeated URLs, and more distinct ones than are kept.
+    expect(reach.repeats).toBeGreaterThan(reach.requests / 5);
+    expect(reach.overflowing).toBeGreaterThan(5);
   });
 
   it('does not keep a URL that fails: it is refused each time', async () => {
