@@ -143,21 +143,11 @@ const plain = {
     }
     return o;
   },
+  // A fresh column filled with NaN (as the other allocating loops), then emaInto's loop.
   ema(x, p) {
-    const n = x.length;
-    const o = new Float64Array(n).fill(Number.NaN);
-    const k = 2 / (p + 1);
-    let s = 0;
-    for (let i = 0; i < p; i++) s += x[i];
-    let e = s / p;
-    o[p - 1] = e;
-    for (let i = p; i < n; i++) {
-      e = (x[i] - e) * k + e;
-      o[i] = e;
-    }
-    return o;
+    return plain.emaInto(x, p, new Float64Array(x.length).fill(Number.NaN));
   },
-  // The same loop writing into an array the caller reuses, as smaInto.
+  // The loop, writing into an array the caller reuses, as smaInto.
   emaInto(x, p, o) {
     const n = x.length;
     o.fill(Number.NaN, 0, p - 1);
