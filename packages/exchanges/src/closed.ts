@@ -1,5 +1,5 @@
 import type { Candles } from '@marketlens/core';
-import { TIMEFRAME_MS, type Timeframe } from './ports.js';
+import { type CandleSeries, TIMEFRAME_MS, type Timeframe } from './ports.js';
 
 /** The candle still forming at the clock time: its open time and its last price. */
 export interface LiveCandle {
@@ -47,4 +47,15 @@ export function splitClosed(
   while (end > 0 && candles.time[end - 1] + step > now) end--;
   const live = end < n ? { time: candles.time[n - 1], price: candles.close[n - 1] } : null;
   return { closed: view(candles, Math.max(0, end - keep), end), live };
+}
+
+/**
+ * {@link splitClosed} for a series as a source served it: the clock is `now`, or the time up to
+ * which the source has seen the market when that is earlier (`seen_until`, set by a folder of files
+ * that stops before today). So a week folded from a daily file that ends on a Monday is the live
+ * candle, never a closed one-day week; an `h4` candle with one of its four hours is live.
+ */
+export function splitSeries(series: CandleSeries, now: number, keep = Number.POSITIVE_INFINITY): ClosedSplit {
+  const clock = series.seen_until === undefined ? now : Math.min(now, series.seen_until);
+  return splitClosed(series.candles, series.timeframe, clock, keep);
 }

@@ -5,6 +5,17 @@
  */
 
 export {
+  calendarOf,
+  countGaps,
+  describeSpacing,
+  type MarketCalendar,
+  mayTrade,
+  measuredSpacing,
+  type SessionTemplate,
+  seenUntil,
+  sessionTemplate,
+} from './calendar.js';
+export {
   CATALOG_SOURCE_VERSION,
   type CatalogMethod,
   EXCHANGE_CATALOG,
@@ -33,7 +44,7 @@ export {
   isCcxtVenue,
   type VenueCredentials,
 } from './ccxt/venues.js';
-export { type ClosedSplit, type LiveCandle, splitClosed } from './closed.js';
+export { type ClosedSplit, type LiveCandle, splitClosed, splitSeries } from './closed.js';
 export { VenueError, type VenueErrorCode, type VenueErrorOptions } from './errors.js';
 export type { TimeUnit } from './files/builder.js';
 export type { CsvFormat, CsvMapping } from './files/csv.js';

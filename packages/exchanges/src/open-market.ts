@@ -13,10 +13,15 @@ export interface OpenMarketOptions extends Omit<MarketSourcesOptions, 'sources'>
   timeoutMs?: number;
 }
 
-/** Opens one configured real source (ccxt loads lazily, files are read and checked now). */
+/**
+ * Opens one configured real source (ccxt loads lazily, files are read and checked now). `log` is
+ * told what a folder of files does not serve (a file skipped, and why) and the gaps and repairs of
+ * its files.
+ */
 export async function openSource(
   spec: Exclude<SourceSpec, { kind: 'simulated' }>,
   timeoutMs?: number,
+  log?: (message: string) => void,
 ): Promise<MarketSource> {
   switch (spec.kind) {
     case 'ccxt':
@@ -33,7 +38,14 @@ export async function openSource(
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
     case 'files':
-      return createFilesSource({ dir: spec.dir });
+      return createFilesSource({
+        dir: spec.dir,
+        onSkip: (path, reason) => log?.(`files: ${path} is not served: ${reason}`),
+        onRepair: (path, r) =>
+          log?.(
+            `files: ${path}: ${r.invalid} invalid and ${r.duplicates} duplicate rows dropped${r.reordered ? ', rows sorted' : ''}, ${r.gaps} candles missing where the market trades`,
+          ),
+      });
   }
 }
 
@@ -61,7 +73,7 @@ export async function openMarket(
   const sources: MarketSource[] = [];
   for (const spec of specs) {
     if (spec.kind === 'simulated') throw new Error('`simulated` cannot be combined with real sources');
-    sources.push(await openSource(spec, options.timeoutMs));
+    sources.push(await openSource(spec, options.timeoutMs, options.log));
   }
   return createMarketSources({ ...options, sources });
 }

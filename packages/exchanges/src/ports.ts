@@ -65,6 +65,8 @@ export interface Market {
   quote: string;
   /** Settlement currency code of a derivative, uppercased; null for spot. */
   settle: string | null;
+  /** The smallest price step the market quotes (0.01 for most stocks); absent when the venue does not say. */
+  tick_size?: number;
 }
 
 /** Last price and 24h statistics of one market. */
@@ -134,6 +136,12 @@ export interface CandleSeries {
   fetched_at?: number;
   /** True when the source failed and the last stored candles are served instead. */
   stale?: boolean;
+  /**
+   * Up to when the source has seen the market (ms UTC), for a source whose data stops before the
+   * clock (a folder of files): a candle whose span ends later is still forming, whatever the clock
+   * says (see `splitSeries`). Absent: the source is live, and the clock decides.
+   */
+  seen_until?: number;
 }
 
 /** Names one market of an asset: by its default market of a type, or by a venue-native pair. */

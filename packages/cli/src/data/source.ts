@@ -15,7 +15,7 @@ import {
   parseSourceName,
   type SimulatedVenue,
   type SourceSpec,
-  splitClosed,
+  splitSeries,
   TIMEFRAMES,
   type Timeframe,
   type Universe,
@@ -81,7 +81,7 @@ export async function closedSeries(
   now: number,
 ) {
   const series = await data.candles({ ...request, limit: Math.min(request.limit + 1, MAX_CANDLES) });
-  return { ...series, candles: splitClosed(series.candles, request.timeframe, now, request.limit).closed };
+  return { ...series, candles: splitSeries(series, now, request.limit).closed };
 }
 
 /** The clock of the simulated venue: MARKETLENS_NOW (epoch ms or ISO time) pins it for reproducible runs. */

@@ -121,7 +121,7 @@ export function aggregate(rows: readonly Row[], tf: Timeframe): Row[] {
       continue;
     }
     if (current !== null) out.push(current);
-    if (current === null && out.length === 0 && r.time !== bucket) {
+    if (current === null && partial === null && r === rows[0] && r.time !== bucket) {
       partial = bucket;
       continue;
     }

@@ -1,8 +1,16 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VenueError } from '../errors.js';
 import { TIMEFRAME_MS } from '../ports.js';
+import { BUILTIN_ASSETS } from '../universe/assets.js';
 import { createMarketSources } from './composite.js';
+import { createFilesSource } from './files.js';
 import { guardSource } from './guard.js';
+import type { RepairReport } from './repair.js';
+import { candlesOf } from './repair.js';
+import type { MarketSource } from './source.js';
 import { createMemoryCandleStore } from './store.js';
 import { outage, testSource } from './testing.js';
 
@@ -183,5 +191,70 @@ describe('guardSource', () => {
     await expect(g.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 5 })).rejects.toMatchObject({
       code: 'timeout',
     });
+  });
+
+  it('counts gaps against each asset calendar: a stock weekend is no gap, a coin weekend is', async () => {
+    const D = TIMEFRAME_MS.d1;
+    // Weekday dailies from Monday 2026-10-05 to Friday 2026-10-30: four weekends missing.
+    const days: number[] = [];
+    for (let t = Date.UTC(2026, 9, 5); t <= Date.UTC(2026, 9, 30); t += D) {
+      const wd = new Date(t).getUTCDay();
+      if (wd !== 0 && wd !== 6) days.push(t);
+    }
+    const rows = days.map((time) => ({ time, open: 1, high: 2, low: 0.5, close: 1.5, volume: 1 }));
+    const defs = BUILTIN_ASSETS.filter((a) => a.id === 'stock-aapl' || a.id === 'bitcoin');
+    const weekdays: MarketSource = {
+      source: 'weekdays',
+      venue: 'weekdays',
+      async candles(request) {
+        return {
+          asset_id: request.asset_id,
+          venue: 'weekdays',
+          pair: request.asset_id,
+          market_type: 'spot',
+          timeframe: request.timeframe,
+          candles: candlesOf(rows),
+        };
+      },
+      ticker: () => Promise.reject(new VenueError('unknown_market', 'no ticker')),
+      fundingRate: async () => null,
+      markets: async () => [],
+      listAssets: async () => defs.map((definition) => ({ definition, quote_volume_usd: null })),
+    };
+    const reports = new Map<string, RepairReport>();
+    const m = await createMarketSources({
+      sources: [weekdays],
+      store: createMemoryCandleStore(),
+      stored: { onRepair: (key, report) => reports.set(key.instrument, report) },
+      now: () => T0,
+    });
+    try {
+      await m.candles({ asset_id: 'stock-aapl', timeframe: 'd1', limit: 100 });
+      await m.candles({ asset_id: 'bitcoin', timeframe: 'd1', limit: 100 });
+      expect(reports.has('stock-aapl@spot')).toBe(false);
+      expect(reports.get('bitcoin@spot')?.gaps).toBe(6);
+    } finally {
+      m.close();
+    }
+  });
+
+  it('serves a folder of files directly, not through the store, so its series say what they have seen', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketlens-files-'));
+    mkdirSync(join(dir, 'bitcoin'));
+    const H = TIMEFRAME_MS.h1;
+    const T = Date.UTC(2026, 0, 5);
+    const lines = ['time,open,high,low,close,volume'];
+    for (let k = 0; k < 9; k++) lines.push(`${T + k * H},1,2,0.5,1.5,1`);
+    writeFileSync(join(dir, 'bitcoin', 'h1.csv'), `${lines.join('\n')}\n`);
+    const store = createMemoryCandleStore();
+    const m = await createMarketSources({ sources: [await createFilesSource({ dir })], store, now: () => T0 });
+    try {
+      const s = await m.candles({ asset_id: 'bitcoin', timeframe: 'h4', limit: 10 });
+      expect(s.seen_until).toBe(T + 9 * H);
+      expect(s.source).toBe(`files:${dir}`);
+      expect(await store.get({ source: `files:${dir}`, instrument: 'bitcoin@spot', timeframe: 'h4' })).toBeNull();
+    } finally {
+      m.close();
+    }
   });
 });

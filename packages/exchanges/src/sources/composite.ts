@@ -1,3 +1,4 @@
+import { calendarOf } from '../calendar.js';
 import { VenueError } from '../errors.js';
 import type { CandleRequest, CandleSeries, FundingRate, Market, MarketData, MarketRequest, Ticker } from '../ports.js';
 import type { AssetDefinition } from '../universe/assets.js';
@@ -114,9 +115,13 @@ export async function createMarketSources(options: MarketSourcesOptions): Promis
     return {
       guarded,
       candles:
-        options.store === undefined
+        options.store === undefined || source.local === true
           ? (request) => guarded.candles(request).then((s) => ({ ...s, source: source.source }))
-          : storedCandles(guarded, { ...options.stored, store: options.store }),
+          : storedCandles(guarded, {
+              calendarOf: (id) => calendarOf(universe.get(id)?.asset_class),
+              ...options.stored,
+              store: options.store,
+            }),
       listed: null,
       listingError: null,
     };

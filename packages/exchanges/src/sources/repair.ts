@@ -1,4 +1,5 @@
 import type { Candles } from '@marketlens/core';
+import { countGaps, type MarketCalendar } from '../calendar.js';
 import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '../ports.js';
 
 /** What {@link repairCandles} did to a series: every row it dropped or moved, by reason. */
@@ -13,7 +14,10 @@ export interface RepairReport {
   misaligned: number;
   /** True when the rows were not oldest first (they are sorted). */
   reordered: boolean;
-  /** Missing candles between the first and the last row (left as gaps: data is never invented). */
+  /**
+   * Missing candles between the first and the last row, counted against the market's calendar
+   * (a weekend or a night is no gap; see `countGaps`). Left as gaps: data is never invented.
+   */
   gaps: number;
 }
 
@@ -78,11 +82,15 @@ function validRow(c: Candles, i: number): boolean {
  * Repairs a series read from an upstream source so that analysis can trust it: rows with a
  * non-positive, NaN or infinite price, a bad volume, or a high below the low (or not containing
  * open and close) are dropped; duplicate open times keep the last row read; rows are sorted oldest
- * first; with a `timeframe`, rows whose open time is not on its grid are dropped. Gaps are counted,
- * not filled: inventing candles would change every indicator. Returns the input unchanged (same
- * object) when nothing needed repair.
+ * first; with a `timeframe`, rows whose open time is not on its grid are dropped. Gaps are counted
+ * against the market's `calendar` (default around the clock), not filled: inventing candles would
+ * change every indicator. Returns the input unchanged (same object) when nothing needed repair.
  */
-export function repairCandles(candles: Candles, timeframe?: Timeframe): { candles: Candles; report: RepairReport } {
+export function repairCandles(
+  candles: Candles,
+  timeframe?: Timeframe,
+  calendar: MarketCalendar = 'always',
+): { candles: Candles; report: RepairReport } {
   const n = candles.time.length;
   const report: RepairReport = { received: n, invalid: 0, duplicates: 0, misaligned: 0, reordered: false, gaps: 0 };
   let clean = true;
@@ -96,7 +104,7 @@ export function repairCandles(candles: Candles, timeframe?: Timeframe): { candle
     previous = t;
   }
   if (clean) {
-    report.gaps = countGaps(candles.time, timeframe);
+    report.gaps = gapsOf(candles.time, timeframe, calendar);
     return { candles, report };
   }
   const byTime = new Map<number, number>();
@@ -131,17 +139,13 @@ export function repairCandles(candles: Candles, timeframe?: Timeframe): { candle
     out.close[k] = candles.close[i];
     out.volume[k] = candles.volume[i];
   }
-  report.gaps = countGaps(out.time, timeframe);
+  report.gaps = gapsOf(out.time, timeframe, calendar);
   return { candles: out, report };
 }
 
-function countGaps(time: Float64Array, timeframe: Timeframe | undefined): number {
-  if (timeframe === undefined) return 0;
-  // Every timeframe's grid has a constant step (w1 is offset, not uneven), so a gap is arithmetic.
-  const step = TIMEFRAME_MS[timeframe];
-  let gaps = 0;
-  for (let i = 1; i < time.length; i++) gaps += Math.max(0, Math.round((time[i] - time[i - 1]) / step) - 1);
-  return gaps;
+function gapsOf(time: Float64Array, timeframe: Timeframe | undefined, calendar: MarketCalendar): number {
+  // Every timeframe's grid has a constant step (w1 is offset, not uneven).
+  return timeframe === undefined ? 0 : countGaps(time, TIMEFRAME_MS[timeframe], calendar);
 }
 
 /** Candles `[from, to)` of a series, as views (no copy). */
@@ -158,8 +162,9 @@ export function sliceCandles(c: Candles, from: number, to: number): Candles {
 
 /**
  * Folds candles onto a longer timeframe (`m5` into `h1`): open of the first, high and low over the
- * bucket, close of the last, volumes summed. A leading bucket that misses its first candles is
- * dropped, since its open would be wrong.
+ * bucket, close of the last, volumes summed. The first bucket is dropped when the series starts
+ * after its open, since its open would be wrong (a later bucket that starts late is a market that
+ * opened late, a stock's day at its session open).
  */
 export function foldCandles(c: Candles, timeframe: Timeframe): Candles {
   const n = c.time.length;
@@ -176,7 +181,8 @@ export function foldCandles(c: Candles, timeframe: Timeframe): Candles {
       out.volume[k] += c.volume[i];
       continue;
     }
-    if (k < 0 && c.time[i] !== bucket) {
+    // Only the first bucket can miss its start for want of data; a later one opens when its market does.
+    if (i === 0 && c.time[i] !== bucket) {
       skip = bucket;
       continue;
     }

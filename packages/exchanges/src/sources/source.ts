@@ -23,4 +23,10 @@ export interface MarketSource extends MarketData {
    * venue's published limits; Yahoo does not). The composite's guard keeps to it.
    */
   readonly ratePerSecond?: number;
+  /**
+   * True when reads are local and cheap (a folder of files): the composite serves them directly
+   * rather than through the candle store, so the series keeps what the source says of its data
+   * (`seen_until`).
+   */
+  readonly local?: boolean;
 }

@@ -1,4 +1,5 @@
 import type { Candles } from '@marketlens/core';
+import type { MarketCalendar } from '../calendar.js';
 import { VenueError } from '../errors.js';
 import { type CandleRequest, type CandleSeries, candleOpenTime, TIMEFRAME_MS } from '../ports.js';
 import { emptyCandles, type RepairReport, repairCandles, repaired, sliceCandles } from './repair.js';
@@ -18,6 +19,11 @@ export interface StoredCandlesOptions {
   onRead?: (result: 'hit' | 'miss' | 'stale') => void;
   /** Told when upstream data needed repair (dropped rows) or had gaps. */
   onRepair?: (key: SeriesKey, report: RepairReport) => void;
+  /**
+   * The calendar of an asset, against which gaps are counted (a stock's weekend is no gap);
+   * default: around the clock.
+   */
+  calendarOf?: (asset_id: string) => MarketCalendar;
   /**
    * Bytes of recently used series kept decoded in memory in front of the store (default 64 MiB):
    * a warm read is then a lookup, not a 240 KB copy out of the store for a 500-candle window.
@@ -133,7 +139,8 @@ export function storedCandles(
       since === null ? depth : Math.min(depth, Math.floor((candleOpenTime(key.timeframe, t) - since) / step) + 1);
     const { end: _end, ...live } = request;
     const read = await source.candles({ ...live, limit });
-    const { candles: fresh, report } = repairCandles(read.candles, key.timeframe);
+    const calendar = options.calendarOf?.(request.asset_id) ?? 'always';
+    const { candles: fresh, report } = repairCandles(read.candles, key.timeframe, calendar);
     if (repaired(report) || report.gaps > 0) options.onRepair?.(key, report);
     const merged = since === null || stored === null ? fresh : merge(stored.candles, fresh);
     const n = merged.time.length;

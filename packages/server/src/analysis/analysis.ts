@@ -21,7 +21,7 @@ import {
   type MarketData,
   type MarketType,
   SIMULATED_VENUE_ID,
-  splitClosed,
+  splitSeries,
   TIMEFRAME_MS,
   type Ticker,
 } from '@marketlens/exchanges';
@@ -205,7 +205,7 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
       ...(r.pair ? { pair: r.pair } : {}),
     }),
   );
-  const { closed, live } = splitClosed(series.candles, r.timeframe, now, r.limit);
+  const { closed, live } = splitSeries(series, now, r.limit);
   const n = closed.time.length;
   const { closed: memo } = stateOf(deps, CACHES);
   const key = cacheKey(market, r.asset_id, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);

@@ -3,7 +3,7 @@ import {
   type CandleSeries,
   candleOpenTime,
   type MarketData,
-  splitClosed,
+  splitSeries,
   TIMEFRAME_MS,
   type Timeframe,
 } from '@marketlens/exchanges';
@@ -60,7 +60,7 @@ async function readClass(
     assets.map(async (asset): Promise<AssetSeries | null> => {
       try {
         const series = await market.candles({ asset_id: asset.id, timeframe, limit: UNIVERSE_DEPTH + 1 });
-        const { closed } = splitClosed(series.candles, timeframe, now, UNIVERSE_DEPTH);
+        const { closed } = splitSeries(series, now, UNIVERSE_DEPTH);
         return closed.time.length > 0 ? { asset, series: { ...series, candles: closed } } : null;
       } catch {
         // An asset the venue cannot serve right now is left out of lists, never a failure.
