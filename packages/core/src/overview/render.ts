@@ -12,6 +12,8 @@ export type OverviewLocale = (typeof OVERVIEW_LOCALES)[number];
 interface Values {
   /** The text of a value written for the locale ('' when absent). */
   t(name: string): string;
+  /** The number of a numeric value (null when absent or not a number). */
+  n(name: string): number | null;
   has(name: string): boolean;
   /** The text of an enumerated value, translated by `table` (the wire value when unknown). */
   w(name: string, table: Readonly<Record<string, string>>): string;
@@ -20,6 +22,12 @@ interface Values {
 }
 
 type Sentence = (v: Values) => string;
+
+/** A phase entered on the last candle: said as "has just entered", never "for 0 candles". */
+function fresh(v: Values): boolean {
+  const bars = v.n('bars');
+  return bars !== null && bars < 1;
+}
 
 interface Phrases {
   /** Between sentences. */
@@ -102,7 +110,9 @@ const en: Phrases = {
     technical_rating: (v) => `The technical rating is ${v.w('rating', en.rating)} (${v.t('value')}).`,
     fear_greed: (v) => `Fear & Greed stands at ${v.t('score')} (${v.w('zone', en.zone)}).`,
     regime: (v) =>
-      `The market has been in ${v.w('phase', en.phase)} for ${v.t('bars')} ${v.t('bars') === '1' ? 'bar' : 'bars'}.`,
+      fresh(v)
+        ? `The market has just entered ${v.w('phase', en.phase)}.`
+        : `The market has been in ${v.w('phase', en.phase)} for ${v.t('bars')} ${v.n('bars') === 1 ? 'bar' : 'bars'}.`,
     regime_change: (v) => `The market has just moved from ${v.w('from', en.phase)} to ${v.w('to', en.phase)}.`,
     support: (v) => `The nearest support is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
     resistance: (v) => `The nearest resistance is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
@@ -148,7 +158,8 @@ const es: Phrases = {
     distribution: 'fase de distribución',
     markdown: 'fase bajista',
   },
-  direction: { long: 'largo', short: 'corto' },
+  // As Spanish traders write it: "operar en largo", "ponerse en corto".
+  direction: { long: 'en largo', short: 'en corto' },
   pattern: {
     bullish_engulfing: 'envolvente alcista',
     bearish_engulfing: 'envolvente bajista',
@@ -185,7 +196,9 @@ const es: Phrases = {
     technical_rating: (v) => `La calificación técnica es ${v.w('rating', es.rating)} (${v.t('value')}).`,
     fear_greed: (v) => `El índice de miedo y codicia marca ${v.t('score')} (${v.w('zone', es.zone)}).`,
     regime: (v) =>
-      `El mercado está en ${v.w('phase', es.phase)} desde hace ${v.t('bars')} ${v.t('bars') === '1' ? 'vela' : 'velas'}.`,
+      fresh(v)
+        ? `El mercado acaba de entrar en ${v.w('phase', es.phase)}.`
+        : `El mercado está en ${v.w('phase', es.phase)} desde hace ${v.t('bars')} ${v.n('bars') === 1 ? 'vela' : 'velas'}.`,
     regime_change: (v) => `El mercado acaba de pasar de ${v.w('from', es.phase)} a ${v.w('to', es.phase)}.`,
     support: (v) => `El soporte más cercano está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
     resistance: (v) => `La resistencia más cercana está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
@@ -195,7 +208,7 @@ const es: Phrases = {
         ? `No hay plan de operación para la señal ${v.w('signal', es.action)}: ${v.w('reason', es.reason)}.`
         : `No hay plan de operación: ${v.w('reason', es.reason)}.`,
     plan: (v) =>
-      `El plan es ${v.w('direction', es.direction)}: entrada entre ${v.t('entry_low')} y ${v.t('entry_high')}, stop en ${v.t('stop')}, ${
+      `El plan es operar ${v.w('direction', es.direction)}: entrada entre ${v.t('entry_low')} y ${v.t('entry_high')}, stop en ${v.t('stop')}, ${
         v.has('target_2') ? `objetivos ${v.t('target_1')} y ${v.t('target_2')}` : `objetivo ${v.t('target_1')}`
       } (riesgo/beneficio ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} tras costes` : ''}).`,
     volatility: (v) => `La volatilidad (ATR) es del ${v.t('atr_pct')} del precio.`,
@@ -268,7 +281,9 @@ const de: Phrases = {
     technical_rating: (v) => `Das technische Rating lautet ${v.w('rating', de.rating)} (${v.t('value')}).`,
     fear_greed: (v) => `Der Fear-&-Greed-Index steht bei ${v.t('score')} (${v.w('zone', de.zone)}).`,
     regime: (v) =>
-      `Der Markt befindet sich seit ${v.t('bars')} ${v.t('bars') === '1' ? 'Kerze' : 'Kerzen'} in der ${v.w('phase', de.phase)}.`,
+      fresh(v)
+        ? `Der Markt ist soeben in die ${v.w('phase', de.phase)} eingetreten.`
+        : `Der Markt befindet sich seit ${v.t('bars')} ${v.n('bars') === 1 ? 'Kerze' : 'Kerzen'} in der ${v.w('phase', de.phase)}.`,
     regime_change: (v) =>
       `Der Markt ist soeben von der ${v.w('from', de.phase)} in die ${v.w('to', de.phase)} übergegangen.`,
     support: (v) => `Die nächste Unterstützung liegt bei ${v.t('price')}, ${v.t('distance_pct')} entfernt.`,
@@ -355,7 +370,9 @@ const fr: Phrases = {
     technical_rating: (v) => `La note technique est ${v.w('rating', fr.rating)} (${v.t('value')}).`,
     fear_greed: (v) => `L'indice peur et avidité est à ${v.t('score')} (${v.w('zone', fr.zone)}).`,
     regime: (v) =>
-      `Le marché est en ${v.w('phase', fr.phase)} depuis ${v.t('bars')} ${v.t('bars') === '1' ? 'bougie' : 'bougies'}.`,
+      fresh(v)
+        ? `Le marché vient d'entrer en ${v.w('phase', fr.phase)}.`
+        : `Le marché est en ${v.w('phase', fr.phase)} depuis ${v.t('bars')} ${v.n('bars') === 1 ? 'bougie' : 'bougies'}.`,
     regime_change: (v) => `Le marché vient de passer de la ${v.w('from', fr.phase)} à la ${v.w('to', fr.phase)}.`,
     support: (v) => `Le support le plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
     resistance: (v) => `La résistance la plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
@@ -439,7 +456,9 @@ const pt: Phrases = {
     technical_rating: (v) => `A classificação técnica é ${v.w('rating', pt.rating)} (${v.t('value')}).`,
     fear_greed: (v) => `O índice de medo e ganância está em ${v.t('score')} (${v.w('zone', pt.zone)}).`,
     regime: (v) =>
-      `O mercado está em ${v.w('phase', pt.phase)} há ${v.t('bars')} ${v.t('bars') === '1' ? 'candle' : 'candles'}.`,
+      fresh(v)
+        ? `O mercado acaba de entrar em ${v.w('phase', pt.phase)}.`
+        : `O mercado está em ${v.w('phase', pt.phase)} há ${v.t('bars')} ${v.n('bars') === 1 ? 'candle' : 'candles'}.`,
     regime_change: (v) => `O mercado acabou de passar da ${v.w('from', pt.phase)} para a ${v.w('to', pt.phase)}.`,
     support: (v) => `O suporte mais próximo está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
     resistance: (v) => `A resistência mais próxima está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
@@ -449,7 +468,7 @@ const pt: Phrases = {
         ? `Não há plano de operação para o sinal ${v.w('signal', pt.action)}: ${v.w('reason', pt.reason)}.`
         : `Não há plano de operação: ${v.w('reason', pt.reason)}.`,
     plan: (v) =>
-      `O plano é ${v.w('direction', pt.direction)}: entrada entre ${v.t('entry_low')} e ${v.t('entry_high')}, stop em ${v.t('stop')}, ${
+      `O plano é operar ${v.w('direction', pt.direction)}: entrada entre ${v.t('entry_low')} e ${v.t('entry_high')}, stop em ${v.t('stop')}, ${
         v.has('target_2') ? `alvos ${v.t('target_1')} e ${v.t('target_2')}` : `alvo ${v.t('target_1')}`
       } (risco/retorno ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} após custos` : ''}).`,
     volatility: (v) => `A volatilidade (ATR) é de ${v.t('atr_pct')} do preço.`,
@@ -510,7 +529,10 @@ const ja: Phrases = {
       `RSIは${v.t('rsi')}で${v.w('rsi_state', ja.rsi)}${v.has('macd') ? `、MACDは${v.w('macd', ja.macd)}` : ''}です。`,
     technical_rating: (v) => `テクニカル評価は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。`,
     fear_greed: (v) => `恐怖・強欲指数は${v.t('score')}（${v.w('zone', ja.zone)}）です。`,
-    regime: (v) => `市場は${v.t('bars')}本前から${v.w('phase', ja.phase)}局面にあります。`,
+    regime: (v) =>
+      fresh(v)
+        ? `市場は${v.w('phase', ja.phase)}局面に入ったところです。`
+        : `市場は${v.t('bars')}本前から${v.w('phase', ja.phase)}局面にあります。`,
     regime_change: (v) => `市場は${v.w('from', ja.phase)}局面から${v.w('to', ja.phase)}局面に移行したところです。`,
     support: (v) => `最も近いサポートは${v.t('price')}（${v.t('distance_pct')}先）です。`,
     resistance: (v) => `最も近いレジスタンスは${v.t('price')}（${v.t('distance_pct')}先）です。`,
@@ -578,7 +600,10 @@ const zh: Phrases = {
       `RSI为${v.t('rsi')}，处于${v.w('rsi_state', zh.rsi)}区域${v.has('macd') ? `；MACD${v.w('macd', zh.macd)}` : ''}。`,
     technical_rating: (v) => `技术评级为「${v.w('rating', zh.rating)}」（${v.t('value')}）。`,
     fear_greed: (v) => `恐惧与贪婪指数为${v.t('score')}（${v.w('zone', zh.zone)}）。`,
-    regime: (v) => `市场处于${v.w('phase', zh.phase)}阶段已有${v.t('bars')}根K线。`,
+    regime: (v) =>
+      fresh(v)
+        ? `市场刚进入${v.w('phase', zh.phase)}阶段。`
+        : `市场处于${v.w('phase', zh.phase)}阶段已有${v.t('bars')}根K线。`,
     regime_change: (v) => `市场刚从${v.w('from', zh.phase)}阶段转入${v.w('to', zh.phase)}阶段。`,
     support: (v) => `最近的支撑位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
     resistance: (v) => `最近的阻力位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
@@ -627,6 +652,10 @@ function valuesOf(fact: Fact, write: NumberWriter): Values {
   return {
     has,
     t: (name) => (has(name) ? text(vals[name]) : ''),
+    n: (name) => {
+      const v = has(name) ? vals[name].value : null;
+      return typeof v === 'number' ? v : null;
+    },
     w: (name, table) => {
       if (!has(name)) return '';
       const raw = String(vals[name].value);
