@@ -34,6 +34,7 @@ import { type HealthCheck, healthRoutes } from './platform/observability/health.
 import type { Metrics } from './platform/observability/metrics.js';
 import { metricsRoute } from './platform/observability/metrics-route.js';
 import { observeRequests } from './platform/observability/observe.js';
+import type { RequestLogPolicy } from './platform/observability/request-log.js';
 import { registerResponseHeaders, rejectInvalid, serveOperations } from './platform/operation.js';
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
@@ -54,8 +55,10 @@ export interface CreateAppOptions {
 
 /** What the server observes and publishes about itself. */
 export interface Observability {
-  /** One JSON line per request, with its id. */
+  /** One JSON line per request, with its id and client address. */
   logger?: Logger;
+  /** Where the lines of requests answered below 400 go (default `info`; see `RequestLogPolicy`). */
+  requests?: RequestLogPolicy;
   /** Prometheus metrics, served at `/metrics`. */
   metrics?: Metrics;
   /** Addresses and CIDRs that may read `/metrics` (empty: loopback only). */
@@ -83,7 +86,13 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   const watch = options.observability;
   const observe =
     watch?.logger !== undefined || watch?.metrics !== undefined
-      ? observeRequests<AppEnv>({ logger: watch.logger, metrics: watch.metrics })
+      ? observeRequests<AppEnv>({
+          logger: watch.logger,
+          metrics: watch.metrics,
+          requests: watch.requests,
+          // Set by the platform steps; a request refused before them gets it computed here.
+          clientIp: (c) => c.var.clientIp ?? clientIpOf(c, deps.config.trustedProxies),
+        })
       : undefined;
   const steps = platformSteps(deps, observe);
   app.onError(errorHandler(options.logError));

@@ -73,6 +73,7 @@ export { configDocument, timeframeNeedsPro } from './market/config-document.js';
 export { isMarketSources } from './market/market.js';
 export { startMarketWarmer, WARM_ASSETS, warmMarket } from './market/market-warm.js';
 export {
+  announceStart,
   createMarketlens,
   DATABASE_FILE,
   type Marketlens,

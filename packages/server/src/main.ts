@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { OPENAPI_PATH } from './app.js';
 import { loadConfig } from './config/load.js';
-import { createMarketlens, startupLines } from './marketlens.js';
+import { announceStart, createMarketlens } from './marketlens.js';
 import { RELEASE_FEED_PATH } from './platform/feed/route.js';
 
 /**
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ file: process.env.MARKETLENS_CONFIG || undefined });
   const ml = await createMarketlens(config);
   const server = await ml.listen();
-  console.log(startupLines(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }).join('\n'));
+  announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, (text) => process.stdout.write(text));
   const stop = () => {
     void ml.close().then(() => process.exit(0));
   };

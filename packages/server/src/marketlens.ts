@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
 import type { Backend } from '@marketlens/mcp';
+import type { Logger } from 'pino';
 import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { shareInvalidations } from './auth/session-cache.js';
 import { mailerOf } from './auth/verification/mailer.js';
@@ -11,13 +12,15 @@ import { type McpCaller, mcpBackend } from './mcp/backend.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
 import type { AppDeps } from './platform/deps.js';
 import { BullMqJobs } from './platform/jobs/bullmq.js';
+import { type JobReporting, queueReporters } from './platform/jobs/report.js';
 import { type RunningWorker, startWorker } from './platform/jobs/worker.js';
 import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
 import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { type RunningServer, startServer } from './server.js';
 import { createStorage } from './storage/create-storage.js';
-import { migrateDatabase } from './storage/sql/migrate.js';
+import { migrateDatabaseCounting } from './storage/sql/migrate.js';
+import type { SqlStorage } from './storage/sql/storage.js';
 import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import type { Storage } from './storage/types.js';
 import { createUseCases, type UseCases } from './use-cases.js';
@@ -49,6 +52,8 @@ export interface Marketlens {
   readonly shared: SharedState | null;
   /** A fresh session token and API key of the demo user on the embedded default; null in production. */
   readonly demo: DemoCredentials | null;
+  /** The process's log (JSON lines in production, readable lines otherwise), on stderr. */
+  readonly logger: Logger;
   /** Starts the HTTP server and the background jobs; resolves once it listens. */
   listen(): Promise<RunningServer>;
   /**
@@ -83,12 +88,12 @@ function protectDataDir(dir: string): void {
  * SQLite file in the data folder. An unreachable or refusing database fails here, naming it
  * (without its password).
  */
-async function openStorage(config: MarketlensConfig): Promise<Storage> {
+async function openStorage(config: MarketlensConfig): Promise<SqlStorage> {
   const candles = { maxBytes: config.market.storeBytes };
   const url = config.backend.databaseUrl;
   if (url === null) return createSqliteStorage(join(config.server.dataDir, DATABASE_FILE), { candles });
   try {
-    return await createStorage({ url, candles });
+    return await createStorage({ url, candles, postgres: { max: config.ops.dbPoolMax } });
   } catch (err) {
     throw new ConfigError(`DATABASE_URL ${redact(url)} cannot be opened: ${messageOf(err)}`);
   }
@@ -101,24 +106,21 @@ function messageOf(err: unknown): string {
 
 /**
  * Runs the storage migrations the configuration names and nothing else (`marketlens db migrate`):
- * a deployment migrates once, before its instances start. Returns the engine and the schema version.
+ * a deployment migrates once, before its instances start. Needs the database alone (load the
+ * configuration with `purpose: 'migrate'`: no secret key). Returns the engine, the schema version
+ * and how many migrations this run applied (0 when the schema was current).
  */
 export async function migrateStorage(
   config: MarketlensConfig,
-): Promise<{ engine: 'postgres' | 'sqlite'; version: number; where: string }> {
+): Promise<{ engine: 'postgres' | 'sqlite'; version: number; applied: number; where: string }> {
   const url = config.backend.databaseUrl;
   if (url === null) {
     mkdirSync(config.server.dataDir, { recursive: true, mode: 0o700 });
     const file = join(config.server.dataDir, DATABASE_FILE);
-    const storage = createSqliteStorage(file);
-    try {
-      return { engine: 'sqlite', version: await storage.schemaVersion(), where: file };
-    } finally {
-      await storage.close();
-    }
+    return { engine: 'sqlite', ...(await migrateDatabaseCounting(file)), where: file };
   }
   try {
-    return { engine: 'postgres', version: await migrateDatabase(url), where: redact(url) };
+    return { engine: 'postgres', ...(await migrateDatabaseCounting(url)), where: redact(url) };
   } catch (err) {
     throw new ConfigError(`DATABASE_URL ${redact(url)} cannot be migrated: ${messageOf(err)}`);
   }
@@ -138,9 +140,20 @@ export async function createMarketlens(
   const { dataDir } = config.server;
   if (config.production) process.umask(0o077);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const storage = overrides.storage ?? (await openStorage(config));
+  const opened = overrides.storage === undefined ? await openStorage(config) : null;
+  const storage: Storage = overrides.storage ?? (opened as SqlStorage);
   const logger = createLogger({ format: config.log.format, level: config.log.level, destination: process.stderr });
   const metrics = createMetrics();
+  if (opened !== null && opened.sql.engine === 'postgres') {
+    const pool = opened.sql.pool;
+    metrics.watchPool(() => ({
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }));
+  }
+  // How this process reports its jobs and its stop: `api-<pid>` or `worker-<pid>` (set by work()).
+  const reporting: JobReporting = { logger, metrics, process: `api-${process.pid}` };
   let market: MarketData;
   try {
     market =
@@ -221,11 +234,15 @@ export async function createMarketlens(
     market,
     shared,
     demo,
+    logger,
     async listen() {
       if (started !== null) return started;
       started = await startServer(config.server, storage, market, {
         ...application(),
         warmMs: config.market.warmMs,
+        drainMs: config.ops.drainMs,
+        readyMarketWindowMs: config.ops.readyMarketWindowMs,
+        reporting,
         // With Redis the jobs run on BullMQ, shared with the other instances and the workers.
         ...(config.backend.redisUrl !== null
           ? {
@@ -233,12 +250,15 @@ export async function createMarketlens(
                 url: config.backend.redisUrl,
                 work: overrides.work ?? true,
                 name: `marketlens-api-${process.pid}`,
+                scheduleCheckMs: config.ops.jobsCheckMs,
+                ...queueReporters(reporting),
               }),
             }
           : {}),
         // Request lines go to the log in production (or with MARKETLENS_LOG_FORMAT=json); metrics always count.
         observability: {
           ...(config.log.format === 'json' ? { logger } : {}),
+          requests: config.log.requests,
           metrics,
           metricsAllow: config.metricsAllow,
         },
@@ -258,6 +278,7 @@ export async function createMarketlens(
           'marketlens worker needs REDIS_URL (config key redis.url) and MARKETLENS_SECRET_KEY: it works the jobs the instances queue there',
         );
       }
+      const workerReporting: JobReporting = { ...reporting, process: `worker-${process.pid}` };
       worker = await startWorker({
         config: config.server.config,
         storage,
@@ -266,6 +287,8 @@ export async function createMarketlens(
         credentialsKey,
         deps: application().deps,
         warmMs: config.market.warmMs,
+        reporting: workerReporting,
+        queue: { scheduleCheckMs: config.ops.jobsCheckMs },
       });
       return worker;
     },
@@ -280,6 +303,39 @@ export async function createMarketlens(
       await shared?.close();
     },
   };
+}
+
+/**
+ * Says that the server started: in JSON log format (production) one log line whose message is the
+ * first of {@link startupLines} and whose fields are the rest (never the demo credentials, which
+ * production has not); otherwise the lines themselves, to `print`.
+ */
+export function announceStart(
+  ml: Marketlens,
+  server: RunningServer,
+  paths: { openapi: string; feed: string },
+  print: (text: string) => void,
+): void {
+  const lines = startupLines(ml, server, paths);
+  if (ml.config.log.format !== 'json') {
+    print(`${lines.join('\n')}\n`);
+    return;
+  }
+  const { mail, emailVerification } = ml.config.server.config;
+  ml.logger.info(
+    {
+      url: server.url,
+      docs: `${server.url}/docs`,
+      openapi: `${server.url}${paths.openapi}`,
+      dataDir: ml.config.server.dataDir,
+      market: ml.config.market.sources.map(sourceName),
+      mail: mail?.smtpUrl ? { smtp: new URL(mail.smtpUrl).host } : 'log',
+      emailVerification,
+      production: ml.config.production,
+      pid: process.pid,
+    },
+    lines[0] ?? 'marketlens server listening',
+  );
 }
 
 /** What a start prints: where the server is, and on the embedded default the demo credentials. */

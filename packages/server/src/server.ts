@@ -14,8 +14,9 @@ import type { AppDeps, ServerConfig } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
 import { startBackgroundJobs } from './platform/jobs/background.js';
 import { InProcessJobs } from './platform/jobs/in-process.js';
+import { type JobReporting, jobRunReporter } from './platform/jobs/report.js';
 import type { JobRunner } from './platform/jobs/runner.js';
-import { drain } from './platform/observability/drain.js';
+import { drain, trackResponses } from './platform/observability/drain.js';
 import type { Readiness } from './platform/observability/health.js';
 import { OBSERVED_SERVER_OPTIONS } from './platform/observability/response.js';
 import { PLATFORM_SERVER_OPTIONS } from './platform/rate-limit/response.js';
@@ -146,15 +147,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Default of the `readyMarketWindowMs` option of {@link startServer}: ten minutes. */
+export const DEFAULT_READY_MARKET_WINDOW_MS = 600_000;
+
 /**
  * Readiness: storage answers, the shared state answers (several instances), a real market source
- * answered (its circuit is not open), and the server is not draining.
+ * answered within `marketWindowMs` (and its circuit is not open), and the server is not draining.
+ * Each failed check says why. Redis' answer (or failure) and its time go to `onRedis` (metrics).
  */
 async function readiness(
   storage: Storage,
   market: MarketData,
   draining: boolean,
   shared: SharedState | undefined,
+  marketWindowMs: number,
+  now: number,
+  onRedis?: (up: boolean, seconds: number) => void,
 ): Promise<Readiness> {
   const checks: Readiness['checks'] = {};
   try {
@@ -164,27 +172,49 @@ async function readiness(
     checks.storage = { ok: false, detail: err instanceof Error ? err.message : String(err) };
   }
   if (shared !== undefined) {
+    const start = performance.now();
     try {
       await guarded(shared.redis, shared.redis.ping());
       checks.redis = { ok: true };
+      onRedis?.(true, (performance.now() - start) / 1000);
     } catch (err) {
       checks.redis = { ok: false, detail: err instanceof Error ? err.message : String(err) };
+      onRedis?.(false, (performance.now() - start) / 1000);
     }
   }
-  if (isMarketSources(market)) {
-    const status = market.status();
-    checks.market = {
-      ok: status.some((s) => s.last_success_at !== null && s.breaker !== 'open'),
-      detail: status
-        .map(
-          (s) =>
-            `${s.source}: ${s.assets} assets, circuit ${s.breaker}, last answer ${s.last_success_at === null ? 'never' : new Date(s.last_success_at).toISOString()}`,
-        )
-        .join('; '),
-    };
-  }
+  if (isMarketSources(market)) checks.market = marketReadiness(market.status(), marketWindowMs, now);
   if (draining) checks.draining = { ok: false, detail: 'shutting down' };
   return { ok: Object.values(checks).every((c) => c.ok), checks };
+}
+
+/** What the market check of `/readyz` reads of each real source. */
+export interface SourceReadiness {
+  source: string;
+  assets: number;
+  breaker: string;
+  last_success_at: number | null;
+}
+
+/**
+ * The market check of `/readyz`: ready when one real source answered within `windowMs` of `now`
+ * and its circuit is not open; else the reason (never answered, last answer too old, circuit
+ * open), source by source.
+ */
+export function marketReadiness(
+  status: readonly SourceReadiness[],
+  windowMs: number,
+  now: number,
+): { ok: boolean; detail: string } {
+  const fresh = (s: SourceReadiness) => s.last_success_at !== null && now - s.last_success_at <= windowMs;
+  const ok = status.some((s) => fresh(s) && s.breaker !== 'open');
+  const why = (s: SourceReadiness) => {
+    if (s.last_success_at === null) return 'never answered';
+    const at = `last answer ${new Date(s.last_success_at).toISOString()}`;
+    if (!fresh(s)) return `${at}, older than ${Math.round(windowMs / 1000)} s`;
+    return s.breaker === 'open' ? `${at}, circuit open` : `${at}, circuit ${s.breaker}`;
+  };
+  const lines = status.map((s) => `${s.source}: ${s.assets} assets, ${why(s)}`);
+  return { ok, detail: status.length === 0 ? 'no market source configured' : lines.join('; ') };
 }
 
 /**
@@ -209,8 +239,18 @@ export async function startServer(
     warmMs?: number;
     /** Request logs, metrics and `/metrics` (production); absent: `/healthz` and `/readyz` only. */
     observability?: Observability;
-    /** How long SIGTERM waits for in-flight requests before closing their connections; default 10 s. */
+    /**
+     * The drain period of a stop: for this long requests on open connections are answered (with
+     * `connection: close`) before idle connections are closed; default 10 s.
+     */
     drainMs?: number;
+    /** `/readyz` needs a real market source to have answered within this window (default {@link DEFAULT_READY_MARKET_WINDOW_MS}). */
+    readyMarketWindowMs?: number;
+    /**
+     * Where this process reports its jobs (a log line per run, the job metrics) and its stop
+     * (`shutdown began`, `shutdown complete`); absent: failures alone, on stderr.
+     */
+    reporting?: JobReporting;
     /**
      * Where the background jobs run (closed with the server): absent, on timers in this process
      * (`InProcessJobs`); with Redis a `BullMqJobs` (its `work: false` for `serve --no-worker`).
@@ -218,11 +258,24 @@ export async function startServer(
     jobs?: JobRunner;
   } = {},
 ): Promise<RunningServer> {
-  const { deps: given, useCases, warmMs, observability, drainMs, jobs, ...injected } = extra;
+  const {
+    deps: given,
+    useCases,
+    warmMs,
+    observability,
+    drainMs,
+    jobs,
+    readyMarketWindowMs,
+    reporting,
+    ...injected
+  } = extra;
+  const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
   const news = new NewsFeeds({
     ...options.config.news,
     onError: (feed, err) =>
-      console.error(`[marketlens] news feed ${feed} failed:`, err instanceof Error ? err.message : err),
+      reporting !== undefined
+        ? reporting.logger.warn({ feed, error: describe(err) }, 'news feed failed')
+        : console.error(`[marketlens] news feed ${feed} failed:`, describe(err)),
   });
   ownDataDir(options.dataDir);
   const deps: AppDeps = given ?? {
@@ -236,16 +289,45 @@ export async function startServer(
   };
   deps.news ??= news;
   let draining = false;
+  const metrics = observability?.metrics;
+  const onRedis = metrics === undefined ? undefined : (up: boolean, s: number) => metrics.redis(up, s);
+  const ready = () =>
+    readiness(
+      storage,
+      market,
+      draining,
+      deps.shared,
+      readyMarketWindowMs ?? DEFAULT_READY_MARKET_WINDOW_MS,
+      Date.now(),
+      onRedis,
+    );
   const app = createApp(deps, {
     ...(useCases !== undefined ? { useCases } : {}),
-    observability: { ...observability, ready: { ready: () => readiness(storage, market, draining, deps.shared) } },
+    observability: { ...observability, ready: { ready } },
   });
   news.start();
   // Account sync (connecting one syncs it at once), alerts and push delivery, the pilot with its
   // plan outcomes, and on real sources the market refresher.
-  const background = await startBackgroundJobs(deps, jobs ?? new InProcessJobs(), { warmMs });
+  const background = await startBackgroundJobs(deps, jobs ?? new InProcessJobs(), {
+    warmMs,
+    ...(reporting !== undefined
+      ? { onJobRun: jobRunReporter(reporting), log: (message: string) => reporting.logger.error(message) }
+      : {}),
+  });
+  // Redis health for /metrics: a PING every 5 s (and at every /readyz).
+  const shared = deps.shared;
+  const redisWatch =
+    onRedis === undefined || shared === undefined
+      ? null
+      : setInterval(() => {
+          const start = performance.now();
+          guarded(shared.redis, shared.redis.ping()).then(
+            () => onRedis(true, (performance.now() - start) / 1000),
+            () => onRedis(false, (performance.now() - start) / 1000),
+          );
+        }, 5_000);
+  redisWatch?.unref();
   // Job backlog for /metrics: connections due for a sync, push deliveries due (read every 15 s, at most 10,000).
-  const metrics = observability?.metrics;
   const backlog =
     metrics === undefined
       ? null
@@ -284,17 +366,33 @@ export async function startServer(
           storage,
           url: `http://${host}:${info.port}`,
           close: async () => {
-            // Not ready any more (load balancers stop sending), in-flight requests finish, then the jobs stop.
+            // Not ready any more (/readyz 503), no new connections, the requests on open ones
+            // answered with connection: close for the drain period; then the jobs finish (or are
+            // handed back to the queue) and storage closes.
+            const began = performance.now();
+            const period = drainMs ?? 10_000;
             draining = true;
+            reporting?.logger.info({ drainMs: period, process: reporting.process }, 'shutdown began');
             if (backlog !== null) clearInterval(backlog);
-            await drain(server as Server, { timeoutMs: drainMs ?? 10_000 });
+            if (redisWatch !== null) clearInterval(redisWatch);
+            const drained = await drain(server as Server, { timeoutMs: period, inFlight });
             await Promise.all([news.stop(), background.stop()]);
             await storage.close();
+            reporting?.logger.info(
+              {
+                durationMs: Math.round(performance.now() - began),
+                answeredWhileDraining: drained.answered,
+                forced: drained.forced,
+                process: reporting.process,
+              },
+              'shutdown complete',
+            );
           },
         });
       },
     );
     const http = server as Server;
+    const inFlight = trackResponses(http);
     http.maxRequestsPerSocket = limits.maxRequestsPerSocket;
     http.maxConnections = limits.total;
     limitConnectionsPerPeer(http, limits.perIp, options.config.trustedProxies);
@@ -307,6 +405,7 @@ export async function startServer(
       if (!socket.destroyed) setTimeout(() => socket.destroy(), CLIENT_ERROR_LINGER_MS).unref();
     });
     server.on('error', (err) => {
+      if (redisWatch !== null) clearInterval(redisWatch);
       void news.stop();
       void background.stop();
       reject(err);

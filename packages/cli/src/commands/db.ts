@@ -22,7 +22,8 @@ export const dbMigrateCommand: Command = {
     ],
     notes: [
       'Run it once per release, before the instances start: with several instances behind one address, none has to migrate on its own start (each waits on a lock when it does).',
-      'Migrations only add: a database migrated by a newer release keeps working with it, and running the command twice changes nothing.',
+      'Migrations only add: a database migrated by a newer release keeps working with it, and running the command twice changes nothing (the second says 0 migrations applied).',
+      'It needs the database alone: MARKETLENS_SECRET_KEY and MARKETLENS_PUBLIC_URL are neither required nor read.',
     ],
   },
   async run(args, io) {
@@ -32,6 +33,7 @@ export const dbMigrateCommand: Command = {
         env: io.env,
         file: args.string('config'),
         overrides: { MARKETLENS_DATA_DIR: args.string('data-dir') },
+        purpose: 'migrate',
       });
       result = await migrateStorage(config);
     } catch (err) {
@@ -39,6 +41,9 @@ export const dbMigrateCommand: Command = {
       throw err;
     }
     if (args.flag('json')) printJson(io, 'db.migration', { ...result });
-    else io.stdout(`${result.engine} ${result.where}: schema version ${result.version}\n`);
+    else
+      io.stdout(
+        `${result.engine} ${result.where}: ${result.applied} migration${result.applied === 1 ? '' : 's'} applied, schema version ${result.version}\n`,
+      );
   },
 };

@@ -1,10 +1,10 @@
 import {
+  announceStart,
   ConfigError,
   createMarketlens,
   loadConfig,
   OPENAPI_PATH,
   RELEASE_FEED_PATH,
-  startupLines,
 } from '@marketlens/server';
 import type { Command } from '../args.js';
 import { usageError } from '../errors.js';
@@ -76,7 +76,7 @@ export const serveCommand: Command = {
       throw err;
     }
     const server = await ml.listen();
-    io.stdout(`${startupLines(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }).join('\n')}\n`);
+    announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, io.stdout);
     const stop = () => {
       void ml.close().then(() => process.exit(0));
     };

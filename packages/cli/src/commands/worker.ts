@@ -38,9 +38,9 @@ export const workerCommand: Command = {
       if (err instanceof ConfigError) throw usageError(err.message, 'worker');
       throw err;
     }
-    io.stdout(
-      `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}\n`,
-    );
+    const line = `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}`;
+    if (ml.config.log.format === 'json') ml.logger.info({ process: `worker-${process.pid}` }, line);
+    else io.stdout(`${line}\n`);
     const stop = () => {
       void ml.close().then(() => process.exit(0));
     };

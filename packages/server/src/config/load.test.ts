@@ -19,7 +19,45 @@ describe('loadConfig', () => {
     expect(c.production).toBe(false);
     expect(c.market.sources).toEqual([{ kind: 'simulated' }]);
     expect(c.server.port).toBe(8080);
-    expect(c.log).toEqual({ level: 'info', format: 'pretty' });
+    expect(c.log).toEqual({ level: 'info', format: 'pretty', requests: 'info' });
+    expect(c.ops).toEqual({ drainMs: 10_000, dbPoolMax: 10, jobsCheckMs: 30_000, readyMarketWindowMs: 600_000 });
+  });
+
+  it('reads the operations settings, and the request-line policy: info, debug or a share', () => {
+    const c = loadConfig({
+      env: {
+        MARKETLENS_DRAIN_MS: '2500',
+        MARKETLENS_DB_POOL_MAX: '25',
+        MARKETLENS_JOBS_CHECK_MS: '1000',
+        MARKETLENS_READY_MARKET_WINDOW_MS: '60000',
+        MARKETLENS_LOG_REQUESTS: '0.05',
+      },
+    });
+    expect(c.ops).toEqual({ drainMs: 2_500, dbPoolMax: 25, jobsCheckMs: 1_000, readyMarketWindowMs: 60_000 });
+    expect(c.log.requests).toBe(0.05);
+    expect(loadConfig({ env: { MARKETLENS_LOG_REQUESTS: 'debug' } }).log.requests).toBe('debug');
+    for (const bad of ['0', '1', '1.5', '-0.1', 'warn', '.']) {
+      expect(() => loadConfig({ env: { MARKETLENS_LOG_REQUESTS: bad } }), bad).toThrow(
+        /MARKETLENS_LOG_REQUESTS must be/,
+      );
+    }
+    expect(() => loadConfig({ env: { MARKETLENS_DB_POOL_MAX: '0' } })).toThrow(
+      /MARKETLENS_DB_POOL_MAX must be an integer >= 1/,
+    );
+  });
+
+  it('asks nothing but the storage settings for a migration, in production too', () => {
+    const env = {
+      MARKETLENS_ENV: 'production',
+      DATABASE_URL: 'postgres://db.example/marketlens',
+      REDIS_URL: 'redis://cache.example:6379',
+    };
+    expect(() => loadConfig({ env })).toThrow(/MARKETLENS_SECRET_KEY/);
+    const c = loadConfig({ env: { ...env, MARKETLENS_SECRET_KEY: 'c2VjcmV0' }, purpose: 'migrate' });
+    expect(c.backend.databaseUrl).toBe('postgres://db.example/marketlens');
+    // never read: a migration has no use for it
+    expect(c.server.credentialsKey).toBeUndefined();
+    expect(loadConfig({ env, purpose: 'migrate' }).production).toBe(true);
   });
 
   it('reads a file, with the environment and overrides on top', () => {

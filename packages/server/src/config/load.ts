@@ -15,6 +15,23 @@ export class ConfigError extends Error {
 export interface LogConfig {
   level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   format: 'json' | 'pretty';
+  /**
+   * The request lines below 400: `info`, `debug`, or the share (0 < x < 1) of them written at info,
+   * drawn per request; 4xx and 5xx lines are always written.
+   */
+  requests: 'info' | 'debug' | number;
+}
+
+/** How a process runs in a deployment: its shutdown, its pool, its job checks, its readiness. */
+export interface OpsConfig {
+  /** On SIGTERM, how long requests on open connections are still answered before idle ones close. */
+  drainMs: number;
+  /** PostgreSQL connections of this process's pool. */
+  dbPoolMax: number;
+  /** How often the repeatable jobs' schedules are checked in Redis. */
+  jobsCheckMs: number;
+  /** `/readyz` needs a real market source to have answered within this window. */
+  readyMarketWindowMs: number;
 }
 
 /** Where market data comes from, and how it is kept. */
@@ -38,6 +55,7 @@ export interface MarketlensConfig {
   metricsAllow: string[];
   /** The storage and shared-state engines. */
   backend: BackendConfig;
+  ops: OpsConfig;
   /** The config file read, if any. */
   file: string | null;
 }
@@ -184,6 +202,11 @@ export interface LoadConfigInput {
   file?: string;
   /** Settings given on the command line, by environment name (they override both). */
   overrides?: Readonly<Record<string, string | undefined>>;
+  /**
+   * `migrate` (`marketlens db migrate`, the backup tools): only the storage is opened, so the
+   * secret key and the public URL are not required (nor read), production or not.
+   */
+  purpose?: 'serve' | 'migrate';
 }
 
 /**
@@ -257,19 +280,24 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
     throw new ConfigError(`MARKETLENS_ENV must be development or production, got '${mode}'`);
   }
   const production = mode === 'production';
-  if (production && !env.MARKETLENS_SECRET_KEY?.trim()) {
+  const serving = input.purpose !== 'migrate';
+  if (!serving) {
+    // Migrating needs the database alone: the key encrypts credentials, which no migration reads.
+    delete env.MARKETLENS_SECRET_KEY;
+  }
+  if (serving && production && !env.MARKETLENS_SECRET_KEY?.trim()) {
     throw new ConfigError(
       'production needs MARKETLENS_SECRET_KEY (config key secretKey): 32 random bytes, base64-encoded',
     );
   }
-  if (production && !env.MARKETLENS_PUBLIC_URL?.trim()) {
+  if (serving && production && !env.MARKETLENS_PUBLIC_URL?.trim()) {
     throw new ConfigError(
       'production needs MARKETLENS_PUBLIC_URL (config key publicUrl): the https origin clients use',
     );
   }
 
   const backend = backendOf(env);
-  if (backend.redisUrl !== null && !env.MARKETLENS_SECRET_KEY?.trim()) {
+  if (serving && backend.redisUrl !== null && !env.MARKETLENS_SECRET_KEY?.trim()) {
     throw new ConfigError(
       'several instances (REDIS_URL) need one MARKETLENS_SECRET_KEY (config key secretKey): each would otherwise encrypt credentials with its own key file',
     );
@@ -300,6 +328,7 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
   if (format !== 'json' && format !== 'pretty') {
     throw new ConfigError(`MARKETLENS_LOG_FORMAT must be json or pretty, got '${format}'`);
   }
+  const requests = requestLogOf(env.MARKETLENS_LOG_REQUESTS?.trim() || 'info');
   return {
     production,
     server,
@@ -311,12 +340,30 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
       storeBytes: int(env, 'MARKETLENS_CANDLE_STORE_MB', 1024, 1) * 1024 * 1024,
       warmMs: int(env, 'MARKETLENS_MARKET_WARM_MS', 60_000, 0),
     },
-    log: { level, format },
+    log: { level, format, requests },
     metricsAllow: (env.MARKETLENS_METRICS_ALLOW ?? '')
       .split(',')
       .map((x) => x.trim())
       .filter((x) => x.length > 0),
     backend,
+    ops: {
+      drainMs: int(env, 'MARKETLENS_DRAIN_MS', 10_000, 0),
+      dbPoolMax: int(env, 'MARKETLENS_DB_POOL_MAX', 10, 1),
+      jobsCheckMs: int(env, 'MARKETLENS_JOBS_CHECK_MS', 30_000, 100),
+      readyMarketWindowMs: int(env, 'MARKETLENS_READY_MARKET_WINDOW_MS', 600_000, 1_000),
+    },
     file,
   };
+}
+
+/** `MARKETLENS_LOG_REQUESTS`: `info`, `debug` or a share strictly between 0 and 1. */
+function requestLogOf(raw: string): LogConfig['requests'] {
+  if (raw === 'info' || raw === 'debug') return raw;
+  const share = Number(raw);
+  if (!/^0?\.\d+$/.test(raw) || !(share > 0 && share < 1)) {
+    throw new ConfigError(
+      `MARKETLENS_LOG_REQUESTS must be info, debug or a share between 0 and 1 (e.g. 0.1), got '${raw}'`,
+    );
+  }
+  return share;
 }

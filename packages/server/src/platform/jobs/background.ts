@@ -8,13 +8,15 @@ import { startMarketWarmer } from '../../market/market-warm.js';
 import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
 import { startPilot } from '../../pilot/scheduler.js';
 import type { AppDeps } from '../deps.js';
-import type { JobRunner } from './runner.js';
+import { type JobRunner, type JobRunObserver, observeJobs } from './runner.js';
 
 export interface BackgroundOptions {
   /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
   warmMs?: number;
   /** One line per failure (default: stderr, prefixed `[marketlens]`). */
   log?: (message: string) => void;
+  /** Told of every ended run of every job this process works (metrics, the log). */
+  onJobRun?: JobRunObserver;
 }
 
 /** The background work of a process, started by {@link startBackgroundJobs}. */
@@ -26,7 +28,7 @@ export interface BackgroundJobs {
 }
 
 /**
- * Declares every background job of the server on `jobs` and works them there: the account sync
+ * Declares every background job of the server on `runner` and works them there: the account sync
  * (a `sync-due` poll fanning out one `sync-connection` job per due connection), the alert pass, the
  * pilot with its plan outcomes (when `config.pilot` is enabled) and, on real sources, the market
  * refresher. It sets `deps.requestSync` (a new connection is synced at once) and `deps.pilot` (a
@@ -35,9 +37,10 @@ export interface BackgroundJobs {
  */
 export async function startBackgroundJobs(
   deps: AppDeps,
-  jobs: JobRunner,
+  runner: JobRunner,
   options: BackgroundOptions = {},
 ): Promise<BackgroundJobs> {
+  const jobs = options.onJobRun === undefined ? runner : observeJobs(runner, options.onJobRun);
   const log = options.log ?? ((message: string) => console.error(`[marketlens] ${message}`));
   const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
   const sync = new SyncScheduler({

@@ -4,6 +4,7 @@
  * job of a worker process killed with SIGKILL is finished by the other within 30 s.
  */
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithout } from '../../../../core/src/testing/shared-data.js';
 import {
@@ -117,6 +118,85 @@ describe.skipIf(noRedis)('BullMqJobs (skips without MARKETLENS_TEST_REDIS_URL: s
     await Promise.all(instances.map((jobs) => jobs.close()));
     expect(runs).toBeGreaterThanOrEqual(2);
     expect(overlap).toBe(1);
+  });
+
+  it('re-creates a schedule wiped from Redis once across three instances and a worker, and runs it again', async () => {
+    const prefix = freshPrefix();
+    const states: string[] = [];
+    const recreated: string[] = [];
+    const observed = (i: number) => ({
+      prefix,
+      name: `heal-${i}`,
+      // no periodic check here: the test drives them
+      scheduleCheckMs: 3_600_000,
+      onScheduleCheck: (name: string, state: string) => states.push(`${i}:${name}:${state}`),
+      onScheduleRecreated: (name: string) => recreated.push(`${i}:${name}`),
+    });
+    const instances = [0, 1, 2].map((i) => runner(observed(i)));
+    const worker = runner({ ...observed(3), schedule: false, work: false });
+    let runs = 0;
+    const handler = async () => {
+      runs++;
+    };
+    await Promise.all(instances.map((jobs) => jobs.every('heal', 200, handler)));
+    await worker.every('heal', 200, handler);
+    await until(() => runs >= 2, 5_000);
+    // Redis restarted empty: every key of the deployment is gone.
+    const redis = new Redis(REDIS_URL);
+    const keys = await redis.keys(`${prefix}:*`);
+    expect(keys.length).toBeGreaterThan(0);
+    await redis.del(...keys);
+    redis.disconnect();
+    expect(await instances[0].queue('heal').getJobScheduler('heal')).toBeUndefined();
+    await pause(400);
+    const before = runs;
+    states.length = 0;
+    await Promise.all([...instances, worker].map((jobs) => jobs.checkSchedules()));
+    expect(recreated).toHaveLength(1);
+    expect(states.filter((s) => s.endsWith(':recreated'))).toHaveLength(1);
+    expect(states).toHaveLength(4);
+    expect(await instances[0].queue('heal').getJobSchedulersCount()).toBe(1);
+    await until(() => runs >= before + 2, 5_000);
+    // found present from then on
+    states.length = 0;
+    await Promise.all([...instances, worker].map((jobs) => jobs.checkSchedules()));
+    expect(states.every((s) => s.endsWith(':present'))).toBe(true);
+  });
+
+  it('checks the schedules after a reconnection to Redis, without being asked', async () => {
+    const prefix = freshPrefix();
+    const recreated: string[] = [];
+    const name = `reconnect-${prefix}`;
+    const jobs = runner({
+      prefix,
+      name,
+      scheduleCheckMs: 3_600_000,
+      onScheduleRecreated: (job) => recreated.push(job),
+    });
+    await jobs.every('reconnect', 200, async () => undefined);
+    const queue = jobs.queue('reconnect');
+    await queue.removeJobScheduler('reconnect');
+    expect(await queue.getJobScheduler('reconnect')).toBeUndefined();
+    // The connection drops (as when Redis restarts) and comes back: ioredis reconnects by itself.
+    const redis = new Redis(REDIS_URL);
+    const clients = String(await redis.call('CLIENT', 'LIST'));
+    const id = new RegExp(`id=(\\d+) .*name=${name}-schedules `).exec(clients)?.[1];
+    expect(id).toBeDefined();
+    await redis.call('CLIENT', 'KILL', 'ID', String(id));
+    redis.disconnect();
+    await until(() => recreated.length === 1, 5_000);
+    expect(await queue.getJobScheduler('reconnect')).toBeDefined();
+  });
+
+  it('checks the schedules every scheduleCheckMs', async () => {
+    const prefix = freshPrefix();
+    const recreated: string[] = [];
+    const jobs = runner({ prefix, scheduleCheckMs: 200, onScheduleRecreated: (name) => recreated.push(name) });
+    await jobs.every('periodic', 1_000, async () => undefined);
+    await pause(100);
+    await jobs.queue('periodic').removeJobScheduler('periodic');
+    await until(() => recreated.length === 1, 3_000);
+    expect(await jobs.queue('periodic').getJobScheduler('periodic')).toBeDefined();
   });
 
   it('queues a job id once while it is queued or running, and again once it ended', async () => {

@@ -1,4 +1,5 @@
 import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import {
   checkJobId,
   checkJobName,
@@ -20,6 +21,17 @@ export const DEFAULT_STALLED_INTERVAL_MS = 5_000;
 export const MAX_STALLED_RUNS = 2;
 /** Failed jobs kept per queue for inspection. */
 const KEEP_FAILED = 100;
+/** How often each process checks that the repeatable schedules it knows of exist. */
+export const DEFAULT_SCHEDULE_CHECK_MS = 30_000;
+
+/** What one check found of one repeatable job's schedule (see {@link BullMqJobs.checkSchedules}). */
+export type ScheduleState =
+  /** It exists. */
+  | 'present'
+  /** It was missing and this process re-created it. */
+  | 'recreated'
+  /** It is missing and another process holds the right to re-create it (or Redis failed meanwhile). */
+  | 'missing';
 
 export interface BullMqJobsOptions {
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
@@ -46,6 +58,15 @@ export interface BullMqJobsOptions {
   onError?: JobErrorHandler;
   /** Redis connection errors, at most one per 10 s (default: one line on stderr). */
   onConnectionError?: (err: Error) => void;
+  /**
+   * How often the repeatable schedules are checked (default {@link DEFAULT_SCHEDULE_CHECK_MS}); they
+   * are also checked once every queue is connected and after each reconnection to Redis.
+   */
+  scheduleCheckMs?: number;
+  /** Each check of each schedule (metrics); a re-creation is also reported to `onScheduleRecreated`. */
+  onScheduleCheck?: (name: JobName, state: ScheduleState) => void;
+  /** A schedule this process found missing and re-created (default: one line on stderr). */
+  onScheduleRecreated?: (name: JobName, intervalMs: number) => void;
 }
 
 /**
@@ -56,6 +77,12 @@ export interface BullMqJobsOptions {
  * id that is queued or running, and forgets it once the job ends (so the same work can be queued
  * again later). Any number of processes work the queues; a failed handler is not retried (the
  * next schedule finds the work again), a dead worker's job is (see `lockDurationMs`).
+ *
+ * Schedules heal: a Redis that restarts empty (no persistence, a failover, a flush) loses them, and
+ * nothing else would ever declare them again. So every process, instance or worker, remembers the
+ * repeatable jobs it was given and checks that each schedule exists once connected, after every
+ * reconnection and every `scheduleCheckMs`; a missing one is re-created by the one process that
+ * wins a short Redis lock for it (its first run then comes at once).
  */
 export class BullMqJobs implements JobRunner {
   private readonly queues = new Map<JobName, Queue>();
@@ -70,6 +97,16 @@ export class BullMqJobs implements JobRunner {
   private readonly onConnectionError: (err: Error) => void;
   private lastConnectionError = 0;
   private closed = false;
+  /** The repeatable jobs given to {@link every}, by name: their interval. */
+  private readonly repeatable = new Map<JobName, number>();
+  private readonly checkMs: number;
+  private checkTimer: NodeJS.Timeout | null = null;
+  /** The check under way, so that a reconnection during a check does not start a second one. */
+  private checking: Promise<void> | null = null;
+  /** The connection of the schedule checks: its heal locks, and its reconnections trigger a check. */
+  private watcher: Redis | null = null;
+  private readonly onScheduleCheck: (name: JobName, state: ScheduleState) => void;
+  private readonly onScheduleRecreated: (name: JobName, intervalMs: number) => void;
 
   constructor(private readonly options: BullMqJobsOptions) {
     this.connection = { url: options.url, connectionName: options.name };
@@ -86,6 +123,12 @@ export class BullMqJobs implements JobRunner {
       this.lastConnectionError = now;
       report(err);
     };
+    this.checkMs = options.scheduleCheckMs ?? DEFAULT_SCHEDULE_CHECK_MS;
+    this.onScheduleCheck = options.onScheduleCheck ?? (() => undefined);
+    this.onScheduleRecreated =
+      options.onScheduleRecreated ??
+      ((name, every) =>
+        console.error(`[marketlens] job schedule ${name} (every ${every} ms) was missing from Redis: re-created`));
   }
 
   /** Whether this process works jobs (false: it only schedules and enqueues). */
@@ -96,16 +139,87 @@ export class BullMqJobs implements JobRunner {
   async every(name: JobName, intervalMs: number, handler: JobHandler<void>, _options?: EveryOptions): Promise<void> {
     checkJobName(name);
     if (this.closed) return;
-    if (this.schedules) {
-      const queue = this.queue(name);
-      await queue.setGlobalConcurrency(1);
-      await queue.upsertJobScheduler(
-        name,
-        { every: intervalMs },
-        { name, data: {}, opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED } },
-      );
-    }
+    this.repeatable.set(name, intervalMs);
+    if (this.schedules) await this.declare(name, intervalMs);
     if (this.works) this.startWorker(name, (_data: unknown, info) => handler(undefined, info), 1);
+    this.watchSchedules();
+  }
+
+  /**
+   * Checks that the schedule of every repeatable job this process was given exists, and re-creates
+   * a missing one, once across the cluster: the process that first takes the job's heal lock in
+   * Redis (held one interval, at least 5 s) re-creates it, the others see it back at their next
+   * check. Each result goes to `onScheduleCheck`. Resolves when done; a Redis failure ends the
+   * check early (the next one tries again). Runs on its own; tests and operators may call it.
+   */
+  checkSchedules(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.checking !== null) return this.checking;
+    const check = (async () => {
+      for (const [name, every] of this.repeatable) {
+        if (this.closed) return;
+        const queue = this.queue(name);
+        if ((await queue.getJobScheduler(name)) !== undefined) {
+          this.onScheduleCheck(name, 'present');
+          continue;
+        }
+        const lock = `${this.prefix}:${name}:schedule-heal`;
+        const won = await this.redis().set(
+          lock,
+          this.options.name ?? String(process.pid),
+          'PX',
+          Math.max(every, 5_000),
+          'NX',
+        );
+        // Checked again under the lock: another process may have re-created it meanwhile.
+        if (won === 'OK' && (await queue.getJobScheduler(name)) === undefined) {
+          await this.declare(name, every);
+          this.onScheduleCheck(name, 'recreated');
+          this.onScheduleRecreated(name, every);
+        } else {
+          this.onScheduleCheck(name, won === 'OK' ? 'present' : 'missing');
+        }
+      }
+    })()
+      .catch((err: unknown) => this.onConnectionError(err instanceof Error ? err : new Error(String(err))))
+      .finally(() => {
+        this.checking = null;
+      });
+    this.checking = check;
+    return check;
+  }
+
+  /** Declares the schedule of `name` (or updates it: one per name across the cluster). */
+  private async declare(name: JobName, intervalMs: number): Promise<void> {
+    const queue = this.queue(name);
+    await queue.setGlobalConcurrency(1);
+    await queue.upsertJobScheduler(
+      name,
+      { every: intervalMs },
+      { name, data: {}, opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED } },
+    );
+  }
+
+  /** Starts the periodic check and the connection whose every (re)connection triggers one, on the first call. */
+  private watchSchedules(): void {
+    if (this.checkTimer !== null || this.closed) return;
+    this.checkTimer = setInterval(() => void this.checkSchedules(), this.checkMs);
+    this.checkTimer.unref();
+    // ioredis says `ready` after every connection, the first included: a Redis that restarted
+    // (empty or not) is checked as soon as it answers again.
+    this.redis().on('ready', () => void this.checkSchedules());
+  }
+
+  /** The runner's own connection (heal locks, reconnection events), opened on first use. */
+  private redis(): Redis {
+    if (this.watcher === null) {
+      this.watcher = new Redis(this.options.url, {
+        connectionName: `${this.options.name ?? 'marketlens'}-schedules`,
+        maxRetriesPerRequest: 1,
+      });
+      this.watcher.on('error', this.onConnectionError);
+    }
+    return this.watcher;
   }
 
   async enqueue<T>(name: JobName, data: T, options: EnqueueOptions): Promise<void> {
@@ -134,6 +248,10 @@ export class BullMqJobs implements JobRunner {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.checkTimer !== null) clearInterval(this.checkTimer);
+    await this.checking;
+    this.watcher?.disconnect();
+    this.watcher = null;
     // Workers first: each stops taking jobs and waits for the ones it runs.
     await Promise.allSettled([...this.workers.values()].map((w) => w.close()));
     await Promise.allSettled([...this.queues.values()].map((q) => q.close()));

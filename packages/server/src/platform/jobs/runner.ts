@@ -85,3 +85,60 @@ export function checkJobName(name: string): void {
 export function checkJobId(jobId: string): void {
   if (jobId === '' || jobId.includes(':') || /^-?\d+$/.test(jobId)) throw new Error(`Invalid job id: ${jobId}`);
 }
+
+/** One ended run of a job, as {@link observeJobs} reports it. */
+export interface JobRun {
+  job: JobName;
+  /** The job's id ({@link JobInfo.id}). */
+  id: string;
+  attempt: number;
+  /** Wall time of the handler, in milliseconds. */
+  ms: number;
+  ok: boolean;
+  /** The failure's message when `ok` is false. */
+  error?: string;
+}
+
+/** Told of every ended run (metrics, the log). */
+export type JobRunObserver = (run: JobRun) => void;
+
+/**
+ * `runner` with every handler it is given timed and reported to `observe` once it ends (resolved
+ * or thrown); the handler's outcome is passed on unchanged, so failures still reach the runner's
+ * own error handling. An observer that throws is ignored: reporting never fails a job.
+ */
+export function observeJobs(runner: JobRunner, observe: JobRunObserver): JobRunner {
+  const timed =
+    <T>(name: JobName, handler: JobHandler<T>): JobHandler<T> =>
+    async (data, info) => {
+      const start = performance.now();
+      const report = (ok: boolean, err?: unknown) => {
+        try {
+          observe({
+            job: name,
+            id: info.id,
+            attempt: info.attempt,
+            ms: performance.now() - start,
+            ok,
+            ...(ok ? {} : { error: err instanceof Error ? err.message : String(err) }),
+          });
+        } catch {
+          // the job's outcome is what matters
+        }
+      };
+      try {
+        const result = await handler(data, info);
+        report(true);
+        return result;
+      } catch (err) {
+        report(false, err);
+        throw err;
+      }
+    };
+  return {
+    every: (name, intervalMs, handler, options) => runner.every(name, intervalMs, timed(name, handler), options),
+    enqueue: (name, data, options) => runner.enqueue(name, data, options),
+    work: (name, handler, options) => runner.work(name, timed(name, handler), options),
+    close: () => runner.close(),
+  };
+}

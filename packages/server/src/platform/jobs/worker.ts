@@ -6,6 +6,7 @@ import { SharedStateUnavailable } from '../redis/client.js';
 import type { SharedState } from '../redis/shared-state.js';
 import { startBackgroundJobs } from './background.js';
 import { BullMqJobs, type BullMqJobsOptions } from './bullmq.js';
+import { type JobReporting, jobRunReporter, queueReporters } from './report.js';
 
 /** What a worker process works with; the caller builds storage and market data as for the server. */
 export interface WorkerOptions {
@@ -28,7 +29,12 @@ export interface WorkerOptions {
   /** Injected collaborators (tests: a venue server, the clock, the push transport). */
   extra?: Partial<Pick<AppDeps, 'accountFor' | 'now' | 'pushTransport' | 'mailer'>>;
   /** Queue tuning (tests shorten the dead-worker recovery, and isolate their keys by prefix). */
-  queue?: Pick<BullMqJobsOptions, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'name'>;
+  queue?: Pick<BullMqJobsOptions, 'prefix' | 'lockDurationMs' | 'stalledIntervalMs' | 'name' | 'scheduleCheckMs'>;
+  /**
+   * Where the worker reports its jobs (a log line per run, the job metrics, schedule checks) and
+   * its queue's errors; absent: failures alone, through `log`.
+   */
+  reporting?: JobReporting;
   /** How long to wait for Redis at start before failing (default 10 s). */
   connectTimeoutMs?: number;
   /** One line per failure (default: stderr, prefixed `[marketlens]`). */
@@ -43,11 +49,16 @@ export interface RunningWorker {
 /**
  * `marketlens worker`: a process that only works the background jobs the API instances schedule
  * on Redis (account syncs, alert passes, the pilot, the market refresher); it serves no HTTP and
- * declares no schedule. Any number of them share the work; one killed mid-job has its job finished
+ * declares no schedule at start, but re-creates one it finds missing (a Redis that restarted empty). Any number of them share the work; one killed mid-job has its job finished
  * by another. Rejects with {@link SharedStateUnavailable} when Redis cannot be reached in time.
  */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
-  const log = options.log ?? ((message: string) => console.error(`[marketlens] ${message}`));
+  const reporting = options.reporting;
+  const log =
+    options.log ??
+    (reporting !== undefined
+      ? (message: string) => reporting.logger.error({ process: reporting.process }, message)
+      : (message: string) => console.error(`[marketlens] ${message}`));
   const deps: AppDeps = options.deps ?? {
     storage: options.storage,
     config: options.config,
@@ -66,8 +77,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     work: true,
     onError: (name, err) => log(`job ${name} failed: ${err instanceof Error ? err.message : String(err)}`),
     onConnectionError: (err) => log(`job queue: ${err.message}`),
+    ...(reporting !== undefined ? queueReporters(reporting) : {}),
   });
-  const background = await startBackgroundJobs(deps, jobs, { warmMs: options.warmMs, log });
+  const background = await startBackgroundJobs(deps, jobs, {
+    warmMs: options.warmMs,
+    log,
+    ...(reporting !== undefined ? { onJobRun: jobRunReporter(reporting) } : {}),
+  });
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -86,5 +102,18 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   } finally {
     clearTimeout(timer);
   }
-  return { stop: () => background.stop() };
+  return {
+    async stop() {
+      const began = performance.now();
+      reporting?.logger.info(
+        { process: reporting.process },
+        'worker stopping: jobs under way finish, queued ones stay queued',
+      );
+      await background.stop();
+      reporting?.logger.info(
+        { process: reporting.process, durationMs: Math.round(performance.now() - began) },
+        'worker stopped',
+      );
+    },
+  };
 }

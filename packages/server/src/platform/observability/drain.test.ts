@@ -1,7 +1,7 @@
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drain } from './drain.js';
+import { drain, trackResponses } from './drain.js';
 
 let server: Server | undefined;
 const agents: Agent[] = [];
@@ -18,6 +18,7 @@ async function serve(slowMs: number) {
     onRequest();
     setTimeout(() => res.end(`done ${req.url}`), req.url === '/slow' ? slowMs : 0);
   });
+  const inFlight = trackResponses(server);
   // Longer than any test: a connection closing early was closed by the drain, not by Node's timer.
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
@@ -35,7 +36,7 @@ async function serve(slowMs: number) {
       req.end();
     });
   const nextRequest = () => new Promise<void>((resolve) => (onRequest = resolve));
-  return { server, get, nextRequest };
+  return { server, get, nextRequest, inFlight };
 }
 
 const keepAlive = () => {
@@ -49,37 +50,80 @@ const closed = (socket: Socket) =>
   );
 
 describe('drain', () => {
-  it('lets an in-flight request finish, closes idle keep-alive connections at once, and stops accepting', async () => {
-    const { server: s, get, nextRequest } = await serve(300);
-    const idle = await get('/fast', keepAlive());
-    const idleClosed = closed(idle.socket);
+  it('stops accepting at once, answers in-flight requests and requests on open keep-alive connections with connection: close', async () => {
+    const { server: s, get, nextRequest, inFlight } = await serve(300);
+    const idleAgent = keepAlive();
+    const idle = await get('/fast', idleAgent);
+    const idleSocket = idle.socket;
     const busyAgent = keepAlive();
     const started = nextRequest();
     const slow = get('/slow', busyAgent);
     await started;
     const t0 = performance.now();
-    const drained = drain(s, { timeoutMs: 5_000 });
-    // Idle at the call: closed straight away.
-    expect((await idleClosed) - t0).toBeLessThan(150);
+    const drained = drain(s, { timeoutMs: 5_000, inFlight });
     // No new connections.
     await expect(get('/fast', new Agent())).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-    // The slow request is answered in full, then its keep-alive connection is closed.
+    // The idle keep-alive connection is still open: a request sent on it now is answered, on it.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(idleSocket.destroyed).toBe(false);
+    const late = await get('/fast', idleAgent);
+    expect([late.status, late.body]).toEqual([200, 'done /fast']);
+    expect(late.socket).toBe(idleSocket);
+    // The slow request is answered in full; both connections close after their responses.
     const answered = await slow;
     expect([answered.status, answered.body]).toEqual([200, 'done /slow']);
-    const slowClosed = closed(answered.socket);
-    expect(await drained).toEqual({ forced: false });
-    expect((await slowClosed) - t0).toBeLessThan(1_000);
-    expect(performance.now() - t0).toBeLessThan(1_000);
+    expect(await drained).toEqual({ forced: false, answered: 1 });
+    // The server closed both; the client sees it a moment later.
+    await Promise.all([closed(idleSocket), closed(answered.socket)]);
+    // Long before the drain period ended: nothing waited for it.
+    expect(performance.now() - t0).toBeLessThan(1_500);
   });
 
-  it('closes what is left once the timeout passes', async () => {
+  it('tells the client to close: the responses of the drain carry connection: close', async () => {
+    const { server: s } = await serve(0);
+    const port = (s.address() as AddressInfo).port;
+    const agent = keepAlive();
+    const headerOf = () =>
+      new Promise<string | undefined>((resolve, reject) => {
+        const req = request({ port, host: '127.0.0.1', path: '/fast', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.headers.connection));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await headerOf()).toBe('keep-alive');
+    const drained = drain(s, { timeoutMs: 5_000 });
+    expect(await headerOf()).toBe('close');
+    expect(await drained).toMatchObject({ forced: false, answered: 1 });
+  });
+
+  it('closes a connection left idle through the drain period once the period ends', async () => {
+    const { server: s, get } = await serve(0);
+    const idle = await get('/fast', keepAlive());
+    const t0 = performance.now();
+    const idleClosed = closed(idle.socket);
+    const drained = drain(s, { timeoutMs: 300 });
+    const at = (await idleClosed) - t0;
+    expect(at).toBeGreaterThanOrEqual(280);
+    expect(at).toBeLessThan(1_000);
+    expect(await drained).toEqual({ forced: false, answered: 0 });
+  });
+
+  it('closes what is still busy forceAfterMs after the drain period', async () => {
     const { server: s, get, nextRequest } = await serve(10_000);
     const started = nextRequest();
     const slow = get('/slow', keepAlive());
     await started;
     const t0 = performance.now();
-    expect(await drain(s, { timeoutMs: 200 })).toEqual({ forced: true });
+    expect(await drain(s, { timeoutMs: 200, forceAfterMs: 200 })).toEqual({ forced: true, answered: 0 });
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(390);
     expect(performance.now() - t0).toBeLessThan(1_500);
     await expect(slow).rejects.toMatchObject({ code: 'ECONNRESET' });
+  });
+
+  it('resolves at once for a server that is not listening', async () => {
+    const idle = createServer();
+    expect(await drain(idle, { timeoutMs: 10_000 })).toEqual({ forced: false, answered: 0 });
   });
 });

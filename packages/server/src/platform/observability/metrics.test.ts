@@ -62,6 +62,39 @@ describe('createMetrics', () => {
     expect(sample(text, 'job_backlog{job="sync"}')).toBe(3);
   });
 
+  it('records job runs and failures, the last run, schedule checks, the pool and Redis', async () => {
+    const metrics = createMetrics();
+    metrics.jobRun('sync-due', true, 0.05, 1_700_000_000_000);
+    metrics.jobRun('sync-due', false, 0.25, 1_700_000_005_000);
+    metrics.jobRun('alerts', true, 0.01, 1_700_000_001_000);
+    metrics.jobSchedule('sync-due', true, false);
+    metrics.jobSchedule('alerts', false, true);
+    metrics.jobSchedule('alerts', false, false);
+    const pool = { inUse: 3, idle: 7, waiting: 2 };
+    metrics.watchPool(() => pool);
+    metrics.redis(false, 0.5);
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'jobs_run_total{job="sync-due"}')).toBe(2);
+    expect(sample(text, 'jobs_failed_total{job="sync-due"}')).toBe(1);
+    expect(sample(text, 'jobs_run_total{job="alerts"}')).toBe(1);
+    expect(sample(text, 'jobs_failed_total{job="alerts"}')).toBeUndefined();
+    expect(sample(text, 'jobs_last_run_timestamp_seconds{job="sync-due"}')).toBe(1_700_000_005);
+    expect(sample(text, 'jobs_last_run_duration_seconds{job="sync-due"}')).toBe(0.25);
+    expect(sample(text, 'jobs_schedule_missing{job="sync-due"}')).toBe(1);
+    expect(sample(text, 'jobs_schedule_missing{job="alerts"}')).toBe(0);
+    expect(sample(text, 'jobs_schedule_recreated_total{job="alerts"}')).toBe(1);
+    expect(sample(text, 'db_pool_connections{state="in_use"}')).toBe(3);
+    expect(sample(text, 'db_pool_connections{state="idle"}')).toBe(7);
+    expect(sample(text, 'db_pool_connections{state="waiting"}')).toBe(2);
+    expect(sample(text, 'redis_up')).toBe(0);
+    metrics.redis(true, 0.001);
+    pool.inUse = 10;
+    const later = await metrics.registry.metrics();
+    expect(sample(later, 'redis_up')).toBe(1);
+    // read at the scrape, not when set
+    expect(sample(later, 'db_pool_connections{state="in_use"}')).toBe(10);
+  });
+
   it('uses a registry of its own, with the process metrics, and leaves the global one alone', async () => {
     const a = createMetrics();
     const b = createMetrics();

@@ -13,6 +13,13 @@ export const REQUEST_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0
 /** Seconds; upstream buckets span a local read (10 ms) to a venue timeout (30 s). */
 export const UPSTREAM_BUCKETS: readonly number[] = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
+/** A PostgreSQL pool's state at one moment. */
+export interface PoolSample {
+  inUse: number;
+  idle: number;
+  waiting: number;
+}
+
 /** The server's metrics and the helpers the rest of the code records them with. */
 export interface Metrics {
   /** The registry all of them are on (this server's own, never prom-client's global one). */
@@ -25,6 +32,14 @@ export interface Metrics {
   cache(cache: string, result: CacheResult): void;
   /** How many items a background job has waiting now. */
   backlog(job: string, n: number): void;
+  /** One ended run of a background job in this process. */
+  jobRun(job: string, ok: boolean, seconds: number, endedAtMs: number): void;
+  /** One check of a repeatable job's schedule: whether it is missing now, and whether this process re-created it. */
+  jobSchedule(job: string, missing: boolean, recreated: boolean): void;
+  /** Reads the PostgreSQL pool (connections in use, idle, and queries waiting for one) at every scrape. */
+  watchPool(read: () => PoolSample): void;
+  /** Whether Redis answered the last health check (1) or not (0), and how long it took. */
+  redis(up: boolean, seconds: number): void;
 }
 
 type RequestLabel = 'method' | 'route' | 'status';
@@ -48,7 +63,10 @@ interface CacheSeries {
  * The server's Prometheus metrics on a registry of their own: `http_requests_total` and
  * `http_request_duration_seconds` {method, route, status}; `upstream_calls_total` {source,
  * outcome} and `upstream_call_duration_seconds` {source}; `cache_requests_total` {cache, result};
- * `job_backlog` {job}; and prom-client's default process metrics (CPU, memory, event loop lag,
+ * `job_backlog` {job}; `jobs_run_total`, `jobs_failed_total`, `jobs_last_run_timestamp_seconds`,
+ * `jobs_last_run_duration_seconds`, `jobs_schedule_missing` and `jobs_schedule_recreated_total`
+ * {job}; `db_pool_connections` {state: in_use, idle, waiting}; `redis_up` and
+ * `redis_ping_seconds`; and prom-client's default process metrics (CPU, memory, event loop lag,
  * handles, GC). One per process: each collects the process metrics.
  *
  * Requests and cache lookups, which happen on every request, are counted in plain tables
@@ -109,6 +127,66 @@ export function createMetrics(): Metrics {
     labelNames: ['job'],
     registers,
   });
+  const jobRuns = new Counter<'job'>({
+    name: 'jobs_run_total',
+    help: 'Runs of a background job that ended in this process (succeeded or failed), by job.',
+    labelNames: ['job'],
+    registers,
+  });
+  const jobFailures = new Counter<'job'>({
+    name: 'jobs_failed_total',
+    help: 'Runs of a background job that failed in this process, by job.',
+    labelNames: ['job'],
+    registers,
+  });
+  const jobLastRun = new Gauge<'job'>({
+    name: 'jobs_last_run_timestamp_seconds',
+    help: 'When the last run of a background job ended in this process (Unix seconds), by job.',
+    labelNames: ['job'],
+    registers,
+  });
+  const jobLastDuration = new Gauge<'job'>({
+    name: 'jobs_last_run_duration_seconds',
+    help: 'How long the last run of a background job took in this process, by job.',
+    labelNames: ['job'],
+    registers,
+  });
+  const scheduleMissing = new Gauge<'job'>({
+    name: 'jobs_schedule_missing',
+    help: "1 while a repeatable job's schedule was found missing from Redis and not yet re-created, else 0, by job.",
+    labelNames: ['job'],
+    registers,
+  });
+  const scheduleRecreated = new Counter<'job'>({
+    name: 'jobs_schedule_recreated_total',
+    help: "Times this process found a repeatable job's schedule missing and re-created it, by job.",
+    labelNames: ['job'],
+    registers,
+  });
+  let readPool: (() => PoolSample) | null = null;
+  new Gauge<'state'>({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool of this process: connections in use, idle, and queries waiting for one (state).',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      if (readPool === null) return;
+      const p = readPool();
+      this.set({ state: 'in_use' }, p.inUse);
+      this.set({ state: 'idle' }, p.idle);
+      this.set({ state: 'waiting' }, p.waiting);
+    },
+  });
+  const redisUp = new Gauge({
+    name: 'redis_up',
+    help: 'Whether Redis answered the last health check (PING) of this process: 1 or 0.',
+    registers,
+  });
+  const redisPing = new Gauge({
+    name: 'redis_ping_seconds',
+    help: 'How long the last Redis health check (PING) took, or until it failed.',
+    registers,
+  });
 
   return {
     registry,
@@ -154,6 +232,23 @@ export function createMetrics(): Metrics {
     },
     backlog(job, n) {
       backlog.set({ job }, n);
+    },
+    jobRun(job, ok, seconds, endedAtMs) {
+      jobRuns.inc({ job });
+      if (!ok) jobFailures.inc({ job });
+      jobLastRun.set({ job }, endedAtMs / 1000);
+      jobLastDuration.set({ job }, seconds);
+    },
+    jobSchedule(job, missing, recreated) {
+      scheduleMissing.set({ job }, missing ? 1 : 0);
+      if (recreated) scheduleRecreated.inc({ job });
+    },
+    watchPool(read) {
+      readPool = read;
+    },
+    redis(up, seconds) {
+      redisUp.set(up ? 1 : 0);
+      redisPing.set(seconds);
     },
   };
 }

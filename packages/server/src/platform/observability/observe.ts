@@ -1,16 +1,26 @@
 import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { Metrics } from './metrics.js';
-import { assignRequestId, logRequest, type NodeBindings, type RequestLogEnv } from './request-log.js';
+import {
+  assignRequestId,
+  logRequest,
+  type NodeBindings,
+  type RequestLogEnv,
+  type RequestLogPolicy,
+} from './request-log.js';
 import { routeLabel } from './route.js';
 
 /** The status recorded for a request whose client went away before the response was sent (nginx's). */
 export const CLIENT_CLOSED_STATUS = 499;
 
 /** What {@link observeRequests} records; either may be left out. */
-export interface ObserveOptions {
+export interface ObserveOptions<E extends RequestLogEnv = RequestLogEnv> {
   logger?: Logger;
   metrics?: Metrics;
+  /** The client's address for the request line, read when the response ends. */
+  clientIp?: (c: Context<E>) => string | undefined;
+  /** Where the lines of requests answered below 400 go (default `info`). */
+  requests?: RequestLogPolicy;
 }
 
 /**
@@ -25,8 +35,9 @@ export interface ObserveOptions {
  * client that leaves first is recorded with status 499. Under `app.request` (no Node response)
  * only the id is assigned: there is no end to hook.
  */
-export function observeRequests<E extends RequestLogEnv>(options: ObserveOptions): (c: Context<E>) => undefined {
-  const { logger, metrics } = options;
+export function observeRequests<E extends RequestLogEnv>(options: ObserveOptions<E>): (c: Context<E>) => undefined {
+  const { logger, metrics, clientIp } = options;
+  const policy = options.requests ?? 'info';
   return (c) => {
     const requestId = assignRequestId(c);
     const env = c.env as NodeBindings | undefined;
@@ -41,7 +52,9 @@ export function observeRequests<E extends RequestLogEnv>(options: ObserveOptions
       const ms = performance.now() - start;
       const status = out.writableFinished ? out.statusCode : CLIENT_CLOSED_STATUS;
       metrics?.request(method, route, status, ms / 1000);
-      if (logger !== undefined) logRequest(logger, requestId, method, route, status, ms);
+      if (logger !== undefined) {
+        logRequest(logger, requestId, method, route, status, ms, { clientIp: clientIp?.(c), policy });
+      }
     });
     return undefined;
   };

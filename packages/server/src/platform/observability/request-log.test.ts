@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
-import { type RequestLogEnv, requestLog } from './request-log.js';
+import { logRequest, type RequestLogEnv, requestLog } from './request-log.js';
 import { REQUEST_ID_HEADER } from './response.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -80,5 +80,43 @@ describe('requestLog', () => {
     await a.request('/ok');
     await a.request('/nowhere');
     expect(lines.map((l) => [l.route, l.status])).toEqual([['unmatched', 404]]);
+  });
+});
+
+describe('logRequest', () => {
+  it('carries the client address, and the proxy request id as given', () => {
+    const { lines, logger } = logged();
+    logRequest(logger, 'nginx-4f2a', 'POST', '/v1/auth/login', 200, 1.5, { clientIp: '198.51.100.7' });
+    expect(lines).toMatchObject([
+      { requestId: 'nginx-4f2a', method: 'POST', route: '/v1/auth/login', status: 200, clientIp: '198.51.100.7' },
+    ]);
+  });
+
+  it('moves the lines below 400 to debug, or keeps the drawn share of them; never a 4xx or 5xx', () => {
+    const { lines, logger } = logged();
+    logRequest(logger, 'a', 'GET', '/x', 200, 1, { policy: 'debug' });
+    logRequest(logger, 'b', 'GET', '/x', 404, 1, { policy: 'debug' });
+    expect(lines.map((l) => [l.requestId, l.level])).toEqual([['b', 40]]);
+    const debug = logged();
+    const atDebug = createLogger({
+      format: 'json',
+      level: 'debug',
+      destination: new Writable({
+        write: (c, _e, d) => {
+          debug.lines.push(JSON.parse(String(c)));
+          d();
+        },
+      }),
+    });
+    logRequest(atDebug, 'c', 'GET', '/x', 200, 1, { policy: 'debug' });
+    expect(debug.lines.map((l) => [l.requestId, l.level])).toEqual([['c', 20]]);
+    const sampled = logged();
+    const draws = [0.05, 0.5, 0.09999, 0.1, 0.99];
+    for (const [i, d] of draws.entries()) {
+      logRequest(sampled.logger, `s${i}`, 'GET', '/x', 200, 1, { policy: 0.1, draw: () => d });
+    }
+    for (const status of [400, 503])
+      logRequest(sampled.logger, `f${status}`, 'GET', '/x', status, 1, { policy: 0.1, draw: () => 0.99 });
+    expect(sampled.lines.map((l) => l.requestId)).toEqual(['s0', 's2', 'f400', 'f503']);
   });
 });

@@ -59,10 +59,29 @@ export function assignRequestId<E extends RequestLogEnv>(c: Context<E>): string 
 }
 
 /**
- * Writes the one line of an answered request, at pino-http's levels: `info` below 400, `warn`
- * for 4xx, `error` from 500. A line costs pino about 15k instructions, a fifth of a trivial
- * request; a child logger at `warn` (`logger.child({}, { level: 'warn' })`) keeps only the
- * failures, and the other lines then cost nothing.
+ * Where the lines of requests answered below 400 go: `info`, `debug` (written only when the log
+ * level is debug or lower), or the share of them (0 < x < 1) written at info, drawn per request.
+ * Lines of 4xx and 5xx are always written.
+ */
+export type RequestLogPolicy = 'info' | 'debug' | number;
+
+/** The rest of a request line: the client's address (as trusted) and where its level goes. */
+export interface RequestLineOptions {
+  /** The client's address, from `X-Forwarded-For` only when the peer is a trusted proxy. */
+  clientIp?: string;
+  /** Default `info`. */
+  policy?: RequestLogPolicy;
+  /** Uniform in [0, 1), for sampling; default `Math.random`. */
+  draw?: () => number;
+}
+
+/**
+ * Writes the one line of an answered request, at pino-http's levels: `info` below 400 (or as
+ * `policy` says), `warn` for 4xx, `error` from 500. The line carries the request id (the proxy's
+ * `X-Request-Id` when well formed, so proxy and instance logs join on it) and the client address.
+ * A line costs pino about 15k instructions, a fifth of a trivial request; a child logger at
+ * `warn` (`logger.child({}, { level: 'warn' })`) keeps only the failures, and the other lines
+ * then cost nothing.
  */
 export function logRequest(
   logger: Logger,
@@ -71,10 +90,21 @@ export function logRequest(
   route: string,
   status: number,
   ms: number,
+  options: RequestLineOptions = {},
 ): void {
-  const line = { requestId, method, route, status, durationMs: Math.round(ms * 1000) / 1000 };
+  const policy = options.policy ?? 'info';
+  if (status < 400 && typeof policy === 'number' && (options.draw ?? Math.random)() >= policy) return;
+  const line = {
+    requestId,
+    method,
+    route,
+    status,
+    durationMs: Math.round(ms * 1000) / 1000,
+    ...(options.clientIp !== undefined ? { clientIp: options.clientIp } : {}),
+  };
   if (status >= 500) logger.error(line, 'request');
   else if (status >= 400) logger.warn(line, 'request');
+  else if (policy === 'debug') logger.debug(line, 'request');
   else logger.info(line, 'request');
 }
 

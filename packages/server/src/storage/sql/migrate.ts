@@ -14,8 +14,20 @@ const createTracking = (t: ColumnTypes) =>
 
 const ordered = (migrations: readonly Migration[]) => [...migrations].sort((a, b) => a.version - b.version);
 
+/** What a migration run did: the schema version it left, and how many migrations it applied (0: it was current). */
+export interface MigrationResult {
+  version: number;
+  applied: number;
+}
+
 /** Applies the migrations a SQLite database has not seen yet, each in its own transaction; returns the version. */
 export function migrateSqlite(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrateSqliteCounting(db, migrations).version;
+}
+
+/** {@link migrateSqlite}, also saying how many migrations this call applied. */
+function migrateSqliteCounting(db: Database.Database, migrations: readonly Migration[]): MigrationResult {
+  let applied = 0;
   const types = columnTypes('sqlite');
   db.exec(createTracking(types));
   const version = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations');
@@ -28,9 +40,10 @@ export function migrateSqlite(db: Database.Database, migrations: readonly Migrat
       if (m.version <= currentVersion()) return;
       db.exec(m.sql(types));
       record.run(m.version, m.name, Date.now());
+      applied++;
     }).immediate();
   }
-  return currentVersion();
+  return { version: currentVersion(), applied };
 }
 
 /**
@@ -38,7 +51,7 @@ export function migrateSqlite(db: Database.Database, migrations: readonly Migrat
  * transactional there: a failed step leaves the schema as it was) under an advisory lock, so a
  * second instance waits and then finds nothing to do. Returns the version.
  */
-async function migratePostgres(db: PostgresDatabase, migrations: readonly Migration[]): Promise<number> {
+async function migratePostgres(db: PostgresDatabase, migrations: readonly Migration[]): Promise<MigrationResult> {
   const types = columnTypes('postgres');
   return db.kysely.transaction().execute(async (trx) => {
     // Keyed on the schema: the instances of one deployment share it; other schemas (other
@@ -46,8 +59,10 @@ async function migratePostgres(db: PostgresDatabase, migrations: readonly Migrat
     await sql`SELECT pg_advisory_xact_lock(hashtext('marketlens migrations ' || current_schema()))`.execute(trx);
     await sql.raw(createTracking(types)).execute(trx);
     let version = await schemaVersionOf(trx);
+    let applied = 0;
     for (const m of ordered(migrations)) {
       if (m.version <= version) continue;
+      applied++;
       await sql.raw(m.sql(types)).execute(trx);
       await trx
         .insertInto('schema_migrations')
@@ -55,7 +70,7 @@ async function migratePostgres(db: PostgresDatabase, migrations: readonly Migrat
         .execute();
       version = m.version;
     }
-    return version;
+    return { version, applied };
   });
 }
 
@@ -69,7 +84,15 @@ async function schemaVersionOf(db: SqlDatabase['kysely']): Promise<number> {
 
 /** Brings the database to the latest schema (or to the last of `migrations`); returns the version. */
 export async function migrate(db: SqlDatabase, migrations: readonly Migration[] = MIGRATIONS): Promise<number> {
-  if (db.engine === 'sqlite') return migrateSqlite(db.handle, migrations);
+  return (await migrateCounting(db, migrations)).version;
+}
+
+/** {@link migrate}, also saying how many migrations this call applied (0 when the schema was current). */
+export async function migrateCounting(
+  db: SqlDatabase,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<MigrationResult> {
+  if (db.engine === 'sqlite') return migrateSqliteCounting(db.handle, migrations);
   return migratePostgres(db, migrations);
 }
 
@@ -85,9 +108,14 @@ export async function schemaVersion(db: SqlDatabase): Promise<number> {
  * Returns the version.
  */
 export async function migrateDatabase(url: string, options: PostgresOptions = {}): Promise<number> {
+  return (await migrateDatabaseCounting(url, options)).version;
+}
+
+/** {@link migrateDatabase}, also saying how many migrations it applied (0 when the schema was current). */
+export async function migrateDatabaseCounting(url: string, options: PostgresOptions = {}): Promise<MigrationResult> {
   const db = openDatabase(url, { max: 1, statementTimeoutMs: 0, ...options });
   try {
-    return await migrate(db);
+    return await migrateCounting(db);
   } finally {
     await db.close();
   }
