@@ -49,7 +49,8 @@ export const TrackRecordFiguresSchema = z
     resolved: count.meta({ description: 'Entered and closed: tp_hit + stopped_out + time_stopped' }),
     hit_rate: nn.meta({ description: 'tp_hit / resolved (target 1 reached); null when none resolved' }),
     mean_realized_r: nn.meta({
-      description: 'Mean realized R of the resolved plans, after the 0.20% round-trip cost; null when none',
+      description:
+        "Mean realized R of the resolved plans, after the round-trip cost (cost_pct, the asset class's); null when none",
     }),
     total_realized_r: z.number().meta({ description: 'Sum of realized R of the resolved plans, after the cost' }),
     calibration: z.array(CalibrationBucketSchema).meta({
@@ -64,6 +65,10 @@ export type TrackRecordFigures = z.output<typeof TrackRecordFiguresSchema>;
 export const TrackRecordGroupSchema = TrackRecordFiguresSchema.extend({
   timeframe: z.enum(TIMEFRAMES),
   asset_class: AssetClassSchema,
+  cost_pct: z.number().meta({
+    description:
+      "Round-trip cost deducted from every outcome of the group, % of the fill: the asset class's, the one its plans were published with",
+  }),
 }).meta({ id: 'TrackRecordGroup' });
 export type TrackRecordGroup = z.output<typeof TrackRecordGroupSchema>;
 
@@ -71,7 +76,10 @@ export type TrackRecordGroup = z.output<typeof TrackRecordGroupSchema>;
 export const ServiceTrackRecordSchema = z
   .object({
     as_of: time.meta({ description: 'When the figures were computed (they are kept up to a minute)' }),
-    cost_pct: z.number().meta({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
+    cost_pct: z.number().nullable().meta({
+      description:
+        "Round-trip cost deducted from every outcome, % of the fill, when every group shares one (each plan is scored with its asset class's cost, as published); null when the groups' costs differ: see each group's cost_pct",
+    }),
     timeframe: z.enum(TIMEFRAMES).nullable().meta({ description: 'The timeframe filter; null: every timeframe' }),
     asset_class: AssetClassSchema.nullable().meta({ description: 'The asset-class filter; null: every class' }),
     total: TrackRecordFiguresSchema.meta({ description: 'Over every group below' }),
@@ -115,7 +123,9 @@ export const PublishedPlanSchema = z
     fill_price: nn,
     closed_at: time.nullable(),
     targets_hit: z.number().int(),
-    realized_r: nn.meta({ description: 'Size-weighted R after the 0.20% cost; null until closed' }),
+    realized_r: nn.meta({
+      description: "Size-weighted R after the plan's round-trip cost (its asset class's); null until closed",
+    }),
   })
   .meta({ id: 'PublishedPlan' });
 export type PublishedPlan = z.output<typeof PublishedPlanSchema>;
@@ -124,7 +134,9 @@ export type PublishedPlan = z.output<typeof PublishedPlanSchema>;
 export const PlanTrackRecordSchema = TrackRecordFiguresSchema.extend({
   asset: AssetRefSchema,
   timeframe: z.enum(TIMEFRAMES),
-  cost_pct: z.number().meta({ description: 'Round-trip cost deducted from every outcome, % of the fill' }),
+  cost_pct: z.number().meta({
+    description: "Round-trip cost deducted from every outcome, % of the fill: the asset class's, as its plans use",
+  }),
   recent: z.array(PublishedPlanSchema).meta({ description: `The newest ${RECENT_PLANS} plans, newest first` }),
 }).meta({ id: 'PlanTrackRecord' });
 export type PlanTrackRecord = z.output<typeof PlanTrackRecordSchema>;

@@ -658,11 +658,11 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
       return {
         as_of: NOW,
-        cost_pct: 0.2,
+        cost_pct: any || r.asset_class === 'coins' ? 0.22 : r.asset_class === 'fx' ? 0.012 : null,
         timeframe: r.timeframe ?? null,
         asset_class: r.asset_class ?? null,
         total: any ? TEST_FIGURES : NO_FIGURES,
-        groups: any ? [{ timeframe: 'd1', asset_class: 'coins', ...TEST_FIGURES }] : [],
+        groups: any ? [{ timeframe: 'd1', asset_class: 'coins', cost_pct: 0.22, ...TEST_FIGURES }] : [],
       };
     },
     async exchangeDetail(id) {

@@ -50,12 +50,12 @@ describe('get_track_record', () => {
     expect(r.isError).toBeFalsy();
     expect(calls.trackRecord).toEqual([{}]);
     expect(r.data).toMatchObject({ timeframe: null, asset_class: null, total: { plans: 3, hit_rate: 0.5 } });
-    expect(r.text).toContain('Track record of the published plans, after a 0.2% round-trip cost');
+    expect(r.text).toContain('Track record of the published plans, after a 0.22% round-trip cost');
     expect(r.text).toContain(
       'All: 3 plans (pending 1, tp_hit 1, stopped_out 1); resolved 2, hit rate 50%, mean +0.5R (total +1R); published 2026-01-10 to 2026-01-14',
     );
     expect(r.text).toContain('0.8-1: hit rate 100% of 1 resolved (mean confidence 90%)');
-    expect(r.text).toContain('- d1 coins: 3 plans');
+    expect(r.text).toContain('- d1 coins (cost 0.22%): 3 plans');
   });
 
   it('passes the filters on in the REST spelling, and refuses invalid ones', async () => {
@@ -63,7 +63,7 @@ describe('get_track_record', () => {
     const client = await connect(backend);
     const r = await call(client, { timeframe: '1h', asset_class: 'fx' });
     expect(calls.trackRecord).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
-    expect(r.text).toContain('(h1 fx)');
+    expect(r.text).toContain('(h1 fx), after a 0.012% round-trip cost');
     expect(r.text).toContain('All: 0 plans; resolved 0, hit rate unavailable, mean unavailable (total 0R)');
     expect(r.text).not.toContain('published 2026');
     expect(r.text).not.toContain('Calibration');

@@ -50,10 +50,10 @@ const getTrackRecord = defineTool({
     return {
       data: { ...r },
       text: lines(
-        `Track record of the published plans${scope === '' ? '' : ` (${scope})`}, after a ${num(r.cost_pct, 2)}% round-trip cost, as of ${r.as_of}`,
+        `Track record of the published plans${scope === '' ? '' : ` (${scope})`}, after ${r.cost_pct === null ? "each asset class's round-trip cost" : `a ${num(r.cost_pct, 3)}% round-trip cost`}, as of ${r.as_of}`,
         renderFigures('All', r.total),
         r.total.plans > 0 ? renderCalibration(r.total) : null,
-        ...r.groups.map((g) => renderFigures(`- ${g.timeframe} ${g.asset_class}`, g)),
+        ...r.groups.map((g) => renderFigures(`- ${g.timeframe} ${g.asset_class} (cost ${num(g.cost_pct, 3)}%)`, g)),
       ),
     };
   },

@@ -97,8 +97,25 @@ interface AnalysisCaches {
 export const ANALYSIS_CACHE_SIZE = 256;
 /** ... and at most this long, so the live candle shows through within a minute. */
 export const ANALYSIS_CACHE_MS = 60_000;
-/** The signal route serves one computation for an hour. */
+/** The signal route serves one computation for at most an hour, and never longer than its timeframe's candle. */
 export const SIGNAL_CACHE_MS = 3_600_000;
+
+/**
+ * How long a cached signal or analysis of `timeframe` may be served: an hour, but never longer than
+ * one candle of the timeframe (m5: 5 minutes), so a cache entry is never older than its candle.
+ */
+export function cacheLimitMs(timeframe: Timeframe): number {
+  return Math.min(SIGNAL_CACHE_MS, TIMEFRAME_MS[timeframe]);
+}
+
+/**
+ * Seconds a client may keep a signal computed `age` seconds ago at `now`: what is left of
+ * {@link cacheLimitMs}, and never past the close of the candle now forming, when the signal turns.
+ */
+export function signalMaxAge(timeframe: Timeframe, now: number, age: number): number {
+  const untilClose = Math.floor((candleOpenTime(timeframe, now) + TIMEFRAME_MS[timeframe] - now) / 1000);
+  return Math.max(0, Math.min(cacheLimitMs(timeframe) / 1000 - age, untilClose));
+}
 /** The longest candle (w1): an analysis of closed candles is valid at most this long. */
 const CLOSED_ANALYSIS_MS = 7 * 86_400_000;
 
@@ -209,7 +226,9 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
   const n = closed.time.length;
   const { closed: memo } = stateOf(deps, CACHES);
   const key = cacheKey(market, r.asset_id, { ...r, pair: series.pair }, n > 0 ? closed.time[n - 1] : -1);
-  let analysis = memo.get(key, now);
+  // An entry older than one candle is recomputed (a market between sessions keeps its last closed candle).
+  const kept = memo.entry(key, now);
+  let analysis = kept !== undefined && now - kept.at < TIMEFRAME_MS[r.timeframe] ? kept.value : undefined;
   if (analysis === undefined) {
     const analyzeClosed = async (): Promise<Analysis> => {
       // Perpetual funding feeds the Fear & Greed; an asset without a perpetual simply lacks that part.
@@ -376,9 +395,10 @@ export interface SignalResult extends Omit<Served, 'fetched_at'> {
 }
 
 /**
- * The signal of the newest closed candle, served from one computation for at most an hour per
- * (venue, asset, timeframe, market, pair, depth, closed candle): it always equals the signal of
- * the analysis served at the same moment.
+ * The signal of the newest closed candle, served from one computation for at most an hour and at
+ * most one candle of its timeframe ({@link cacheLimitMs}) per (venue, asset, timeframe, market,
+ * pair, depth, closed candle): it always equals the signal of the analysis served at the same
+ * moment, and its `max_age` ends at the close of the candle now forming ({@link signalMaxAge}).
  */
 export async function signalOf(
   deps: AppDeps,
@@ -393,7 +413,7 @@ export async function signalOf(
   // Keyed by the closed candle analysed: the signal is never of an older candle than the analysis.
   const key = cacheKey(market, r.asset_id, r, result.analysis.as_of);
   let entry = signals.entry(key, now);
-  if (!entry) {
+  if (!entry || now - entry.at >= cacheLimitMs(r.timeframe)) {
     signals.set(key, result, now);
     entry = signals.entry(key, now);
   }
@@ -411,7 +431,7 @@ export async function signalOf(
     signal: value.analysis.signal,
     cached_at: iso(at),
     age,
-    max_age: Math.max(0, SIGNAL_CACHE_MS / 1000 - age),
+    max_age: signalMaxAge(r.timeframe, now, age),
   };
 }
 

@@ -56,3 +56,17 @@ export function analyzeOptionsOf(
   const model = costModelOf(overrides ?? [], asset.asset_class, venue);
   return { plan: { costPct: roundTripCostPct({ assetClass: asset.asset_class, ...model }) } };
 }
+
+/**
+ * The round-trip cost, in % of the price, of the plans published on an asset of `assetClass` on
+ * `venue`: what their net risk-reward, their signal's expected R and their track record
+ * deduct ({@link costModelOf}).
+ */
+export function planCostOf(
+  overrides: readonly PlanCostOverride[] | undefined,
+  assetClass: AssetClass,
+  venue: string,
+): number {
+  const model = costModelOf(overrides ?? [], assetClass, venue);
+  return roundTripCostPct({ assetClass, ...model });
+}

@@ -21,6 +21,7 @@ import {
   signalOf,
 } from './analysis.js';
 import { type FearGreedQuery, fearGreedListOf, insightsOf } from './insights.js';
+import { planCostOf } from './plan-costs.js';
 import { planRecorded, recordServedPlan } from './plans/recorder.js';
 import { planSumsReader, serviceTrackRecord } from './plans/service-record.js';
 import { planTrackRecord, recentPlans } from './plans/track-record.js';
@@ -143,7 +144,12 @@ export function analysisUseCases(deps: AppDeps) {
       const asset = requireAsset(deps, assetId, marketOf(deps));
       checkAnalysisAccess(asset, { timeframe, limit: CHART_DEPTH.free }, actor.caller, actor.client);
       const [record, recent] = await Promise.all([
-        planTrackRecord(deps.storage, asset.id, timeframe),
+        planTrackRecord(
+          deps.storage,
+          asset.id,
+          timeframe,
+          planCostOf(deps.config.planCosts, asset.asset_class, marketOf(deps).venue),
+        ),
         recentPlans(deps.storage, asset.id, timeframe),
       ]);
       return { asset: assetRef(asset), ...record, timeframe, recent };

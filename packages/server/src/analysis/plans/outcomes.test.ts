@@ -12,10 +12,10 @@ const ENTRY: Bar = [103, 104, 99.5, 101];
 const INSIDE: Bar = [101, 103, 100.5, 102];
 
 /** Publishes the long plan half-way through the first candle, then feeds `stages` of candles and advances after each. */
-async function scenario(stages: Bar[][], first: Bar = PUB) {
+async function scenario(stages: Bar[][], first: Bar = PUB, costPct = 0.2) {
   const market = craftedMarket([first]);
   const { deps, storage } = craftedDeps(market);
-  const row = planRow(longPlan(T0), T0 + HOUR / 2);
+  const row = planRow({ ...longPlan(T0), cost_pct: costPct }, T0 + HOUR / 2);
   market.clock.now = row.published_at;
   expect(await storage.publishedPlans.record(row)).toBe(true);
   const seen: PlanOutcome[] = [];
@@ -100,6 +100,14 @@ describe('published-plan outcome transitions, one row per move', () => {
     expect(row.realized_r).toBeCloseTo(0.7 * (2 - costR) + 0.3 * (-1 - costR), 12);
     expect(row.entered_at).toBe(T0 + HOUR);
     expect(row.closed_at).toBe(T0 + 3 * HOUR);
+  });
+
+  it("scores a plan with its own round trip, its asset class's (stocks 0.05%, coins 0.22%)", async () => {
+    for (const cost of [0.05, 0.22]) {
+      const { row } = await scenario([[ENTRY], [[102, 111, 101, 109]], [[105, 106, 94, 95]]], PUB, cost);
+      const costR = (cost / 100) * (100 / 5);
+      expect(row.realized_r).toBeCloseTo(0.7 * (2 - costR) + 0.3 * (-1 - costR), 12);
+    }
   });
 
   it('every allowed move is written and every other move is refused (all 36 pairs)', async () => {

@@ -10,8 +10,19 @@ import {
   type PublishedPlanRow,
 } from '../../storage/plans-types.js';
 
-/** The flat round-trip cost every outcome deducts, in % of the fill. */
+/**
+ * The round-trip cost, in % of the fill, of a plan recorded without one (every published plan
+ * carries its own `cost_pct`, the asset class's, which is what its outcome deducts), and the
+ * pilot's flat cost.
+ */
 export const PLAN_COST_PCT = 0.2;
+
+/** The round trip an outcome deducts: the plan's own cost (its asset class's), else {@link PLAN_COST_PCT}. */
+export function planCostPct(plan: { cost_pct: number | null }): number {
+  return typeof plan.cost_pct === 'number' && Number.isFinite(plan.cost_pct) && plan.cost_pct >= 0
+    ? plan.cost_pct
+    : PLAN_COST_PCT;
+}
 
 /** Open plans the job reads per run, oldest first. */
 export const OUTCOME_BATCH = 1000;
@@ -41,7 +52,8 @@ function firstAtOrAfter(time: ArrayLike<number>, t: number): number {
 }
 
 /**
- * A plan's outcome from closed candles: core's `simulatePlan` with the 0.20% cost, walking only the
+ * A plan's outcome from closed candles: core's `simulatePlan` with the plan's own round-trip cost
+ * (its asset class's, {@link planCostPct}), walking only the
  * candles that open at or after the publication (never one the plan could have seen, nor the rest
  * of the candle it was published in). Null when no such candle has closed yet, or when the candles
  * do not reach back to the publication.
@@ -52,7 +64,7 @@ export function progressOf(row: PublishedPlanRow, candles: Candles, now: number)
   // The candles must reach back to the first one after the publication, or the walk would start late.
   const tfMs = TIMEFRAME_MS[row.timeframe as Timeframe] ?? 0;
   if (from === 0 && candles.time[0] >= row.published_at + tfMs) return null;
-  const sim = simulatePlan(row.plan, candles, { fromIndex: from, costPct: PLAN_COST_PCT });
+  const sim = simulatePlan(row.plan, candles, { fromIndex: from, costPct: planCostPct(row.plan) });
   if (sim.outcome === null) return null;
   return {
     outcome: sim.outcome,

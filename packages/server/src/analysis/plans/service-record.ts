@@ -12,7 +12,7 @@ import { iso, marketOf, universeOf } from '../../market/market.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { PlanAggregate } from '../../storage/plans-types.js';
 import type { Storage } from '../../storage/types.js';
-import { PLAN_COST_PCT } from './outcomes.js';
+import { planCostOf } from '../plan-costs.js';
 import { figuresOf } from './track-record.js';
 
 /**
@@ -64,7 +64,8 @@ function classOf(deps: AppDeps, assetId: string): AssetClass {
 
 /**
  * The service's track record over every plan it published, grouped by timeframe and asset class
- * (only groups with plans, by timeframe then class), with the total over the groups; `query`
+ * (only groups with plans, by timeframe then class, each with the round trip its plans are scored
+ * with: the class's, as the plans use), with the total over the groups; `query`
  * narrows it to a timeframe, an asset class or both. The database sums the plans; `sums` keeps
  * them a minute.
  */
@@ -74,6 +75,8 @@ export async function serviceTrackRecord(
   query: TrackRecordQuery,
 ): Promise<ServiceTrackRecord> {
   const { at, value } = sums(deps.now());
+  const venue = marketOf(deps).venue;
+  const costOf = (c: AssetClass) => planCostOf(deps.config.planCosts, c, venue);
   const classes = new Map<string, AssetClass>();
   const groups = new Map<string, { timeframe: Timeframe; asset_class: AssetClass; rows: PlanAggregate[] }>();
   const kept: PlanAggregate[] = [];
@@ -101,10 +104,18 @@ export async function serviceTrackRecord(
         TIMEFRAMES.indexOf(a.timeframe) - TIMEFRAMES.indexOf(b.timeframe) ||
         CLASSES.indexOf(a.asset_class) - CLASSES.indexOf(b.asset_class),
     )
-    .map((g) => ({ timeframe: g.timeframe, asset_class: g.asset_class, ...figuresOf(g.rows) }));
+    .map((g) => ({
+      timeframe: g.timeframe,
+      asset_class: g.asset_class,
+      cost_pct: costOf(g.asset_class),
+      ...figuresOf(g.rows),
+    }));
+  // One cost for the whole answer when its classes share one (or a class filter names one).
+  const costs = new Set(ordered.map((g) => g.cost_pct));
+  if (query.asset_class !== undefined) costs.add(costOf(query.asset_class));
   return {
     as_of: iso(at),
-    cost_pct: PLAN_COST_PCT,
+    cost_pct: costs.size === 1 ? [...costs][0] : null,
     timeframe: query.timeframe ?? null,
     asset_class: query.asset_class ?? null,
     total: figuresOf(kept),

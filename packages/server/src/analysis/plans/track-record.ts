@@ -9,7 +9,6 @@ import type { PlanOutcome } from '@marketlens/core';
 import { iso, isoOrNull } from '../../market/market.js';
 import { PLAN_OUTCOMES, type PlanAggregate, type PublishedPlanRow } from '../../storage/plans-types.js';
 import type { Storage } from '../../storage/types.js';
-import { PLAN_COST_PCT } from './outcomes.js';
 
 /** Outcomes of plans that were entered and closed: the trades the hit rate and mean R are over. */
 export const RESOLVED_OUTCOMES: readonly PlanOutcome[] = RESOLVED_PLAN_OUTCOMES;
@@ -77,10 +76,18 @@ export function figuresOf(aggregates: readonly PlanAggregate[]): TrackRecordFigu
   };
 }
 
-/** The track record of an asset on a timeframe, summed by the database. */
-export async function planTrackRecord(storage: Storage, assetId: string, timeframe: string): Promise<PlanTrackRecord> {
+/**
+ * The track record of an asset on a timeframe, summed by the database; `costPct` is the round trip
+ * of the asset's class its plans are published and scored with.
+ */
+export async function planTrackRecord(
+  storage: Storage,
+  assetId: string,
+  timeframe: string,
+  costPct: number,
+): Promise<PlanTrackRecord> {
   const aggregates = await storage.publishedPlans.aggregate(CALIBRATION_BUCKETS, { asset_id: assetId, timeframe });
-  return { timeframe, ...figuresOf(aggregates), cost_pct: PLAN_COST_PCT };
+  return { timeframe, ...figuresOf(aggregates), cost_pct: costPct };
 }
 
 /** A published plan as listed with a track record (times as ISO date-times). */

@@ -92,14 +92,17 @@ const signalRoute = operation(
     path: '/v2/analysis/{asset_id}/signal',
     operationId: 'getAssetSignal',
     tags: ['Analysis'],
-    summary: 'Buy/Hold/Sell signal with confidence and factor breakdown (cached 1 hour)',
-    description: `One computation is served for an hour per asset, timeframe, market and depth: \`cached_at\` says when, \`age\` how long ago, and \`cache-control: max-age\` how long it stays. ${GATES}`,
+    summary: 'Buy/Hold/Sell signal with confidence and factor breakdown (cached up to 1 hour, never past its candle)',
+    description: `One computation is served for at most an hour per asset, timeframe, market and depth, and never longer than one candle of the timeframe (m5: 5 minutes); it turns at the close of the candle now forming. \`cached_at\` says when it was computed, \`age\` how long ago, and \`cache-control: max-age\` how long it stays: the rest of that limit, ending at the candle's close at the latest. ${GATES}`,
     request: { params: AssetIdParams, query: AnalysisQuery },
     responses: {
       200: {
         ...json(envelopeOf(SignalResponseSchema, 'AnalysisSignalEnvelope'), 'The signal'),
         headers: {
-          'cache-control': { description: 'private, max-age=<seconds left of the hour>', schema: { type: 'string' } },
+          'cache-control': {
+            description: 'private, max-age=<seconds left of the hour or of the candle, whichever ends first>',
+            schema: { type: 'string' },
+          },
           age: { description: 'Seconds since the signal was computed', schema: { type: 'integer' } },
         },
       },

@@ -31,11 +31,11 @@ interface Figures {
 }
 interface Record_ {
   as_of: string;
-  cost_pct: number;
+  cost_pct: number | null;
   timeframe: string | null;
   asset_class: string | null;
   total: Figures;
-  groups: (Figures & { timeframe: string; asset_class: string })[];
+  groups: (Figures & { timeframe: string; asset_class: string; cost_pct: number })[];
 }
 interface Body<T> {
   code: number | string;
@@ -103,8 +103,14 @@ describe('GET /v2/track-record', () => {
   it('groups the recorded plans by timeframe and asset class, figures computed by hand', async () => {
     const { data } = (await get()).body;
     expect(data.as_of).toBe(new Date(h.clock.now).toISOString());
-    expect([data.cost_pct, data.timeframe, data.asset_class]).toEqual([0.2, null, null]);
-    expect(data.groups.map((g) => `${g.timeframe}/${g.asset_class}`)).toEqual(['h1/coins', 'h1/fx', 'd1/stocks']);
+    // Each class is scored with its own round trip, as its plans are published (core's COST_MODELS):
+    // coins 0.22%, fx 0.012%, stocks 0.05%; the classes differ, so there is no one cost for the whole.
+    expect([data.cost_pct, data.timeframe, data.asset_class]).toEqual([null, null, null]);
+    expect(data.groups.map((g) => `${g.timeframe}/${g.asset_class}/${g.cost_pct}`)).toEqual([
+      'h1/coins/0.22',
+      'h1/fx/0.012',
+      'd1/stocks/0.05',
+    ]);
     const [coins, fx, stocks] = data.groups;
 
     // h1 coins: bitcoin tp_hit (0.9, +1.5R), stopped_out (0.7, -1R), time_stopped (0.3, +0.25R), pending (0.5); ethereum entered (0.45).
@@ -182,11 +188,13 @@ describe('GET /v2/track-record', () => {
 
     const stocks = (await get('?asset_class=stocks')).body.data;
     expect(stocks.asset_class).toBe('stocks');
+    expect(stocks.cost_pct).toBe(0.05);
     expect(stocks.groups.map((g) => `${g.timeframe}/${g.asset_class}`)).toEqual(['d1/stocks']);
     expect(stocks.total.plans).toBe(2);
 
     const none = (await get('?timeframe=d1&asset_class=fx')).body.data;
     expect(none.groups).toEqual([]);
+    expect(none.cost_pct).toBe(0.012);
     expect(none.total).toMatchObject({
       plans: 0,
       counts: zero,

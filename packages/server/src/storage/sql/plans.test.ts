@@ -62,7 +62,7 @@ describeEngines('published plans repository', (engine) => {
         planRow(longPlan(T0 + i * H), T0 + i++ * H + 1, { outcome, confidence, realized_r: r }),
       );
     }
-    const t = await planTrackRecord(s, 'bitcoin', 'h1');
+    const t = await planTrackRecord(s, 'bitcoin', 'h1', 0.22);
     expect(t.plans).toBe(8);
     expect(t.counts).toEqual({ pending: 1, entered: 1, tp_hit: 2, stopped_out: 2, time_stopped: 1, expired: 1 });
     expect(t.resolved).toBe(5);
@@ -78,7 +78,7 @@ describeEngines('published plans repository', (engine) => {
     expect(t.calibration[4].hit_rate).toBeCloseTo(2 / 3, 12);
     expect(t.calibration[4].mean_confidence).toBeCloseTo((0.9 + 0.85 + 0.95) / 3, 12);
     expect(t.calibration[1].hit_rate).toBeNull();
-    expect((await planTrackRecord(s, 'ethereum', 'h1')).mean_realized_r).toBeNull();
+    expect((await planTrackRecord(s, 'ethereum', 'h1', 0.22)).mean_realized_r).toBeNull();
   });
   it('sums per asset, timeframe, outcome and confidence bucket in the database (aggregate)', async () => {
     const s = await engine.open();
@@ -176,11 +176,11 @@ describeEngines('published plans repository', (engine) => {
 
   it('gives the publication range with the track record', async () => {
     const s = await engine.open();
-    const none = await planTrackRecord(s, 'bitcoin', 'h1');
+    const none = await planTrackRecord(s, 'bitcoin', 'h1', 0.22);
     expect([none.plans, none.first_published_at, none.last_published_at]).toEqual([0, null, null]);
     await s.publishedPlans.record(planRow(longPlan(T0), T0 + 10));
     await s.publishedPlans.record(planRow(longPlan(T0 + H), T0 + H + 10, { outcome: 'expired' }));
-    const t = await planTrackRecord(s, 'bitcoin', 'h1');
+    const t = await planTrackRecord(s, 'bitcoin', 'h1', 0.22);
     expect(t.first_published_at).toBe(new Date(T0 + 10).toISOString());
     expect(t.last_published_at).toBe(new Date(T0 + H + 10).toISOString());
   });
