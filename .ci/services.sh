@@ -106,8 +106,12 @@ _mls_start_redis() {
   local dir=$1 port attempt i
   for attempt in 1 2 3 4 5; do
     port=$(_mls_free_port) || return 1
-    # No RDB snapshots, no AOF: a throwaway store. Daemonized, its pid file and log in $dir.
-    redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --daemonize yes \
+    # No RDB snapshots, no AOF: a throwaway store (MARKETLENS_REDIS_AOF=yes: AOF persistence and
+    # noeviction, as deploy/README.md requires of a deployment's Redis). Daemonized, its pid file
+    # and log in $dir.
+    local persist=(--appendonly no)
+    [ "${MARKETLENS_REDIS_AOF:-no}" = yes ] && persist=(--appendonly yes --appendfsync everysec --maxmemory-policy noeviction)
+    redis-server --port "$port" --bind 127.0.0.1 --save '' "${persist[@]}" --daemonize yes \
       --dir "$dir" --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >/dev/null 2>&1 || continue
     for i in $(seq 1 100); do
       [ "$(redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ] && { MLS_REDIS_PORT=$port; return 0; }

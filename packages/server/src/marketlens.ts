@@ -332,7 +332,8 @@ export function announceStart(
       mail: mail?.smtpUrl ? { smtp: new URL(mail.smtpUrl).host } : 'log',
       emailVerification,
       production: ml.config.production,
-      pid: process.pid,
+      // Its credentials never go to a log: `marketlens admin` makes keys for it.
+      demoUser: ml.demo?.email ?? null,
     },
     lines[0] ?? 'marketlens server listening',
   );

@@ -3,8 +3,11 @@
  * `deploy/` lays them out: whatever a client does on one instance holds on the others, and the
  * limits are the deployment's, not each instance's.
  */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithout } from '../../../core/src/testing/shared-data.js';
@@ -205,3 +208,172 @@ describe.skipIf(missing || unbuilt)('three instances on one PostgreSQL and one R
     }
   });
 });
+
+const REDIS_SERVER = spawnSync('redis-server', ['--version'], { encoding: 'utf8' }).status === 0;
+const noRedisServer = skipWithout(
+  REDIS_SERVER,
+  'the redis-server binary (to restart a Redis of its own)',
+  'Install it: apt-get install -y redis-server (or `source .ci/services.sh`, which does).',
+);
+
+/** A Redis of the test's own, without persistence, that can be restarted empty on the same port. */
+class OwnRedis {
+  private child: ChildProcess | null = null;
+  constructor(readonly port: number) {}
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+  async start(): Promise<void> {
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(this.port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
+    this.child = child;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (spawnSync('redis-cli', ['-p', String(this.port), 'PING'], { encoding: 'utf8' }).stdout.trim() === 'PONG')
+        return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`redis-server did not start on ${this.port}`);
+  }
+  /** Stops it (SIGKILL: nothing saved, as a crash) and waits for the exit. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (child === null || child.exitCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await gone;
+  }
+}
+
+/** A loopback port nothing listens on. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+describe.skipIf(missing || unbuilt || noRedisServer)(
+  'a Redis restarted empty under two instances (skips without PostgreSQL, redis-server or the build)',
+  () => {
+    const database = `heal_${randomBytes(4).toString('hex')}`;
+    const SYNC_INTERVAL_MS = 3_000;
+    const instances: Running[] = [];
+    let redis: OwnRedis;
+    let db: pg.Client;
+
+    beforeAll(async () => {
+      redis = new OwnRedis(await freePort());
+      await redis.start();
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${database}`);
+      await admin.end();
+      const url = new URL(DATABASE_URL);
+      url.pathname = `/${database}`;
+      db = new pg.Client({ connectionString: url.href });
+      await db.connect();
+      const env = {
+        DATABASE_URL: url.href,
+        REDIS_URL: redis.url,
+        MARKETLENS_SECRET_KEY: randomBytes(32).toString('base64'),
+        MARKETLENS_TRUSTED_PROXIES: '127.0.0.1',
+        MARKETLENS_LOG_FORMAT: 'json',
+        MARKETLENS_SYNC_INTERVAL_MS: String(SYNC_INTERVAL_MS),
+        MARKETLENS_SYNC_POLL_MS: '500',
+        // the periodic check far away: the reconnection alone must find the loss
+        MARKETLENS_JOBS_CHECK_MS: '600000',
+      };
+      for (let i = 0; i < 2; i++) instances.push(await startMain({}, env));
+    }, 120_000);
+
+    afterAll(async () => {
+      await Promise.all(instances.map((r) => stop(r)));
+      await db?.end();
+      await redis?.kill();
+      const admin = new pg.Client({ connectionString: DATABASE_URL });
+      await admin.connect();
+      await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      await admin.end();
+    });
+
+    it('syncs a due connection within two sync intervals, without a restart, and re-creates each schedule once', async () => {
+      const [a] = instances;
+      const headers = { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' };
+      const up = await fetch(`${a.url}/v1/auth/signup`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: `heal-${randomInt(1e9)}@example.com`, password: 'password-123' }),
+      });
+      expect(up.status).toBe(200);
+      const token = ((await up.json()) as Envelope<{ session_token: string }>).data.session_token;
+      const connected = await fetch(`${a.url}/v1/connections/user`, {
+        method: 'POST',
+        headers: { ...headers, 'x-session-token': token },
+        body: JSON.stringify({ exchange_id: 'marketlens-sim' }),
+      });
+      expect(connected.status).toBe(200);
+      const synced = async () =>
+        Number((await db.query('SELECT max(last_success_at) AS t FROM user_connections')).rows[0]?.t ?? 0);
+      const until = async (check: () => Promise<boolean>, ms: number) => {
+        const end = Date.now() + ms;
+        while (!(await check())) {
+          if (Date.now() > end) return false;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        return true;
+      };
+      // Synced once, and again on its schedule: the jobs run.
+      expect(await until(async () => (await synced()) > 0, 10_000)).toBe(true);
+      const first = await synced();
+      expect(await until(async () => (await synced()) > first, 3 * SYNC_INTERVAL_MS)).toBe(true);
+
+      // Redis crashes and comes back empty: every schedule and queued job is gone.
+      await redis.kill();
+      await redis.start();
+      const back = Date.now();
+      const keys = spawnSync('redis-cli', ['-p', String(redis.port), 'DBSIZE'], { encoding: 'utf8' }).stdout.trim();
+      expect(Number(keys)).toBeLessThan(5);
+      const due = Math.max(
+        back,
+        Number((await db.query('SELECT max(next_sync_at) AS t FROM user_connections')).rows[0]?.t ?? 0),
+      );
+      // Synced again within two sync intervals of being due, nothing restarted.
+      expect(await until(async () => (await synced()) > back, due - back + 2 * SYNC_INTERVAL_MS)).toBe(true);
+      expect(Date.now() - due).toBeLessThan(2 * SYNC_INTERVAL_MS + 500);
+      for (const r of instances) expect(r.child.exitCode).toBeNull();
+
+      const lines = instances.flatMap((r) =>
+        r
+          .output()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      );
+      const recreated = lines.filter((l) => String(l.msg).startsWith('job schedule was missing'));
+      const byJob = new Map<string, number>();
+      for (const l of recreated) byJob.set(String(l.job), (byJob.get(String(l.job)) ?? 0) + 1);
+      expect(byJob.get('sync-due')).toBe(1);
+      for (const [job, n] of byJob) expect(n, job).toBe(1);
+      // job runs are logged with the process that ran them
+      expect(
+        lines.some((l) => l.msg === 'job run' && l.job === 'sync-due' && /^api-\d+$/.test(String(l.process))),
+      ).toBe(true);
+    }, 90_000);
+  },
+);

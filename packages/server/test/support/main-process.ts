@@ -15,7 +15,7 @@ export const MAIN = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist
 export interface Running {
   child: ChildProcess;
   url: string;
-  /** The demo user's session token; empty in production (no demo user). */
+  /** The demo user's session token; empty in production (no demo user) and with JSON logs (never logged). */
   token: string;
   /** The temporary folder of its config file and data folder (`data/`). */
   dir: string;
@@ -45,10 +45,12 @@ export async function startMain(config: Record<string, unknown>, env: NodeJS.Pro
   });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+    const url = /listening on (http:\/\/[^\s"]+)/.exec(out)?.[1];
     const token = /session token:\s+(\S+)/.exec(out)?.[1];
     const production = /\(production\)/.test(out);
-    if (url !== undefined && (token !== undefined || production)) {
+    // JSON logs: the banner is one line, without the demo credentials.
+    const json = /"msg":"marketlens server listening on /.test(out);
+    if (url !== undefined && (token !== undefined || production || json)) {
       return { child, url, token: token ?? '', dir, output: () => out };
     }
     if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
