@@ -24,6 +24,8 @@ export const LAYERS = {
   '@marketlens/exchanges': ['@marketlens/core', '@marketlens/contract'],
   '@marketlens/mcp': ['@marketlens/contract'],
   '@marketlens/server': ['@marketlens/core', '@marketlens/exchanges', '@marketlens/mcp', '@marketlens/contract'],
+  // The browser app: contract types only; it reaches the server over HTTP, never through its code.
+  '@marketlens/web': ['@marketlens/contract'],
   marketlens: [
     '@marketlens/core',
     '@marketlens/exchanges',

@@ -38,6 +38,7 @@ import type { RequestLogPolicy } from './platform/observability/request-log.js';
 import { registerResponseHeaders, rejectInvalid, serveOperations } from './platform/operation.js';
 import { before, platformSteps } from './platform/pipeline.js';
 import { MemoRouter } from './platform/router/memo-router.js';
+import { registerAppFiles } from './platform/web/app-files.js';
 import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
 import { createUseCases, type UseCases } from './use-cases.js';
 
@@ -51,6 +52,8 @@ export interface CreateAppOptions {
   observability?: Observability;
   /** The use cases over `deps`, when the composition root built them (shared with MCP); absent: built here. */
   useCases?: UseCases;
+  /** The web app's built files served at `/app`; absent: `dist` of the installed `@marketlens/web`. */
+  appDir?: string | null;
 }
 
 /** What the server observes and publishes about itself. */
@@ -230,6 +233,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
     );
   }
   registerDocsUi(app, steps);
+  registerAppFiles(app, steps, options.appDir);
   registerReleaseFeed(app, steps);
   registerOAuthRoutes(app, steps);
   registerMcpRoutes(app, steps, useCases, {

@@ -350,6 +350,8 @@ export function startupLines(
   // The host only: the URL may hold the SMTP password.
   const mailTo = mail?.smtpUrl ? `SMTP ${new URL(mail.smtpUrl).host}` : 'the log (MARKETLENS_SMTP_URL unset)';
   const lines = [
+    // The web app first: the address a person opens.
+    `marketlens app:  ${server.url}/app`,
     `marketlens server listening on ${server.url}${ml.config.production ? ' (production)' : ''}`,
     `  docs:          ${server.url}/docs`,
     `  openapi:       ${server.url}${paths.openapi}`,

@@ -90,3 +90,8 @@ export const SignalListSchema = z
     rows: z.array(SignalRowSchema),
   })
   .meta({ id: 'SignalList' });
+
+/** `GET /v2/assets/signals` data. */
+export type SignalList = z.output<typeof SignalListSchema>;
+/** `GET /v2/assets/screener` data. */
+export type ScreenerResponse = z.output<typeof ScreenerSchema>;

@@ -327,6 +327,29 @@ export const OverviewSchema = z
   })
   .meta({ id: 'AnalysisOverview' });
 
+/** One OHLCV candle as the chart draws it (open time as an ISO date-time). */
+const CandleBarSchema = z.object({ time, open: n, high: n, low: n, close: n, volume: n }).meta({ id: 'CandleBar' });
+
+export const CandlesSchema = z
+  .object({
+    ...ServedFields,
+    as_of: time.meta({ description: 'Open time of the newest closed candle: the one the analysis is computed at' }),
+    candles: z.array(CandleBarSchema).meta({
+      description: 'The closed candles the analysis of the same query reads, oldest first',
+    }),
+    live: CandleBarSchema.nullable().meta({
+      description: 'The candle still forming (null when none is: a closed session or a stale source)',
+    }),
+  })
+  .meta({ id: 'AnalysisCandles' });
+
+/** `GET /v2/analysis/{asset_id}` data. */
+export type AnalysisResponse = z.output<typeof AnalysisSchema>;
+/** `GET /v2/analysis/{asset_id}/overview` data. */
+export type OverviewResponse = z.output<typeof OverviewSchema>;
+/** `GET /v2/analysis/{asset_id}/candles` data. */
+export type CandlesResponse = z.output<typeof CandlesSchema>;
+
 // ---- tickers ----
 
 const tickerFields = {
@@ -388,6 +411,9 @@ export const AssetRowSchema = z
     venue: z.string().nullable(),
   })
   .meta({ id: 'AssetRow' });
+
+/** A row of `GET /v2/assets/` and of the favorites. */
+export type AssetListRow = z.output<typeof AssetRowSchema>;
 
 export const PopularAssetSchema = AssetRowSchema.extend({
   favorites: z.number().int().meta({ description: 'Users who favorite it' }),

@@ -20,6 +20,7 @@ import {
   type SignalResult,
   signalOf,
 } from './analysis.js';
+import { candlesOf } from './candles.js';
 import { type FearGreedQuery, fearGreedListOf, insightsOf } from './insights.js';
 import { planCostOf } from './plan-costs.js';
 import { planRecorded, recordServedPlan } from './plans/recorder.js';
@@ -95,6 +96,13 @@ export function analysisUseCases(deps: AppDeps) {
     async signal(actor: Actor, request: AnalysisRequest): Promise<SignalResult> {
       const { market, asset } = await gated(actor, request);
       return signalOf(deps, market, asset, request);
+    },
+
+    /** The candles the analysis of the same request reads, and the live one apart (the chart's data). */
+    async candles(actor: Actor, request: AnalysisRequest) {
+      const { market, asset } = await gated(actor, request);
+      await actor.admitted?.();
+      return candlesOf(deps, market, asset, request);
     },
 
     /** The overview narrative in `locale` (its language, else English). */

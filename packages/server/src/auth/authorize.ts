@@ -5,6 +5,7 @@ import { AppError } from '../platform/errors/app-error.js';
 import { admitted, asMiddleware, type Step } from '../platform/pipeline.js';
 import { requestHeader } from '../platform/request-header.js';
 import type { Storage, UserRecord } from '../storage/types.js';
+import { checkSameOrigin, clearingCookieOn, cookieSessionToken } from './cookie-session.js';
 import type { LoadedSession } from './session-cache.js';
 import { authenticated, liveSession } from './users.js';
 
@@ -90,21 +91,36 @@ export function authStep(spec: AuthSpec): Step {
       c.set('caller', ANONYMOUS);
       return undefined;
     }
-    const token = requestHeader(c, 'x-session-token');
+    const header = requestHeader(c, 'x-session-token');
+    const key = requestHeader(c, 'x-api-key');
+    // The web app's cookie carries a session only where no credential is sent in a header, so
+    // header clients are served exactly as before.
+    const cookie = header === undefined && key === undefined ? cookieSessionToken(c) : undefined;
+    const token = header ?? cookie;
     if (token !== undefined && session) {
+      if (cookie !== undefined) checkSameOrigin(c);
       const deps = c.get('deps');
       const now = deps.now();
       const cache = deps.sessionCache;
-      const caller = cache
-        ? cache.resolve(token, now, loadSession, deps)
-        : loadSession(token, now, deps).then((s) => s.caller);
+      let caller: Caller | Promise<Caller>;
+      try {
+        caller = cache
+          ? cache.resolve(token, now, loadSession, deps)
+          : loadSession(token, now, deps).then((s) => s.caller);
+      } catch (err) {
+        throw cookie === undefined ? err : clearingCookieOn(c, err);
+      }
       if (!(caller instanceof Promise)) {
         c.set('caller', caller);
         return undefined;
       }
-      return caller.then(setCaller(c));
+      const resolved = caller.then(setCaller(c));
+      return cookie === undefined
+        ? resolved
+        : resolved.catch((err: unknown) => {
+            throw clearingCookieOn(c, err);
+          });
     }
-    const key = requestHeader(c, 'x-api-key');
     if (key !== undefined) {
       if (!apiKey) throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
       // The allowance is spent only by a request the rate limit admitted.
@@ -112,7 +128,7 @@ export function authStep(spec: AuthSpec): Step {
       const caller = () => apiKeyCaller(c.get('deps'), key).then(setCaller(c));
       return admission === undefined ? caller() : admission.then(caller);
     }
-    if (token !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
+    if (header !== undefined) throw new AppError('Unauthorized', 'This operation does not accept a session');
     if (!anonymous) throw new AppError('Unauthorized', 'A valid credential is required');
     c.set('caller', ANONYMOUS);
     return undefined;

@@ -5,6 +5,7 @@ import {
   AnalysisSchema,
   AssetIdParams,
   AssetMarketsQuery,
+  CandlesSchema,
   envelopeOf,
   LocaleHeader,
   MarketsSchema,
@@ -126,6 +127,21 @@ const overviewRoute = operation(
   [402, 404, 503],
 );
 
+const candlesRoute = operation(
+  SESSION_OR_API_KEY,
+  {
+    method: 'get',
+    path: '/v2/analysis/{asset_id}/candles',
+    operationId: 'getAssetCandles',
+    tags: ['Analysis'],
+    summary: 'The candles an analysis reads, with the live candle apart (for charts)',
+    description: `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
+    request: { params: AssetIdParams, query: AnalysisQuery },
+    responses: { 200: json(envelopeOf(CandlesSchema, 'AnalysisCandlesEnvelope'), 'The candles') },
+  },
+  [402, 404, 503],
+);
+
 const marketsRoute = operation(
   SESSION_OR_API_KEY,
   {
@@ -193,6 +209,14 @@ export function registerAnalysisRoutes(serve: Serve, { analysis }: UseCases): vo
     const result = await analysis.signal(actorOf(c), request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
     c.header('age', String(result.age));
+    c.header('vary', VARY);
+    return c.json(ok(result), 200);
+  });
+  serve(candlesRoute, async (c) => {
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+    const result = await analysis.candles(actorOf(c), request);
+    // The live candle moves with every read: never reused without asking.
+    c.header('cache-control', 'private, no-cache');
     c.header('vary', VARY);
     return c.json(ok(result), 200);
   });

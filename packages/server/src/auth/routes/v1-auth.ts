@@ -7,13 +7,23 @@ import {
   MeSchema,
   ok,
   PendingVerificationSchema,
+  type Session,
   SessionSchema,
   VerifyEmailQuery,
 } from '@marketlens/contract';
+import type { Context } from 'hono';
 import { actorOf } from '../../platform/actor.js';
+import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
+import {
+  checkSameOrigin,
+  clearedSessionCookie,
+  cookieSessionToken,
+  sessionCookie,
+  wantsSessionCookie,
+} from '../cookie-session.js';
 import { baseUrlOf } from '../oauth/base.js';
 import { VERIFY_PATH } from '../verification/verification.js';
 
@@ -108,6 +118,17 @@ const meRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
 });
 
+/**
+ * The session as answered: in the body for header clients; for a client that sent
+ * `x-session-cookie: 1` (the web app) in an HttpOnly cookie instead, its token left out of the body
+ * (empty) so no script ever holds it.
+ */
+function deliver(c: Context<AppEnv>, session: Session): Session {
+  if (!wantsSessionCookie(c)) return session;
+  c.header('set-cookie', sessionCookie(c, session.session_token, Date.parse(session.expires_at)), { append: true });
+  return { ...session, session_token: '' };
+}
+
 export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
   serve(meRoute, async (c) => {
     const account = await auth.me(actorOf(c));
@@ -117,13 +138,15 @@ export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
   serve(signupRoute, async (c) => {
     c.header('cache-control', 'no-store');
     // The base URL is asked for only when a link is mailed: a sign-up that mails nothing needs no Host check.
+    if (wantsSessionCookie(c)) checkSameOrigin(c);
     const result = await auth.signup(actorOf(c), c.req.valid('json'), () => baseUrlOf(c));
-    return 'pending' in result ? c.json(ok(result.pending), 202) : c.json(ok(result.session), 200);
+    return 'pending' in result ? c.json(ok(result.pending), 202) : c.json(ok(deliver(c, result.session)), 200);
   });
   serve(loginRoute, async (c) => {
+    if (wantsSessionCookie(c)) checkSameOrigin(c);
     const session = await auth.login(actorOf(c), c.req.valid('json'));
     c.header('cache-control', 'no-store');
-    return c.json(ok(session), 200);
+    return c.json(ok(deliver(c, session)), 200);
   });
   serve(verifyRoute, async (c) => {
     const verified = await auth.verify(actorOf(c), c.req.valid('query').token);
@@ -138,7 +161,9 @@ export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
     return c.json(ok(pending), 202);
   });
   serve(logoutRoute, async (c) => {
-    await auth.logout(actorOf(c), c.req.header('x-session-token') ?? '');
+    const cookie = c.req.header('x-session-token') === undefined ? cookieSessionToken(c) : undefined;
+    await auth.logout(actorOf(c), c.req.header('x-session-token') ?? cookie ?? '');
+    if (cookie !== undefined) c.header('set-cookie', clearedSessionCookie(c));
     return c.json(ok(null), 200);
   });
 }

@@ -1,0 +1,81 @@
+import { LOCALES } from './locale.js';
+
+/** A failure the page shows: the API's `ErrorResponse` (its `code` and `message`), or why there was none. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** The server could not be reached at all (stopped, restarting, the network down). */
+  get unreachable(): boolean {
+    return this.status === 0;
+  }
+}
+
+/** The code the page gives a request that never got an answer. */
+export const UNREACHABLE = 'Unreachable';
+
+interface Envelope<T> {
+  success: boolean;
+  code: string | number;
+  data?: T;
+  message?: string | null;
+}
+
+function isEnvelope(value: unknown): value is Envelope<unknown> {
+  return typeof value === 'object' && value !== null && 'success' in value && 'code' in value;
+}
+
+/** What a request sends besides its path. */
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Revalidate with the server instead of a cached answer. */
+  fresh?: boolean;
+}
+
+/**
+ * Calls the REST API of the server that served the page and returns the envelope's `data`. The
+ * session travels in the HttpOnly cookie (same origin), never in script-readable storage. Every
+ * failure is an {@link ApiError}: the `ErrorResponse` the server sent, or code `Unreachable`.
+ */
+export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      credentials: 'same-origin',
+      ...(options.fresh ? { cache: 'no-cache' as const } : {}),
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+  } catch {
+    throw new ApiError(0, UNREACHABLE, 'The server cannot be reached. The page will retry when it is back.');
+  }
+  let payload: unknown;
+  try {
+    payload = await response.json();
+  } catch {
+    throw new ApiError(response.status, 'GeneralError', `The server answered ${response.status} without a JSON body.`);
+  }
+  if (!isEnvelope(payload)) {
+    throw new ApiError(response.status, 'GeneralError', `The server answered ${response.status} in an unknown shape.`);
+  }
+  if (!response.ok || !payload.success) {
+    throw new ApiError(response.status, payload.code, payload.message ?? `Request failed (${response.status})`);
+  }
+  return payload.data as T;
+}
+
+/** `x-locale` for the narrative, when the page's language is one the server writes. */
+export function localeHeader(locale: string): Record<string, string> {
+  return (LOCALES as readonly string[]).includes(locale) ? { 'x-locale': locale } : {};
+}

@@ -1,0 +1,104 @@
+import './styles.css';
+import { ApiError } from './api.js';
+import { h, replace } from './dom.js';
+import { describeError } from './messages.js';
+import { renderAccountPage, renderVerifyPage } from './pages/account.js';
+import { renderAssetPage } from './pages/asset.js';
+import { renderListsPage } from './pages/lists.js';
+import { refreshState, state } from './state.js';
+import { parseRoute } from './timeframes.js';
+
+const main = document.getElementById('main') as HTMLElement;
+const who = document.getElementById('who') as HTMLElement;
+const status = document.getElementById('status') as HTMLElement;
+let cleanup: () => void = () => undefined;
+
+/** Shows a page-wide notice (the server away, a session ended), or clears it. */
+function notice(text: string): void {
+  status.textContent = text;
+  status.hidden = text === '';
+}
+
+function showWho(): void {
+  replace(
+    who,
+    state.me === null ? h('a', { href: '/app/account' }, 'Sign in') : `${state.me.user.email} · ${state.me.tier}`,
+  );
+}
+
+/** Renders the page the location names. */
+function render(): void {
+  cleanup();
+  document.documentElement.lang = state.locale;
+  showWho();
+  const route = parseRoute(location.pathname, location.search);
+  const query = new URLSearchParams(location.search).get('q') ?? '';
+  const search = document.getElementById('search') as HTMLInputElement | null;
+  if (search !== null && search.value === '' && query !== '') search.value = query;
+  switch (route.page) {
+    case 'asset':
+      cleanup = renderAssetPage(main, route.assetId, route.timeframe, navigate);
+      break;
+    case 'lists':
+      cleanup = renderListsPage(main, route.tab, query, navigate);
+      break;
+    case 'account':
+      cleanup = renderAccountPage(main, render);
+      break;
+    case 'verify':
+      cleanup = renderVerifyPage(main, route.token);
+      break;
+    default:
+      cleanup = renderListsPage(main, state.me === null ? 'assets' : 'watchlist', query, navigate);
+  }
+}
+
+/** Moves to a path of the app without reloading. */
+function navigate(path: string): void {
+  history.pushState(null, '', path);
+  render();
+  main.focus({ preventScroll: true });
+}
+
+document.addEventListener('click', (event) => {
+  const link = (event.target as Element | null)?.closest?.('a');
+  if (link === null || link === undefined || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin || !url.pathname.startsWith('/app')) return;
+  event.preventDefault();
+  navigate(url.pathname + url.search);
+});
+window.addEventListener('popstate', render);
+document.getElementById('search-form')?.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const q = (document.getElementById('search') as HTMLInputElement).value.trim();
+  navigate(`/app/lists/assets${q === '' ? '' : `?q=${encodeURIComponent(q)}`}`);
+});
+
+/**
+ * Reads the state once; while the server cannot be reached, says so and tries again, so the page
+ * comes back by itself after a restart. An ended session is said once, then the page goes on
+ * signed out (the server has removed the cookie).
+ */
+async function start(attempt = 0, keep = ''): Promise<void> {
+  try {
+    await refreshState();
+    notice(keep);
+    render();
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'InvalidSession') {
+      await start(attempt, describeError(err));
+      return;
+    }
+    notice(describeError(err));
+    replace(
+      main,
+      h('h1', {}, 'marketlens'),
+      h('p', { role: 'alert', 'data-testid': 'start-message' }, describeError(err)),
+    );
+    setTimeout(() => void start(attempt + 1), Math.min(10_000, 1_000 * 2 ** attempt));
+  }
+}
+
+void start();

@@ -1,0 +1,294 @@
+import type { AnalysisResponse, CandlesResponse, OverviewResponse } from '@marketlens/contract';
+import { ApiError, api, localeHeader } from '../api.js';
+import { type AssetChart, createAssetChart } from '../chart.js';
+import { type Child, h, replace } from '../dom.js';
+import { num, price, prob, words } from '../format.js';
+import { describeError } from '../messages.js';
+import { state } from '../state.js';
+import { assetPath, timeframeChoices } from '../timeframes.js';
+
+/** How often the live candle is read again (the last price moves without a reload). */
+export const LIVE_POLL_MS = 5_000;
+
+type Signal = AnalysisResponse['signal'];
+
+/** A field the API may add later (expected R, say), shown when present. */
+function optionalNumber(obj: object, key: string): number | null {
+  const value = (obj as Record<string, unknown>)[key];
+  return typeof value === 'number' ? value : null;
+}
+
+function signalPanel(signal: Signal, locale: string): HTMLElement {
+  const expectedR = optionalNumber(signal, 'expected_r');
+  const maxAbs = Math.max(1e-9, ...signal.factors.map((f) => Math.abs(f.contribution)));
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'signal-h' },
+    h('h2', { id: 'signal-h' }, 'Signal'),
+    h('p', { class: `action action-${signal.action}`, 'data-testid': 'signal-action' }, signal.action.toUpperCase()),
+    h(
+      'dl',
+      { class: 'facts' },
+      h('dt', {}, 'Confidence'),
+      h('dd', {}, prob(signal.confidence, locale)),
+      h('dt', {}, 'Base rate'),
+      h('dd', {}, prob(signal.base_rate, locale)),
+      expectedR !== null && h('dt', {}, 'Expected R'),
+      expectedR !== null && h('dd', {}, num(expectedR, locale)),
+      h('dt', {}, 'Score'),
+      h('dd', {}, num(signal.score, locale)),
+      signal.reason !== undefined && h('dt', {}, 'Reason'),
+      signal.reason !== undefined && h('dd', {}, words(signal.reason)),
+    ),
+    h(
+      'ul',
+      { class: 'bars', 'aria-label': 'Factor contributions' },
+      ...signal.factors.map((f) => {
+        const width = `${Math.round((Math.abs(f.contribution) / maxAbs) * 100)}%`;
+        const bar = h('span', { class: `bar ${f.contribution >= 0 ? 'pos' : 'neg'}` });
+        bar.style.width = width;
+        return h(
+          'li',
+          {},
+          h('span', { class: 'bar-name' }, words(f.name)),
+          h('span', { class: 'bar-track' }, bar),
+          h('span', { class: 'bar-value' }, num(f.contribution, locale, 3)),
+        );
+      }),
+    ),
+  );
+}
+
+function planPanel(a: AnalysisResponse, locale: string): HTMLElement {
+  const plan = a.zone;
+  const rows: Child[] =
+    plan.direction === null
+      ? [h('p', {}, `No trade: ${words(plan.reason)}${plan.bias ? ` (bias ${plan.bias})` : ''}.`)]
+      : [
+          h(
+            'dl',
+            { class: 'facts' },
+            h('dt', {}, 'Direction'),
+            h('dd', {}, plan.direction),
+            h('dt', {}, 'Entry'),
+            h('dd', {}, price(plan.entry_price, locale)),
+            h('dt', {}, 'Stop'),
+            h('dd', {}, price(plan.stop_loss, locale)),
+            ...plan.take_profits.flatMap((tp, i) => [
+              h('dt', {}, `Target ${i + 1} (${tp.size_pct} %)`),
+              h('dd', {}, `${price(tp.price, locale)} · ${num(tp.risk_reward, locale, 1)} R`),
+            ]),
+          ),
+        ];
+  return h('section', { class: 'panel', 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, 'Plan'), ...rows);
+}
+
+function levelsPanel(a: AnalysisResponse, locale: string): HTMLElement {
+  const zones = [...a.levels.zones].sort((x, y) => y.mid - x.mid);
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'levels-h' },
+    h('h2', { id: 'levels-h' }, 'Levels'),
+    h(
+      'table',
+      { class: 'table', 'data-testid': 'zones' },
+      h('caption', { class: 'sr-only' }, `Support and resistance zones on ${a.timeframe}`),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col' }, 'Zone'),
+          h('th', { scope: 'col' }, 'Range'),
+          h('th', { scope: 'col' }, 'Strength'),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        ...zones.map((z) =>
+          h(
+            'tr',
+            { class: z.kind },
+            h('td', {}, z.kind),
+            h('td', {}, `${price(z.low, locale)} – ${price(z.high, locale)}`),
+            h('td', {}, `${num(z.strength, locale)} · ${z.touches}×`),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function sentimentPanel(a: AnalysisResponse, locale: string): HTMLElement {
+  const fg = a.fear_greed;
+  const r = a.regime;
+  return h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'fg-h' },
+    h('h2', { id: 'fg-h' }, 'Fear & Greed and regime'),
+    h('p', { class: 'big' }, fg.score === null ? '–' : String(fg.score), ' ', h('span', {}, words(fg.zone))),
+    h(
+      'ul',
+      { class: 'plain' },
+      ...fg.components.map((c) =>
+        h('li', {}, `${words(c.name)}: ${num(c.value, locale, 0)} (weight ${num(c.weight, locale)})`),
+      ),
+    ),
+    h(
+      'p',
+      {},
+      'Regime: ',
+      h('strong', {}, words(r.phase)),
+      r.since !== null ? ` since ${new Date(r.since).toLocaleDateString(locale)}` : '',
+      r.strength !== null ? ` · strength ${num(r.strength, locale)}` : '',
+    ),
+  );
+}
+
+/**
+ * The asset page: the chart of the analysed candles with the zones, the plan and the live candle,
+ * the timeframe switcher, the signal, Fear & Greed, the regime and the narrative. The live candle
+ * is read again every few seconds; a failure shows the API's message in the page and the page
+ * recovers by itself when the server is back.
+ */
+export function renderAssetPage(
+  root: HTMLElement,
+  assetId: string,
+  requested: string | null,
+  navigate: (path: string) => void,
+): () => void {
+  const config = state.config;
+  const defaultTf = config?.analysis.default_timeframe ?? 'd1';
+  const timeframe = requested ?? defaultTf;
+  const locale = state.locale;
+  const title = h('h1', {}, assetId);
+  const lastPrice = h('p', { class: 'last', 'aria-live': 'polite', 'data-testid': 'last-price' });
+  const message = h('div', { class: 'message', role: 'alert', 'data-testid': 'asset-message' });
+  const switcher = h(
+    'div',
+    { class: 'tf', role: 'group', 'aria-label': 'Timeframe' },
+    ...timeframeChoices(config?.analysis.timeframes ?? [{ value: defaultTf, needs_pro: false }]).map((t) =>
+      h(
+        'button',
+        {
+          type: 'button',
+          class: t.value === timeframe ? 'on' : '',
+          'aria-pressed': t.value === timeframe ? 'true' : 'false',
+          'data-tf': t.value,
+          title: t.gated ? `${t.value} needs the Pro plan` : `Show ${t.value}`,
+          onclick: () => navigate(assetPath(assetId, t.value, defaultTf)),
+        },
+        t.label,
+      ),
+    ),
+  );
+  const chartSlot = h('div', { class: 'chart-slot' });
+  const side = h('div', { class: 'side' });
+  const narrative = h('section', { class: 'panel narrative', 'aria-labelledby': 'story-h', lang: locale });
+  replace(
+    root,
+    h('div', { class: 'asset-head' }, title, lastPrice, switcher),
+    message,
+    h('div', { class: 'asset-body' }, chartSlot, side),
+    narrative,
+  );
+
+  let chart: AssetChart | null = null;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const query = `timeframe=${encodeURIComponent(timeframe)}`;
+  const base = `/v2/analysis/${encodeURIComponent(assetId)}`;
+  const gatedLabel = `The ${timeframe} timeframe`;
+
+  const showError = (err: unknown) => {
+    message.textContent = describeError(err, { tierFor: gatedLabel });
+    message.dataset.code = err instanceof ApiError ? String(err.code) : 'Error';
+  };
+
+  const showLast = (value: number, live: boolean) => {
+    lastPrice.textContent = `${price(value, locale)} · ${live ? 'live' : 'last close'}`;
+  };
+
+  const load = async (): Promise<boolean> => {
+    try {
+      const [candles, analysis] = await Promise.all([
+        api<CandlesResponse>(`${base}/candles?${query}`),
+        api<AnalysisResponse>(`${base}?${query}`),
+      ]);
+      if (stopped) return true;
+      message.textContent = '';
+      delete message.dataset.code;
+      title.textContent = `${analysis.asset.name} (${analysis.asset.symbol})`;
+      document.title = `${analysis.asset.name} · ${timeframe} · marketlens`;
+      if (chart === null) {
+        chart = createAssetChart((count) => {
+          chartSlot.dataset.zonesDrawn = String(count);
+        });
+        chartSlot.replaceChildren(chart.element);
+      }
+      chart.setCandles(candles);
+      chart.setAnalysis(analysis, timeframe, locale);
+      const last = candles.live ?? candles.candles.at(-1);
+      if (last !== undefined) showLast(last.close, candles.live !== null);
+      requestAnimationFrame(() => {
+        if (performance.getEntriesByName('ml:first-chart').length === 0) performance.mark('ml:first-chart');
+        chartSlot.dataset.ready = 'true';
+      });
+      replace(
+        side,
+        signalPanel(analysis.signal, locale),
+        planPanel(analysis, locale),
+        levelsPanel(analysis, locale),
+        sentimentPanel(analysis, locale),
+      );
+      api<OverviewResponse>(`${base}/overview?${query}`, { headers: localeHeader(locale) })
+        .then((o) => {
+          if (!stopped) replace(narrative, h('h2', { id: 'story-h' }, 'Overview'), h('p', { lang: o.locale }, o.text));
+        })
+        .catch((err: unknown) => {
+          if (!stopped) replace(narrative, h('h2', { id: 'story-h' }, 'Overview'), h('p', {}, describeError(err)));
+        });
+      return true;
+    } catch (err) {
+      if (!stopped) showError(err);
+      return false;
+    }
+  };
+
+  const poll = async () => {
+    if (stopped) return;
+    if (chart === null) {
+      // Not drawn yet (the server was away): try the whole page again.
+      const ok = await load();
+      if (!ok && message.dataset.code !== 'Unreachable') return; // a lasting answer (unknown asset, gate): stop.
+    } else {
+      try {
+        const candles = await api<CandlesResponse>(`${base}/candles?${query}`);
+        if (stopped) return;
+        if (message.dataset.code === 'Unreachable') {
+          message.textContent = '';
+          delete message.dataset.code;
+        }
+        chart.updateLive(candles.live);
+        const last = candles.live ?? candles.candles.at(-1);
+        if (last !== undefined) showLast(last.close, candles.live !== null);
+      } catch (err) {
+        if (!stopped) showError(err);
+      }
+    }
+    timer = setTimeout(() => void poll(), LIVE_POLL_MS);
+  };
+
+  void load().then((ok) => {
+    if (stopped) return;
+    if (ok || message.dataset.code === 'Unreachable') timer = setTimeout(() => void poll(), LIVE_POLL_MS);
+  });
+
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    chart?.destroy();
+  };
+}
