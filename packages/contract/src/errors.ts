@@ -174,6 +174,12 @@ export const ERROR_CODES = {
     status: 422,
     meaning: 'An account with this email already exists.',
   },
+  StreamSubscriptionLimitExceeded: {
+    code: 'StreamSubscriptionLimitExceeded',
+    status: 422,
+    meaning:
+      '`GET /v2/stream` names more asset and timeframe pairs than the tier may follow on one stream (free 5, Pro 50, Elite 200).',
+  },
   ApiKeyLimitExceeded: {
     code: 'ApiKeyLimitExceeded',
     status: 422,

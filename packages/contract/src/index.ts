@@ -19,6 +19,7 @@ export * from './auth/session.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './keys/api-keys.js';
+export * from './live/stream.js';
 export * from './market/config.js';
 export * from './market/insights.js';
 export * from './market/lists.js';

@@ -17,6 +17,7 @@ import { registerOAuthRoutes } from './auth/oauth/routes.js';
 import { registerAuthRoutes } from './auth/routes/v1-auth.js';
 import { SessionCache } from './auth/session-cache.js';
 import { registerApiKeyRoutes } from './keys/routes/v1-api-keys.js';
+import { registerStreamRoutes } from './live/routes/v2-stream.js';
 import { registerLegacyAssetRoutes } from './market/routes/v1-assets.js';
 import { registerExchangeRoutes } from './market/routes/v1-exchanges.js';
 import { registerNewsRoutes } from './market/routes/v1-news.js';
@@ -142,6 +143,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerNotificationPreferenceRoutes(serve, useCases);
   registerTrackRecordRoutes(serve, useCases);
   registerPilotRoutes(serve, useCases);
+  registerStreamRoutes(serve, useCases);
 
   const documentConfig = (c: Context<AppEnv>) => ({
     openapi: '3.1.0',
@@ -174,6 +176,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
       { name: 'Promotions', description: 'Exchange promotions, campaigns and affiliate volume' },
       { name: 'Pilot', description: "The paper-trading pilot's positions and track record (spectate)" },
       { name: 'News', description: 'Market news from the configured feeds' },
+      {
+        name: 'Live',
+        description: 'A stream of closed-candle analyses, prices, alerts and syncs (Server-Sent Events)',
+      },
     ],
   });
   let openapiCache: {

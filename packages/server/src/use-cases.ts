@@ -3,6 +3,7 @@ import { alertUseCases } from './alerts/use-cases.js';
 import { analysisUseCases } from './analysis/use-cases.js';
 import { authUseCases } from './auth/use-cases.js';
 import { keyUseCases } from './keys/use-cases.js';
+import { liveUseCases } from './live/use-cases.js';
 import { marketUseCases } from './market/use-cases.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
@@ -23,6 +24,7 @@ export function createUseCases(deps: AppDeps) {
     keys: keyUseCases(deps),
     promotions: promotionUseCases(deps),
     pilot: pilotUseCases(deps),
+    live: liveUseCases(deps),
   };
 }
 

@@ -1,5 +1,6 @@
 import { candleOpenTime, MAX_CANDLES, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
+import { publishUserEvent } from '../live/live.js';
 import { iso, marketOf, universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { InProcessJobs } from '../platform/jobs/in-process.js';
@@ -180,7 +181,21 @@ export async function evaluateAlerts(
         { triggered_at: now, trigger_value: hit.value, trigger_candle: hit.candle_open },
         notice,
       );
-      if (fired) triggered++;
+      if (fired) {
+        triggered++;
+        // The owner's open streams hear of it at once (the push and webhooks are already staged).
+        const pushed = JSON.parse(notice.payload) as { title: string; body: string };
+        await publishUserEvent(deps, alert.user_id, 'alert', {
+          alert_id: alert.id,
+          asset_id: alert.asset_id,
+          kind: alert.kind,
+          title: pushed.title,
+          body: pushed.body,
+          value: hit.value,
+          candle_time: iso(hit.candle_open),
+          triggered_at: iso(now),
+        });
+      }
     }
   }
   return { evaluated, triggered };

@@ -98,8 +98,35 @@ export async function servedDocument(request: (path: string) => Promise<Response
     const problems: string[] = [];
     if (status >= 500) problems.push(`status ${status}`);
     if (!(String(status) in op.responses)) problems.push(`status ${status} is not documented for the operation`);
+    if (contentType.startsWith('text/event-stream') && status >= 200 && status < 300) {
+      // A stream (read up to its first event, see `bodyText`): that event as the document's event schema.
+      const fields: Record<string, string> = {};
+      for (const line of text.split('\n\n')[0].split('\n')) {
+        const m = /^(id|event|data): (.*)$/.exec(line);
+        if (m !== null) fields[m[1]] = m[2];
+      }
+      let event: unknown;
+      try {
+        event = { ...fields, data: JSON.parse(fields.data ?? '') };
+      } catch {
+        problems.push('the first event of the stream carries no JSON data');
+        return problems;
+      }
+      const v = validator([
+        'paths',
+        op.path,
+        op.method.toLowerCase(),
+        'responses',
+        String(status),
+        'content',
+        contentType.split(';')[0],
+        'schema',
+      ]);
+      if (!v(event)) problems.push(`event schema: ${ajv.errorsText(v.errors, { separator: '; ' }).slice(0, 400)}`);
+      return problems;
+    }
     if (!contentType.includes('application/json')) {
-      // Every REST answer of this service is JSON (envelope or ErrorResponse).
+      // Every REST answer of this service is JSON (envelope or ErrorResponse), or a stream's events.
       problems.push(`content-type ${contentType || '(none)'}`);
       return problems;
     }

@@ -4,7 +4,7 @@ import { liveSession } from '../../src/auth/users.js';
 import { grantTier } from '../../src/keys/tiers.js';
 import type { Tier } from '../../src/storage/types.js';
 import { type Harness, harness } from '../support/harness.js';
-import { registeredOperations } from '../support/operations.js';
+import { bodyText, registeredOperations } from '../support/operations.js';
 import { admits, type DocOperation, type ServedDocument, servedDocument } from './document.js';
 import { requestArb } from './fuzz-request.js';
 import { offlineHarness } from './offline.js';
@@ -160,7 +160,7 @@ describe('schema-driven fuzz over every operation of the OpenAPI document', () =
         h.storage.db.prepare('DELETE FROM api_usage').run();
         const headers = { ...req.init.headers, ...headersOf(cred) };
         const res = await h.request(req.url, { ...req.init, headers });
-        const text = await res.text();
+        const text = await bodyText(res);
         counts[res.status] = (counts[res.status] ?? 0) + 1;
         const problems = doc.check(op, res.status, res.headers.get('content-type') ?? '', text);
         if (req.violations.length > 0 && res.status < 400 && !tolerated(`${method} ${path}`, req.violations)) {

@@ -39,3 +39,23 @@ export function registeredOperations(app: App): OperationEntry[] {
 export function fillPath(path: string, value: (name: string) => string): string {
   return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(value(name)));
 }
+
+/**
+ * The body of an answer as text. A stream (`text/event-stream`, `GET /v2/stream`) never ends on
+ * its own: its first event is read (the `ready` frame, or the `error` of a stream refused) and the
+ * stream cancelled, so suites that send every operation read what it answered without waiting
+ * forever.
+ */
+export async function bodyText(res: Response): Promise<string> {
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream') || res.body === null) return res.text();
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('\n\n')) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+  }
+  await reader.cancel();
+  return text;
+}

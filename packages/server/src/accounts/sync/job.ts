@@ -44,6 +44,8 @@ export interface SyncContext {
   shouldStop?: () => boolean;
   /** Unexpected (non-venue) failures are reported here; the message is already redacted. */
   log?: (message: string) => void;
+  /** Told of every finished sync of a connection (the owner's live streams get a `sync` event). */
+  onSynced?: (connection: ConnectionRecord, result: SyncResult) => void;
 }
 
 /** What one sync did. */

@@ -192,6 +192,7 @@ export class SyncScheduler {
         if (connection === null) return null;
         const result = await syncConnection(this.ctx, connection);
         if (!result.ok) this.accounts.delete(connectionId);
+        this.ctx.onSynced?.(connection, result);
         return result;
       } finally {
         this.release();

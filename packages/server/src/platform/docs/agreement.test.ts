@@ -10,7 +10,7 @@ import {
   validArb,
 } from '../../../test/reliability/schema-arbitrary.js';
 import { type Harness, harness } from '../../../test/support/harness.js';
-import { fillPath } from '../../../test/support/operations.js';
+import { bodyText, fillPath } from '../../../test/support/operations.js';
 import { grantTier } from '../../keys/tiers.js';
 
 /**
@@ -238,7 +238,7 @@ describe('the OpenAPI document and the server agree on valid requests', () => {
       for (const c of casesOf(op)) {
         const problems = documentVerdict(c);
         const res = await send(c);
-        const text = await res.text();
+        const text = await bodyText(res);
         let body: { code?: unknown; message?: unknown } = {};
         try {
           body = JSON.parse(text) as typeof body;

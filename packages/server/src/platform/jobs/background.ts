@@ -3,6 +3,7 @@ import { openConnection } from '../../accounts/connections.js';
 import { SyncScheduler } from '../../accounts/sync/scheduler.js';
 import { notifyPilotTrade } from '../../alerts/push/pilot.js';
 import { AlertScheduler } from '../../alerts/scheduler.js';
+import { publishUserEvent } from '../../live/live.js';
 import { marketOf } from '../../market/market.js';
 import { startMarketWarmer } from '../../market/market-warm.js';
 import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
@@ -49,6 +50,16 @@ export async function startBackgroundJobs(
     config: deps.config.sync,
     open: (connection) => openConnection(deps, connection),
     log,
+    onSynced: (connection, result) =>
+      void publishUserEvent(deps, connection.user_id, 'sync', {
+        connection_id: connection.id,
+        ok: result.ok,
+        error: result.error,
+        positions: result.positions,
+        balances: result.balances,
+        new_fills: result.new_fills,
+        finished_at: new Date(deps.now()).toISOString(),
+      }),
   });
   deps.requestSync = (id) => sync.requestSync(id);
   const alerts = new AlertScheduler(deps, { onError: (err) => log(`alert scheduler: ${describe(err)}`) });

@@ -44,6 +44,8 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'GET /v2/analysis/:asset_id/track-record': 2,
   // The service-wide record: sums kept for a minute, one grouped query when they lapse.
   'GET /v2/track-record': 2,
+  // Opening a stream resolves and gates each subscription; what it sends later costs no request.
+  'GET /v2/stream': 5,
   // Market data, weighed by what it costs to serve (scripts/route-costs.mjs; docs/reliability.md):
   // about one unit per millisecond of one core for what the caller controls. An analysis of a new
   // asset, timeframe or depth is computed (35-75 ms measured at 500-1000 candles); the signal and the

@@ -1,0 +1,393 @@
+/**
+ * The live feature's engine, one per app: the open streams, what they follow, and the timers that
+ * exist only while something is followed: the candle clock of each followed timeframe (an
+ * `analysis` event per followed asset when its candle closes), the price poll (a `price` event at
+ * most once a second per followed asset, when the price moved) and one housekeeping tick
+ * (heartbeats, the retention window, the credentials of open streams). When the last stream
+ * closes every timer is cleared and the cluster reader stopped: nothing is left behind.
+ */
+import {
+  type ErrorResponse,
+  STREAM_BUFFER_BYTES,
+  STREAM_HEARTBEAT_MS,
+  STREAM_RETENTION_MS,
+  type StreamPrice,
+  type StreamSubscription,
+} from '@marketlens/contract';
+import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
+import { analysisOf, analysisWire } from '../analysis/analysis.js';
+import { recordServedPlan } from '../analysis/plans/recorder.js';
+import { iso, marketOf, universeOf } from '../market/market.js';
+import { type AppState, stateKey, stateOf } from '../platform/app-state.js';
+import type { AppDeps } from '../platform/deps.js';
+import { CHART_DEPTH } from '../platform/product-rules.js';
+import { analysisTopic, type LiveEventType, LiveHub, priceTopic, sseFrame, userTopic } from './hub.js';
+import { SseStream, type StreamEnd } from './stream.js';
+import { type LiveTransport, localTransport, redisTransport } from './transport.js';
+
+/** The settings of an app's live streams (the contract's values unless a test shortens them). */
+export interface LiveOptions {
+  /** Events kept for `Last-Event-ID` (at least 10 minutes in service). */
+  retentionMs: number;
+  /** Events kept at most, whatever their age. */
+  maxEvents: number;
+  /** Unsent bytes per stream before it is closed as slow. */
+  bufferBytes: number;
+  /** Heartbeat period; the credentials of open streams are checked on the same tick. */
+  heartbeatMs: number;
+  /** Period of the price poll (a price event at most this often per asset). */
+  priceMs: number;
+  /** Wait after a candle's end before it is read (a real venue publishes it a moment later). */
+  settleMs: number;
+  /** Wait before asking again when the venue has not published the closed candle yet ... */
+  closeRetryMs: number;
+  /** ... at most this many times (a market outside its session has no candle to close). */
+  closeRetries: number;
+  /** Warnings (a failed analysis, the cluster log away and back). */
+  warn: (message: string) => void;
+}
+
+export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
+  retentionMs: STREAM_RETENTION_MS,
+  maxEvents: 200_000,
+  bufferBytes: STREAM_BUFFER_BYTES,
+  heartbeatMs: STREAM_HEARTBEAT_MS,
+  priceMs: 1_000,
+  settleMs: 1_000,
+  closeRetryMs: 2_000,
+  closeRetries: 5,
+  warn: (message) => console.error(`[marketlens] live: ${message}`),
+};
+
+/** Why an open stream's credential no longer holds: the `error` event that ends it. */
+export type CredentialCheck = () => Promise<ErrorResponse | null>;
+
+/** What one stream follows, resolved and checked by the use case. */
+export interface StreamPlan {
+  subscriptions: readonly StreamSubscription[];
+  /** The session's user, whose `alert` and `sync` events it receives; null for an API key. */
+  userId: string | null;
+  /** Re-checks the credential; streams with the same `credentialKey` share one check per tick. */
+  check: CredentialCheck;
+  credentialKey: string;
+}
+
+interface OpenStream {
+  stream: SseStream;
+  plan: StreamPlan;
+  unsubscribe: () => void;
+}
+
+const count = <K>(map: Map<K, number>, key: K, by: 1 | -1): number => {
+  const n = (map.get(key) ?? 0) + by;
+  if (n <= 0) map.delete(key);
+  else map.set(key, n);
+  return n;
+};
+
+/** The live streams of one app. */
+export class Live {
+  readonly hub: LiveHub;
+  readonly #deps: AppDeps;
+  readonly #options: LiveOptions;
+  readonly #transport: LiveTransport;
+  readonly #streams = new Set<OpenStream>();
+  /** Followers per `asset|timeframe`, per asset (prices) and per timeframe (candle clocks). */
+  readonly #pairs = new Map<string, number>();
+  readonly #assets = new Map<string, number>();
+  readonly #timeframes = new Map<Timeframe, number>();
+  readonly #closeTimers = new Map<Timeframe, ReturnType<typeof setTimeout>>();
+  readonly #retryTimers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #lastPrice = new Map<string, number>();
+  readonly #pricing = new Set<string>();
+  #tick: ReturnType<typeof setInterval> | null = null;
+  #priceTimer: ReturnType<typeof setInterval> | null = null;
+  #checking = false;
+
+  constructor(deps: AppDeps, options: LiveOptions) {
+    this.#deps = deps;
+    this.#options = options;
+    this.hub = new LiveHub({ now: deps.now, retentionMs: options.retentionMs, maxEvents: options.maxEvents });
+    this.#transport =
+      deps.shared === undefined ? localTransport(this.hub) : redisTransport(deps.shared.redis, this.hub, options);
+  }
+
+  /** The options in force. */
+  get options(): Readonly<LiveOptions> {
+    return this.#options;
+  }
+
+  /**
+   * Opens a stream for `plan`: its `ready` event, then (with `lastEventId`) the retained events
+   * after that id, then its topics' events as they happen.
+   */
+  open(plan: StreamPlan, lastEventId?: string): SseStream {
+    let entry: OpenStream | null = null;
+    const stream = new SseStream(this.#options.bufferBytes, (why) => {
+      if (entry !== null) this.#closed(entry, why);
+    });
+    const topics = plan.subscriptions.map((s) => analysisTopic(s.asset_id, s.timeframe));
+    const assets = [...new Set(plan.subscriptions.map((s) => s.asset_id))];
+    topics.push(...assets.map(priceTopic));
+    if (plan.userId !== null) topics.push(userTopic(plan.userId));
+    // The ready event goes first: the replay below writes into the same queue.
+    const ready = { subscriptions: plan.subscriptions, user_events: plan.userId !== null, resumed: false };
+    const buffered: Uint8Array[] = [];
+    const collector = { deliver: (e: { frame: Uint8Array }) => buffered.push(e.frame) };
+    const sub = this.hub.subscribe(topics, collector, lastEventId);
+    sub.close();
+    ready.resumed = sub.resumed;
+    stream.write(
+      sseFrame(
+        'ready',
+        JSON.stringify({
+          ...ready,
+          retention_seconds: Math.floor(this.#options.retentionMs / 1000),
+          heartbeat_seconds: Math.floor(this.#options.heartbeatMs / 1000),
+          buffer_bytes: this.#options.bufferBytes,
+        }),
+      ),
+    );
+    for (const frame of buffered) stream.write(frame);
+    // Replay and subscription in one synchronous run: no event can fall between them.
+    const { close: unsubscribe } = this.hub.subscribe(topics, stream);
+    entry = { stream, plan, unsubscribe };
+    if (!stream.open) {
+      unsubscribe();
+      return stream;
+    }
+    this.#streams.add(entry);
+    for (const s of plan.subscriptions) this.#follow(s, 1);
+    for (const a of assets) count(this.#assets, a, 1);
+    this.#schedule();
+    return stream;
+  }
+
+  /** Publishes a user's event (an alert fired, a sync finished) to their streams on every instance. */
+  publishUser(userId: string, type: Extract<LiveEventType, 'alert' | 'sync'>, json: string): Promise<boolean> {
+    return this.#transport.publish(type, userTopic(userId), json);
+  }
+
+  /** Open streams, timers held and the hub's counts (tests count them; the benchmark reports them). */
+  stats() {
+    return {
+      streams: this.#streams.size,
+      timers:
+        this.#closeTimers.size +
+        this.#retryTimers.size +
+        (this.#tick === null ? 0 : 1) +
+        (this.#priceTimer === null ? 0 : 1),
+      followed: this.#pairs.size,
+      transport: this.#transport.running(),
+      ...this.hub.stats(),
+    };
+  }
+
+  /** Ends every stream (server shutdown); the timers and the reader stop with the last one. */
+  async close(): Promise<void> {
+    for (const s of [...this.#streams]) s.stream.finish(undefined, 'shutdown');
+    await this.#transport.stop();
+  }
+
+  #closed(entry: OpenStream, _why: StreamEnd): void {
+    if (!this.#streams.delete(entry)) return;
+    entry.unsubscribe();
+    for (const s of entry.plan.subscriptions) this.#follow(s, -1);
+    for (const a of new Set(entry.plan.subscriptions.map((s) => s.asset_id))) {
+      if (count(this.#assets, a, -1) === 0) this.#lastPrice.delete(a);
+    }
+    this.#schedule();
+  }
+
+  #follow(s: StreamSubscription, by: 1 | -1): void {
+    count(this.#pairs, `${s.asset_id}|${s.timeframe}`, by);
+    count(this.#timeframes, s.timeframe, by);
+  }
+
+  /** Starts the timers something needs and clears the ones nothing needs any more. */
+  #schedule(): void {
+    const any = this.#streams.size > 0;
+    if (any && this.#tick === null) {
+      this.#tick = setInterval(() => this.#housekeeping(), this.#options.heartbeatMs);
+      this.#tick.unref();
+      this.#transport.start();
+    } else if (!any && this.#tick !== null) {
+      clearInterval(this.#tick);
+      this.#tick = null;
+      void this.#transport.stop();
+    }
+    if (this.#assets.size > 0 && this.#priceTimer === null) {
+      this.#priceTimer = setInterval(() => this.#pollPrices(), this.#options.priceMs);
+      this.#priceTimer.unref();
+    } else if (this.#assets.size === 0 && this.#priceTimer !== null) {
+      clearInterval(this.#priceTimer);
+      this.#priceTimer = null;
+    }
+    for (const tf of this.#timeframes.keys()) if (!this.#closeTimers.has(tf)) this.#armClose(tf);
+    for (const [tf, timer] of this.#closeTimers) {
+      if (!this.#timeframes.has(tf)) {
+        clearTimeout(timer);
+        this.#closeTimers.delete(tf);
+      }
+    }
+    if (!any) {
+      for (const t of this.#retryTimers) clearTimeout(t);
+      this.#retryTimers.clear();
+    }
+  }
+
+  /** The timer of `tf`'s next candle close (its end, plus the settle time). */
+  #armClose(tf: Timeframe): void {
+    const now = this.#deps.now();
+    const end = candleOpenTime(tf, now) + TIMEFRAME_MS[tf];
+    const timer = setTimeout(
+      () => {
+        this.#closeTimers.delete(tf);
+        if (!this.#timeframes.has(tf)) return;
+        this.#armClose(tf);
+        for (const key of this.#pairs.keys()) {
+          const [asset, frame] = key.split('|');
+          if (frame === tf) void this.#candleClosed(asset, tf, end - TIMEFRAME_MS[tf], 0);
+        }
+      },
+      Math.max(0, end - now) + this.#options.settleMs,
+    );
+    timer.unref();
+    this.#closeTimers.set(tf, timer);
+  }
+
+  /**
+   * A followed candle closed: once across the cluster (a claim on the candle), its analysis is
+   * computed as `/v2/analysis` computes it at its defaults (the same cache, the plan recorded as
+   * published) and published. When the venue has not published the candle yet the same instance
+   * asks again a little later, a few times.
+   */
+  async #candleClosed(assetId: string, tf: Timeframe, open: number, attempt: number): Promise<void> {
+    if (!this.#pairs.has(`${assetId}|${tf}`)) return;
+    try {
+      if (attempt === 0 && !(await this.#transport.claim(`close:${assetId}:${tf}:${open}`, TIMEFRAME_MS[tf]))) return;
+      const deps = this.#deps;
+      const market = marketOf(deps);
+      const asset = universeOf(market).get(assetId);
+      if (asset === undefined) return;
+      const result = await analysisOf(deps, market, asset, {
+        asset_id: assetId,
+        timeframe: tf,
+        limit: CHART_DEPTH.free,
+      });
+      if (result.analysis.as_of < open) {
+        if (attempt + 1 > this.#options.closeRetries) return;
+        const timer = setTimeout(() => {
+          this.#retryTimers.delete(timer);
+          void this.#candleClosed(assetId, tf, open, attempt + 1);
+        }, this.#options.closeRetryMs);
+        timer.unref();
+        this.#retryTimers.add(timer);
+        return;
+      }
+      await recordServedPlan(deps, market, result);
+      await this.#transport.publish('analysis', analysisTopic(assetId, tf), JSON.stringify(analysisWire(result)));
+    } catch (err) {
+      this.#options.warn(
+        `analysis of ${assetId} ${tf} at ${iso(open)} failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  }
+
+  /** One price read per followed asset (none while the previous read of it is in flight). */
+  #pollPrices(): void {
+    const market = marketOf(this.#deps);
+    for (const assetId of this.#assets.keys()) {
+      if (this.#pricing.has(assetId)) continue;
+      this.#pricing.add(assetId);
+      market
+        .ticker({ asset_id: assetId })
+        .then((t) => {
+          if (!this.#assets.has(assetId) || this.#lastPrice.get(assetId) === t.last) return;
+          this.#lastPrice.set(assetId, t.last);
+          const data: StreamPrice = {
+            asset_id: assetId,
+            price: t.last,
+            time: new Date(t.time).toISOString(),
+            change_24h_pct: t.change_24h_pct,
+          };
+          const second = Math.floor(this.#deps.now() / 1000);
+          return this.#transport.publish('price', priceTopic(assetId), JSON.stringify(data), {
+            key: `price:${assetId}:${second}`,
+            ttlMs: 2_000,
+          });
+        })
+        .catch(() => undefined)
+        .finally(() => this.#pricing.delete(assetId));
+    }
+  }
+
+  /** Heartbeats, the retention window, and the credentials of open streams (one check per credential). */
+  #housekeeping(): void {
+    this.hub.prune(this.#deps.now());
+    const byCredential = new Map<string, OpenStream[]>();
+    for (const s of this.#streams) {
+      s.stream.heartbeat();
+      const list = byCredential.get(s.plan.credentialKey);
+      if (list === undefined) byCredential.set(s.plan.credentialKey, [s]);
+      else list.push(s);
+    }
+    if (this.#checking) return;
+    this.#checking = true;
+    void Promise.all(
+      [...byCredential.values()].map(async (streams) => {
+        let refusal: ErrorResponse | null;
+        try {
+          refusal = await streams[0].plan.check();
+        } catch {
+          return; // storage away: the stream goes on, checked again next tick
+        }
+        if (refusal === null) return;
+        const frame = sseFrame('error', JSON.stringify(refusal));
+        for (const s of streams) s.stream.finish(frame);
+      }),
+    ).finally(() => {
+      this.#checking = false;
+    });
+  }
+}
+
+const LIVE = stateKey('live', (): { live: Live | null; options: Partial<LiveOptions> } => ({
+  live: null,
+  options: {},
+}));
+
+/** The app's live engine, made on first use. */
+export function liveOf(deps: AppDeps): Live {
+  const held = stateOf(deps, LIVE);
+  if (held.live === null) held.live = new Live(deps, { ...DEFAULT_LIVE_OPTIONS, ...held.options });
+  return held.live;
+}
+
+/**
+ * Sets the options of an app's live engine (over the defaults) before it is made: tests shorten
+ * the periods. Refused once the engine exists, since its timers already run on the old values.
+ */
+export function configureLive(app: { state?: AppState }, options: Partial<LiveOptions>): void {
+  const held = stateOf(app, LIVE);
+  if (held.live !== null) throw new Error('the live engine already runs; configure it before the first stream');
+  held.options = { ...held.options, ...options };
+}
+
+/** An app's live engine once made (by its first stream or event), else null: tests reach it by the app's state. */
+export function liveIn(app: { state?: AppState }): Live | null {
+  return stateOf(app, LIVE).live;
+}
+
+/**
+ * Tells every stream of `userId` (on every instance) that an alert fired or a sync finished. Never
+ * throws: a stream is a convenience beside the push and the stored state.
+ */
+export function publishUserEvent(deps: AppDeps, userId: string, type: 'alert' | 'sync', data: object): Promise<void> {
+  return liveOf(deps)
+    .publishUser(userId, type, JSON.stringify(data))
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+}

@@ -1,0 +1,199 @@
+/**
+ * How an event reaches every stream: in one process straight into the hub; with Redis through one
+ * Redis stream (`XADD`), which every instance reads in order (`XREAD`) into its own hub, so an
+ * event published on any instance reaches every stream on every instance once, with the same id
+ * everywhere (a client may resume on another instance). Work that must be done once across the
+ * cluster (a candle's analysis, a second's price) is claimed first (`SET NX PX`).
+ *
+ * Redis away: the fan-out across instances stops with one logged warning, and each instance
+ * delivers what it publishes to its own streams until Redis answers again (a second warning).
+ */
+import type { Redis } from 'ioredis';
+import { guarded, isUnavailable, luaScript, runScript } from '../platform/redis/client.js';
+import type { LiveEventType, LiveHub } from './hub.js';
+
+/** A cluster-wide once-only key: only the first to claim it within `ttlMs` goes on. */
+export interface Claim {
+  key: string;
+  ttlMs: number;
+}
+
+/** What the live engine publishes through. */
+export interface LiveTransport {
+  /** Publishes an event to every instance once; with `claim`, only if this instance wins it. Resolves whether it did. */
+  publish(type: LiveEventType, topic: string, json: string, claim?: Claim): Promise<boolean>;
+  /** Claims work to be done once across the cluster (always won in one process, or while Redis is away). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Starts delivering the cluster's events into the hub (while streams are open here). */
+  start(): void;
+  /** Stops it; resolves once nothing of it is left running. */
+  stop(): Promise<void>;
+  /** Whether a reader is running (tests count it among what an idle instance holds). */
+  running(): boolean;
+}
+
+/** Everything in this process. */
+export function localTransport(hub: LiveHub): LiveTransport {
+  return {
+    publish(type, topic, json) {
+      hub.append(type, topic, json);
+      return Promise.resolve(true);
+    },
+    claim: () => Promise.resolve(true),
+    start() {},
+    stop: () => Promise.resolve(),
+    running: () => false,
+  };
+}
+
+/** The Redis stream every instance reads. */
+export const LIVE_STREAM_KEY = 'marketlens:live';
+const CLAIM_PREFIX = 'marketlens:live:claim:';
+
+// KEYS[1] the stream, KEYS[2] the claim ('' for none); ARGV: min id kept, ttl, type, topic, data.
+const PUBLISH = luaScript(`
+if KEYS[2] ~= '' then
+  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', ARGV[2]) then return false end
+end
+return redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 't', ARGV[3], 'p', ARGV[4], 'd', ARGV[5])
+`);
+
+/** How the Redis transport behaves. */
+export interface RedisTransportOptions {
+  /** Events older than this are trimmed from the Redis stream. */
+  retentionMs: number;
+  warn: (message: string) => void;
+  /** Longest block of one `XREAD` (ms). */
+  blockMs?: number;
+}
+
+type StreamReply = [string, [string, string[]][]][] | null;
+
+/**
+ * The cluster transport over `redis` (the shared connection publishes; a duplicate connection,
+ * made while streams are open here, reads).
+ */
+export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTransportOptions): LiveTransport {
+  const blockMs = options.blockMs ?? 1_000;
+  let degraded = false;
+  let reader: Redis | null = null;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  let pause: ReturnType<typeof setTimeout> | null = null;
+
+  const lost = (err: unknown) => {
+    if (degraded) return;
+    degraded = true;
+    options.warn(
+      `Redis unreachable (${err instanceof Error ? err.message : String(err)}): events reach this instance's streams only until it is back`,
+    );
+  };
+  const back = () => {
+    if (!degraded) return;
+    degraded = false;
+    options.warn('Redis is back: events reach every instance again');
+  };
+
+  const read = async (conn: Redis) => {
+    let last: string;
+    for (;;) {
+      try {
+        const newest = (await conn.xrevrange(LIVE_STREAM_KEY, '+', '-', 'COUNT', 1)) as [string, string[]][];
+        last = newest[0]?.[0] ?? '0-0';
+        break;
+      } catch (err) {
+        if (reader !== conn) return;
+        lost(err);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          pause = setTimeout(resolve, 500);
+        });
+        if (reader !== conn) return;
+      }
+    }
+    while (reader === conn) {
+      try {
+        const reply = (await conn.xread(
+          'COUNT',
+          1000,
+          'BLOCK',
+          blockMs,
+          'STREAMS',
+          LIVE_STREAM_KEY,
+          last,
+        )) as StreamReply;
+        back();
+        for (const [, entries] of reply ?? []) {
+          for (const [id, fields] of entries) {
+            last = id;
+            const f: Record<string, string> = {};
+            for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
+            const type = f.t as LiveEventType;
+            if (f.p !== undefined && f.d !== undefined) hub.append(type, f.p, f.d, id);
+          }
+        }
+      } catch (err) {
+        if (reader !== conn) return;
+        lost(err);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          pause = setTimeout(resolve, 500);
+        });
+      }
+    }
+  };
+
+  return {
+    async publish(type, topic, json, claim) {
+      if (!degraded && redis.status === 'ready') {
+        try {
+          const minId = `${Math.max(0, Date.now() - options.retentionMs)}-0`;
+          const id = await runScript(
+            redis,
+            PUBLISH,
+            [LIVE_STREAM_KEY, claim === undefined ? '' : CLAIM_PREFIX + claim.key],
+            [minId, claim?.ttlMs ?? 0, type, topic, json],
+          );
+          // Not published here: the reader delivers it, in the cluster's order.
+          if (reader === null) return id !== null;
+          return id !== null;
+        } catch (err) {
+          if (!isUnavailable(err)) throw err;
+          lost(err);
+        }
+      }
+      hub.append(type, topic, json);
+      return true;
+    },
+    async claim(key, ttlMs) {
+      if (degraded || redis.status !== 'ready') return true;
+      try {
+        return (await guarded(redis, redis.set(CLAIM_PREFIX + key, '1', 'PX', ttlMs, 'NX'))) === 'OK';
+      } catch (err) {
+        if (!isUnavailable(err)) throw err;
+        lost(err);
+        return true;
+      }
+    },
+    start() {
+      if (reader !== null) return;
+      const conn = redis.duplicate({ connectionName: 'marketlens-live', commandTimeout: blockMs + 2_000 });
+      conn.on('error', () => undefined);
+      reader = conn;
+      loop = read(conn);
+    },
+    async stop() {
+      const conn = reader;
+      if (conn === null) return;
+      reader = null;
+      if (pause !== null) clearTimeout(pause);
+      pause = null;
+      wake?.();
+      wake = null;
+      conn.disconnect();
+      await loop;
+      loop = null;
+    },
+    running: () => reader !== null,
+  };
+}
