@@ -443,6 +443,10 @@ describe.skipIf(noChromium)(
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByTestId('login').waitFor();
       expect((await context.cookies(server.url)).some((c) => c.name === 'marketlens_session')).toBe(false);
+      // Signed out, an analysis is refused (no anonymous tier): the page says so and where to sign in.
+      await page.goto(`${server.url}/app/asset/bitcoin`);
+      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code')).toBe('Unauthorized');
+      expect(await page.getByTestId('asset-message').getByRole('link').getAttribute('href')).toBe('/app/account');
     });
 
     it('raised no script error, no console error and no request to another origin', () => {
