@@ -266,6 +266,16 @@ describe.skipIf(noChromium)(
         .poll(async () => Number(await page.locator('.chart-slot').getAttribute('data-zones-drawn')))
         .toBeGreaterThan(0);
       expect(await page.getByTestId('signal-action').textContent()).toMatch(/^(BUY|HOLD|SELL)$/);
+      // Hovering a band names the zone with its timeframe and strength: sweep the chart top to bottom.
+      const box = await page.locator('.chart').boundingBox();
+      expect(box).not.toBeNull();
+      let tip = '';
+      for (let y = 4; box !== null && y < box.height - 4 && tip === ''; y += 3) {
+        await page.mouse.move(box.x + box.width / 2, box.y + y);
+        if (await page.locator('.chart-tip').isVisible()) tip = (await page.locator('.chart-tip').textContent()) ?? '';
+      }
+      expect(tip).toMatch(/^(Support|Resistance) \S+–\S+ · d1 · strength \d\.\d\d · \d+ touches$/);
+      await page.mouse.move(0, 0);
       // h1 needs Pro for a free account: the button says so, and the page shows the API's message.
       const h1 = page.locator('button[data-tf="h1"]');
       expect(await h1.textContent()).toBe('h1 · Pro');
