@@ -288,6 +288,22 @@ describe.skipIf(noChromium)(
       expect(await page.getByTestId('asset-message').textContent()).toBe('');
     });
 
+    it("writes the narrative in the browser's language among the seven", async () => {
+      const german = await context.newPage();
+      try {
+        await german.addInitScript(() => {
+          Object.defineProperty(navigator, 'languages', { get: () => ['de-CH', 'en'] });
+        });
+        await german.goto(`${server.url}/app/asset/bitcoin`);
+        await german.waitForSelector('.narrative p[lang="de"]', { timeout: POLL.timeout });
+        expect(await german.evaluate(() => document.documentElement.lang)).toBe('de');
+        const text = (await german.locator('.narrative p[lang="de"]').textContent()) ?? '';
+        expect(text.length).toBeGreaterThan(40);
+      } finally {
+        await german.close();
+      }
+    });
+
     it('shows the API message for an unknown asset', async () => {
       await page.goto(`${server.url}/app/asset/no-such-coin-xyz`);
       await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code'), POLL).toBe('UnknownAsset');
