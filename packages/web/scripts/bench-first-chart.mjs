@@ -135,7 +135,9 @@ try {
   console.log(
     `  median script loaded at ${mid(runs.map((r) => r.script)).toFixed(0)} ms, candles answered at ${mid(runs.map((r) => r.candles)).toFixed(0)} ms`,
   );
-  console.log(`  load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores`);
+  console.log(
+    `  load average ${(await import('node:os')).loadavg()[0].toFixed(1)} on ${(await import('node:os')).cpus().length} cores`,
+  );
   console.log(`  warm-up visit ${warm.chart.toFixed(0)} ms; runs ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
   console.log(
     `  median ${median.toFixed(0)} ms, worst ${worst.toFixed(0)} ms; budget ${BUDGET_MS} ms: ${worst <= BUDGET_MS ? 'within' : 'OVER'}`,
