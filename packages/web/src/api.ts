@@ -79,3 +79,23 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 export function localeHeader(locale: string): Record<string, string> {
   return (LOCALES as readonly string[]).includes(locale) ? { 'x-locale': locale } : {};
 }
+
+const early = new Map<string, Promise<unknown>>();
+
+/**
+ * Starts a GET now (before the page that reads it is drawn), for {@link apiOnce} to take. The page
+ * still sees its failure; the branch kept here only keeps an early failure from counting as unhandled.
+ */
+export function prefetch(path: string): void {
+  const request = api<unknown>(path);
+  request.catch(() => undefined);
+  early.set(path, request);
+}
+
+/** The prefetched answer of `path` if one was started (once), else a new request. */
+export function apiOnce<T>(path: string): Promise<T> {
+  const started = early.get(path);
+  if (started === undefined) return api<T>(path);
+  early.delete(path);
+  return started as Promise<T>;
+}

@@ -21,6 +21,8 @@ const MAIN = resolve(HERE, '../../server/dist/main.js');
 const SHOTS = join(HERE, '__screenshots__');
 const README_SHOT = resolve(HERE, '../../../docs/app-asset-page.png');
 const UPDATE = process.env.MARKETLENS_UPDATE_SCREENSHOTS === '1';
+/** How long a page may take to show what a step waits for (vitest's default of 1 s is too short on a loaded machine). */
+const POLL = { timeout: 20_000 };
 
 /** The lookup .ci/run uses too: `chromium` or `chromium-browser` on the PATH, else /usr/bin/chromium. */
 function findChromium(): string | undefined {
@@ -243,7 +245,7 @@ describe.skipIf(noChromium)(
       await signup.getByLabel('Email').fill(email);
       await signup.getByLabel('Password (8 characters or more)').fill('correct horse battery');
       await signup.getByRole('button', { name: 'Sign up' }).click();
-      await expect.poll(() => page.getByTestId('me').textContent()).toContain(email);
+      await expect.poll(() => page.getByTestId('me').textContent(), POLL).toContain(email);
       const cookies = await context.cookies(server.url);
       const session = cookies.find((c) => c.name === 'marketlens_session');
       expect(session?.httpOnly).toBe(true);
@@ -264,11 +266,21 @@ describe.skipIf(noChromium)(
         .poll(async () => Number(await page.locator('.chart-slot').getAttribute('data-zones-drawn')))
         .toBeGreaterThan(0);
       expect(await page.getByTestId('signal-action').textContent()).toMatch(/^(BUY|HOLD|SELL)$/);
+      // Hovering a band names the zone with its timeframe and strength: sweep the chart top to bottom.
+      const box = await page.locator('.chart').boundingBox();
+      expect(box).not.toBeNull();
+      let tip = '';
+      for (let y = 4; box !== null && y < box.height - 4 && tip === ''; y += 3) {
+        await page.mouse.move(box.x + box.width / 2, box.y + y);
+        if (await page.locator('.chart-tip').isVisible()) tip = (await page.locator('.chart-tip').textContent()) ?? '';
+      }
+      expect(tip).toMatch(/^(Support|Resistance) \S+–\S+ · d1 · strength \d\.\d\d · \d+ touches$/);
+      await page.mouse.move(0, 0);
       // h1 needs Pro for a free account: the button says so, and the page shows the API's message.
       const h1 = page.locator('button[data-tf="h1"]');
       expect(await h1.textContent()).toBe('h1 · Pro');
       await h1.click();
-      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code')).toBe('1004');
+      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code'), POLL).toBe('1004');
       expect(await page.getByTestId('asset-message').textContent()).toContain('needs the Pro plan');
       expect(page.url()).toContain('timeframe=h1');
       await page.locator('button[data-tf="d1"]').click();
@@ -276,9 +288,25 @@ describe.skipIf(noChromium)(
       expect(await page.getByTestId('asset-message').textContent()).toBe('');
     });
 
+    it("writes the narrative in the browser's language among the seven", async () => {
+      const german = await context.newPage();
+      try {
+        await german.addInitScript(() => {
+          Object.defineProperty(navigator, 'languages', { get: () => ['de-CH', 'en'] });
+        });
+        await german.goto(`${server.url}/app/asset/bitcoin`);
+        await german.waitForSelector('.narrative p[lang="de"]', { timeout: POLL.timeout });
+        expect(await german.evaluate(() => document.documentElement.lang)).toBe('de');
+        const text = (await german.locator('.narrative p[lang="de"]').textContent()) ?? '';
+        expect(text.length).toBeGreaterThan(40);
+      } finally {
+        await german.close();
+      }
+    });
+
     it('shows the API message for an unknown asset', async () => {
       await page.goto(`${server.url}/app/asset/no-such-coin-xyz`);
-      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code')).toBe('UnknownAsset');
+      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code'), POLL).toBe('UnknownAsset');
       expect(await page.getByTestId('asset-message').textContent()).toContain("Unknown asset 'no-such-coin-xyz'");
     });
 
@@ -295,7 +323,21 @@ describe.skipIf(noChromium)(
         .locator('tr[data-asset="cardano"]')
         .getByRole('button', { name: /Remove Cardano/ })
         .click();
-      await expect.poll(() => page.locator('tr[data-asset="cardano"]').count()).toBe(0);
+      await expect.poll(() => page.locator('tr[data-asset="cardano"]').count(), POLL).toBe(0);
+    });
+
+    it('lists the signals with the paid controls marked Pro, and the screener', async () => {
+      await page.goto(`${server.url}/app/lists/signals`);
+      await page.waitForSelector('[data-testid="signal-list"] tbody tr');
+      expect(await page.locator('[data-testid="signal-list"] tbody tr').count()).toBeGreaterThan(0);
+      const controls = page.getByRole('form', { name: 'Signal list controls' });
+      // Every paid control is disabled for a free account and says which tier it needs.
+      const paid = await controls.locator('label.locked').count();
+      expect(paid).toBeGreaterThan(0);
+      expect(await controls.locator('label.locked .badge').count()).toBe(paid);
+      expect(await controls.locator('label.locked :is(input, select):not([disabled])').count()).toBe(0);
+      await page.goto(`${server.url}/app/lists/screener`);
+      await expect.poll(() => page.locator('main').textContent(), POLL).toMatch(/assets screened on d1/);
     });
 
     it('moves through a list with the arrow keys and opens a row with Enter', async () => {
@@ -345,14 +387,14 @@ describe.skipIf(noChromium)(
       await alerts.getByLabel('Kind').selectOption('price');
       await alerts.getByLabel('Target').fill(String(Math.round(mark * 1.05)));
       await alerts.getByRole('button', { name: 'Create alert' }).click();
-      await expect.poll(() => page.locator('[data-testid="alert-list"] li').count()).toBe(1);
+      await expect.poll(() => page.locator('[data-testid="alert-list"] li').count(), POLL).toBe(1);
       await page.getByRole('button', { name: /Delete the price alert on bitcoin/ }).click();
-      await expect.poll(() => page.locator('[data-testid="alert-list"] li').count()).toBe(0);
+      await expect.poll(() => page.locator('[data-testid="alert-list"] li').count(), POLL).toBe(0);
 
       const keys = page.getByTestId('key-form');
       await keys.getByLabel('Name').fill('e2e key');
       await keys.getByRole('button', { name: 'Create key' }).click();
-      await expect.poll(() => page.getByTestId('new-key').textContent()).toMatch(/shown only now: \S{20,}/);
+      await expect.poll(() => page.getByTestId('new-key').textContent(), POLL).toMatch(/shown only now: \S{20,}/);
       const secret = (await page.getByTestId('new-key').textContent())?.split(': ')[1] ?? '';
       const withKey = await fetch(`${server.url}/v2/config`, { headers: { 'x-api-key': secret } });
       expect(withKey.status).toBe(200);
@@ -399,12 +441,10 @@ describe.skipIf(noChromium)(
       await chartReady(page);
       const port = Number(new URL(server.url).port);
       await stopServer(server.child);
-      await expect
-        .poll(() => page.getByTestId('asset-message').getAttribute('data-code'), { timeout: 20_000 })
-        .toBe('Unreachable');
+      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code'), POLL).toBe('Unreachable');
       expect(await page.getByTestId('asset-message').textContent()).toContain('cannot be reached');
       server = await startServer(dir, port);
-      await expect.poll(() => page.getByTestId('asset-message').textContent(), { timeout: 20_000 }).toBe('');
+      await expect.poll(() => page.getByTestId('asset-message').textContent(), POLL).toBe('');
       expect(await page.getByTestId('last-price').textContent()).not.toBe('');
     }, 60_000);
 
@@ -418,7 +458,7 @@ describe.skipIf(noChromium)(
       });
       expect(out.status).toBe(200);
       await page.goto(`${server.url}/app/account`);
-      await expect.poll(() => page.locator('#status').textContent()).toContain('Your session has ended');
+      await expect.poll(() => page.locator('#status').textContent(), POLL).toContain('Your session has ended');
       await page.getByTestId('login').waitFor();
       expect((await context.cookies(server.url)).some((c) => c.name === 'marketlens_session')).toBe(false);
       const signIn = await page.screenshot({ mask: [page.locator('#status')], maskColor: '#ff00ff' });
@@ -439,10 +479,14 @@ describe.skipIf(noChromium)(
       await login.getByLabel('Email').fill(email);
       await login.getByLabel('Password').fill('correct horse battery');
       await login.getByRole('button', { name: 'Sign in' }).click();
-      await expect.poll(() => page.getByTestId('me').textContent()).toContain(email);
+      await expect.poll(() => page.getByTestId('me').textContent(), POLL).toContain(email);
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByTestId('login').waitFor();
       expect((await context.cookies(server.url)).some((c) => c.name === 'marketlens_session')).toBe(false);
+      // Signed out, an analysis is refused (no anonymous tier): the page says so and where to sign in.
+      await page.goto(`${server.url}/app/asset/bitcoin`);
+      await expect.poll(() => page.getByTestId('asset-message').getAttribute('data-code'), POLL).toBe('Unauthorized');
+      expect(await page.getByTestId('asset-message').getByRole('link').getAttribute('href')).toBe('/app/account');
     });
 
     it('raised no script error, no console error and no request to another origin', () => {

@@ -1,9 +1,9 @@
 import './styles.css';
-import { ApiError } from './api.js';
+import { ApiError, prefetch } from './api.js';
 import { h, replace } from './dom.js';
 import { describeError } from './messages.js';
 import { renderAccountPage, renderVerifyPage } from './pages/account.js';
-import { renderAssetPage } from './pages/asset.js';
+import { assetReads, renderAssetPage } from './pages/asset.js';
 import { renderListsPage } from './pages/lists.js';
 import { refreshState, state } from './state.js';
 import { parseRoute } from './timeframes.js';
@@ -101,4 +101,11 @@ async function start(attempt = 0, keep = ''): Promise<void> {
   }
 }
 
+// An asset page's reads start with the app, beside the config: the chart need not wait for it.
+const first = parseRoute(location.pathname, location.search);
+if (first.page === 'asset') {
+  const reads = assetReads(first.assetId, first.timeframe ?? 'd1');
+  prefetch(reads.candles);
+  prefetch(reads.analysis);
+}
 void start();

@@ -24,9 +24,10 @@ export const state: AppState = { config: null, me: null, locale: pickLocale(navi
  * server restart). The config is read fresh: it depends on the caller.
  */
 export async function refreshState(): Promise<void> {
+  // Both at once; the account is kept only when the config says the caller is signed in.
+  const me = api<Me>('/v1/auth/me', { fresh: true }).catch(() => null);
   state.config = await api<ConfigDocument>('/v2/config', { fresh: true });
-  state.me =
-    state.config.caller.state === 'anonymous' ? null : await api<Me>('/v1/auth/me', { fresh: true }).catch(() => null);
+  state.me = state.config.caller.state === 'anonymous' ? null : await me;
 }
 
 /** Whether the caller has Pro or better (from the config document's caller block). */

@@ -395,6 +395,31 @@ function connectionsSection(): HTMLElement {
   });
 }
 
+/** The assessment of a position against the published zones, as the API words it (descriptive, no advice). */
+export function positionAssessment(a: PositionAnalysis): HTMLElement {
+  const locale = state.locale;
+  const support = a.nearest_levels?.support ?? null;
+  const resistance = a.nearest_levels?.resistance ?? null;
+  return h(
+    'dl',
+    { class: 'facts' },
+    h('dt', {}, 'Thesis'),
+    h('dd', {}, words(a.thesis_status)),
+    h('dt', {}, 'Unrealized R'),
+    h('dd', {}, num(a.unrealized_r, locale)),
+    h('dt', {}, 'Remaining R:R'),
+    h('dd', {}, num(a.remaining_rr, locale)),
+    h('dt', {}, 'Entry vs plan'),
+    h('dd', {}, a.entry_vs_plan_pct === null ? '–' : `${num(a.entry_vs_plan_pct, locale)} %`),
+    h('dt', {}, 'Nearest support'),
+    h('dd', {}, support === null ? '–' : `${price(support.low, locale)}–${price(support.high, locale)}`),
+    h('dt', {}, 'Nearest resistance'),
+    h('dd', {}, resistance === null ? '–' : `${price(resistance.low, locale)}–${price(resistance.high, locale)}`),
+    h('dt', {}, 'Warnings'),
+    h('dd', {}, a.warnings.length === 0 ? 'none' : a.warnings.map(words).join(', ')),
+  );
+}
+
 function positionsSection(): HTMLElement {
   return section('Positions', 'positions', async (body) => {
     const data = await api<{
@@ -415,7 +440,7 @@ function positionsSection(): HTMLElement {
             'ul',
             { class: 'plain rows' },
             ...list.map((p) => {
-              const out = h('span', { class: 'assessment' });
+              const out = h('div', { class: 'assessment' });
               return h(
                 'li',
                 {},
@@ -427,7 +452,7 @@ function positionsSection(): HTMLElement {
                     onclick: () => {
                       api<PositionAnalysis>(`/v2/positions/${p.id}/analysis`)
                         .then((a) => {
-                          out.textContent = `thesis ${(a as { thesis_status?: string }).thesis_status ?? '–'}`;
+                          replace(out, positionAssessment(a));
                         })
                         .catch((err: unknown) => {
                           out.textContent = describeError(err);

@@ -1,11 +1,18 @@
 import type { AnalysisResponse, CandlesResponse, OverviewResponse } from '@marketlens/contract';
-import { ApiError, api, localeHeader } from '../api.js';
+import { ApiError, api, apiOnce, localeHeader } from '../api.js';
 import { type AssetChart, createAssetChart } from '../chart.js';
 import { type Child, h, replace } from '../dom.js';
 import { num, price, prob, words } from '../format.js';
 import { describeError } from '../messages.js';
 import { state } from '../state.js';
 import { assetPath, timeframeChoices } from '../timeframes.js';
+
+/** The two reads that draw an asset page: its candles and its analysis. */
+export function assetReads(assetId: string, timeframe: string): { candles: string; analysis: string } {
+  const base = `/v2/analysis/${encodeURIComponent(assetId)}`;
+  const query = `timeframe=${encodeURIComponent(timeframe)}`;
+  return { candles: `${base}/candles?${query}`, analysis: `${base}?${query}` };
+}
 
 /** How often the live candle is read again (the last price moves without a reload). */
 export const LIVE_POLL_MS = 5_000;
@@ -203,37 +210,52 @@ export function renderAssetPage(
   const gatedLabel = `The ${timeframe} timeframe`;
 
   const showError = (err: unknown) => {
-    message.textContent = describeError(err, { tierFor: gatedLabel });
-    message.dataset.code = err instanceof ApiError ? String(err.code) : 'Error';
+    const code = err instanceof ApiError ? String(err.code) : 'Error';
+    // Analyses need an account (there is no anonymous tier): say where to get one.
+    const signIn = code === 'Unauthorized' || code === 'InvalidSession';
+    replace(
+      message,
+      describeError(err, { tierFor: gatedLabel }),
+      signIn ? ' ' : null,
+      signIn ? h('a', { href: '/app/account' }, 'Sign in or create an account') : null,
+    );
+    message.dataset.code = code;
   };
 
   const showLast = (value: number, live: boolean) => {
     lastPrice.textContent = `${price(value, locale)} · ${live ? 'live' : 'last close'}`;
   };
 
+  const reads = assetReads(assetId, timeframe);
   const load = async (): Promise<boolean> => {
     try {
-      const [candles, analysis] = await Promise.all([
-        api<CandlesResponse>(`${base}/candles?${query}`),
-        api<AnalysisResponse>(`${base}?${query}`),
-      ]);
+      const candlesRead = apiOnce<CandlesResponse>(reads.candles);
+      const analysisRead = apiOnce<AnalysisResponse>(reads.analysis);
+      // Awaited below, after the candles: a failure before then must not count as unhandled.
+      analysisRead.catch(() => undefined);
+      const candles = await candlesRead;
       if (stopped) return true;
-      message.textContent = '';
-      delete message.dataset.code;
-      title.textContent = `${analysis.asset.name} (${analysis.asset.symbol})`;
-      document.title = `${analysis.asset.name} · ${timeframe} · marketlens`;
       if (chart === null) {
         chart = createAssetChart((count) => {
           chartSlot.dataset.zonesDrawn = String(count);
         });
         chartSlot.replaceChildren(chart.element);
       }
+      // The chart first, as soon as its candles are here; the analysis is drawn on it when it comes.
       chart.setCandles(candles);
-      chart.setAnalysis(analysis, timeframe, locale);
-      const last = candles.live ?? candles.candles.at(-1);
-      if (last !== undefined) showLast(last.close, candles.live !== null);
       requestAnimationFrame(() => {
         if (performance.getEntriesByName('ml:first-chart').length === 0) performance.mark('ml:first-chart');
+      });
+      const last = candles.live ?? candles.candles.at(-1);
+      if (last !== undefined) showLast(last.close, candles.live !== null);
+      const analysis = await analysisRead;
+      if (stopped) return true;
+      message.textContent = '';
+      delete message.dataset.code;
+      title.textContent = `${analysis.asset.name} (${analysis.asset.symbol})`;
+      document.title = `${analysis.asset.name} · ${timeframe} · marketlens`;
+      chart.setAnalysis(analysis, timeframe, locale);
+      requestAnimationFrame(() => {
         chartSlot.dataset.ready = 'true';
       });
       replace(

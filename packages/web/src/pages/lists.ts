@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import { h, replace } from '../dom.js';
 import { pct, price, prob, words } from '../format.js';
 import { describeError } from '../messages.js';
+import { matchesSearch } from '../search.js';
 import { isPro, state } from '../state.js';
 import { assetPath } from '../timeframes.js';
 
@@ -95,13 +96,6 @@ function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id:
   );
   rowKeys(table);
   return table;
-}
-
-/** Whether a row matches a search by name, ticker or id (case-insensitive). */
-export function matchesSearch(row: { id: string; name: string; symbol: string }, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  if (q === '') return true;
-  return row.name.toLowerCase().includes(q) || row.symbol.toLowerCase().includes(q) || row.id.toLowerCase().includes(q);
 }
 
 /** The lists page: the watchlist, all assets (with search), the signal list and the screener. */
@@ -227,10 +221,25 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
           'label',
           { class: pro ? '' : 'locked', title: c.description },
           `${words(c.name)} `,
-          h('input', { name: c.name, disabled: !pro, placeholder: c.default ?? '', 'aria-describedby': 'pro-note' }),
+          c.type === 'enum' && c.values !== null
+            ? h(
+                'select',
+                { name: c.name, disabled: !pro, 'aria-describedby': 'pro-note' },
+                h('option', { value: '' }, c.default === null ? 'any' : `${c.default} (default)`),
+                ...c.values.map((v) => h('option', { value: v, selected: params.get(c.name) === v }, words(v))),
+              )
+            : h('input', {
+                name: c.name,
+                disabled: !pro,
+                value: params.get(c.name) ?? '',
+                placeholder: c.default ?? (c.type === 'range' ? 'min,max' : ''),
+                'aria-describedby': 'pro-note',
+              }),
+          // The tier the control needs, for a caller without it.
           pro ? '' : h('span', { class: 'badge' }, 'Pro'),
         ),
       ),
+      pro ? h('button', { type: 'submit' }, 'Apply') : null,
       h(
         'p',
         { id: 'pro-note', class: 'note' },
