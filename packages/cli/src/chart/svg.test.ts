@@ -109,6 +109,9 @@ describe('chart gridlines and labels', () => {
     const L = chartLayout(input);
     const grid = axisLabels(svg, L.plot.right + 6).filter((l) => /^[\d.]+$/.test(l.text));
     expect(grid.map((l) => l.text)).toEqual(['80.00', '100.00', '120.00']);
+    // Without a tick, the step's own decimals.
+    const plain = axisLabels(renderSvg(input), L.plot.right + 6).filter((l) => /^[\d.]+$/.test(l.text));
+    expect(plain.map((l) => l.text)).toEqual(['80', '100', '120']);
   });
 
   it('never overlaps two labels at the right edge, however close the levels (property)', () => {

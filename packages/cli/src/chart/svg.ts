@@ -1,4 +1,4 @@
-import { type Candles, formatPrice, tickDecimals } from '@marketlens/core';
+import { type Candles, tickDecimals } from '@marketlens/core';
 
 /** A horizontal level of the chart (the same kinds as the terminal chart). */
 export interface ChartLevel {
@@ -170,7 +170,10 @@ export function renderSvg(input: ChartInput): string {
     plot.top + LABEL_GAP,
     input.height - 4,
   );
-  const step = gridStep(L.lo, L.hi, 6, input.tick ?? null);
+  const tick = input.tick ?? null;
+  const step = gridStep(L.lo, L.hi, 6, tick);
+  // Written with the market's decimals (17.00 for a stock), or the step's when finer.
+  const labelTick = tick !== null && tickDecimals(tick) > tickDecimals(step) ? tick : step;
   for (const p of gridPrices(L.lo, L.hi, step)) {
     const y = L.y(p);
     parts.push(
@@ -178,7 +181,7 @@ export function renderSvg(input: ChartInput): string {
     );
     if (placed.every((q) => Math.abs(q - (y + 4)) >= LABEL_GAP)) {
       parts.push(
-        `<text x="${plot.right + 6}" y="${r2(y + 4)}" fill="${CHART_COLORS.text}" font-family="sans-serif" font-size="11">${formatPrice(p, step)}</text>`,
+        `<text x="${plot.right + 6}" y="${r2(y + 4)}" fill="${CHART_COLORS.text}" font-family="sans-serif" font-size="11">${p.toFixed(tickDecimals(labelTick))}</text>`,
       );
     }
   }
