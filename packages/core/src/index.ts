@@ -104,8 +104,22 @@ export {
   supportResistance,
   type Zone,
 } from './levels/zones.js';
-export { type Fact, type FactId, type FactValue, type OverviewInput, overviewFacts } from './overview/facts.js';
-export { type FactFormat, formatLocalized } from './overview/format.js';
+export {
+  type Fact,
+  type FactId,
+  type FactValue,
+  type OverviewInput,
+  type OverviewMarket,
+  overviewFacts,
+} from './overview/facts.js';
+export {
+  defaultTickSize,
+  type FactFormat,
+  formatLocalized,
+  formatPrice,
+  roundToTick,
+  tickDecimals,
+} from './overview/format.js';
 export {
   formatFactValue,
   OVERVIEW_LOCALES,

@@ -94,7 +94,7 @@ export interface SessionTemplate {
 
 /**
  * The session a series shows: the earliest and latest candle open of the day, over at least
- * {@link TEMPLATE_DAYS} trading days (null with fewer days, for candles of a day or longer, or when
+ * 20 trading days (null with fewer days, for candles of a day or longer, or when
  * the candles cover the whole day: a session across midnight UTC is not narrowed).
  */
 export function sessionTemplate(time: ArrayLike<number>, stepMs: number): SessionTemplate | null {

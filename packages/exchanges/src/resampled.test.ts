@@ -156,7 +156,7 @@ describe('resampled candles', () => {
           }
         }
       }),
-      { numRuns: 300, also: [[partialLive, 0.3]] },
+      { numRuns: 300, also: [[partialLive, 0.6]] },
     );
   });
 

@@ -1,5 +1,4 @@
-import type { Candles } from '@marketlens/core';
-import { price } from '../output/format.js';
+import { type Candles, tickDecimals } from '@marketlens/core';
 
 /** A horizontal level of the chart (the same kinds as the terminal chart). */
 export interface ChartLevel {
@@ -24,6 +23,8 @@ export interface ChartInput {
   title: string;
   levels: readonly ChartLevel[];
   bands: readonly ChartBand[];
+  /** The market's tick size: gridlines fall on prices it can quote. Null or absent: any round price. */
+  tick?: number | null;
 }
 
 /** Colours of the chart; tests read pixels against them. */
@@ -98,6 +99,54 @@ export function chartLayout(input: ChartInput): ChartLayout {
 
 const r2 = (x: number): string => (Math.round(x * 100) / 100).toString();
 
+/** Vertical room of one label line (11 px text): label baselines closer than this overlap. */
+export const LABEL_GAP = 13;
+
+/**
+ * A round step for gridlines over `[lo, hi]`: 1, 2, 2.5 or 5 times a power of ten, the smallest
+ * that gives at most `most` lines (prices a chartist reads at a glance: 20.00, 20.50, 21.00), and
+ * with the market's `tick` a multiple of it.
+ */
+export function gridStep(lo: number, hi: number, most = 6, tick: number | null = null): number {
+  const raw = (hi - lo) / most;
+  if (!(raw > 0) || !Number.isFinite(raw)) return tick ?? 1;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) {
+    const step = Number((m * power).toPrecision(12));
+    // With a tick, only steps the market can quote (2.5 cents is no step of a 0.01 market).
+    const quotable = tick === null || Math.abs(step / tick - Math.round(step / tick)) < 1e-9;
+    if (step >= raw && quotable && (tick === null || step >= tick)) return step;
+  }
+  return tick !== null && 10 * power < tick ? tick : 10 * power;
+}
+
+/** The multiples of `step` inside `[lo, hi]`, free of binary noise. */
+export function gridPrices(lo: number, hi: number, step: number): number[] {
+  const decimals = tickDecimals(step);
+  const out: number[] = [];
+  for (let k = Math.ceil(lo / step); k * step <= hi; k++) out.push(Number((k * step).toFixed(decimals)));
+  return out;
+}
+
+/**
+ * Baselines for labels wanted at `ys`, moved as little as needed so that any two are at least
+ * {@link LABEL_GAP} apart and all lie within `[top, bottom]` (order kept). Returned in the input's order.
+ */
+export function placeLabels(ys: readonly number[], top: number, bottom: number): number[] {
+  const order = ys.map((y, k) => ({ y, k })).sort((a, b) => a.y - b.y || a.k - b.k);
+  const n = order.length;
+  const at = order.map((o) => o.y);
+  // Downwards from the top, then back up from the bottom: the result keeps the gap and the bounds
+  // whenever they leave room for every label.
+  for (let i = 0; i < n; i++) at[i] = Math.max(at[i], i === 0 ? top : at[i - 1] + LABEL_GAP);
+  for (let i = n - 1; i >= 0; i--) at[i] = Math.min(at[i], i === n - 1 ? bottom : at[i + 1] - LABEL_GAP);
+  const out = new Array<number>(n);
+  order.forEach((o, i) => {
+    out[o.k] = Math.round(at[i]);
+  });
+  return out;
+}
+
 function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
@@ -115,14 +164,26 @@ export function renderSvg(input: ChartInput): string {
     `<rect x="0" y="0" width="${input.width}" height="${input.height}" fill="${CHART_COLORS.background}"/>`,
     `<text x="${plot.left}" y="22" fill="${CHART_COLORS.text}" font-family="sans-serif" font-size="14">${escapeXml(input.title)}</text>`,
   ];
-  // grid and price axis: five ticks
-  for (let k = 0; k <= 4; k++) {
-    const p = L.lo + ((L.hi - L.lo) * k) / 4;
-    const y = r2(L.y(p));
+  // Level labels first (they win a place), spread so that none overlaps; grid labels only where free.
+  const placed = placeLabels(
+    input.levels.map((l) => Math.round(L.y(l.price)) - 4),
+    plot.top + LABEL_GAP,
+    input.height - 4,
+  );
+  const tick = input.tick ?? null;
+  const step = gridStep(L.lo, L.hi, 6, tick);
+  // Written with the market's decimals (17.00 for a stock), or the step's when finer.
+  const labelTick = tick !== null && tickDecimals(tick) > tickDecimals(step) ? tick : step;
+  for (const p of gridPrices(L.lo, L.hi, step)) {
+    const y = L.y(p);
     parts.push(
-      `<line x1="${plot.left}" y1="${y}" x2="${plot.right}" y2="${y}" stroke="${CHART_COLORS.grid}" stroke-width="1"/>`,
-      `<text x="${plot.right + 6}" y="${y}" dy="4" fill="${CHART_COLORS.text}" font-family="sans-serif" font-size="11">${price(p)}</text>`,
+      `<line x1="${plot.left}" y1="${r2(y)}" x2="${plot.right}" y2="${r2(y)}" stroke="${CHART_COLORS.grid}" stroke-width="1"/>`,
     );
+    if (placed.every((q) => Math.abs(q - (y + 4)) >= LABEL_GAP)) {
+      parts.push(
+        `<text x="${plot.right + 6}" y="${r2(y + 4)}" fill="${CHART_COLORS.text}" font-family="sans-serif" font-size="11">${p.toFixed(tickDecimals(labelTick))}</text>`,
+      );
+    }
   }
   for (const b of input.bands) {
     const y1 = L.y(b.high);
@@ -143,7 +204,7 @@ export function renderSvg(input: ChartInput): string {
       `<rect x="${r2(x - L.candleWidth / 2)}" y="${r2(top)}" width="${r2(L.candleWidth)}" height="${r2(Math.max(1, bottom - top))}" fill="${color}"/>`,
     );
   }
-  for (const l of input.levels) {
+  input.levels.forEach((l, k) => {
     // snapped to the pixel grid: a 2 px line on an integer y covers two whole pixel rows (crisp)
     const y = Math.round(L.y(l.price));
     const dash =
@@ -154,9 +215,9 @@ export function renderSvg(input: ChartInput): string {
           : ' stroke-dasharray="8 4"';
     parts.push(
       `<line x1="${plot.left}" y1="${y}" x2="${plot.right}" y2="${y}" stroke="${CHART_COLORS[l.kind]}" stroke-width="2"${dash}/>`,
-      `<text x="${plot.right + 6}" y="${y}" dy="-4" fill="${CHART_COLORS[l.kind]}" font-family="sans-serif" font-size="11">${escapeXml(l.label)}</text>`,
+      `<text x="${plot.right + 6}" y="${placed[k]}" fill="${CHART_COLORS[l.kind]}" font-family="sans-serif" font-size="11">${escapeXml(l.label)}</text>`,
     );
-  }
+  });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }

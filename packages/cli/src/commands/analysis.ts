@@ -13,7 +13,7 @@ import {
 import { type Command, type CommandSpec, JSON_OPTION, type Parsed } from '../args.js';
 import { DATA_OPTIONS, describeSource, type Loaded, loadCandles } from '../data/source.js';
 import type { Io } from '../io.js';
-import { num, pct, price, table, utc } from '../output/format.js';
+import { num, type PriceText, pct, priceAt, table, utc } from '../output/format.js';
 import { printJson } from '../output/json.js';
 import { type Style, styleFor } from '../output/style.js';
 import { type TermLevel, termChart } from '../output/term-chart.js';
@@ -49,7 +49,8 @@ async function load(args: Parsed, io: Io): Promise<{ loaded: Loaded; analysis: A
 }
 
 function header(style: Style, title: string, loaded: Loaded, a: Analysis): string {
-  return `${style.bold(title)}: ${describeSource(loaded.source)}\nas of ${utc(a.as_of)} UTC, ${loaded.source.candles} candles\n`;
+  const quoted = loaded.quote === null ? '' : `, prices in ${loaded.quote}`;
+  return `${style.bold(title)}: ${describeSource(loaded.source)}\nas of ${utc(a.as_of)} UTC, ${loaded.source.candles} candles${quoted}\n`;
 }
 
 export function actionText(style: Style, s: Signal): string {
@@ -65,7 +66,7 @@ function signalText(style: Style, s: Signal): string {
   return head + table(rows, ['left', 'right', 'right', 'right']);
 }
 
-function zoneRows(zones: readonly Zone[], mark: number): string {
+function zoneRows(zones: readonly Zone[], mark: number, price: PriceText): string {
   const rows = [['kind', 'low', 'high', 'distance', 'strength', 'touches', 'last touch']];
   const sorted = [...zones].sort((x, y) => y.mid - x.mid);
   for (const z of sorted) {
@@ -82,7 +83,7 @@ function zoneRows(zones: readonly Zone[], mark: number): string {
   return table(rows, ['left', 'right', 'right', 'right', 'right', 'right', 'left']);
 }
 
-function planText(style: Style, z: TradePlan): string {
+function planText(style: Style, z: TradePlan, price: PriceText): string {
   if (z.direction === null) return `plan   no trade (${z.reason ?? 'none'})\n`;
   const side = z.direction === 'long' ? style.green('LONG') : style.red('SHORT');
   const lines = [
@@ -117,8 +118,8 @@ function fearGreedText(style: Style, fg: FearGreed): string {
   return `fear & greed ${style.bold(score)} ${paint(zone)}\n${table(rows, ['left', 'right', 'right'])}`;
 }
 
-/** Levels of the terminal and SVG charts: nearest zones, entry, stop, targets. */
-export function chartLevels(a: Analysis): TermLevel[] {
+/** Levels of the terminal and SVG charts: nearest zones, entry, stop, targets, labelled at the market's tick. */
+export function chartLevels(a: Analysis, price: PriceText = priceAt(null)): TermLevel[] {
   const levels: TermLevel[] = [];
   const s = a.levels.nearest_support;
   const r = a.levels.nearest_resistance;
@@ -147,7 +148,8 @@ export const analyzeCommand: Command = {
   async run(args, io) {
     const { loaded, analysis: a } = await load(args, io);
     const locale = args.string('locale') ?? 'en';
-    const overview = renderOverview(overviewFacts(a), locale);
+    const overview = renderOverview(overviewFacts(a, { quote: loaded.quote, tick_size: loaded.tick_size }), locale);
+    const price = priceAt(loaded.tick_size);
     if (args.flag('json')) {
       printJson(io, 'analyze', { source: loaded.source, analysis: a, overview });
       return;
@@ -156,7 +158,12 @@ export const analyzeCommand: Command = {
     const ind = a.indicators;
     const out: string[] = [header(style, 'marketlens analysis', loaded, a), ''];
     out.push(
-      termChart(loaded.candles, style, { width: Math.min(80, io.columns - 40), height: 14, levels: chartLevels(a) }),
+      termChart(loaded.candles, style, {
+        width: Math.min(80, io.columns - 40),
+        height: 14,
+        levels: chartLevels(a, price),
+        price,
+      }),
       '',
     );
     out.push(
@@ -186,7 +193,7 @@ export const analyzeCommand: Command = {
       '\n',
       signalText(style, a.signal),
       '\n',
-      planText(style, a.zone),
+      planText(style, a.zone, price),
       '\n',
       `rating ${a.technical_rating.rating ?? 'n/a'} (${num(a.technical_rating.value, 3)})   regime ${a.regime.phase ?? 'n/a'}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}   fear & greed ${a.fear_greed.score === null ? 'n/a' : Math.round(a.fear_greed.score)} ${a.fear_greed.zone ?? ''}\n`,
       a.patterns.length > 0 ? `patterns ${a.patterns.join(', ')}\n` : '',
@@ -226,14 +233,15 @@ export const zonesCommand: Command = {
     }
     const style = styleFor(io);
     const vp = a.volume_profile;
+    const price = priceAt(loaded.tick_size);
     io.stdout(
       [
         header(style, 'marketlens zones', loaded, a),
         `mark ${price(a.levels.mark)}  ATR ${price(a.levels.atr)}  volume POC ${price(vp.poc)}  value area ${price(vp.value_area_low)}-${price(vp.value_area_high)}\n`,
         '\n',
-        a.levels.zones.length > 0 ? zoneRows(a.levels.zones, a.levels.mark) : 'no zones\n',
+        a.levels.zones.length > 0 ? zoneRows(a.levels.zones, a.levels.mark, price) : 'no zones\n',
         '\n',
-        planText(style, a.zone),
+        planText(style, a.zone, price),
       ].join(''),
     );
   },

@@ -6,6 +6,7 @@ import { svgToPng } from '../chart/png.js';
 import { type ChartBand, type ChartLevel, renderSvg } from '../chart/svg.js';
 import { DATA_OPTIONS, describeSource, loadCandles } from '../data/source.js';
 import { CliError, EXIT, usageError } from '../errors.js';
+import { priceAt } from '../output/format.js';
 import { printJson } from '../output/json.js';
 import { chartLevels } from './analysis.js';
 
@@ -46,7 +47,8 @@ export const chartCommand: Command = {
     const height = intOption(args, 'height', 560, 200, 3000);
     const loaded = await loadCandles(args, io, args.positionals[0]);
     const a = analyze(loaded.candles);
-    const levels: ChartLevel[] = chartLevels(a);
+    const price = priceAt(loaded.tick_size);
+    const levels: ChartLevel[] = chartLevels(a, price);
     const bands: ChartBand[] = [];
     const s = a.levels.nearest_support;
     const r = a.levels.nearest_resistance;
@@ -58,7 +60,8 @@ export const chartCommand: Command = {
       bars,
       width,
       height,
-      title: `${describeSource(loaded.source)}  signal ${a.signal.action.toUpperCase()}`,
+      title: `${describeSource(loaded.source)}${loaded.quote === null ? '' : `, in ${loaded.quote}`}  signal ${a.signal.action.toUpperCase()}`,
+      tick: loaded.tick_size,
       levels,
       bands,
     });

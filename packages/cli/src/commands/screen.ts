@@ -54,7 +54,9 @@ export const screenCommand: Command = {
     if (args.string('source') !== undefined && args.string('venue') !== undefined) {
       throw usageError('--source and --venue name the same thing; give one', 'screen');
     }
-    const data = await marketData(args.string('source') ?? args.string('venue'), io.env);
+    const data = await marketData(args.string('source') ?? args.string('venue'), io.env, (message) =>
+      io.stderr(`${message}\n`),
+    );
     const universe = (data as { universe?: typeof defaultUniverse }).universe ?? defaultUniverse;
     const ids =
       args.positionals.length > 0

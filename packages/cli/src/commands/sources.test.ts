@@ -1,5 +1,5 @@
 /** `--source` on the analysis commands and `serve --market`, on the built binary. */
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,4 +41,30 @@ describe('--source', () => {
     const missing = marketlens(['analyze', 'bitcoin', '--source', `files:${dir}`]);
     expect(missing.code).not.toBe(0);
   });
+
+  it.skipIf(!sharedDataDir)(
+    `analyses closed weeks only from a daily file cut on a Monday, at the stock tick, and names a file it skips (skips when ${sharedDataSkipReason})`,
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'marketlens-cli-files-'));
+      mkdirSync(join(dir, 'stock-nvda'));
+      const lines = readFileSync(join(sharedDataDir ?? '', 'nvda-1999-2014-d1.csv'), 'utf8')
+        .trim()
+        .split('\n');
+      const cut = lines.filter((l, i) => i === 0 || l.slice(0, 10) <= '2008-09-15');
+      writeFileSync(join(dir, 'stock-nvda', 'd1.csv'), `${cut.join('\n')}\n`);
+      mkdirSync(join(dir, 'crypto-pair'));
+      symlinkSync(join(sharedDataDir ?? '', 'crypto-pair-m1.json'), join(dir, 'crypto-pair', 'm5.json'));
+      const r = marketlens(['analyze', 'stock-nvda', '--source', `files:${dir}`, '--tf', 'w1', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/crypto-pair\/m5\.json is not served: its candles are 1 minute apart \(measured\)/);
+      const out = JSON.parse(r.stdout) as { source: { last_time: number }; analysis: { as_of: number } };
+      // The one-day week of Monday 2008-09-15 is still forming: the last closed week opened 09-08.
+      expect(out.source.last_time).toBe(Date.UTC(2008, 8, 8));
+      expect(out.analysis.as_of).toBe(Date.UTC(2008, 8, 8));
+      const text = marketlens(['analyze', 'stock-nvda', '--source', `files:${dir}`, '--tf', 'w1']);
+      expect(text.code, text.stderr).toBe(0);
+      // The week's close, 10.19 on Friday 09-12, at the stock tick of 0.01.
+      expect(text.stdout).toContain('The price is 10.19,');
+    },
+  );
 });

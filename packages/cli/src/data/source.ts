@@ -1,4 +1,4 @@
-import type { AssetClass, Candles } from '@marketlens/core';
+import { type AssetClass, type Candles, defaultTickSize } from '@marketlens/core';
 import {
   createMarketSources,
   createSimulatedVenue,
@@ -69,6 +69,10 @@ export interface Loaded {
   source: SourceInfo;
   /** The asset's class when read from a venue (it sets the plan's costs), null for a file. */
   asset_class: AssetClass | null;
+  /** The currency prices are quoted in (the venue's market: `USDT`, `BTC`), null when unknown (a file). */
+  quote: string | null;
+  /** The market's tick size (the venue's, else 0.01 for stocks), null when unknown: prices by magnitude. */
+  tick_size: number | null;
 }
 
 /**
@@ -101,8 +105,15 @@ export function simulatedVenue(env: NodeJS.ProcessEnv): SimulatedVenue {
   return simulated;
 }
 
-/** The market data of `--source` (or `--venue`), or the simulated venue. */
-export async function marketData(source: string | undefined, env: NodeJS.ProcessEnv): Promise<MarketData> {
+/**
+ * The market data of `--source` (or `--venue`), or the simulated venue. `warn` is told what a
+ * `files:` folder does not serve (a file skipped, and why).
+ */
+export async function marketData(
+  source: string | undefined,
+  env: NodeJS.ProcessEnv,
+  warn?: (message: string) => void,
+): Promise<MarketData> {
   if (source === undefined || source === SIMULATED_VENUE_ID || source === 'simulated') return simulatedVenue(env);
   let spec: SourceSpec;
   try {
@@ -113,7 +124,10 @@ export async function marketData(source: string | undefined, env: NodeJS.Process
   if (spec.kind === 'simulated') return simulatedVenue(env);
   try {
     // Through the composite: its universe is what the source lists, and calls are retried and bounded.
-    return await createMarketSources({ sources: [await openSource(spec)], relistMs: 24 * 3_600_000 });
+    return await createMarketSources({
+      sources: [await openSource(spec, undefined, warn)],
+      relistMs: 24 * 3_600_000,
+    });
   } catch (err) {
     if (err instanceof FilesSourceError) throw dataError('bad_source', err.message);
     throw err;
@@ -173,6 +187,8 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
     return {
       candles,
       asset_class: null,
+      quote: null,
+      tick_size: null,
       source: {
         venue: 'file',
         asset_id: asset ?? null,
@@ -187,7 +203,7 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
     };
   }
   if (asset === undefined) throw usageError('name an asset (e.g. bitcoin) or give --file');
-  const data = await marketData(venue, io.env);
+  const data = await marketData(venue, io.env, (message) => io.stderr(`${message}\n`));
   const assetId = resolveAsset(asset, data);
   const market = args.string('market') as MarketType | undefined;
   // A line while a real source is read (the simulated venue answers at once, offline).
@@ -201,9 +217,18 @@ export async function loadCandles(args: Parsed, io: Io, asset: string | undefine
   }
   const n = series.candles.time.length;
   if (n === 0) throw dataError('no_candles', `${data.venue} has no ${tf} candles of ${assetId}`);
+  const assetClass = universeOf(data).get(assetId)?.asset_class ?? null;
+  // The market served: its quote currency and tick (a files: folder may declare both).
+  const served = await data
+    .markets(assetId)
+    .then((all) => all.find((m) => m.pair === series.pair && m.market_type === series.market_type) ?? null)
+    .catch(() => null);
   return {
     candles: series.candles,
-    asset_class: universeOf(data).get(assetId)?.asset_class ?? null,
+    asset_class: assetClass,
+    // `XXX` is ISO 4217's "no currency": a file that does not say its quote.
+    quote: served === null || served.quote === 'XXX' ? null : served.quote,
+    tick_size: served?.tick_size ?? defaultTickSize(assetClass),
     source: {
       venue: series.venue,
       asset_id: series.asset_id,

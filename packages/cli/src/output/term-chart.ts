@@ -1,5 +1,5 @@
 import type { Candles } from '@marketlens/core';
-import { price } from './format.js';
+import { type PriceText, priceAt } from './format.js';
 import type { Style } from './style.js';
 
 /** A horizontal line drawn across the terminal chart. */
@@ -11,14 +11,16 @@ export interface TermLevel {
 
 /**
  * A candlestick chart of the last `width` candles in `height` text rows: `│` wicks, `█` bodies
- * (green up, red down on colour), levels as dotted rows labelled on the right. Levels outside the
- * candles' range are left out so the candles keep the height.
+ * (green up, red down on colour), levels as dotted rows labelled on the right, prices on the axis
+ * written by `price` (the market's tick). Levels outside the candles' range are left out so the
+ * candles keep the height.
  */
 export function termChart(
   candles: Candles,
   style: Style,
-  options: { width: number; height: number; levels?: readonly TermLevel[] },
+  options: { width: number; height: number; levels?: readonly TermLevel[]; price?: PriceText },
 ): string {
+  const price = options.price ?? priceAt(null);
   const n = candles.close.length;
   const width = Math.max(10, Math.min(options.width, n));
   const height = Math.max(5, options.height);

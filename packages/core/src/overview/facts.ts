@@ -38,6 +38,8 @@ export interface FactValue {
   text: string;
   /** How a number is written (see {@link FactFormat}); absent for words and lists. */
   format?: FactFormat;
+  /** The market's tick size a price is written at (see `formatPrice`); absent: six significant digits. */
+  tick?: number;
 }
 
 /** A fact of the analysis: what the overview may say, with every number pre-formatted. */
@@ -59,6 +61,17 @@ export interface OverviewInput {
     | null;
   zone?: TradePlan | null;
   patterns?: readonly CandlePattern[] | null;
+}
+
+/** The market an analysis is of, as the overview quotes its prices. */
+export interface OverviewMarket {
+  /**
+   * The market's tick size (`Market.tick_size` of its venue, else `defaultTickSize` of its class:
+   * 0.01 for stocks); null or absent: prices keep six significant digits.
+   */
+  tick_size?: number | null;
+  /** The quote currency (`USD`, `USDT`, `BTC`), said after the price; null or absent: not said. */
+  quote?: string | null;
 }
 
 function num(value: number, format: FactFormat): FactValue {
@@ -108,13 +121,21 @@ function phaseVsTrend(phase: string, trend: string): 'agrees' | 'differs' {
  * signal's action, so a Buy or Sell without a plan always says why), volatility (ATR % of
  * price), volume (when at least 1.5x its average) and candlestick patterns. A part that is
  * missing or null in the analysis gives no fact. Every number carries its locale-neutral text and
- * its format; the narrative writes it per locale (see `formatFactValue`).
+ * its format; the narrative writes it per locale (see `formatFactValue`). With the `market`'s tick
+ * size every price is written at that tick (`tick` on its value), and with its quote currency the
+ * price fact says it (`currency`: a BTC-quoted pair reads `0.00162 BTC`, never USD).
  */
-export function overviewFacts(analysis: OverviewInput): Fact[] {
+export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = {}): Fact[] {
   const facts: Fact[] = [];
+  const tick = market.tick_size ?? null;
+  const quote = market.quote ?? null;
+  // Every price at the market's tick: the text a trader reads on the venue.
+  const px = (value: number): FactValue =>
+    tick === null ? num(value, 'price') : { value, text: formatNeutral(value, 'price', tick), format: 'price', tick };
   const ind = analysis.indicators ?? {};
   if (fin(ind.close)) {
-    const values: Record<string, FactValue> = { close: num(ind.close, 'price') };
+    const values: Record<string, FactValue> = { close: px(ind.close) };
+    if (quote !== null) values.currency = word(quote);
     if (fin(ind.change_pct)) values.change_pct = num(ind.change_pct, 'signed_percent');
     facts.push({ id: 'price', values });
   }
@@ -179,7 +200,7 @@ export function overviewFacts(analysis: OverviewInput): Fact[] {
   if (inside && fin(inside.low) && fin(inside.high)) {
     facts.push({
       id: 'inside_zone',
-      values: { kind: word(inside.kind), low: num(inside.low, 'price'), high: num(inside.high, 'price') },
+      values: { kind: word(inside.kind), low: px(inside.low), high: px(inside.high) },
     });
   }
   for (const [id, level, edge] of [
@@ -189,7 +210,7 @@ export function overviewFacts(analysis: OverviewInput): Fact[] {
     if (level && fin(edge) && fin(level.distance_pct)) {
       facts.push({
         id,
-        values: { price: num(edge, 'price'), distance_pct: num(Math.abs(level.distance_pct), 'percent') },
+        values: { price: px(edge), distance_pct: num(Math.abs(level.distance_pct), 'percent') },
       });
     }
   }
@@ -198,15 +219,15 @@ export function overviewFacts(analysis: OverviewInput): Fact[] {
     const t1 = plan.take_profits[0];
     const values: Record<string, FactValue> = {
       direction: word(plan.direction),
-      entry_low: num(plan.entry_zone.low, 'price'),
-      entry_high: num(plan.entry_zone.high, 'price'),
-      stop: num(plan.stop_loss, 'price'),
-      target_1: num(t1.price, 'price'),
+      entry_low: px(plan.entry_zone.low),
+      entry_high: px(plan.entry_zone.high),
+      stop: px(plan.stop_loss),
+      target_1: px(t1.price),
       risk_reward: num(t1.risk_reward, 'decimal_2'),
     };
     if (fin(t1.risk_reward_net)) values.risk_reward_net = num(t1.risk_reward_net, 'decimal_2');
     const t2 = plan.take_profits[1];
-    if (t2) values.target_2 = num(t2.price, 'price');
+    if (t2) values.target_2 = px(t2.price);
     facts.push({ id: 'plan', values });
   } else if (plan && plan.direction === null && plan.reason !== null) {
     const values: Record<string, FactValue> = { reason: word(plan.reason) };

@@ -25,11 +25,54 @@ function plain(x: number, maxDecimals: number, minDecimals: number): string {
 }
 
 /**
- * A price with six significant digits (at least two decimals, at most ten), trailing zeros
- * beyond two decimals dropped: `64250.00`, `1.0834`, `0.000123456`.
+ * A price as the market quotes it. With the market's `tick` (its smallest price step), rounded to
+ * the nearest tick and written with the tick's decimals: `20.37` at 0.01, `4512.25` at 0.25,
+ * `0.00162000` at 0.00000001. A price under ten ticks (a sub-cent price of a 0.01 market), or one
+ * without a tick, keeps six significant digits (at least two decimals, at most fifteen, trailing zeros
+ * beyond two dropped): `64250.00`, `1.0834`, `0.000123456`.
  */
-export function formatPrice(x: number): string {
-  return plain(x, priceDecimals(x), 2);
+export function formatPrice(x: number, tick?: number | null): string {
+  const t = quotedTick(x, tick);
+  if (t === null) return plain(x, priceDecimals(x), 2);
+  return fixed(roundToTick(x, t), tickDecimals(t));
+}
+
+/** The tick a price is written at: `tick` when it is usable and the price spans ten of them, else null. */
+function quotedTick(x: number, tick: number | null | undefined): number | null {
+  if (tick === null || tick === undefined || !(tick > 0) || !Number.isFinite(tick)) return null;
+  return Math.abs(x) >= 10 * tick ? tick : null;
+}
+
+/**
+ * The decimals needed to write multiples of a tick exactly: 2 for 0.01 and 0.25, 1 for 0.5, 0 for
+ * 1 or 5, 8 for 0.00000001 (at most 12).
+ */
+export function tickDecimals(tick: number): number {
+  for (let d = 0; d < 12; d++) {
+    const scaled = tick * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, scaled)) return d;
+  }
+  return 12;
+}
+
+/**
+ * The multiple of `tick` nearest to `x` (half a tick rounds away from zero), free of binary noise
+ * (`roundToTick(20.372, 0.01)` is `20.37`, not `20.370000000000001`). Never moves a price by more
+ * than half a tick. A non-positive or non-finite tick leaves `x` as it is.
+ */
+export function roundToTick(x: number, tick: number): number {
+  if (!(tick > 0) || !Number.isFinite(tick) || !Number.isFinite(x)) return x;
+  const n = Math.sign(x) * Math.round(Math.abs(x) / tick);
+  return Number((n * tick).toFixed(tickDecimals(tick)));
+}
+
+/**
+ * The tick size of an asset class when its venue does not say: 0.01 for stocks (the US and most
+ * exchanges' tick above one unit of currency), null (six significant digits) for coins, fx and
+ * on-chain tokens, whose steps vary by market.
+ */
+export function defaultTickSize(assetClass: string | null | undefined): number | null {
+  return assetClass === 'stocks' ? 0.01 : null;
 }
 
 /** A percentage with two decimals and a sign when positive and `signed`: `+1.25%`, `-0.40%`. */
@@ -49,7 +92,7 @@ export function formatInteger(x: number): string {
 }
 
 /**
- * How a fact's number is written: a price (six significant digits, two to ten decimals), a
+ * How a fact's number is written: a price (at its market's tick, else six significant digits), a
  * percentage with two decimals (signed: `+` when positive), a whole percentage (the value is
  * already in percent), a number with one or two decimals, or an integer.
  */
@@ -62,18 +105,18 @@ export type FactFormat =
   | 'decimal_2'
   | 'integer';
 
-/** Decimals of a price: six significant digits, at least two, at most ten. */
+/** Decimals of a price: six significant digits, at least two, at most fifteen (prices down to 1e-10). */
 function priceDecimals(x: number): number {
   const a = Math.abs(x);
   const mag = a > 0 ? Math.floor(Math.log10(a)) : 0;
-  return Math.min(10, Math.max(2, 5 - mag));
+  return Math.min(15, Math.max(2, 5 - mag));
 }
 
-/** The locale-neutral text of a number in a format (the text of a fact's value). */
-export function formatNeutral(x: number, format: FactFormat): string {
+/** The locale-neutral text of a number in a format (the text of a fact's value); a price at its `tick` when given. */
+export function formatNeutral(x: number, format: FactFormat, tick?: number | null): string {
   switch (format) {
     case 'price':
-      return formatPrice(x);
+      return formatPrice(x, tick);
     case 'percent':
       return formatPercent(x);
     case 'signed_percent':
@@ -95,8 +138,8 @@ interface NumberFormatOptions extends Omit<Intl.NumberFormatOptions, 'useGroupin
   signDisplay?: 'auto' | 'never' | 'always' | 'exceptZero' | 'negative';
 }
 
-/** Writes numbers for one locale (see {@link formatLocalized}). */
-export type NumberWriter = (x: number, format: FactFormat) => string;
+/** Writes numbers for one locale (see {@link formatLocalized}); a price at its `tick` when given. */
+export type NumberWriter = (x: number, format: FactFormat, tick?: number | null) => string;
 
 /**
  * A writer of numbers for one locale, as {@link formatLocalized} writes them, that builds each
@@ -115,10 +158,15 @@ export function numberWriter(locale: string): NumberWriter {
     }
     return f;
   };
-  return (x, format) => {
-    if (!Number.isFinite(x)) return formatNeutral(x, format);
+  return (x, format, tick) => {
+    if (!Number.isFinite(x)) return formatNeutral(x, format, tick);
     switch (format) {
       case 'price': {
+        const t = quotedTick(x, tick);
+        if (t !== null) {
+          const d = tickDecimals(t);
+          return formatter(`t${d}`, { minimumFractionDigits: d, maximumFractionDigits: d }).format(roundToTick(x, t));
+        }
         const d = priceDecimals(x);
         return formatter(`p${d}`, { minimumFractionDigits: 2, maximumFractionDigits: d }).format(x);
       }
@@ -149,8 +197,9 @@ export function numberWriter(locale: string): NumberWriter {
  * A number written for a locale with `Intl.NumberFormat` (its decimal separator, digit groups
  * from five integer digits so that short numbers read alike everywhere, its percent sign), with
  * the decimals of `formatNeutral`: `82.580,00` and `+1,23 %` in German, `82,580.00` and
- * `+1.23%` in English. Never `-0`. Non-finite numbers keep their neutral text.
+ * `+1.23%` in English; a price at its `tick` when given (see {@link formatPrice}). Never `-0`.
+ * Non-finite numbers keep their neutral text.
  */
-export function formatLocalized(x: number, format: FactFormat, locale: string): string {
-  return numberWriter(locale)(x, format);
+export function formatLocalized(x: number, format: FactFormat, locale: string, tick?: number | null): string {
+  return numberWriter(locale)(x, format, tick);
 }

@@ -23,6 +23,11 @@ interface Values {
 
 type Sentence = (v: Values) => string;
 
+/** The price with its quote currency when the facts name it: `0.00162 BTC`. */
+function priceWithQuote(v: Values): string {
+  return v.has('currency') ? `${v.t('close')} ${v.t('currency')}` : v.t('close');
+}
+
 /** A phase entered on the last candle: said as "has just entered", never "for 0 candles". */
 function fresh(v: Values): boolean {
   const bars = v.n('bars');
@@ -98,8 +103,8 @@ const en: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `The price is ${v.t('close')}, ${v.t('change_pct')} on the last bar.`
-        : `The price is ${v.t('close')}.`,
+        ? `The price is ${priceWithQuote(v)}, ${v.t('change_pct')} on the last bar.`
+        : `The price is ${priceWithQuote(v)}.`,
     signal: (v) => `The signal reads ${v.w('action', en.action)} with ${v.t('confidence_pct')} confidence.`,
     trend: (v) =>
       v.has('adx')
@@ -184,8 +189,8 @@ const es: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `El precio está en ${v.t('close')}, ${v.t('change_pct')} en la última vela.`
-        : `El precio está en ${v.t('close')}.`,
+        ? `El precio está en ${priceWithQuote(v)}, ${v.t('change_pct')} en la última vela.`
+        : `El precio está en ${priceWithQuote(v)}.`,
     signal: (v) => `La señal es ${v.w('action', es.action)} con una confianza del ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -269,8 +274,8 @@ const de: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `Der Kurs liegt bei ${v.t('close')}, ${v.t('change_pct')} in der letzten Kerze.`
-        : `Der Kurs liegt bei ${v.t('close')}.`,
+        ? `Der Kurs liegt bei ${priceWithQuote(v)}, ${v.t('change_pct')} in der letzten Kerze.`
+        : `Der Kurs liegt bei ${priceWithQuote(v)}.`,
     signal: (v) => `Das Signal lautet ${v.w('action', de.action)} mit einer Konfidenz von ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -358,8 +363,8 @@ const fr: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `Le cours est à ${v.t('close')}, ${v.t('change_pct')} sur la dernière bougie.`
-        : `Le cours est à ${v.t('close')}.`,
+        ? `Le cours est à ${priceWithQuote(v)}, ${v.t('change_pct')} sur la dernière bougie.`
+        : `Le cours est à ${priceWithQuote(v)}.`,
     signal: (v) => `Le signal est ${v.w('action', fr.action)} avec une confiance de ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -444,8 +449,8 @@ const pt: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `O preço está em ${v.t('close')}, ${v.t('change_pct')} no último candle.`
-        : `O preço está em ${v.t('close')}.`,
+        ? `O preço está em ${priceWithQuote(v)}, ${v.t('change_pct')} no último candle.`
+        : `O preço está em ${priceWithQuote(v)}.`,
     signal: (v) => `O sinal é ${v.w('action', pt.action)} com confiança de ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -518,8 +523,8 @@ const ja: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `価格は${v.t('close')}、直近の足の騰落率は${v.t('change_pct')}です。`
-        : `価格は${v.t('close')}です。`,
+        ? `価格は${priceWithQuote(v)}、直近の足の騰落率は${v.t('change_pct')}です。`
+        : `価格は${priceWithQuote(v)}です。`,
     signal: (v) => `シグナルは「${v.w('action', ja.action)}」、信頼度は${v.t('confidence_pct')}です。`,
     trend: (v) =>
       v.has('adx')
@@ -591,8 +596,8 @@ const zh: Phrases = {
   say: {
     price: (v) =>
       v.has('change_pct')
-        ? `价格为${v.t('close')}，最近一根K线涨跌幅为${v.t('change_pct')}。`
-        : `价格为${v.t('close')}。`,
+        ? `价格为${priceWithQuote(v)}，最近一根K线涨跌幅为${v.t('change_pct')}。`
+        : `价格为${priceWithQuote(v)}。`,
     signal: (v) => `信号为「${v.w('action', zh.action)}」，置信度为${v.t('confidence_pct')}。`,
     trend: (v) =>
       v.has('adx') ? `趋势${v.w('direction', zh.trend)}（ADX ${v.t('adx')}）。` : `趋势${v.w('direction', zh.trend)}。`,
@@ -641,14 +646,14 @@ export function resolveLocale(locale: string | null | undefined): OverviewLocale
  */
 export function formatFactValue(value: FactValue, locale?: string | null): string {
   if (typeof value.value !== 'number' || value.format === undefined) return value.text;
-  return formatLocalized(value.value, value.format, resolveLocale(locale));
+  return formatLocalized(value.value, value.format, resolveLocale(locale), value.tick);
 }
 
 function valuesOf(fact: Fact, write: NumberWriter): Values {
   const vals = fact.values;
   const has = (name: string): boolean => Object.hasOwn(vals, name);
   const text = (v: FactValue): string =>
-    typeof v.value === 'number' && v.format !== undefined ? write(v.value, v.format) : v.text;
+    typeof v.value === 'number' && v.format !== undefined ? write(v.value, v.format, v.tick) : v.text;
   return {
     has,
     t: (name) => (has(name) ? text(vals[name]) : ''),

@@ -225,6 +225,8 @@ describe('binance market data', () => {
       'derivatives:BTCUSDT',
       'derivatives:BTCUSD_PERP',
     ]);
+    // Binance's ccxt markets carry tick sizes (precision mode TICK_SIZE): the market's quoting step.
+    expect(markets[0]).toMatchObject({ quote: 'USDT', tick_size: 0.01 });
     await expect(md.candles({ asset_id: 'no-such-asset', timeframe: 'h1', limit: 1 })).rejects.toMatchObject({
       code: 'unknown_asset',
     });

@@ -13,6 +13,7 @@ export type ReadOnlyClient = Pick<
   | 'id'
   | 'has'
   | 'timeframes'
+  | 'precisionMode'
   | 'markets'
   | 'last_response_headers'
   | 'loadMarkets'
@@ -96,6 +97,8 @@ export interface CcxtMarket {
   contract: boolean | undefined;
   /** Units of the base per contract, on a derivative. */
   contractSize: number | undefined;
+  /** Price and amount precision: a tick size when the exchange's `precisionMode` is ccxt's `TICK_SIZE`. */
+  precision?: { price?: number | undefined } | undefined;
   /** The venue's own market record. */
   info: unknown;
 }

@@ -71,6 +71,8 @@ export class MarketIndex {
     markets: Readonly<Record<string, CcxtMarket | undefined>>,
     universe: Universe,
     private readonly profile: VenueProfile,
+    /** True when the markets' `precision.price` is a tick size (ccxt's `TICK_SIZE` precision mode). */
+    private readonly ticks = false,
   ) {
     for (const market of Object.values(markets)) {
       if (market === undefined) continue;
@@ -124,7 +126,7 @@ export class MarketIndex {
 
   /** As ports `Market` records. */
   portMarkets(asset_id: string): Market[] {
-    return this.marketsOf(asset_id).map((m) => toPortMarket(this.profile.id, m));
+    return this.marketsOf(asset_id).map((m) => toPortMarket(this.profile.id, m, this.ticks));
   }
 
   /**
@@ -166,9 +168,11 @@ export class MarketIndex {
   }
 }
 
-/** A ports `Market` from an indexed ccxt market. */
-export function toPortMarket(venue: string, m: IndexedMarket): Market {
+/** A ports `Market` from an indexed ccxt market; with `ticks`, its `precision.price` is its tick size. */
+export function toPortMarket(venue: string, m: IndexedMarket, ticks = false): Market {
+  const tick = ticks ? m.ccxt.precision?.price : undefined;
   return {
+    ...(tick !== undefined && tick > 0 && Number.isFinite(tick) ? { tick_size: tick } : {}),
     venue,
     pair: m.pair,
     asset_id: m.asset_id,

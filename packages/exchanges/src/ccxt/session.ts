@@ -43,7 +43,8 @@ export class CcxtSession {
   /** The venue's markets by asset and native name (loaded from the venue unless injected). */
   index(): Promise<MarketIndex> {
     this.indexLoading ??= this.call((c) => c.loadMarkets()).then(
-      (markets) => new MarketIndex(markets, this.universe, this.profile),
+      // ccxt's TICK_SIZE precision mode (4): `precision.price` is the tick, not a count of decimals.
+      (markets) => new MarketIndex(markets, this.universe, this.profile, this.client.precisionMode === 4),
       (error: unknown) => {
         this.indexLoading = undefined;
         throw error;

@@ -2,6 +2,7 @@ import { ok } from '@marketlens/contract';
 import {
   type Analysis,
   analyze,
+  defaultTickSize,
   type Fact,
   InputError,
   type NearestLevel,
@@ -459,7 +460,16 @@ export async function overviewOf(
 ): Promise<OverviewResult> {
   r = { ...r, asset_id: asset.id };
   const result = await analysisOf(deps, market, asset, r);
-  const facts = overviewFacts(result.analysis);
+  // Prices as the market served quotes them: its tick (else the class's), in its quote currency.
+  const served = await market
+    .markets(asset.id)
+    .then((all) => all.find((m) => m.pair === result.pair && m.market_type === result.market_type) ?? null)
+    .catch(() => null);
+  const facts = overviewFacts(result.analysis, {
+    // `XXX` is ISO 4217's "no currency" (a file that does not say its quote): not said.
+    quote: served === null || served.quote === 'XXX' ? null : served.quote,
+    tick_size: served?.tick_size ?? defaultTickSize(asset.asset_class),
+  });
   const resolved = resolveLocale(locale);
   const deterministic = renderOverview(facts, resolved);
   const now = deps.now();
