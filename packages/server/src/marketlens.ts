@@ -221,6 +221,9 @@ export async function createMarketlens(
       market,
       // The key the server encrypts the data folder's connections with.
       credentialsKey: config.server.credentialsKey ?? loadOrCreateKeyFile(join(dataDir, KEY_FILE_NAME)),
+      ...(config.server.previousCredentialsKey !== undefined
+        ? { previousCredentialsKey: config.server.previousCredentialsKey }
+        : {}),
       mailer: mailerOf(config.server.config.mail, (line) => console.error(`[marketlens] ${line}`)),
       ...(shared !== null ? { shared } : {}),
       ...overrides.extra,

@@ -39,12 +39,13 @@ export const workerCommand: Command = {
       throw err;
     }
     const line = `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}`;
-    if (ml.config.log.format === 'json') ml.logger.info({ process: `worker-${process.pid}` }, line);
-    else io.stdout(`${line}\n`);
     const stop = () => {
       void ml.close().then(() => process.exit(0));
     };
+    // Before the banner: a signal that comes before its handler kills the process, jobs and all.
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (ml.config.log.format === 'json') ml.logger.info({ process: `worker-${process.pid}` }, line);
+    else io.stdout(`${line}\n`);
   },
 };
