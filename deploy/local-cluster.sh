@@ -178,8 +178,11 @@ status_cluster() {
     fi
     if [ -s "$CLUSTER_DIR/$name.port" ]; then
       port=$(cat "$CLUSTER_DIR/$name.port")
-      code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/readyz" || true)
-      echo "$name: running (pid $(cat "$f"), port $port, readyz $code)"
+      # Instances: /readyz; workers serve /healthz and /metrics on their metrics port.
+      local check=readyz
+      [[ "$name" == worker-* ]] && check=healthz
+      code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/$check" || true)
+      echo "$name: running (pid $(cat "$f"), port $port, $check $code)"
       [ "$code" = 200 ] || ok=1
     else
       echo "$name: running (pid $(cat "$f"))"
@@ -253,8 +256,10 @@ start_cluster() {
 
   # The workers work every job; the instances only serve (and schedule).
   for i in $(seq 1 "$WORKERS"); do
-    nohup "${CLI[@]}" worker >>"$CLUSTER_DIR/logs/worker-$i.log" 2>&1 &
+    port=$(free_port)
+    nohup "${CLI[@]}" worker --metrics-port "$port" >>"$CLUSTER_DIR/logs/worker-$i.log" 2>&1 &
     echo $! >"$CLUSTER_DIR/pids/worker-$i.pid"
+    echo "$port" >"$CLUSTER_DIR/worker-$i.port"
   done
 
   # Under root the master drops its workers to www-data, which Debian's nginx package creates.

@@ -19,6 +19,7 @@ export {
   loadOrCreateKeyFile,
   parseCredentialsKey,
 } from './accounts/credentials-crypto.js';
+export { type KeyRotationReport, rotateCredentialsKey } from './accounts/key-rotation.js';
 export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
 export { SyncScheduler } from './accounts/sync/scheduler.js';

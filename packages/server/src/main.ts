@@ -12,12 +12,14 @@ async function main(): Promise<void> {
   const config = loadConfig({ file: process.env.MARKETLENS_CONFIG || undefined });
   const ml = await createMarketlens(config);
   const server = await ml.listen();
-  announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, (text) => process.stdout.write(text));
   const stop = () => {
     void ml.close().then(() => process.exit(0));
   };
+  // Before the banner: a supervisor that reads it may signal at once, and a signal that comes
+  // before its handler kills the process outright, drain and all.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, (text) => process.stdout.write(text));
 }
 
 main().catch((err: unknown) => {

@@ -16,6 +16,7 @@ import { type JobReporting, queueReporters } from './platform/jobs/report.js';
 import { type RunningWorker, startWorker } from './platform/jobs/worker.js';
 import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
+import { type MetricsListener, startMetricsListener } from './platform/observability/metrics-listener.js';
 import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 import { type RunningServer, startServer } from './server.js';
 import { createStorage } from './storage/create-storage.js';
@@ -62,10 +63,11 @@ export interface Marketlens {
    */
   mcpBackend(caller: McpCaller): Required<Backend>;
   /**
-   * `marketlens worker`: works the background jobs the instances schedule on Redis, serving no
-   * HTTP; resolves once connected. Needs `redis.url`.
+   * `marketlens worker`: works the background jobs the instances schedule on Redis; resolves once
+   * connected. Needs `redis.url`. With `metricsPort`, it also serves its metrics (the job runs it
+   * worked) and `/healthz` there, on the configured host, to `metricsAllow` (loopback by default).
    */
-  work(): Promise<RunningWorker>;
+  work(options?: { metricsPort?: number }): Promise<RunningWorker & { metricsUrl: string | null }>;
   /** Releases what {@link listen} did not take over (the market's timers, storage); idempotent. */
   close(): Promise<void>;
 }
@@ -207,7 +209,7 @@ export async function createMarketlens(
   }
   const demo = config.production || overrides.demo === false ? null : await seedDemo(storage);
   let started: RunningServer | null = null;
-  let worker: RunningWorker | null = null;
+  let worker: (RunningWorker & { metricsUrl: string | null }) | null = null;
   let closed = false;
   // The one app of this process: its deps (and so its caches and opened venues) and its use cases
   // serve the REST server, the MCP backend and the worker alike; made on first use.
@@ -221,6 +223,9 @@ export async function createMarketlens(
       market,
       // The key the server encrypts the data folder's connections with.
       credentialsKey: config.server.credentialsKey ?? loadOrCreateKeyFile(join(dataDir, KEY_FILE_NAME)),
+      ...(config.server.previousCredentialsKey !== undefined
+        ? { previousCredentialsKey: config.server.previousCredentialsKey }
+        : {}),
       mailer: mailerOf(config.server.config.mail, (line) => console.error(`[marketlens] ${line}`)),
       ...(shared !== null ? { shared } : {}),
       ...overrides.extra,
@@ -269,7 +274,7 @@ export async function createMarketlens(
       const { deps, useCases } = application();
       return mcpBackend(deps, caller, useCases);
     },
-    async work() {
+    async work(options) {
       if (worker !== null) return worker;
       const redisUrl = config.backend.redisUrl;
       const credentialsKey = config.server.credentialsKey;
@@ -279,7 +284,7 @@ export async function createMarketlens(
         );
       }
       const workerReporting: JobReporting = { ...reporting, process: `worker-${process.pid}` };
-      worker = await startWorker({
+      const running = await startWorker({
         config: config.server.config,
         storage,
         market,
@@ -290,6 +295,28 @@ export async function createMarketlens(
         reporting: workerReporting,
         queue: { scheduleCheckMs: config.ops.jobsCheckMs },
       });
+      let listener: MetricsListener | null = null;
+      if (options?.metricsPort !== undefined) {
+        try {
+          listener = await startMetricsListener(metrics, {
+            host: config.server.host,
+            port: options.metricsPort,
+            allow: config.metricsAllow,
+          });
+        } catch (err) {
+          await running.stop();
+          throw new ConfigError(
+            `--metrics-port ${options.metricsPort}: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+      }
+      worker = {
+        metricsUrl: listener?.url ?? null,
+        async stop() {
+          await running.stop();
+          await listener?.close();
+        },
+      };
       return worker;
     },
     async close() {

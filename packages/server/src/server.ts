@@ -33,6 +33,8 @@ export interface ServerOptions {
   config: ServerConfig;
   /** The credentials key (MARKETLENS_SECRET_KEY); absent: the key file in the data directory, created once. */
   credentialsKey?: Buffer;
+  /** The key before a rotation (MARKETLENS_SECRET_KEY_PREVIOUS), still accepted for reading. */
+  previousCredentialsKey?: Buffer;
   /** Bounds on client connections (defaults: {@link DEFAULT_CONNECTION_LIMITS}). */
   connections?: Partial<ConnectionLimits>;
 }
@@ -284,6 +286,7 @@ export async function startServer(
     now: Date.now,
     market,
     credentialsKey: options.credentialsKey ?? loadOrCreateKeyFile(join(options.dataDir, KEY_FILE_NAME)),
+    ...(options.previousCredentialsKey !== undefined ? { previousCredentialsKey: options.previousCredentialsKey } : {}),
     mailer: mailerOf(options.config.mail, (line) => console.error(`[marketlens] ${line}`)),
     ...injected,
   };

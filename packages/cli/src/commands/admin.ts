@@ -15,8 +15,10 @@ import {
   optionsFromEnv,
   PILOT_GRANT_MAX_DAYS,
   PROMOTION_PRO_DAYS,
+  parseCredentialsKey,
   revokeApiKey,
   revokePilotAccess,
+  rotateCredentialsKey,
   type Storage,
   setUserTier,
   TIERS,
@@ -445,6 +447,106 @@ const pilotRevokeCommand: Command = {
 };
 
 /** `marketlens admin ...` subcommands. */
+const sessionsRevokeCommand: Command = {
+  spec: adminSpec(
+    'sessions revoke',
+    'end every session of a user (and the OAuth grants bound to them); API keys are left as they are',
+    '<email>',
+    1,
+    {},
+    ['Instances believe a session they read for at most one second: the user is signed out everywhere within it.'],
+  ),
+  async run(args, io) {
+    const [email] = args.positionals;
+    const done = await withStorage(args, io, async (storage) => {
+      const user = await findUser(storage, email);
+      return { user, sessions: await storage.sessions.deleteByUser(user.id) };
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.sessions.revoked', {
+        user_id: done.user.id,
+        email: done.user.email,
+        sessions: done.sessions,
+      });
+      return;
+    }
+    io.stdout(`${done.user.email}: ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended\n`);
+  },
+};
+
+const userDeleteCommand: Command = {
+  spec: adminSpec(
+    'user delete',
+    'delete a user and everything of theirs: sessions, API keys, connections, alerts, devices, webhooks',
+    '<email>',
+    1,
+    { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
+    ['Cannot be undone: take a backup first (deploy/backup.sh).'],
+  ),
+  async run(args, io) {
+    const [email] = args.positionals;
+    if (!args.flag('yes')) throw usageError(`deleting ${email} cannot be undone: add --yes`, 'admin user delete');
+    const user = await withStorage(args, io, async (storage) => {
+      const found = await findUser(storage, email);
+      if (!(await storage.users.delete(found.id))) throw dataError('unknown_user', `no user ${email}`);
+      return found;
+    });
+    if (args.flag('json')) printJson(io, 'admin.user.deleted', { user_id: user.id, email: user.email });
+    else io.stdout(`${user.email}: deleted (${user.id})\n`);
+  },
+};
+
+const keyRotateCommand: Command = {
+  spec: adminSpec(
+    'key rotate',
+    're-encrypt every stored exchange credential and webhook secret under a new MARKETLENS_SECRET_KEY',
+    '',
+    0,
+    {},
+    [
+      'Set MARKETLENS_SECRET_KEY to the new key and MARKETLENS_SECRET_KEY_PREVIOUS to the old one, here and (first) on every instance and worker; see deploy/README.md for the order of steps.',
+      'Idempotent: a second run finds everything current. Exit 3 when a stored secret opens with neither key.',
+    ],
+  ),
+  async run(args, io) {
+    const nextRaw = io.env.MARKETLENS_SECRET_KEY?.trim();
+    const previousRaw = io.env.MARKETLENS_SECRET_KEY_PREVIOUS?.trim();
+    if (!nextRaw || !previousRaw) {
+      throw usageError(
+        'key rotate needs MARKETLENS_SECRET_KEY (the new key) and MARKETLENS_SECRET_KEY_PREVIOUS (the old one)',
+        'admin key rotate',
+      );
+    }
+    let next: Buffer;
+    let previous: Buffer;
+    try {
+      next = parseCredentialsKey(nextRaw);
+      previous = parseCredentialsKey(previousRaw);
+    } catch (err) {
+      throw usageError(err instanceof Error ? err.message : String(err), 'admin key rotate');
+    }
+    if (next.equals(previous)) {
+      throw usageError('MARKETLENS_SECRET_KEY and MARKETLENS_SECRET_KEY_PREVIOUS are the same key', 'admin key rotate');
+    }
+    const report = await withStorage(args, io, (storage) => rotateCredentialsKey(storage, previous, next));
+    if (args.flag('json')) printJson(io, 'admin.key.rotated', { ...report });
+    else {
+      for (const [table, r] of Object.entries(report)) {
+        io.stdout(
+          `${table}: ${r.rotated} re-encrypted, ${r.current} already under the new key, ${r.unreadable.length} unreadable\n`,
+        );
+      }
+    }
+    const unreadable = Object.values(report).flatMap((r) => r.unreadable);
+    if (unreadable.length > 0) {
+      throw dataError(
+        'unreadable_credentials',
+        `${unreadable.length} stored secret(s) open with neither key, left as they are: ${unreadable.join(', ')}`,
+      );
+    }
+  },
+};
+
 export const adminCommands: readonly Command[] = [
   tierCommand,
   grantCommand,
@@ -455,4 +557,7 @@ export const adminCommands: readonly Command[] = [
   keyRevokeCommand,
   pilotGrantCommand,
   pilotRevokeCommand,
+  sessionsRevokeCommand,
+  userDeleteCommand,
+  keyRotateCommand,
 ];

@@ -76,11 +76,12 @@ export const serveCommand: Command = {
       throw err;
     }
     const server = await ml.listen();
-    announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, io.stdout);
     const stop = () => {
       void ml.close().then(() => process.exit(0));
     };
+    // Before the banner: a signal that comes before its handler kills the process, drain and all.
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    announceStart(ml, server, { openapi: OPENAPI_PATH, feed: RELEASE_FEED_PATH }, io.stdout);
   },
 };

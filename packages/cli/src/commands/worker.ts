@@ -17,6 +17,12 @@ export const workerCommand: Command = {
         value: '<sources>',
         description: 'market sources, default MARKETLENS_MARKET: the same as the API instances',
       },
+      'metrics-port': {
+        type: 'string',
+        value: '<port>',
+        description:
+          'serve /metrics (job runs, failures, schedule checks) and /healthz on HOST:<port>, to MARKETLENS_METRICS_ALLOW (loopback by default)',
+      },
     },
     examples: ['marketlens worker', 'marketlens worker --config marketlens.json'],
     notes: [
@@ -25,7 +31,12 @@ export const workerCommand: Command = {
     ],
   },
   async run(args, io) {
+    const metricsPort = args.string('metrics-port');
+    if (metricsPort !== undefined && !/^\d+$/.test(metricsPort)) {
+      throw usageError(`--metrics-port must be an integer 0..65535; got '${metricsPort}'`, 'worker');
+    }
     let ml: Awaited<ReturnType<typeof createMarketlens>>;
+    let metricsUrl: string | null = null;
     try {
       const config = loadConfig({
         env: io.env,
@@ -33,18 +44,19 @@ export const workerCommand: Command = {
         overrides: { MARKETLENS_MARKET: args.string('market') },
       });
       ml = await createMarketlens(config, { demo: false });
-      await ml.work();
+      ({ metricsUrl } = await ml.work(metricsPort === undefined ? {} : { metricsPort: Number(metricsPort) }));
     } catch (err) {
       if (err instanceof ConfigError) throw usageError(err.message, 'worker');
       throw err;
     }
-    const line = `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}`;
-    if (ml.config.log.format === 'json') ml.logger.info({ process: `worker-${process.pid}` }, line);
-    else io.stdout(`${line}\n`);
+    const line = `marketlens worker ${process.pid} working the jobs on ${new URL(ml.config.backend.redisUrl ?? '').host}${metricsUrl === null ? '' : `, metrics on ${metricsUrl}/metrics`}`;
     const stop = () => {
       void ml.close().then(() => process.exit(0));
     };
+    // Before the banner: a signal that comes before its handler kills the process, jobs and all.
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (ml.config.log.format === 'json') ml.logger.info({ process: `worker-${process.pid}` }, line);
+    else io.stdout(`${line}\n`);
   },
 };

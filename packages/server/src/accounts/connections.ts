@@ -27,7 +27,12 @@ import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AccountConnection, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ConnectionRecord } from '../storage/account-types.js';
-import { CREDENTIALS_KEY_BYTES, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
+import {
+  CREDENTIALS_KEY_BYTES,
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+} from './credentials-crypto.js';
 
 /** Exchanges a user can connect: the ccxt venues and the simulated venue. */
 export const CONNECTABLE_VENUES: readonly string[] = [...CCXT_VENUES, SIMULATED_VENUE_ID];
@@ -87,12 +92,26 @@ export async function accountFor(
   return createCcxtAccountData({ venue: connection.venue, connection: connection.id, credentials, now: deps.now });
 }
 
+/**
+ * Decrypts a stored blob with the credentials key, or, when it does not open, with the key before
+ * a rotation (`previousCredentialsKey`); throws `CredentialsDecryptError` when neither opens it.
+ */
+export function openCredentials(deps: AppDeps, id: string, blob: string): VenueCredentials {
+  try {
+    return decryptCredentials(credentialsKeyOf(deps), id, blob);
+  } catch (err) {
+    const previous = deps.previousCredentialsKey;
+    if (previous === undefined || !(err instanceof CredentialsDecryptError)) throw err;
+    return decryptCredentials(previous, id, blob);
+  }
+}
+
 /** Opens a stored connection's account with its decrypted credentials; also returns the secrets to redact. */
 export async function openConnection(
   deps: AppDeps,
   connection: ConnectionRecord,
 ): Promise<{ account: AccountData; secrets: string[] }> {
-  const credentials = decryptCredentials(credentialsKeyOf(deps), connection.id, connection.credentials);
+  const credentials = openCredentials(deps, connection.id, connection.credentials);
   const account = await accountFor(deps, connection, credentials);
   return { account, secrets: secretsOf(credentials) };
 }

@@ -58,6 +58,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
+    ...(env.MARKETLENS_SECRET_KEY_PREVIOUS
+      ? { previousCredentialsKey: previousKeyOf(env.MARKETLENS_SECRET_KEY_PREVIOUS) }
+      : {}),
   };
 }
 
@@ -149,4 +152,18 @@ function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
   if (!/^https?:\/\//i.test(baseUrl))
     throw new Error(`MARKETLENS_OPENAI_BASE_URL must be an http(s) URL, got ${baseUrl}`);
   return { baseUrl, apiKey, model, timeoutMs: 8_000 };
+}
+
+/** MARKETLENS_SECRET_KEY_PREVIOUS: a key like MARKETLENS_SECRET_KEY, named as itself in the error. */
+function previousKeyOf(base64: string): Buffer {
+  try {
+    return parseCredentialsKey(base64);
+  } catch (err) {
+    throw new Error(
+      (err instanceof Error ? err.message : String(err)).replace(
+        'MARKETLENS_SECRET_KEY',
+        'MARKETLENS_SECRET_KEY_PREVIOUS',
+      ),
+    );
+  }
 }

@@ -66,6 +66,13 @@ export const SETTINGS: readonly Setting[] = [
     'AES-256 key (32 bytes, base64) that encrypts exchange credentials; required in production',
   ),
   s(
+    'previousSecretKey',
+    'MARKETLENS_SECRET_KEY_PREVIOUS',
+    'string',
+    'none',
+    'the key before a rotation: stored credentials that do not open with `secretKey` are tried with it, until `marketlens admin key rotate` re-encrypted them all',
+  ),
+  s(
     'publicUrl',
     'MARKETLENS_PUBLIC_URL',
     'string',

@@ -133,6 +133,12 @@ export interface AppDeps {
    */
   credentialsKey?: Uint8Array;
   /**
+   * The key credentials were encrypted with before a rotation (`MARKETLENS_SECRET_KEY_PREVIOUS`):
+   * a stored blob that does not open with {@link credentialsKey} is tried with it, until
+   * `marketlens admin key rotate` has re-encrypted every one.
+   */
+  previousCredentialsKey?: Uint8Array;
+  /**
    * Opens the private data of a stored connection with its decrypted credentials; absent: the
    * simulated venue's demo account, or a ccxt client (`createCcxtAccountData`). Tests point ccxt at
    * a local venue server here.

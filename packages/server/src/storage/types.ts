@@ -52,6 +52,12 @@ export interface UserRepository {
   setTier(id: string, tier: Tier): Promise<boolean>;
   /** Marks the address verified at `at` (an earlier verification stands); false when absent. */
   markVerified(id: string, at: number): Promise<boolean>;
+  /**
+   * Deletes the user and everything of theirs (sessions and the OAuth grants bound to them, API
+   * keys, grants, favorites, connections with their positions and fills, alerts, devices,
+   * webhooks, mails); false when absent.
+   */
+  delete(id: string): Promise<boolean>;
 }
 
 /** A mail sent to an account: a verification link (its token hashed) or a sign-up attempt notice. */

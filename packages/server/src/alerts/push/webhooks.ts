@@ -13,8 +13,8 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   webhookWire,
 } from '@marketlens/contract';
-import { credentialsKeyOf } from '../../accounts/connections.js';
-import { decryptCredentials, encryptCredentials } from '../../accounts/credentials-crypto.js';
+import { credentialsKeyOf, openCredentials } from '../../accounts/connections.js';
+import { encryptCredentials } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { AlertWebhookRecord } from '../../storage/webhooks-types.js';
@@ -100,7 +100,7 @@ export async function removeWebhook(deps: AppDeps, userId: string, id: string): 
 
 /** The signing secret of a stored webhook. */
 export function webhookSecret(deps: AppDeps, w: AlertWebhookRecord): string {
-  const { secret } = decryptCredentials(credentialsKeyOf(deps), w.id, w.secret);
+  const { secret } = openCredentials(deps, w.id, w.secret);
   if (!secret) throw new Error(`webhook ${w.id} has no secret`);
   return secret;
 }

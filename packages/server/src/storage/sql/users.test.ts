@@ -37,6 +37,30 @@ describeEngines('users, sessions, keys, usage and favorites', (engine) => {
     expect(await s.sessions.deleteByTokenHash('h-s3')).toBe(false);
   });
 
+  it('deletes a user with its sessions, keys and favorites, and nothing of another user', async () => {
+    const s = await engine.open();
+    await s.users.create(user('u1', 'a@example.com'), ['bitcoin']);
+    await s.users.create(user('u2', 'b@example.com'), ['bitcoin']);
+    for (const [id, userId] of [
+      ['s1', 'u1'],
+      ['s2', 'u2'],
+    ]) {
+      await s.sessions.create({ id, user_id: userId, token_hash: `h-${id}`, created_at: 1, expires_at: 10 });
+    }
+    expect(await s.apiKeys.createIfBelow(key('k1', 'u1'), 5, 1)).toBe(true);
+    expect(await s.apiKeys.createIfBelow(key('k2', 'u2'), 5, 1)).toBe(true);
+    expect(await s.users.delete('u1')).toBe(true);
+    expect(await s.users.byId('u1')).toBeNull();
+    expect(await s.sessions.byTokenHash('h-s1')).toBeNull();
+    expect(await s.apiKeys.byHash('h-k1')).toBeNull();
+    expect(await s.favorites.list('u1')).toEqual([]);
+    expect(await s.users.byId('u2')).not.toBeNull();
+    expect(await s.sessions.byTokenHash('h-s2')).not.toBeNull();
+    expect(await s.apiKeys.byHash('h-k2')).not.toBeNull();
+    expect(await s.favorites.list('u2')).toEqual(['bitcoin']);
+    expect(await s.users.delete('u1')).toBe(false);
+  });
+
   it('counts favorites per asset for popularity, most first, ties by id', async () => {
     const s = await engine.open();
     await s.users.create(user('u1', 'a@x.io'), ['bitcoin', 'ethereum']);

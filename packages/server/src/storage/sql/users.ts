@@ -60,6 +60,8 @@ export function sqlUsers({ db }: Sql): UserRepository {
           .where('id', '=', id)
           .executeTakeFirst(),
       ) > 0,
+    // Every table that names a user references it ON DELETE CASCADE: one statement removes it all.
+    delete: async (id) => changes(await db.deleteFrom('users').where('id', '=', id).executeTakeFirst()) > 0,
   };
 }
 
