@@ -22,7 +22,7 @@ import { type AppState, stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { CHART_DEPTH } from '../platform/product-rules.js';
 import { analysisTopic, type LiveEventType, LiveHub, priceTopic, sseFrame, userTopic } from './hub.js';
-import { SseStream, type StreamEnd } from './stream.js';
+import { SseStream } from './stream.js';
 import { type LiveTransport, localTransport, redisTransport } from './transport.js';
 
 /** The settings of an app's live streams (the contract's values unless a test shortens them). */
@@ -122,44 +122,48 @@ export class Live {
    * after that id, then its topics' events as they happen.
    */
   open(plan: StreamPlan, lastEventId?: string): SseStream {
-    let entry: OpenStream | null = null;
-    const stream = new SseStream(this.#options.bufferBytes, (why) => {
-      if (entry !== null) this.#closed(entry, why);
-    });
+    const entry: OpenStream = {
+      stream: new SseStream(this.#options.bufferBytes, () => this.#closed(entry)),
+      plan,
+      unsubscribe: () => {},
+    };
+    const { stream } = entry;
     const topics = plan.subscriptions.map((s) => analysisTopic(s.asset_id, s.timeframe));
     const assets = [...new Set(plan.subscriptions.map((s) => s.asset_id))];
     topics.push(...assets.map(priceTopic));
     if (plan.userId !== null) topics.push(userTopic(plan.userId));
-    // The ready event goes first: the replay below writes into the same queue.
-    const ready = { subscriptions: plan.subscriptions, user_events: plan.userId !== null, resumed: false };
-    const buffered: Uint8Array[] = [];
-    const collector = { deliver: (e: { frame: Uint8Array }) => buffered.push(e.frame) };
-    const sub = this.hub.subscribe(topics, collector, lastEventId);
-    sub.close();
-    ready.resumed = sub.resumed;
-    stream.write(
-      sseFrame(
-        'ready',
-        JSON.stringify({
-          ...ready,
-          retention_seconds: Math.floor(this.#options.retentionMs / 1000),
-          heartbeat_seconds: Math.floor(this.#options.heartbeatMs / 1000),
-          buffer_bytes: this.#options.bufferBytes,
-        }),
-      ),
-    );
-    for (const frame of buffered) stream.write(frame);
-    // Replay and subscription in one synchronous run: no event can fall between them.
-    const { close: unsubscribe } = this.hub.subscribe(topics, stream);
-    entry = { stream, plan, unsubscribe };
-    if (!stream.open) {
-      unsubscribe();
-      return stream;
-    }
     this.#streams.add(entry);
     for (const s of plan.subscriptions) this.#follow(s, 1);
     for (const a of assets) count(this.#assets, a, 1);
     this.#schedule();
+    const attach = () => {
+      if (!stream.open) return;
+      // The ready event goes first; the replay and the subscription follow in one synchronous run,
+      // so no event can fall between them.
+      const replay: Uint8Array[] = [];
+      const probe = this.hub.subscribe(topics, { deliver: (e) => replay.push(e.frame) }, lastEventId);
+      probe.close();
+      stream.write(
+        sseFrame(
+          'ready',
+          JSON.stringify({
+            subscriptions: plan.subscriptions,
+            user_events: plan.userId !== null,
+            resumed: probe.resumed,
+            retention_seconds: Math.floor(this.#options.retentionMs / 1000),
+            heartbeat_seconds: Math.floor(this.#options.heartbeatMs / 1000),
+            buffer_bytes: this.#options.bufferBytes,
+          }),
+        ),
+      );
+      for (const frame of replay) stream.write(frame);
+      if (!stream.open) return;
+      entry.unsubscribe = this.hub.subscribe(topics, stream).close;
+    };
+    // With Redis, a stream attaches once this instance reads the cluster's log from a known place.
+    const reading = this.#transport.start();
+    if (reading === undefined) attach();
+    else void reading.then(attach);
     return stream;
   }
 
@@ -189,7 +193,7 @@ export class Live {
     await this.#transport.stop();
   }
 
-  #closed(entry: OpenStream, _why: StreamEnd): void {
+  #closed(entry: OpenStream): void {
     if (!this.#streams.delete(entry)) return;
     entry.unsubscribe();
     for (const s of entry.plan.subscriptions) this.#follow(s, -1);
@@ -210,7 +214,6 @@ export class Live {
     if (any && this.#tick === null) {
       this.#tick = setInterval(() => this.#housekeeping(), this.#options.heartbeatMs);
       this.#tick.unref();
-      this.#transport.start();
     } else if (!any && this.#tick !== null) {
       clearInterval(this.#tick);
       this.#tick = null;
