@@ -8,6 +8,7 @@ import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
 import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { type App, createApp, type Observability } from './app.js';
 import { mailerOf } from './auth/verification/mailer.js';
+import { liveIn } from './live/live.js';
 import { isMarketSources } from './market/market.js';
 import { NewsFeeds } from './market/news/news.js';
 import type { AppDeps, ServerConfig } from './platform/deps.js';
@@ -287,6 +288,8 @@ export async function startServer(
             // Not ready any more (load balancers stop sending), in-flight requests finish, then the jobs stop.
             draining = true;
             if (backlog !== null) clearInterval(backlog);
+            // Live streams never end by themselves: closed first, so the drain is not held by them.
+            await liveIn(deps)?.close();
             await drain(server as Server, { timeoutMs: drainMs ?? 10_000 });
             await Promise.all([news.stop(), background.stop()]);
             await storage.close();

@@ -6,14 +6,7 @@
  * (heartbeats, the retention window, the credentials of open streams). When the last stream
  * closes every timer is cleared and the cluster reader stopped: nothing is left behind.
  */
-import {
-  type ErrorResponse,
-  STREAM_BUFFER_BYTES,
-  STREAM_HEARTBEAT_MS,
-  STREAM_RETENTION_MS,
-  type StreamPrice,
-  type StreamSubscription,
-} from '@marketlens/contract';
+import type { ErrorResponse, StreamPrice, StreamSubscription } from '@marketlens/contract';
 import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analysisOf, analysisWire } from '../analysis/analysis.js';
 import { recordServedPlan } from '../analysis/plans/recorder.js';
@@ -22,42 +15,11 @@ import { type AppState, stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { CHART_DEPTH } from '../platform/product-rules.js';
 import { analysisTopic, type LiveEventType, LiveHub, priceTopic, sseFrame, userTopic } from './hub.js';
+import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from './options.js';
 import { SseStream } from './stream.js';
 import { type LiveTransport, localTransport, redisTransport } from './transport.js';
 
-/** The settings of an app's live streams (the contract's values unless a test shortens them). */
-export interface LiveOptions {
-  /** Events kept for `Last-Event-ID` (at least 10 minutes in service). */
-  retentionMs: number;
-  /** Events kept at most, whatever their age. */
-  maxEvents: number;
-  /** Unsent bytes per stream before it is closed as slow. */
-  bufferBytes: number;
-  /** Heartbeat period; the credentials of open streams are checked on the same tick. */
-  heartbeatMs: number;
-  /** Period of the price poll (a price event at most this often per asset). */
-  priceMs: number;
-  /** Wait after a candle's end before it is read (a real venue publishes it a moment later). */
-  settleMs: number;
-  /** Wait before asking again when the venue has not published the closed candle yet ... */
-  closeRetryMs: number;
-  /** ... at most this many times (a market outside its session has no candle to close). */
-  closeRetries: number;
-  /** Warnings (a failed analysis, the cluster log away and back). */
-  warn: (message: string) => void;
-}
-
-export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
-  retentionMs: STREAM_RETENTION_MS,
-  maxEvents: 200_000,
-  bufferBytes: STREAM_BUFFER_BYTES,
-  heartbeatMs: STREAM_HEARTBEAT_MS,
-  priceMs: 1_000,
-  settleMs: 1_000,
-  closeRetryMs: 2_000,
-  closeRetries: 5,
-  warn: (message) => console.error(`[marketlens] live: ${message}`),
-};
+export { DEFAULT_LIVE_OPTIONS, type LiveOptions, type LiveTuning } from './options.js';
 
 /** Why an open stream's credential no longer holds: the `error` event that ends it. */
 export type CredentialCheck = () => Promise<ErrorResponse | null>;
@@ -363,7 +325,9 @@ const LIVE = stateKey('live', (): { live: Live | null; options: Partial<LiveOpti
 /** The app's live engine, made on first use. */
 export function liveOf(deps: AppDeps): Live {
   const held = stateOf(deps, LIVE);
-  if (held.live === null) held.live = new Live(deps, { ...DEFAULT_LIVE_OPTIONS, ...held.options });
+  if (held.live === null) {
+    held.live = new Live(deps, { ...DEFAULT_LIVE_OPTIONS, ...deps.config.live, ...held.options });
+  }
   return held.live;
 }
 
