@@ -60,7 +60,12 @@ async function serve() {
   process.on('message', async (m) => {
     if (m.kind === 'stats') {
       const cpu = process.cpuUsage();
-      process.send({ kind: 'stats', rss: process.memoryUsage().rss, cpuMs: (cpu.user + cpu.system) / 1000, live: liveIn(deps)?.stats() ?? null });
+      process.send({
+        kind: 'stats',
+        rss: process.memoryUsage().rss,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        live: liveIn(deps)?.stats() ?? null,
+      });
     } else if (m.kind === 'elite') {
       await storage.users.setTier(m.userId, 'elite');
       process.send({ kind: 'elite' });
@@ -86,7 +91,8 @@ function ask(child, message, kind) {
   });
 }
 
-const pct = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]);
+const pct = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const ms = (x) => `${Math.round(x)} ms`;
 
 async function main() {
@@ -100,7 +106,9 @@ async function main() {
     const db = process.env.MARKETLENS_TEST_DATABASE_URL;
     const redis = process.env.MARKETLENS_TEST_REDIS_URL;
     if (!db || !redis) {
-      console.error('several instances need MARKETLENS_TEST_DATABASE_URL and MARKETLENS_TEST_REDIS_URL (source .ci/services.sh)');
+      console.error(
+        'several instances need MARKETLENS_TEST_DATABASE_URL and MARKETLENS_TEST_REDIS_URL (source .ci/services.sh)',
+      );
       process.exit(2);
     }
     env.BENCH_DATABASE_URL = db;
@@ -116,7 +124,10 @@ async function main() {
 
   const children = [];
   for (let i = 0; i < instances; i++) {
-    const child = fork(fileURLToPath(import.meta.url), ['--serve'], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const ready = await new Promise((resolve) => child.once('message', resolve));
     children.push({ child, url: new URL(ready.url) });
   }
@@ -140,7 +151,9 @@ async function main() {
   });
   const { session_token: token, user } = JSON.parse(signup.body).data;
   await ask(children[0].child, { kind: 'elite', userId: user.id }, 'elite');
-  const list = JSON.parse((await request(base, `/v2/assets/?limit=${assets}`, { headers: { 'x-session-token': token } })).body);
+  const list = JSON.parse(
+    (await request(base, `/v2/assets/?limit=${assets}`, { headers: { 'x-session-token': token } })).body,
+  );
   const ids = list.data.map((a) => a.id).slice(0, assets);
   if (ids.length < assets) console.log(`(the venue lists ${ids.length} assets of the class asked: following those)`);
 
@@ -204,11 +217,13 @@ async function main() {
   });
   const openMs = Date.now() - opened;
   const during = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
-  if (Date.now() > closeAt) console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
+  if (Date.now() > closeAt)
+    console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
   // Wait for the close, the settle, the analyses and the fan-out (at most 60 s after the close).
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   const deadline = closeAt + 60_000;
-  while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null)) await new Promise((r) => setTimeout(r, 200));
+  while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
+    await new Promise((r) => setTimeout(r, 200));
   const after = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
 
   const got = clients.filter((c) => c.received !== null);
@@ -218,12 +233,22 @@ async function main() {
     .filter((c) => c.id !== null)
     .map((c) => c.received - (instances > 1 ? c.id : c.id - offset))
     .sort((a, b) => a - b);
-  console.log(`live stream bench: ${streams} streams over ${instances} instance(s), ${ids.length} assets on m5, settle ${settle} ms`);
-  console.log(`machine: ${availableParallelism()} cores, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `live stream bench: ${streams} streams over ${instances} instance(s), ${ids.length} assets on m5, settle ${settle} ms`,
+  );
+  console.log(
+    `machine: ${availableParallelism()} cores, load ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   console.log(`opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed)`);
   console.log(`analysis received by ${got.length} of ${connected} streams`);
-  console.log(`delay from the candle's end: p50 ${ms(pct(e2e, 0.5))}, p99 ${ms(pct(e2e, 0.99))}, max ${ms(e2e.at(-1) ?? NaN)}`);
-  console.log(`delay from publication (fan-out): p50 ${ms(pct(fanout, 0.5))}, p99 ${ms(pct(fanout, 0.99))}, max ${ms(fanout.at(-1) ?? NaN)}`);
+  console.log(
+    `delay from the candle's end: p50 ${ms(pct(e2e, 0.5))}, p99 ${ms(pct(e2e, 0.99))}, max ${ms(e2e.at(-1) ?? NaN)}`,
+  );
+  console.log(
+    `delay from publication (fan-out): p50 ${ms(pct(fanout, 0.5))}, p99 ${ms(pct(fanout, 0.99))}, max ${ms(fanout.at(-1) ?? NaN)}`,
+  );
   children.forEach((_, i) => {
     const open = during[i].live?.streams ?? 0;
     const perStream = open > 0 ? (during[i].rss - before[i].rss) / open : NaN;
@@ -232,5 +257,13 @@ async function main() {
     );
   });
   for (const c of clients) c.req.destroy();
-  await Promise.all(children.map(({ child }) => new Promise((r) => { child.once('exit', r); child.send({ kind: 'stop' }); })));
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((r) => {
+          child.once('exit', r);
+          child.send({ kind: 'stop' });
+        }),
+    ),
+  );
 }
