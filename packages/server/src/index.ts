@@ -70,6 +70,7 @@ export {
   revokeApiKey,
 } from './keys/api-keys.js';
 export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './keys/tiers.js';
+export { type Live, type LiveOptions, type LiveTuning, liveIn } from './live/live.js';
 export { configDocument, timeframeNeedsPro } from './market/config-document.js';
 export { isMarketSources } from './market/market.js';
 export { startMarketWarmer, WARM_ASSETS, warmMarket } from './market/market-warm.js';
@@ -128,6 +129,7 @@ export {
 } from './platform/product-rules.js';
 export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from './platform/rate-limit/response.js';
 export { RATE_LIMIT_WEIGHTS } from './platform/rate-limit/weights.js';
+export { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './platform/router/memo-router.js';
 export {
   type AdminCampaign,

@@ -8,6 +8,7 @@ import { createSimulatedVenue, type MarketData } from '@marketlens/exchanges';
 import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { type App, createApp, type Observability } from './app.js';
 import { mailerOf } from './auth/verification/mailer.js';
+import { liveIn } from './live/live.js';
 import { isMarketSources } from './market/market.js';
 import { NewsFeeds } from './market/news/news.js';
 import type { AppDeps, ServerConfig } from './platform/deps.js';
@@ -378,6 +379,8 @@ export async function startServer(
             reporting?.logger.info({ drainMs: period, process: reporting.process }, 'shutdown began');
             if (backlog !== null) clearInterval(backlog);
             if (redisWatch !== null) clearInterval(redisWatch);
+            // Live streams never end by themselves: closed first, so the drain is not held by them.
+            await liveIn(deps)?.close();
             const drained = await drain(server as Server, { timeoutMs: period, inFlight });
             await Promise.all([news.stop(), background.stop()]);
             await storage.close();

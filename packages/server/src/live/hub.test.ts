@@ -32,6 +32,8 @@ describe('LiveHub', () => {
           const clock = { now: 1_000_000 };
           // A window of 2 s: the draws' clock moves up to 48 s, so older events fall out of it.
           const hub = new LiveHub({ now: () => clock.now, retentionMs: 2_000, maxEvents: 10_000 });
+          // Reading a cluster log from its start: every event appended from here on is held.
+          hub.joined('0-0');
           const all: LiveEvent[] = [];
           let cluster = clock.now;
           for (const s of steps) {

@@ -78,12 +78,25 @@ export class LiveHub {
   #last: { ms: number; seq: number };
   /** Every event after this id is in the log (the newest one dropped, or the start). */
   #complete: { ms: number; seq: number };
+  #joined = false;
 
   constructor(options: LiveHubOptions) {
     this.#options = options;
-    const start = { ms: options.now(), seq: 0 };
-    this.#last = start;
-    this.#complete = start;
+    // Any cluster id is taken as it is until an id is made here; nothing before now is held.
+    this.#last = { ms: 0, seq: 0 };
+    this.#complete = { ms: options.now(), seq: 0 };
+  }
+
+  /**
+   * The cluster log is read from `id` on (a reader started): every event after it will be here.
+   * The first join sets the point, later ones only move it forward (events between a reader's stop
+   * and its next start were never read).
+   */
+  joined(id: string): void {
+    const at = parseEventId(id);
+    if (at === null) return;
+    if (!this.#joined || after(at, this.#complete)) this.#complete = at;
+    this.#joined = true;
   }
 
   /**
@@ -100,6 +113,7 @@ export class LiveHub {
         : now > this.#last.ms
           ? { ms: now, seq: 0 }
           : { ms: this.#last.ms, seq: this.#last.seq + 1 };
+    // An event made here while the log was complete from an earlier point keeps it so.
     this.#last = next;
     const eventId = `${next.ms}-${next.seq}`;
     const event: LiveEvent = {

@@ -6,14 +6,7 @@
  * (heartbeats, the retention window, the credentials of open streams). When the last stream
  * closes every timer is cleared and the cluster reader stopped: nothing is left behind.
  */
-import {
-  type ErrorResponse,
-  STREAM_BUFFER_BYTES,
-  STREAM_HEARTBEAT_MS,
-  STREAM_RETENTION_MS,
-  type StreamPrice,
-  type StreamSubscription,
-} from '@marketlens/contract';
+import type { ErrorResponse, StreamPrice, StreamSubscription } from '@marketlens/contract';
 import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analysisOf, analysisWire } from '../analysis/analysis.js';
 import { recordServedPlan } from '../analysis/plans/recorder.js';
@@ -22,42 +15,11 @@ import { type AppState, stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { CHART_DEPTH } from '../platform/product-rules.js';
 import { analysisTopic, type LiveEventType, LiveHub, priceTopic, sseFrame, userTopic } from './hub.js';
-import { SseStream, type StreamEnd } from './stream.js';
+import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from './options.js';
+import { SseStream } from './stream.js';
 import { type LiveTransport, localTransport, redisTransport } from './transport.js';
 
-/** The settings of an app's live streams (the contract's values unless a test shortens them). */
-export interface LiveOptions {
-  /** Events kept for `Last-Event-ID` (at least 10 minutes in service). */
-  retentionMs: number;
-  /** Events kept at most, whatever their age. */
-  maxEvents: number;
-  /** Unsent bytes per stream before it is closed as slow. */
-  bufferBytes: number;
-  /** Heartbeat period; the credentials of open streams are checked on the same tick. */
-  heartbeatMs: number;
-  /** Period of the price poll (a price event at most this often per asset). */
-  priceMs: number;
-  /** Wait after a candle's end before it is read (a real venue publishes it a moment later). */
-  settleMs: number;
-  /** Wait before asking again when the venue has not published the closed candle yet ... */
-  closeRetryMs: number;
-  /** ... at most this many times (a market outside its session has no candle to close). */
-  closeRetries: number;
-  /** Warnings (a failed analysis, the cluster log away and back). */
-  warn: (message: string) => void;
-}
-
-export const DEFAULT_LIVE_OPTIONS: LiveOptions = {
-  retentionMs: STREAM_RETENTION_MS,
-  maxEvents: 200_000,
-  bufferBytes: STREAM_BUFFER_BYTES,
-  heartbeatMs: STREAM_HEARTBEAT_MS,
-  priceMs: 1_000,
-  settleMs: 1_000,
-  closeRetryMs: 2_000,
-  closeRetries: 5,
-  warn: (message) => console.error(`[marketlens] live: ${message}`),
-};
+export { DEFAULT_LIVE_OPTIONS, type LiveOptions, type LiveTuning } from './options.js';
 
 /** Why an open stream's credential no longer holds: the `error` event that ends it. */
 export type CredentialCheck = () => Promise<ErrorResponse | null>;
@@ -122,44 +84,48 @@ export class Live {
    * after that id, then its topics' events as they happen.
    */
   open(plan: StreamPlan, lastEventId?: string): SseStream {
-    let entry: OpenStream | null = null;
-    const stream = new SseStream(this.#options.bufferBytes, (why) => {
-      if (entry !== null) this.#closed(entry, why);
-    });
+    const entry: OpenStream = {
+      stream: new SseStream(this.#options.bufferBytes, () => this.#closed(entry)),
+      plan,
+      unsubscribe: () => {},
+    };
+    const { stream } = entry;
     const topics = plan.subscriptions.map((s) => analysisTopic(s.asset_id, s.timeframe));
     const assets = [...new Set(plan.subscriptions.map((s) => s.asset_id))];
     topics.push(...assets.map(priceTopic));
     if (plan.userId !== null) topics.push(userTopic(plan.userId));
-    // The ready event goes first: the replay below writes into the same queue.
-    const ready = { subscriptions: plan.subscriptions, user_events: plan.userId !== null, resumed: false };
-    const buffered: Uint8Array[] = [];
-    const collector = { deliver: (e: { frame: Uint8Array }) => buffered.push(e.frame) };
-    const sub = this.hub.subscribe(topics, collector, lastEventId);
-    sub.close();
-    ready.resumed = sub.resumed;
-    stream.write(
-      sseFrame(
-        'ready',
-        JSON.stringify({
-          ...ready,
-          retention_seconds: Math.floor(this.#options.retentionMs / 1000),
-          heartbeat_seconds: Math.floor(this.#options.heartbeatMs / 1000),
-          buffer_bytes: this.#options.bufferBytes,
-        }),
-      ),
-    );
-    for (const frame of buffered) stream.write(frame);
-    // Replay and subscription in one synchronous run: no event can fall between them.
-    const { close: unsubscribe } = this.hub.subscribe(topics, stream);
-    entry = { stream, plan, unsubscribe };
-    if (!stream.open) {
-      unsubscribe();
-      return stream;
-    }
     this.#streams.add(entry);
     for (const s of plan.subscriptions) this.#follow(s, 1);
     for (const a of assets) count(this.#assets, a, 1);
     this.#schedule();
+    const attach = () => {
+      if (!stream.open) return;
+      // The ready event goes first; the replay and the subscription follow in one synchronous run,
+      // so no event can fall between them.
+      const replay: Uint8Array[] = [];
+      const probe = this.hub.subscribe(topics, { deliver: (e) => replay.push(e.frame) }, lastEventId);
+      probe.close();
+      stream.write(
+        sseFrame(
+          'ready',
+          JSON.stringify({
+            subscriptions: plan.subscriptions,
+            user_events: plan.userId !== null,
+            resumed: probe.resumed,
+            retention_seconds: Math.floor(this.#options.retentionMs / 1000),
+            heartbeat_seconds: Math.floor(this.#options.heartbeatMs / 1000),
+            buffer_bytes: this.#options.bufferBytes,
+          }),
+        ),
+      );
+      for (const frame of replay) stream.write(frame);
+      if (!stream.open) return;
+      entry.unsubscribe = this.hub.subscribe(topics, stream).close;
+    };
+    // With Redis, a stream attaches once this instance reads the cluster's log from a known place.
+    const reading = this.#transport.start();
+    if (reading === undefined) attach();
+    else void reading.then(attach);
     return stream;
   }
 
@@ -189,7 +155,7 @@ export class Live {
     await this.#transport.stop();
   }
 
-  #closed(entry: OpenStream, _why: StreamEnd): void {
+  #closed(entry: OpenStream): void {
     if (!this.#streams.delete(entry)) return;
     entry.unsubscribe();
     for (const s of entry.plan.subscriptions) this.#follow(s, -1);
@@ -210,7 +176,6 @@ export class Live {
     if (any && this.#tick === null) {
       this.#tick = setInterval(() => this.#housekeeping(), this.#options.heartbeatMs);
       this.#tick.unref();
-      this.#transport.start();
     } else if (!any && this.#tick !== null) {
       clearInterval(this.#tick);
       this.#tick = null;
@@ -360,7 +325,9 @@ const LIVE = stateKey('live', (): { live: Live | null; options: Partial<LiveOpti
 /** The app's live engine, made on first use. */
 export function liveOf(deps: AppDeps): Live {
   const held = stateOf(deps, LIVE);
-  if (held.live === null) held.live = new Live(deps, { ...DEFAULT_LIVE_OPTIONS, ...held.options });
+  if (held.live === null) {
+    held.live = new Live(deps, { ...DEFAULT_LIVE_OPTIONS, ...deps.config.live, ...held.options });
+  }
   return held.live;
 }
 

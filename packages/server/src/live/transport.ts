@@ -9,7 +9,7 @@
  * delivers what it publishes to its own streams until Redis answers again (a second warning).
  */
 import type { Redis } from 'ioredis';
-import { guarded, isUnavailable, luaScript, runScript } from '../platform/redis/client.js';
+import { guarded, isUnavailable, luaScript, runScript, whenReady } from '../platform/redis/client.js';
 import type { LiveEventType, LiveHub } from './hub.js';
 
 /** A cluster-wide once-only key: only the first to claim it within `ttlMs` goes on. */
@@ -24,8 +24,12 @@ export interface LiveTransport {
   publish(type: LiveEventType, topic: string, json: string, claim?: Claim): Promise<boolean>;
   /** Claims work to be done once across the cluster (always won in one process, or while Redis is away). */
   claim(key: string, ttlMs: number): Promise<boolean>;
-  /** Starts delivering the cluster's events into the hub (while streams are open here). */
-  start(): void;
+  /**
+   * Starts delivering the cluster's events into the hub (while streams are open here). Returns,
+   * while the reader is finding its place in the cluster's log, when it has (a stream attaches
+   * then, so that it misses nothing published after it opened); undefined when it already has.
+   */
+  start(): Promise<void> | undefined;
   /** Stops it; resolves once nothing of it is left running. */
   stop(): Promise<void>;
   /** Whether a reader is running (tests count it among what an idle instance holds). */
@@ -40,7 +44,7 @@ export function localTransport(hub: LiveHub): LiveTransport {
       return Promise.resolve(true);
     },
     claim: () => Promise.resolve(true),
-    start() {},
+    start: () => undefined,
     stop: () => Promise.resolve(),
     running: () => false,
   };
@@ -80,6 +84,13 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
   let pause: ReturnType<typeof setTimeout> | null = null;
+  /** Resolves once the running reader has its place in the log (or found Redis away); null when it has. */
+  let positioning: { promise: Promise<void>; resolve: () => void } | null = null;
+  const positioned = () => {
+    const p = positioning;
+    positioning = null;
+    p?.resolve();
+  };
 
   const lost = (err: unknown) => {
     if (degraded) return;
@@ -94,25 +105,31 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
     options.warn('Redis is back: events reach every instance again');
   };
 
-  const read = async (conn: Redis) => {
-    let last: string;
-    for (;;) {
-      try {
-        const newest = (await conn.xrevrange(LIVE_STREAM_KEY, '+', '-', 'COUNT', 1)) as [string, string[]][];
-        last = newest[0]?.[0] ?? '0-0';
-        break;
-      } catch (err) {
-        if (reader !== conn) return;
-        lost(err);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          pause = setTimeout(resolve, 500);
-        });
-        if (reader !== conn) return;
-      }
-    }
+  /** Waits `ms` (cut short by {@link stop}). */
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      pause = setTimeout(() => {
+        pause = null;
+        resolve();
+      }, ms);
+    });
+
+  /**
+   * Reads the cluster's events into the hub from `position` on: the newest id when the reader was
+   * started, asked on the publishing connection, so that every event this instance publishes
+   * after a stream opened here comes after it (one connection keeps its commands in order).
+   */
+  const read = async (conn: Redis, position: Promise<string>) => {
+    let last: string | null = null;
     while (reader === conn) {
       try {
+        if (last === null) {
+          last = await position;
+          hub.joined(last);
+          positioned();
+        }
+        if (conn.status !== 'ready') await whenReady(conn, blockMs + 2_000);
         const reply = (await conn.xread(
           'COUNT',
           1000,
@@ -128,24 +145,36 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
             last = id;
             const f: Record<string, string> = {};
             for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-            const type = f.t as LiveEventType;
-            if (f.p !== undefined && f.d !== undefined) hub.append(type, f.p, f.d, id);
+            if (f.p !== undefined && f.d !== undefined) hub.append(f.t as LiveEventType, f.p, f.d, id);
           }
         }
       } catch (err) {
         if (reader !== conn) return;
         lost(err);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          pause = setTimeout(resolve, 500);
-        });
+        if (last === null) {
+          // Streams go on locally meanwhile.
+          positioned();
+          position = newest();
+          position.catch(() => undefined);
+        }
+        await sleep(250);
       }
     }
   };
 
+  /** The id of the newest event of the Redis stream ('0-0' when it is empty). */
+  const newest = async () => {
+    const entries = (await guarded(redis, redis.xrevrange(LIVE_STREAM_KEY, '+', '-', 'COUNT', 1))) as [
+      string,
+      string[],
+    ][];
+    return entries[0]?.[0] ?? '0-0';
+  };
+
   return {
     async publish(type, topic, json, claim) {
-      if (!degraded && redis.status === 'ready') {
+      // Tried whenever the connection is up: a reader still away catches up from its last id.
+      if (redis.status === 'ready') {
         try {
           const minId = `${Math.max(0, Date.now() - options.retentionMs)}-0`;
           const id = await runScript(
@@ -154,19 +183,21 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
             [LIVE_STREAM_KEY, claim === undefined ? '' : CLAIM_PREFIX + claim.key],
             [minId, claim?.ttlMs ?? 0, type, topic, json],
           );
-          // Not published here: the reader delivers it, in the cluster's order.
-          if (reader === null) return id !== null;
+          // Not appended here: the reader delivers it, in the cluster's order.
+          if (reader === null) back();
           return id !== null;
         } catch (err) {
           if (!isUnavailable(err)) throw err;
           lost(err);
         }
+      } else {
+        lost(new Error(`connection ${redis.status}`));
       }
       hub.append(type, topic, json);
       return true;
     },
     async claim(key, ttlMs) {
-      if (degraded || redis.status !== 'ready') return true;
+      if (redis.status !== 'ready') return true;
       try {
         return (await guarded(redis, redis.set(CLAIM_PREFIX + key, '1', 'PX', ttlMs, 'NX'))) === 'OK';
       } catch (err) {
@@ -176,16 +207,25 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
       }
     },
     start() {
-      if (reader !== null) return;
+      if (reader !== null) return positioning?.promise;
       const conn = redis.duplicate({ connectionName: 'marketlens-live', commandTimeout: blockMs + 2_000 });
       conn.on('error', () => undefined);
       reader = conn;
-      loop = read(conn);
+      const position = newest();
+      position.catch(() => undefined);
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => {
+        resolve = r;
+      });
+      positioning = { promise, resolve };
+      loop = read(conn, position);
+      return promise;
     },
     async stop() {
       const conn = reader;
       if (conn === null) return;
       reader = null;
+      positioned();
       if (pause !== null) clearTimeout(pause);
       pause = null;
       wake?.();

@@ -52,6 +52,8 @@ export interface ServerConfig {
   emailVerification?: boolean;
   /** The mail of accounts (`MARKETLENS_SMTP_URL`, `MARKETLENS_MAIL_FROM`); absent: written to the log. */
   mail?: import('../auth/verification/mailer.js').MailConfig;
+  /** Periods and bounds of the live streams (`GET /v2/stream`) over their defaults (benchmarks, tests). */
+  live?: Partial<import('../live/options.js').LiveTuning>;
 }
 
 /** Web Push delivery settings. */

@@ -1,0 +1,269 @@
+#!/usr/bin/env node
+// The live stream under load (not a test): N concurrent `GET /v2/stream` clients following
+// `--assets` assets on m5 (stream i follows asset i mod assets), one candle close for all of them,
+// and what it cost.
+//   - delivery delay of the `analysis` event, p50 and p99, two ways: from the candle's end
+//     (end to end: the settle wait, the analyses of every followed asset, the fan-out) and from
+//     the moment the server published the event (its id's time) to the client's receipt (fan-out);
+//   - the server's RSS per stream (RSS with the streams open less RSS before them, per stream);
+//   - the server's CPU (user + system) while the streams opened, and over the candle close.
+// The server runs as a child process on the built package (`pnpm --filter @marketlens/server
+// build`) with the simulated venue on a shifted clock, so that an m5 candle ends `--lead` seconds
+// after the start instead of at the next real boundary. With `--instances 3` the children share one
+// PostgreSQL and one Redis (MARKETLENS_TEST_DATABASE_URL, MARKETLENS_TEST_REDIS_URL:
+// `source .ci/services.sh`) and the streams are spread over them.
+//   node scripts/bench-live.mjs [--streams 10000] [--assets 100] [--instances 1] [--lead 60] [--settle 250]
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SERVER = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const STEP = 300_000; // m5
+
+if (process.argv[2] === '--serve') await serve();
+else await main();
+
+/** A child: one server instance on the shifted clock; answers the parent's questions over IPC. */
+async function serve() {
+  const { startServer, createStorage, openDataDir, openSharedState, liveIn, DEFAULT_CONFIG } = await import(SERVER);
+  const { createSimulatedVenue } = await import('@marketlens/exchanges');
+  const offset = Number(process.env.BENCH_OFFSET);
+  const now = () => Date.now() + offset;
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-live-'));
+  const dbUrl = process.env.BENCH_DATABASE_URL;
+  const redisUrl = process.env.BENCH_REDIS_URL;
+  const storage = dbUrl ? await createStorage({ url: dbUrl }) : openDataDir(dataDir);
+  const shared = redisUrl ? await openSharedState(redisUrl) : undefined;
+  const config = {
+    ...DEFAULT_CONFIG,
+    // the clients are all on loopback: the per-address connection cap and budget would refuse them
+    trustedProxies: ['127.0.0.1'],
+    rateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
+    live: { settleMs: Number(process.env.BENCH_SETTLE) },
+  };
+  const market = createSimulatedVenue({ now });
+  const deps = { storage, config, now, market, ...(shared ? { shared } : {}), credentialsKey: randomBytes(32) };
+  const server = await startServer(
+    { port: 0, host: '127.0.0.1', dataDir, config, connections: { total: 32_768, perIp: 1_000_000 } },
+    storage,
+    market,
+    { deps },
+  );
+  process.on('message', async (m) => {
+    if (m.kind === 'stats') {
+      const cpu = process.cpuUsage();
+      process.send({
+        kind: 'stats',
+        rss: process.memoryUsage().rss,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        live: liveIn(deps)?.stats() ?? null,
+      });
+    } else if (m.kind === 'elite') {
+      await storage.users.setTier(m.userId, 'elite');
+      process.send({ kind: 'elite' });
+    } else if (m.kind === 'stop') {
+      await server.close();
+      await shared?.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    }
+  });
+  process.send({ kind: 'ready', url: server.url });
+}
+
+function ask(child, message, kind) {
+  return new Promise((resolve) => {
+    const on = (m) => {
+      if (m.kind !== kind) return;
+      child.off('message', on);
+      resolve(m);
+    };
+    child.on('message', on);
+    child.send(message);
+  });
+}
+
+const pct = (sorted, p) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const ms = (x) => `${Math.round(x)} ms`;
+
+async function main() {
+  const streams = arg('streams', 10_000);
+  const assets = arg('assets', 100);
+  const instances = arg('instances', 1);
+  const lead = arg('lead', 60) * 1000;
+  const settle = arg('settle', 250);
+  const env = { ...process.env };
+  if (instances > 1) {
+    const db = process.env.MARKETLENS_TEST_DATABASE_URL;
+    const redis = process.env.MARKETLENS_TEST_REDIS_URL;
+    if (!db || !redis) {
+      console.error(
+        'several instances need MARKETLENS_TEST_DATABASE_URL and MARKETLENS_TEST_REDIS_URL (source .ci/services.sh)',
+      );
+      process.exit(2);
+    }
+    env.BENCH_DATABASE_URL = db;
+    env.BENCH_REDIS_URL = redis;
+  }
+  // The simulated clock is shifted so that an m5 candle ends `lead` from now.
+  const start = Date.now();
+  const boundary = Math.ceil(start / STEP) * STEP;
+  const offset = boundary - (start + lead);
+  const closeAt = start + lead; // real time of the candle's end
+  env.BENCH_OFFSET = String(offset);
+  env.BENCH_SETTLE = String(settle);
+
+  const children = [];
+  for (let i = 0; i < instances; i++) {
+    const child = fork(fileURLToPath(import.meta.url), ['--serve'], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const ready = await new Promise((resolve) => child.once('message', resolve));
+    children.push({ child, url: new URL(ready.url) });
+  }
+  const base = children[0].url;
+  const request = (url, path, init = {}) =>
+    new Promise((resolve, reject) => {
+      const req = http.request({ host: url.hostname, port: url.port, path, agent: false, ...init }, (res) => {
+        let body = '';
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode, body }));
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+  const signup = await request(base, '/v1/auth/signup', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `bench${randomBytes(4).toString('hex')}@example.com`, password: 'password-123' }),
+  });
+  const { session_token: token, user } = JSON.parse(signup.body).data;
+  await ask(children[0].child, { kind: 'elite', userId: user.id }, 'elite');
+  const list = JSON.parse(
+    (await request(base, `/v2/assets/?limit=${assets}`, { headers: { 'x-session-token': token } })).body,
+  );
+  const ids = list.data.map((a) => a.id).slice(0, assets);
+  if (ids.length < assets) console.log(`(the venue lists ${ids.length} assets of the class asked: following those)`);
+
+  const before = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  const clients = [];
+  const opened = Date.now();
+  let connected = 0;
+  let failed = 0;
+  await new Promise((resolveAll) => {
+    let pending = streams;
+    const done = () => {
+      pending--;
+      if (pending === 0) resolveAll();
+    };
+    for (let i = 0; i < streams; i++) {
+      const { url } = children[i % children.length];
+      const c = { asset: ids[i % ids.length], received: null, id: null, ready: false, req: null };
+      clients.push(c);
+      let tail = '';
+      c.req = http.get(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: `/v2/stream?follow=${c.asset}:m5`,
+          headers: { 'x-session-token': token },
+          agent: false,
+        },
+        (res) => {
+          if (res.statusCode !== 200) {
+            failed++;
+            res.resume();
+            done();
+            return;
+          }
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            if (!c.ready && chunk.includes('event: ready')) {
+              c.ready = true;
+              connected++;
+              done();
+            }
+            if (c.received !== null) return;
+            const text = tail + chunk;
+            const at = text.indexOf('event: analysis');
+            if (at >= 0) {
+              c.received = Date.now();
+              const m = /id: (\d+)-\d+\nevent: analysis/.exec(text.slice(Math.max(0, at - 40), at + 16));
+              c.id = m === null ? null : Number(m[1]);
+            }
+            tail = text.slice(-64);
+          });
+        },
+      );
+      c.req.on('error', () => {
+        if (!c.ready) {
+          failed++;
+          done();
+        }
+      });
+    }
+  });
+  const openMs = Date.now() - opened;
+  const during = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  if (Date.now() > closeAt)
+    console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
+  // Wait for the close, the settle, the analyses and the fan-out (at most 60 s after the close).
+  const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  const deadline = closeAt + 60_000;
+  while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
+    await new Promise((r) => setTimeout(r, 200));
+  const after = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+
+  const got = clients.filter((c) => c.received !== null);
+  const e2e = got.map((c) => c.received - closeAt).sort((a, b) => a - b);
+  // An id's time is the server's clock (the shifted one) without Redis, Redis's (the real one) with it.
+  const fanout = got
+    .filter((c) => c.id !== null)
+    .map((c) => c.received - (instances > 1 ? c.id : c.id - offset))
+    .sort((a, b) => a - b);
+  console.log(
+    `live stream bench: ${streams} streams over ${instances} instance(s), ${ids.length} assets on m5, settle ${settle} ms`,
+  );
+  console.log(
+    `machine: ${availableParallelism()} cores, load ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(`opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed)`);
+  console.log(`analysis received by ${got.length} of ${connected} streams`);
+  console.log(
+    `delay from the candle's end: p50 ${ms(pct(e2e, 0.5))}, p99 ${ms(pct(e2e, 0.99))}, max ${ms(e2e.at(-1) ?? NaN)}`,
+  );
+  console.log(
+    `delay from publication (fan-out): p50 ${ms(pct(fanout, 0.5))}, p99 ${ms(pct(fanout, 0.99))}, max ${ms(fanout.at(-1) ?? NaN)}`,
+  );
+  children.forEach((_, i) => {
+    const open = during[i].live?.streams ?? 0;
+    const perStream = open > 0 ? (during[i].rss - before[i].rss) / open : NaN;
+    console.log(
+      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close`,
+    );
+  });
+  for (const c of clients) c.req.destroy();
+  await Promise.all(
+    children.map(
+      ({ child }) =>
+        new Promise((r) => {
+          child.once('exit', r);
+          child.send({ kind: 'stop' });
+        }),
+    ),
+  );
+}
