@@ -43,7 +43,8 @@ export {
 export { SESSION_CACHE_TTL_MS, SessionCache } from './auth/session-cache.js';
 export { DEFAULT_FAVORITES } from './auth/users.js';
 export {
-  logMailer,
+  droppingMailer,
+  fileMailer,
   type MailConfig,
   type Mailer,
   type MailMessage,

@@ -50,19 +50,22 @@ async function setup(engine: TestEngine) {
   return s;
 }
 
+/** Bounds that only `max` decides by: nothing lapses, no address cap. */
+const LOOSE = { max: 10, unusedBefore: 0, idleBefore: 0, perAddress: 1_000, now: 0 };
+
 describeEngines('oauth', (engine) => {
   it('bounds registrations: unused clients go first, full of used ones refuses', async () => {
     const s = await setup(engine);
     expect(await s.oauth.clientById('c1')).toEqual(client('c1'));
     await s.oauth.createCode(code('x'));
-    expect(await s.oauth.createClientBounded(client('c2', T + 1), { max: 2, unusedBefore: 0 })).toBe(true);
+    expect(await s.oauth.createClientBounded(client('c2', T + 1), { ...LOOSE, max: 2 })).toBe('stored');
     // Full: the unused c2 is evicted for c3.
-    expect(await s.oauth.createClientBounded(client('c3', T + 2), { max: 2, unusedBefore: 0 })).toBe(true);
+    expect(await s.oauth.createClientBounded(client('c3', T + 2), { ...LOOSE, max: 2 })).toBe('stored');
     expect(await s.oauth.clientById('c2')).toBeNull();
     await s.oauth.deleteUnusedClients(T + 3);
     expect(await s.oauth.clientById('c3')).toBeNull();
     expect(await s.oauth.clientById('c1')).not.toBeNull();
-    expect(await s.oauth.createClientBounded(client('c4', T + 4), { max: 1, unusedBefore: 0 })).toBe(false);
+    expect(await s.oauth.createClientBounded(client('c4', T + 4), { ...LOOSE, max: 1 })).toBe('full');
   });
 
   it('redeems a code once; presented again it revokes what it issued', async () => {
