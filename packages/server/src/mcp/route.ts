@@ -218,6 +218,9 @@ export function registerMcpRoutes(
           },
         });
         for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
+        // The budget headers the rate limit wrote on the context (outside a Node server) go on the
+        // transport's own response, as on any route.
+        for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
         return response;
       } finally {
         // JSON responses are complete when returned; the per-request server is done.
