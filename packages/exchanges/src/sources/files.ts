@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Candles } from '@marketlens/core';
 import { VenueError } from '../errors.js';
 import { CandleFileError } from '../files/errors.js';
@@ -121,9 +121,14 @@ export async function createFilesSource(options: FilesSourceOptions): Promise<Ma
   // Every file is read once at open: a broken one names itself now, not at the first request.
   for (const files of layout.values()) for (const path of files.values()) await load(path);
 
+  // What a request's error says of the folder: its name, never its absolute path (an answer of the
+  // API carries it to anyone). Errors at open, for the operator, keep the path.
+  const shown = `files:${basename(dir)}`;
+  const hidePath = (message: string) => message.replaceAll(dir, shown);
+
   function filesOf(asset_id: string): Map<Timeframe, string> {
     const files = layout.get(asset_id);
-    if (files === undefined) throw new VenueError('unknown_asset', `files:${dir} has no folder ${asset_id}`);
+    if (files === undefined) throw new VenueError('unknown_asset', `${shown} has no folder ${asset_id}`);
     return files;
   }
 
@@ -141,10 +146,12 @@ export async function createFilesSource(options: FilesSourceOptions): Promise<Ma
         }
       }
     } catch (err) {
-      if (err instanceof FilesSourceError) throw new VenueError('network', err.message, { venue: FILES_VENUE });
+      if (err instanceof FilesSourceError) {
+        throw new VenueError('network', hidePath(err.message), { venue: FILES_VENUE });
+      }
       throw err;
     }
-    throw new VenueError('unknown_market', `files:${dir} has no ${timeframe} candles of ${asset_id}`, {
+    throw new VenueError('unknown_market', `${shown} has no ${timeframe} candles of ${asset_id}`, {
       venue: FILES_VENUE,
     });
   }
