@@ -123,7 +123,7 @@ describe('MCP charges', () => {
     );
     // Every method of every group charges before it runs (the spy throws, so nothing runs).
     for (const group of Object.values(backend)) {
-      for (const method of Object.values(group as Record<string, (...a: unknown[]) => Promise<unknown>>)) {
+      for (const method of Object.values(group as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)) {
         await expect(method({ asset_id: 'bitcoin' }, {})).rejects.toThrow('charged');
       }
     }
