@@ -1,9 +1,11 @@
-// The main job until the server lands: a full analysis with @marketlens/core on the embedded
-// default, the simulated venue of @marketlens/exchanges (offline, deterministic, live clock).
+// A full analysis with @marketlens/core on the embedded default, the simulated venue of
+// @marketlens/exchanges (offline, deterministic, live clock), as the server computes it: on the
+// closed candles only (the candle still forming is left out, and its price shown as the mark), so
+// this prints what `GET /v2/analysis/<asset-id>` answers for the same candle.
 //   node analyze-demo.mjs [asset-id] [--tf d1] [--locale es] [--json]
 //   node analyze-demo.mjs --file prices.csv      (any Yahoo / Binance / generic CSV or ccxt JSON)
 import { analyze, overviewFacts, renderOverview } from '@marketlens/core';
-import { createSimulatedVenue, importCandleFile } from '@marketlens/exchanges';
+import { createSimulatedVenue, importCandleFile, splitClosed } from '@marketlens/exchanges';
 
 const args = process.argv.slice(2);
 const flag = (name) => {
@@ -18,13 +20,15 @@ const assetId = args.find((a) => !a.startsWith('--')) ?? 'bitcoin';
 
 let candles;
 let source;
+let live = null;
 if (file) {
   ({ candles } = await importCandleFile(file));
   source = file;
 } else {
   const venue = createSimulatedVenue();
-  const series = await venue.candles({ asset_id: assetId, timeframe, limit: 1000 });
-  candles = series.candles;
+  const series = await venue.candles({ asset_id: assetId, timeframe, limit: 1001 });
+  // On bar close, as the server: the candle still forming is not analysed.
+  ({ closed: candles, live } = splitClosed(series.candles, timeframe, Date.now(), 1000));
   source = `${assetId} ${timeframe} ${series.market_type} ${series.pair} on the simulated venue (offline, deterministic)`;
 }
 const a = analyze(candles);
@@ -35,9 +39,13 @@ if (json) {
 
 const fmt = (x, d = 2) => (x == null ? 'n/a' : Number(x).toFixed(d));
 const ind = a.indicators;
+const utc = (ms) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 console.log(`marketlens analysis: ${source}`);
 console.log(
-  `as of ${new Date(a.as_of).toISOString().slice(0, 16).replace('T', ' ')} UTC, ${candles.close.length} candles`,
+  `for the candle opened ${utc(candles.time[candles.time.length - 1])} (the last closed one), ${candles.close.length} candles` +
+    (live
+      ? `; the live candle opened ${utc(live.time)} is left out (mark ${fmt(live.price)}), as the server does`
+      : ''),
 );
 console.log('');
 console.log(

@@ -1,5 +1,6 @@
 import { type Command, commandHelp, parseCommand } from './args.js';
 import { adminCommands as userAdminCommands } from './commands/admin.js';
+import { adminClientCommands } from './commands/admin-clients.js';
 import { promotionAdminCommands } from './commands/admin-promotions.js';
 import { analyzeCommand, fearGreedCommand, signalCommand, zonesCommand } from './commands/analysis.js';
 import { backtestCommand } from './commands/backtest.js';
@@ -19,7 +20,7 @@ declare const __MARKETLENS_VERSION__: string | undefined;
 export const VERSION = typeof __MARKETLENS_VERSION__ === 'string' ? __MARKETLENS_VERSION__ : 'dev';
 
 /** Every `marketlens admin ...` subcommand: users and keys, then promotions and campaigns. */
-const adminCommands: readonly Command[] = [...userAdminCommands, ...promotionAdminCommands];
+const adminCommands: readonly Command[] = [...userAdminCommands, ...adminClientCommands, ...promotionAdminCommands];
 
 const COMMANDS: readonly Command[] = [
   analyzeCommand,

@@ -134,6 +134,11 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'The email verification link is unknown, already used or older than 24 hours; ask for a new one.',
   },
+  InvalidResetToken: {
+    code: 'InvalidResetToken',
+    status: 400,
+    meaning: 'The password reset token is unknown, already used or older than 30 minutes; ask for a new one.',
+  },
   PilotNotEligible: {
     code: 'PilotNotEligible',
     status: 403,

@@ -41,10 +41,12 @@ export {
   SESSION_ONLY,
   SESSION_OR_API_KEY,
 } from './auth/authorize.js';
+export { type AdminOAuthClient, listOAuthClients, removeOAuthClient } from './auth/oauth/admin.js';
 export { SESSION_CACHE_TTL_MS, SessionCache } from './auth/session-cache.js';
 export { DEFAULT_FAVORITES } from './auth/users.js';
 export {
-  logMailer,
+  droppingMailer,
+  fileMailer,
   type MailConfig,
   type Mailer,
   type MailMessage,

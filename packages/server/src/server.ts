@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { isIPv6, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
@@ -11,6 +11,7 @@ import { mailerOf } from './auth/verification/mailer.js';
 import { liveIn } from './live/live.js';
 import { isMarketSources } from './market/market.js';
 import { NewsFeeds } from './market/news/news.js';
+import { addressGroup, DEFAULT_IPV6_PREFIX } from './platform/client-ip.js';
 import type { AppDeps, ServerConfig } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
 import { startBackgroundJobs } from './platform/jobs/background.js';
@@ -54,7 +55,7 @@ export interface ConnectionLimits {
   keepAliveTimeoutMs: number;
   /** Requests served on one keep-alive connection before it is closed. */
   maxRequestsPerSocket: number;
-  /** Open connections from one client address (an IPv6 /64 is one client); trusted proxies are exempt. */
+  /** Open connections from one client address (an IPv6 prefix, /64 by default, is one client); trusted proxies are exempt. */
   perIp: number;
   /** Open connections in all; beyond it new ones are closed at once (descriptors stay for storage and pushes). */
   total: number;
@@ -94,29 +95,18 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 /** How long a refused request's connection stays half-closed for its answer to be read. */
 const CLIENT_ERROR_LINGER_MS = 2_000;
 
-/** The key a peer's connections are counted under: its address, or its /64 for IPv6 (one host's share). */
-function peerKey(address: string): string {
-  const ip = address.startsWith('::ffff:') ? address.slice(7) : address;
-  if (!isIPv6(ip)) return ip;
-  const [head, tail = ''] = ip.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).join(':')}::/64`;
-}
-
 /**
  * Closes a new connection at once when its peer already holds `perIp` (trusted proxies, which
  * carry many clients, are exempt); `server.maxConnections` bounds the total.
  */
-function limitConnectionsPerPeer(server: Server, perIp: number, exempt: readonly string[]): void {
+function limitConnectionsPerPeer(server: Server, perIp: number, exempt: readonly string[], prefix: number): void {
   const open = new Map<string, number>();
   server.prependListener('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return;
     const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
     if (exempt.includes(plain)) return;
-    const key = peerKey(address);
+    const key = addressGroup(address, prefix);
     const held = open.get(key) ?? 0;
     if (held >= perIp) {
       socket.destroy();
@@ -401,7 +391,12 @@ export async function startServer(
     const inFlight = trackResponses(http);
     http.maxRequestsPerSocket = limits.maxRequestsPerSocket;
     http.maxConnections = limits.total;
-    limitConnectionsPerPeer(http, limits.perIp, options.config.trustedProxies);
+    limitConnectionsPerPeer(
+      http,
+      limits.perIp,
+      options.config.trustedProxies,
+      options.config.rateLimit.ipv6Prefix ?? DEFAULT_IPV6_PREFIX,
+    );
     // Requests the HTTP parser refuses (e.g. 431, headers too large, 408 too slow) get an answer
     // and the connection is half-closed; a client that never reads would keep it, and its
     // descriptor, for as long as it likes, so it is destroyed a moment later. Not at once: unread

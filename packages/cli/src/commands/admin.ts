@@ -477,7 +477,7 @@ const sessionsRevokeCommand: Command = {
 const userDeleteCommand: Command = {
   spec: adminSpec(
     'user delete',
-    'delete a user and everything of theirs: sessions, API keys, connections, alerts, devices, webhooks',
+    'delete a user and everything of theirs (sessions, API keys, connections, alerts, devices, webhooks), keeping only the audit record of its API keys',
     '<email>',
     1,
     { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
@@ -488,7 +488,7 @@ const userDeleteCommand: Command = {
     if (!args.flag('yes')) throw usageError(`deleting ${email} cannot be undone: add --yes`, 'admin user delete');
     const user = await withStorage(args, io, async (storage) => {
       const found = await findUser(storage, email);
-      if (!(await storage.users.delete(found.id))) throw dataError('unknown_user', `no user ${email}`);
+      if (!(await storage.users.erase(found.id, Date.now()))) throw dataError('unknown_user', `no user ${email}`);
       return found;
     });
     if (args.flag('json')) printJson(io, 'admin.user.deleted', { user_id: user.id, email: user.email });

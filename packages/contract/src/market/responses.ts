@@ -464,6 +464,10 @@ export const ExchangeDetailSchema = z
     }),
     spot_tickers: z.array(CoinTickerSchema),
     futures_tickers: z.array(CoinFuturesTickerSchema),
+    live: z.boolean().meta({
+      description:
+        'Whether the server read this venue for the answer. False where it reads no live data of it (the embedded default reaches no network): volumes and open interest are null, pair counts 0 and the ticker lists empty.',
+    }),
   })
   .meta({ id: 'ExchangeDetail' });
 

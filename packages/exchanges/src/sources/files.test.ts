@@ -32,6 +32,33 @@ describe('files source', () => {
     expect((err as Error).message).toMatch(/stock-nvda\/d1\.csv: line 3/);
   });
 
+  it('names the folder, never its absolute path, in the errors of a request', async () => {
+    const dir = folder();
+    mkdirSync(join(dir, 'fx-eurusd'));
+    const rows = ['time,open,high,low,close,volume'];
+    for (let k = 0; k < 4; k++) rows.push(`${Date.UTC(2024, 0, 1) + k * 86_400_000},1,2,0.5,1.5,1`);
+    writeFileSync(join(dir, 'fx-eurusd', 'd1.csv'), `${rows.join('\n')}\n`);
+    const source = await createFilesSource({ dir });
+    const messages: string[] = [];
+    for (const request of [
+      { asset_id: 'bitcoin', timeframe: 'd1' as const },
+      { asset_id: 'fx-eurusd', timeframe: 'm5' as const },
+    ]) {
+      const err = await source.candles({ ...request, limit: 2 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      messages.push((err as Error).message);
+    }
+    // A file broken after open: the error of the request names it relative to the folder.
+    writeFileSync(join(dir, 'fx-eurusd', 'd1.csv'), 'time,open,high,low,close,volume\n1,x,1,1,1,1\n');
+    const broken = await source.candles({ asset_id: 'fx-eurusd', timeframe: 'd1', limit: 2 }).catch((e: unknown) => e);
+    messages.push((broken as Error).message);
+    const name = dir.split('/').at(-1) ?? '';
+    for (const message of messages) {
+      expect(message).not.toContain(dir);
+      expect(message).toContain(`files:${name}`);
+    }
+  });
+
   it('serves a folder: assets from folder names, newest candles, folded timeframes, repaired rows', async () => {
     const dir = folder();
     mkdirSync(join(dir, 'fx-eurusd'));

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Candles } from '@marketlens/core';
 import { calendarOf, countGaps, describeSpacing, measuredSpacing, seenUntil } from '../calendar.js';
 import { VenueError } from '../errors.js';
@@ -234,9 +234,14 @@ export async function createFilesSource(options: FilesSourceOptions): Promise<Ma
     throw new FilesSourceError(`files:${dir}: no candle file can be served (${skipped.join('; ')})`);
   }
 
+  // What a request's error says of the folder: its name, never its absolute path (an answer of the
+  // API carries it to anyone). Errors at open, for the operator, keep the path.
+  const shown = `files:${basename(dir)}`;
+  const hidePath = (message: string) => message.replaceAll(dir, shown);
+
   function folderOf(asset_id: string): AssetFolder {
     const folder = layout.get(asset_id);
-    if (folder === undefined) throw new VenueError('unknown_asset', `files:${dir} has no folder ${asset_id}`);
+    if (folder === undefined) throw new VenueError('unknown_asset', `${shown} has no folder ${asset_id}`);
     return folder;
   }
 
@@ -260,10 +265,12 @@ export async function createFilesSource(options: FilesSourceOptions): Promise<Ma
         }
       }
     } catch (err) {
-      if (err instanceof FilesSourceError) throw new VenueError('network', err.message, { venue: FILES_VENUE });
+      if (err instanceof FilesSourceError) {
+        throw new VenueError('network', hidePath(err.message), { venue: FILES_VENUE });
+      }
       throw err;
     }
-    throw new VenueError('unknown_market', `files:${dir} has no ${timeframe} candles of ${asset_id}`, {
+    throw new VenueError('unknown_market', `${shown} has no ${timeframe} candles of ${asset_id}`, {
       venue: FILES_VENUE,
     });
   }

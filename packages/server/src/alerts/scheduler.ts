@@ -204,8 +204,9 @@ export async function evaluateAlerts(
 /**
  * The alert scheduler. On a job runner ({@link start}) each pass expires lapsed alerts, queues one
  * job per asset with alerts whose candles closed (any worker of the fleet takes it: it evaluates
- * that asset's alerts and delivers what fired), checks d1 regime transitions and delivers the
- * outbox; one pass runs at a time across all instances of a shared runner, and an asset's job is
+ * that asset's alerts and starts the delivery of what fired), checks d1 regime transitions and
+ * starts the delivery of the outbox. Evaluation never waits for delivery: a slow receiver delays
+ * its own notices, not the next pass nor another account's alerts; one pass runs at a time across all instances of a shared runner, and an asset's job is
  * not queued again while it is queued or running. {@link tick} runs the same steps inline and
  * reports them (tests advance an injected clock and tick). Every step is safe to run again, or
  * after a crash half-way: an alert fires only from active to triggered (see
@@ -215,7 +216,9 @@ export class AlertScheduler {
   private jobs: JobRunner | null = null;
   /** The runner {@link start} made itself (no runner given), closed by {@link stop}. */
   private ownJobs: InProcessJobs | null = null;
-  private running: Promise<TickReport> | null = null;
+  private running: Promise<Omit<TickReport, 'delivery' | 'webhooks'>> | null = null;
+  /** Delivery runs this scheduler started and that are still under way ({@link stop} waits for them). */
+  private readonly delivering = new Set<Promise<unknown>>();
   private stopped = false;
 
   constructor(
@@ -228,18 +231,44 @@ export class AlertScheduler {
     } = {},
   ) {}
 
-  /** Runs one pass inline, evaluating every asset here (or joins the one under way). */
-  tick(): Promise<TickReport> {
-    if (this.running) return this.running;
-    const run = this.pass(null).finally(() => {
-      this.running = null;
-    });
+  /**
+   * Runs one pass inline, evaluating every asset here (or joins the one under way), then waits for
+   * the delivery it started and reports both. The pass itself never waits for delivery: a second
+   * tick while a slow receiver holds the first one's delivery evaluates at once.
+   */
+  async tick(): Promise<TickReport> {
+    const run =
+      this.running ??
+      this.pass(null).finally(() => {
+        this.running = null;
+      });
     this.running = run;
-    return run;
+    const report = await run;
+    const [delivery, webhooks] = await this.deliver();
+    return { ...report, delivery, webhooks };
+  }
+
+  /**
+   * Starts the delivery of both outboxes without waiting for it: a run under way is joined by the
+   * next one, which sends what was written since (see `oneRunPerApp`). A failure is reported to
+   * `onError`, never to the evaluation that started it.
+   */
+  private deliver(): Promise<[DeliveryReport, DeliveryReport]> {
+    const onError = this.options.onError ?? ((err) => console.error('[marketlens] alert delivery:', err));
+    const empty: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
+    const guarded = (p: Promise<DeliveryReport>) =>
+      p.catch((err: unknown) => {
+        onError(err);
+        return empty;
+      });
+    const both = Promise.all([guarded(deliverDue(this.deps)), guarded(deliverWebhooksDue(this.deps))]);
+    this.delivering.add(both);
+    void both.finally(() => this.delivering.delete(both));
+    return both;
   }
 
   /** A pass; with `jobs`, the assets' evaluations are queued there instead of run here (then 0 evaluated). */
-  private async pass(jobs: JobRunner | null): Promise<TickReport> {
+  private async pass(jobs: JobRunner | null): Promise<Omit<TickReport, 'delivery' | 'webhooks'>> {
     const expired = await this.deps.storage.alerts.expireDue(this.deps.now());
     let evaluated = 0;
     let triggered = 0;
@@ -250,19 +279,15 @@ export class AlertScheduler {
       }
     }
     const regime = await checkRegimeTransitions(this.deps);
-    const delivery = await deliverDue(this.deps);
-    const webhooks = await deliverWebhooksDue(this.deps);
-    return { evaluated, triggered, expired, regime, delivery, webhooks };
+    if (jobs !== null) void this.deliver();
+    return { evaluated, triggered, expired, regime };
   }
 
-  /** One asset's job: its alerts evaluated, and what fired delivered at once. */
+  /** One asset's job: its alerts evaluated, and what fired handed to delivery (not waited for). */
   private async evaluateAsset(assetId: string): Promise<void> {
     if (this.stopped) return;
     const report = await evaluateAlerts(this.deps, assetId);
-    if (report.triggered > 0) {
-      await deliverDue(this.deps);
-      await deliverWebhooksDue(this.deps);
-    }
+    if (report.triggered > 0) void this.deliver();
     this.options.onAssetEvaluated?.(assetId, report);
   }
 
@@ -294,10 +319,11 @@ export class AlertScheduler {
     });
   }
 
-  /** Stops passing and waits for the pass under way. */
+  /** Stops passing and waits for the pass and the deliveries under way (each bounded by the transport's deadline). */
   async stop(): Promise<void> {
     this.stopped = true;
     await this.ownJobs?.close();
     await this.running?.catch(() => undefined);
+    await Promise.all(this.delivering);
   }
 }

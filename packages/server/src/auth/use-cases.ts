@@ -2,6 +2,7 @@ import { iso, isoOrNull, type Session } from '@marketlens/contract';
 import type { Actor, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { UserRecord } from '../storage/types.js';
+import { confirmPasswordReset, deleteAccount, requestPasswordReset } from './recovery.js';
 import { login, logout, type SessionGrant, signup } from './users.js';
 import {
   resendVerification,
@@ -76,6 +77,28 @@ export function authUseCases(deps: AppDeps) {
     /** Mails a new link under `baseUrl` to an unverified account (within its mail limit); the same answer for any address. */
     async resendVerification(_actor: Actor, email: string, baseUrl: string) {
       return pendingView((await resendVerification(deps, email, baseUrl)).email);
+    },
+
+    /** Mails a reset link under `baseUrl` to the account of `email`, if any (within its limit); the same answer for any address. */
+    async requestPasswordReset(_actor: Actor, email: string, baseUrl: string) {
+      const { email: normalized } = await requestPasswordReset(deps, email, baseUrl);
+      return { email: normalized, reset: 'mailed' as const };
+    },
+
+    /** Uses a reset token once: the new password holds, every session and OAuth token of the account ends. */
+    async confirmPasswordReset(_actor: Actor, token: string, password: string) {
+      const user = await confirmPasswordReset(deps, token, password);
+      return { user: userView(user), sessions_ended: true as const };
+    },
+
+    /** Erases the signed-in account, the password given again (REST only; irreversible). */
+    async deleteAccount(actor: Actor, password: string) {
+      const caller = actor.caller;
+      if (caller.kind !== 'session') throw new AppError('Unauthorized', 'A session is required');
+      const user = await deps.storage.users.byId(caller.user.id);
+      if (user === null) throw new AppError('Unauthorized', 'The account no longer exists');
+      await deleteAccount(deps, user, password);
+      return { id: user.id, deleted: true as const };
     },
 
     /** `GET /v1/auth/me`: the account of the session; any other caller is 401 `Unauthorized`. */

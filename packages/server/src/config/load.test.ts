@@ -130,13 +130,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ env: { MARKETLENS_ENV: 'production', MARKETLENS_SECRET_KEY: KEY } })).toThrow(
       /MARKETLENS_PUBLIC_URL/,
     );
-    const c = loadConfig({
-      env: {
-        MARKETLENS_ENV: 'production',
-        MARKETLENS_SECRET_KEY: KEY,
-        MARKETLENS_PUBLIC_URL: 'https://api.example.com',
-      },
-    });
+    const production = {
+      MARKETLENS_ENV: 'production',
+      MARKETLENS_SECRET_KEY: KEY,
+      MARKETLENS_PUBLIC_URL: 'https://api.example.com',
+    };
+    // Verification mails a link: without a mail server (or mail file) the start refuses, naming it.
+    expect(() => loadConfig({ env: production })).toThrow(/MARKETLENS_SMTP_URL/);
+    expect(
+      loadConfig({ env: { ...production, MARKETLENS_MAIL_FILE: '/var/lib/marketlens/mail.txt' } }).production,
+    ).toBe(true);
+    expect(() => loadConfig({ env: { ...production, MARKETLENS_MAIL_FILE: 'mail.txt' } })).toThrow(
+      /MARKETLENS_MAIL_FILE must be an absolute path/,
+    );
+    expect(loadConfig({ env: { ...production, MARKETLENS_EMAIL_VERIFICATION: 'off' } }).production).toBe(true);
+    const c = loadConfig({ env: { ...production, MARKETLENS_SMTP_URL: 'smtp://mail.example.com:587' } });
     expect(c.production).toBe(true);
     expect(c.log.format).toBe('json');
     expect(c.server.config.publicUrl).toBe('https://api.example.com');

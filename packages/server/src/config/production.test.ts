@@ -9,6 +9,8 @@ const PRODUCTION = {
   MARKETLENS_ENV: 'production',
   MARKETLENS_SECRET_KEY: SECRET,
   MARKETLENS_PUBLIC_URL: 'https://api.example.com',
+  // Sign-up mails a link in production: a mail server (or an owner-only mail file) is required.
+  MARKETLENS_SMTP_URL: 'smtp://127.0.0.1:2525',
 };
 
 /** One line, no stack trace. */

@@ -1,10 +1,11 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseCredentialsKey } from '../accounts/credentials-crypto.js';
 import { DEFAULT_VAPID_SUBJECT } from '../alerts/push/vapid.js';
 import { parsePlanCosts } from '../analysis/plan-costs.js';
 import { verificationFromEnv } from '../auth/verification/config.js';
 import { EXAMPLE_NEWS_FEED, parseFeedList } from '../market/news/news.js';
 import { pilotConfigFromEnv } from '../pilot/config.js';
+import { DEFAULT_IPV6_PREFIX } from '../platform/client-ip.js';
 import { DEFAULT_CONFIG, type OverviewLlmConfig, type PushConfig, type SyncConfig } from '../platform/deps.js';
 import { affiliateThresholdFromEnv } from '../promotions/config.js';
 import type { ServerOptions } from '../server.js';
@@ -15,6 +16,16 @@ function rateLimitOf(raw: string | undefined): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1 || n > 10_000_000) {
     throw new Error(`MARKETLENS_RATE_LIMIT must be an integer 1..10000000, got '${raw}'`);
+  }
+  return n;
+}
+
+/** `MARKETLENS_RATE_LIMIT_IPV6_PREFIX`: the IPv6 prefix length counted as one client, 32..128, default 64. */
+function ipv6PrefixOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_IPV6_PREFIX;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 32 || n > 128) {
+    throw new Error(`MARKETLENS_RATE_LIMIT_IPV6_PREFIX must be an integer 32..128, got '${raw}'`);
   }
   return n;
 }
@@ -31,10 +42,16 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
   const port = env.PORT === undefined || env.PORT === '' ? 8080 : Number(env.PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`PORT must be an integer 0..65535, got ${env.PORT}`);
+  const dataDir = resolve(env.MARKETLENS_DATA_DIR || './data');
+  const verification = verificationFromEnv(env);
+  // In development, mail with nowhere else to go is appended to a file of the data folder, never logged.
+  if (verification.mail.smtpUrl === null && !verification.mail.file && env.MARKETLENS_ENV?.trim() !== 'production') {
+    verification.mail = { ...verification.mail, file: join(dataDir, 'mail.txt') };
+  }
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    dataDir: resolve(env.MARKETLENS_DATA_DIR || './data'),
+    dataDir,
     config: {
       ...DEFAULT_CONFIG,
       trustedProxies: (env.MARKETLENS_TRUSTED_PROXIES ?? '')
@@ -42,7 +59,11 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
         .map((s) => s.trim())
         .filter((s) => s.length > 0),
       minClientVersion: env.MARKETLENS_MIN_CLIENT_VERSION || DEFAULT_CONFIG.minClientVersion,
-      rateLimit: { ...DEFAULT_CONFIG.rateLimit, limit: rateLimitOf(env.MARKETLENS_RATE_LIMIT) },
+      rateLimit: {
+        ...DEFAULT_CONFIG.rateLimit,
+        limit: rateLimitOf(env.MARKETLENS_RATE_LIMIT),
+        ipv6Prefix: ipv6PrefixOf(env.MARKETLENS_RATE_LIMIT_IPV6_PREFIX),
+      },
       news: {
         ...DEFAULT_CONFIG.news,
         feeds: env.MARKETLENS_NEWS_FEEDS === undefined ? [EXAMPLE_NEWS_FEED] : parseFeedList(env.MARKETLENS_NEWS_FEEDS),
@@ -54,7 +75,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       pilot: pilotConfigFromEnv(env),
       ...publicUrlFromEnv(env),
       ...mcpAllowedOriginsFromEnv(env),
-      ...verificationFromEnv(env),
+      ...verification,
       planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),

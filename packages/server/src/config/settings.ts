@@ -187,6 +187,13 @@ export const SETTINGS: readonly Setting[] = [
     'request units one client address may spend in any 60 s (routes weigh what they cost to serve)',
   ),
   s(
+    'rateLimitIpv6Prefix',
+    'MARKETLENS_RATE_LIMIT_IPV6_PREFIX',
+    'integer',
+    '64',
+    'IPv6 addresses sharing this many leading bits count as one client (rate limit, login and sign-up, connections)',
+  ),
+  s(
     'minClientVersion',
     'MARKETLENS_MIN_CLIENT_VERSION',
     'string',
@@ -254,8 +261,15 @@ export const SETTINGS: readonly Setting[] = [
     'smtpUrl',
     'MARKETLENS_SMTP_URL',
     'string',
-    'none (mail is written to the log)',
-    'SMTP server of the account mail: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`',
+    'none',
+    'SMTP server of the account mail: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`; production with verification needs it or `mailFile`',
+  ),
+  s(
+    'mailFile',
+    'MARKETLENS_MAIL_FILE',
+    'string',
+    '`mail.txt` in the data folder (development); none in production',
+    'absolute path of a file each mail is appended to, owner-only (0600), when there is no SMTP server; mail is never written to the log',
   ),
   s(
     'mailFrom',

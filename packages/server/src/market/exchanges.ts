@@ -14,7 +14,7 @@ import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
 import { availablePromotions, type PromotionView } from '../promotions/promotions.js';
-import { marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
+import { isOffline, marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
 import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './quotes.js';
 import { guardVenue } from './venue-guard.js';
 
@@ -163,7 +163,8 @@ async function venueRead(deps: AppDeps, entry: ExchangeCatalogEntry): Promise<Ve
     const market = await catalogVenue(deps, entry.id).market;
     return { summary: isSummarized(market) ? await venueCall(() => market.summary()) : null, snapshot };
   }
-  if (isCcxtVenue(entry.id)) return readCatalogVenue(deps, entry.id);
+  // Offline (the embedded default) no other venue is read: its live fields are null and `live` says so.
+  if (isCcxtVenue(entry.id) && !isOffline(deps)) return readCatalogVenue(deps, entry.id);
   return { summary: null, snapshot: null };
 }
 
@@ -186,6 +187,7 @@ export async function exchangeDetail(deps: AppDeps, exchangeId: string, viewer: 
     spot_pairs: summary?.spot_pairs ?? spot.length,
     futures_pairs: summary?.futures_pairs ?? futures.length,
     futures_open_interest_usd: summary?.open_interest_usd ?? null,
+    live: summary !== null || snapshot !== null,
     spot_tickers: spot.map((q) => ({ ...tickerWire(q.ticker), base: q.market.base, quote: q.market.quote })),
     futures_tickers: futures.map((q) => ({
       ...tickerWire(q.ticker),

@@ -40,9 +40,19 @@ export function marketOf(deps: AppDeps): MarketData {
 }
 
 /**
+ * Whether the app reads no network market: the simulated venue alone (the embedded default), with
+ * no venue opener injected. Then nothing reaches outside: a `connection` naming a real venue
+ * reads a simulated one under its id, and the exchange catalog's other venues are not read.
+ */
+export function isOffline(deps: AppDeps): boolean {
+  return deps.marketFor === undefined && marketOf(deps).venue === SIMULATED_VENUE_ID;
+}
+
+/**
  * The market data a `connection` (an exchange id) names: absent, the simulated
  * venue's id or the configured venue's own id read the configured market; a ccxt venue is opened
- * once per app through `deps.marketFor` (else `createCcxtMarketData`, which loads ccxt only then);
+ * once per app through `deps.marketFor` (else `createCcxtMarketData`, which loads ccxt only then;
+ * offline, {@link isOffline}, a simulated venue under its id);
  * any other id is 404 `UnknownExchange`. A venue that fails to open is not kept, so the next
  * request tries again; its `VenueError` is translated like any market-data read.
  */
@@ -55,7 +65,10 @@ export async function marketFor(deps: AppDeps, connection: string | undefined): 
   const opened = stateOf(deps, OPENED_MARKETS);
   const held = opened.get(connection);
   if (held !== undefined) return held;
-  const open = deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue }));
+  // Offline (the embedded default): the venue is simulated under its id, never opened over the network.
+  const open = isOffline(deps)
+    ? (venue: CcxtVenueId) => createSimulatedVenue({ now: deps.now, venue })
+    : (deps.marketFor ?? ((venue: CcxtVenueId) => createCcxtMarketData({ venue })));
   const market = venueCall(async () => guardVenue(await open(connection), deps.config.venueLimits));
   opened.set(connection, market);
   market.catch(() => {

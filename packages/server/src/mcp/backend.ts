@@ -24,59 +24,91 @@ export const MCP_CLIENT: ClientInfo = {
   legacyShapes: false,
 };
 
-/** The `Backend` of `caller` over the app's services. */
+/**
+ * Spends the weight of the REST route `METHOD path` (hono syntax, as in the weight table) from the
+ * caller's request budget, or refuses with 429 `RateLimited`; the MCP route passes one bound to
+ * its request.
+ */
+export type McpCharge = (route: string) => Promise<void>;
+
+/**
+ * The `Backend` of `caller` over the app's services. With `charge`, every method first pays the
+ * weight of the REST route that does the same work (an analysis over MCP costs what
+ * `GET /v2/analysis/{asset_id}` costs; MCP-only operations are listed in the weight table as
+ * `MCP <tool>`), so a tool call is charged by what it does, not one unit per message.
+ */
 export function mcpBackend(
   deps: AppDeps,
   caller: McpCaller,
   useCases: UseCases = createUseCases(deps),
+  charge?: McpCharge,
 ): Required<Backend> {
   const actor: Actor = { caller, client: MCP_CLIENT };
   const { analysis } = useCases;
+  /** `run`, after paying for `routes` (each the weight of its REST route). */
+  const paid =
+    <A extends unknown[], R>(routes: string | readonly string[], run: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      if (charge) for (const route of typeof routes === 'string' ? [routes] : routes) await charge(route);
+      return run(...args);
+    };
 
   return {
     market: {
-      analysis: async (request) => analysisWire(await analysis.get(actor, request)),
-      signal: (request) => analysis.signal(actor, request),
-      overview: (request) => analysis.overview(actor, request, request.locale),
-      assetMarkets: (request) => analysis.markets(actor, request),
+      analysis: paid('GET /v2/analysis/:asset_id', async (request) => analysisWire(await analysis.get(actor, request))),
+      signal: paid('GET /v2/analysis/:asset_id/signal', (request) => analysis.signal(actor, request)),
+      overview: paid('GET /v2/analysis/:asset_id/overview', (request) =>
+        analysis.overview(actor, request, request.locale),
+      ),
+      assetMarkets: paid('GET /v2/analysis/:asset_id/markets', (request) => analysis.markets(actor, request)),
       // The tool names none of the ten paid controls, so every caller may call it; free callers get the top rows.
-      tradingSignals: (request) => analysis.signals(actor, request),
-      screener: (request) => analysis.screener(actor, request.asset_class),
-      fearGreed: (request) => analysis.fearGreed(actor, request),
-      listAssets: (request) => useCases.market.assets(actor, request),
-      listExchanges: () => useCases.market.exchanges(actor),
-      exchangeDetail: (id) => useCases.market.exchange(actor, id),
-      trackRecord: (request) => analysis.serviceTrackRecord(actor, request),
+      tradingSignals: paid('GET /v2/assets/signals', (request) => analysis.signals(actor, request)),
+      screener: paid('GET /v2/assets/screener', (request) => analysis.screener(actor, request.asset_class)),
+      fearGreed: paid('GET /v2/insights/fear_greed', (request) => analysis.fearGreed(actor, request)),
+      listAssets: paid('GET /v2/assets/', (request) => useCases.market.assets(actor, request)),
+      listExchanges: paid('GET /v1/exchanges', () => useCases.market.exchanges(actor)),
+      exchangeDetail: paid('GET /v1/exchanges/:exchange_id', (id) => useCases.market.exchange(actor, id)),
+      trackRecord: paid('GET /v2/track-record', (request) => analysis.serviceTrackRecord(actor, request)),
     },
     account: {
-      accountInfo: () => useCases.auth.accountInfo(actor),
-      favorites: (request) => useCases.market.favorites(actor, request),
-      addFavorite: (assetId) => useCases.market.addFavorite(actor, assetId),
-      removeFavorite: (assetId) => useCases.market.removeFavorite(actor, assetId),
+      accountInfo: paid(['GET /v1/auth/me', 'GET /v2/assets/favorites'], () => useCases.auth.accountInfo(actor)),
+      favorites: paid('GET /v2/assets/favorites', (request) => useCases.market.favorites(actor, request)),
+      addFavorite: paid('POST /v2/assets/favorites', (assetId) => useCases.market.addFavorite(actor, assetId)),
+      removeFavorite: paid('DELETE /v2/assets/favorites/:asset_id', (assetId) =>
+        useCases.market.removeFavorite(actor, assetId),
+      ),
     },
     portfolio: {
-      positions: (query) => useCases.accounts.positions(actor, query),
-      balances: (query) => useCases.accounts.balances(actor, query),
-      orders: (filter) => useCases.accounts.orders(actor, filter),
-      trades: (filter) => useCases.accounts.trades(actor, filter),
-      positionAnalysis: (positionId, query) => useCases.accounts.analyzePosition(actor, positionId, query),
-      editPosition: (input) => useCases.accounts.editPosition(actor, input.position_id, input.notes),
+      positions: paid('GET /v2/positions', (query) => useCases.accounts.positions(actor, query)),
+      balances: paid('GET /v2/balances', (query) => useCases.accounts.balances(actor, query)),
+      orders: paid('GET /v1/orders', (filter) => useCases.accounts.orders(actor, filter)),
+      trades: paid('GET /v1/trades', (filter) => useCases.accounts.trades(actor, filter)),
+      positionAnalysis: paid('GET /v2/positions/:position_id/analysis', (positionId, query) =>
+        useCases.accounts.analyzePosition(actor, positionId, query),
+      ),
+      editPosition: paid('PATCH /v2/positions/:position_id', (input) =>
+        useCases.accounts.editPosition(actor, input.position_id, input.notes),
+      ),
     },
     alerts: {
-      alerts: () => useCases.alerts.list(actor),
-      createAlert: (payload) => useCases.alerts.create(actor, payload),
-      deleteAlert: (id) => useCases.alerts.delete(actor, id),
-      notificationPreferences: () => useCases.alerts.preferences(actor),
-      updateNotificationPreferences: (patch) => useCases.alerts.updatePreferences(actor, patch),
+      alerts: paid('GET /v1/notifications', () => useCases.alerts.list(actor)),
+      createAlert: paid('POST /v1/notifications', (payload) => useCases.alerts.create(actor, payload)),
+      deleteAlert: paid('DELETE /v1/notifications/:notification_id', (id) => useCases.alerts.delete(actor, id)),
+      notificationPreferences: paid('GET /v1/users/notification_preferences', () => useCases.alerts.preferences(actor)),
+      updateNotificationPreferences: paid('PATCH /v1/users/notification_preferences', (patch) =>
+        useCases.alerts.updatePreferences(actor, patch),
+      ),
     },
     webhooks: {
-      registerWebhook: (input) => useCases.alerts.registerWebhook(actor, input),
-      webhooks: () => useCases.alerts.webhooks(actor),
-      deleteWebhook: (id) => useCases.alerts.deleteWebhook(actor, id),
+      registerWebhook: paid('MCP register_alert_webhook', (input) => useCases.alerts.registerWebhook(actor, input)),
+      webhooks: paid('MCP list_alert_webhooks', () => useCases.alerts.webhooks(actor)),
+      deleteWebhook: paid('MCP delete_alert_webhook', (id) => useCases.alerts.deleteWebhook(actor, id)),
     },
     pilot: {
-      pilotSpectate: () => useCases.pilot.spectate(actor),
-      pilotTrackRecord: (request) => useCases.pilot.trackRecord(actor, request),
+      pilotSpectate: paid('GET /pilot/spectate', () => useCases.pilot.spectate(actor)),
+      pilotTrackRecord: paid('GET /pilot/spectate/track-record', (request) =>
+        useCases.pilot.trackRecord(actor, request),
+      ),
     },
   };
 }

@@ -11,6 +11,8 @@
  * - a success: `structuredContent` is a JSON object (validated by the SDK client against the
  *   tool's output schema where one is declared) and the text is there;
  * - or a JSON-RPC invalid-params error (a malformed `tools/call`, an unknown tool);
+ * - or, for arguments over the body limit of `/mcp` (`MCP_BODY_LIMIT`), a 413 `PayloadTooLarge`
+ *   before anything is parsed;
  * - or a tool result with `isError: true` whose `structuredContent.code` is a code of ERROR_CODES
  *   other than 1 (`GeneralError`, an unexplained failure), and `InvalidRequest` exactly when the
  *   tool's own input schema refuses the arguments;
@@ -31,6 +33,7 @@ import { deref, invalidArb, type JsonSchema, resolverOf, validArb } from '../../
 import { seedAccount } from '../../test/support/account-seed.js';
 import { type Harness, harness } from '../../test/support/harness.js';
 import { grantTier } from '../keys/tiers.js';
+import { MCP_BODY_LIMIT } from '../platform/body-limit.js';
 import { ERROR_CODES } from '../platform/errors/app-error.js';
 
 const RUNS = Number(process.env.MCP_FUZZ_RUNS ?? 150);
@@ -97,7 +100,7 @@ const hints: Record<string, unknown[]> = {};
 /** One argument set per tool that succeeds for the data-holding caller (fast-check runs it first). */
 let knownGood: Record<string, Record<string, unknown>>;
 
-type Outcome = 'ok' | 'invalid_params' | `code:${string}`;
+type Outcome = 'ok' | 'invalid_params' | 'payload_too_large' | `code:${string}`;
 const tally = new Map<string, Map<Outcome, number>>();
 
 /** The OAuth code flow done headlessly through the app: register, approve with the session, exchange. */
@@ -160,6 +163,13 @@ async function call(
   try {
     result = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as CallToolResult;
   } catch (err) {
+    // A body over the /mcp limit is refused with 413 PayloadTooLarge before it is parsed: only for
+    // arguments that large (the rest of the message is well under 256 bytes).
+    if (!(err instanceof McpError) && /"code":"PayloadTooLarge"/.test(String(err))) {
+      const size = Buffer.byteLength(JSON.stringify({ name, arguments: args }) ?? '');
+      if (size > MCP_BODY_LIMIT - 256) return { outcome: 'payload_too_large', message: String(err) };
+      return { broken: `413 for a ${size}-byte call, under the limit of ${MCP_BODY_LIMIT}` };
+    }
     if (!(err instanceof McpError)) return { broken: `not a JSON-RPC error: ${String(err)}` };
     if (err.code !== ErrorCode.InvalidParams) return { broken: `JSON-RPC error ${err.code}: ${err.message}` };
     // The SDK client raises InvalidParams itself when structured content breaks a declared output schema.
@@ -475,6 +485,8 @@ describe('MCP tools under fuzzed arguments', () => {
           expect(result.outcome, what).toBe('invalid_params');
           return;
         }
+        // Refused for its size before parsing (checked in `call`): no tool ran, the schema has no say.
+        if (result.outcome === 'payload_too_large') return;
         // The tool's own schema is the oracle of invalid arguments: input it refuses never reaches the
         // backend, and input it accepts is never refused as invalid arguments.
         const parsed = def.input.safeParse(JSON.parse(JSON.stringify(args)));

@@ -63,7 +63,10 @@ let base: string;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  h = harness();
+  // Every request of this suite comes from 127.0.0.1, and a tool call costs what its REST route
+  // costs: the suite's traffic is over the default budget of one address (the budget itself is
+  // tested in mcp-charge.test.ts).
+  h = harness({ rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
   // overrideGlobalObjects: false, or the SDK client misreads the OAuth error responses.
   const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

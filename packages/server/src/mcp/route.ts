@@ -24,7 +24,9 @@ import { authenticated } from '../auth/users.js';
 import type { AppEnv } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ErrorLogger } from '../platform/errors/handler.js';
-import { before, type Step } from '../platform/pipeline.js';
+import { Lru } from '../platform/lru.js';
+import { before, type PlatformSteps } from '../platform/pipeline.js';
+import { weightOf } from '../platform/rate-limit/weights.js';
 import type { UseCases } from '../use-cases.js';
 import { type McpCaller, mcpBackend } from './backend.js';
 
@@ -56,6 +58,10 @@ function checkOrigin(c: Context<AppEnv>): void {
   if (origin === new URL(baseUrlOf(c)).origin) return;
   if (c.get('deps').config.mcpAllowedOrigins?.includes(origin)) return;
   throw new AppError('OriginNotAllowed', 'Pages of this origin may not call /mcp');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** A JSON-RPC error answer, as the transport writes its own. */
@@ -116,7 +122,7 @@ async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; cl
 /** `/mcp`, `/mcp/manifest.json` and the protected resource metadata (bare and `/mcp`-suffixed). */
 export function registerMcpRoutes(
   app: Hono<AppEnv>,
-  platform: Step,
+  platform: PlatformSteps,
   useCases: UseCases,
   options: McpRouteOptions,
 ): void {
@@ -127,11 +133,20 @@ export function registerMcpRoutes(
   app.get(PROTECTED_RESOURCE_PATH, metadata);
   app.get(`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`, metadata);
 
+  // The manifest is the same for a base URL: built once (a few ms of schema generation) and kept,
+  // for the few base URLs a server answers under.
+  const manifests = new Lru<string>(8);
   app.get(
     `${MCP_PATH}/manifest.json`,
-    before(platform, (c) =>
-      c.json(manifest(baseUrlOf(c), { version: options.version }), 200, { ...CORS, ...NO_STORE }),
-    ),
+    before(platform, (c) => {
+      const base = baseUrlOf(c);
+      let text = manifests.get(base, 0);
+      if (text === undefined) {
+        text = JSON.stringify(manifest(base, { version: options.version }));
+        manifests.set(base, text, 0);
+      }
+      return c.body(text, 200, { ...CORS, ...NO_STORE, 'content-type': 'application/json' });
+    }),
   );
 
   app.options(
@@ -176,7 +191,14 @@ export function registerMcpRoutes(
           'Invalid Request: batches are not supported; send one JSON-RPC message per request',
         );
       }
-      const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases), {
+      // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
+      // call pays the weight of the REST route doing the same work, in the backend, before it runs.
+      if (isRecord(body) && body.method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
+      const charge = (route: string) => {
+        const space = route.indexOf(' ');
+        return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
+      };
+      const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases, charge), {
         version: options.version,
         onError: (err) => options.logError?.(err, c),
       });
@@ -196,6 +218,9 @@ export function registerMcpRoutes(
           },
         });
         for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
+        // The budget headers the rate limit wrote on the context (outside a Node server) go on the
+        // transport's own response, as on any route.
+        for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
         return response;
       } finally {
         // JSON responses are complete when returned; the per-request server is done.

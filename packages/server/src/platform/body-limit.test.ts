@@ -59,6 +59,7 @@ describe('limitBody', () => {
     expect(bodyLimitOf('/oauth/register')).toBe(8 * 1024);
     expect(bodyLimitOf('/v1/connections/user')).toBe(64 * 1024);
     expect(bodyLimitOf('/oauth/token')).toBe(64 * 1024);
-    expect(bodyLimitOf('/mcp')).toBe(1024 * 1024);
+    expect(bodyLimitOf('/mcp')).toBe(64 * 1024);
+    expect(bodyLimitOf('/elsewhere')).toBe(1024 * 1024);
   });
 });

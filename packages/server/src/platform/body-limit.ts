@@ -2,16 +2,22 @@ import type { Context } from 'hono';
 import type { AppEnv } from './deps.js';
 import { AppError } from './errors/app-error.js';
 
-/** The largest request body any route accepts (the MCP endpoint's JSON-RPC messages). */
+/** The largest request body any route accepts (routes outside the API's prefixes). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 /** The REST and OAuth routes take small JSON or form bodies. */
 export const ACCOUNT_BODY_LIMIT = 64 * 1024;
+/**
+ * One MCP message: the largest tool arguments (an alert, a position's notes, a filter) take a few
+ * KB. A larger body is refused with 413 before it is read whole or parsed.
+ */
+export const MCP_BODY_LIMIT = 64 * 1024;
 /** Client registration is unauthenticated: a few short fields. */
 export const REGISTER_BODY_LIMIT = 8 * 1024;
 
 /** Body limit of a route, by its path (hono path syntax) or, for unmatched requests, the request path. */
 export function bodyLimitOf(path: string): number {
   if (path === '/oauth/register') return REGISTER_BODY_LIMIT;
+  if (path === '/mcp') return MCP_BODY_LIMIT;
   if (path.startsWith('/v1/') || path.startsWith('/v2/') || path.startsWith('/oauth/') || path.startsWith('/pilot/'))
     return ACCOUNT_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;

@@ -13,9 +13,24 @@ describe('client version', () => {
     expect(clientInfo('ios', '3.9.29')).toMatchObject({ mobile: true, h1Free: true, legacyShapes: false });
     expect(clientInfo('android', '3.9.30')).toMatchObject({ h1Free: false, legacyShapes: false });
     expect(clientInfo('ios', '3.9.25')).toMatchObject({ h1Free: true, legacyShapes: true });
-    expect(clientInfo('ios', undefined)).toMatchObject({ h1Free: true, legacyShapes: false });
+    // A claimed mobile platform without a well-formed version is no old build (issue 41: h1 for free by `x-platform: ios` alone).
+    expect(clientInfo('ios', undefined)).toMatchObject({ mobile: true, h1Free: false, legacyShapes: false });
+    expect(clientInfo('ios', '')).toMatchObject({ h1Free: false });
+    expect(clientInfo('android', 'banana')).toMatchObject({ h1Free: false });
+    expect(clientInfo('ios', '3.9')).toMatchObject({ h1Free: true });
     expect(clientInfo('web', '1.0.0')).toMatchObject({ mobile: false, h1Free: false, legacyShapes: false });
     expect(clientInfo(undefined, undefined)).toMatchObject({ mobile: false, h1Free: false });
+  });
+
+  it('a free key gets no h1 analysis by claiming a mobile platform without a version', async () => {
+    const h = harness();
+    const { token } = await h.signup();
+    const key = await h.apiKey(token);
+    const h1 = (headers: Record<string, string>) =>
+      h.request('/v2/analysis/bitcoin?timeframe=1h', { headers: { 'x-api-key': key, ...headers } });
+    expect((await h1({ 'x-platform': 'ios' })).status).toBe(402);
+    expect((await h1({ 'x-platform': 'ios', 'x-app-version': 'latest' })).status).toBe(402);
+    expect((await h1({ 'x-platform': 'ios', 'x-app-version': '3.9.29' })).status).toBe(200);
   });
 
   it('refuses unsupported builds unless a valid API key is sent', async () => {

@@ -40,8 +40,10 @@ export function clientInfo(platformHeader: string | undefined, versionHeader: st
     platform,
     version,
     mobile,
-    // An unknown version is treated as eligible (the contract says so).
-    h1Free: mobile && (version === null || compareVersions(version, H1_FREE_BELOW) < 0),
+    // Strict: only a claimed mobile platform with a well-formed version below the bound gets h1
+    // free. An absent or malformed x-app-version is not an "unknown" version: any client can send
+    // `x-platform: ios` alone, and a real build always sends its version.
+    h1Free: mobile && version !== null && compareVersions(version, H1_FREE_BELOW) < 0,
     legacyShapes: mobile && version !== null && compareVersions(version, LEGACY_SHAPES_BELOW) < 0,
   };
 }

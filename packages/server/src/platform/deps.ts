@@ -11,7 +11,11 @@ export interface ServerConfig {
   trustedProxies: readonly string[];
   /** Mobile builds below this version fail the supported-client check (unless a valid API key). */
   minClientVersion: string;
-  rateLimit: { limit: number; windowMs: number };
+  /**
+   * The per-client budget: `limit` units per `windowMs`. A client is an IPv4 address or an IPv6
+   * prefix of `ipv6Prefix` bits (default 64), for the connection cap too.
+   */
+  rateLimit: { limit: number; windowMs: number; ipv6Prefix?: number };
   /** News feeds (`GET /v1/news/`): RSS or Atom, by URL or file path, fetched in the background. */
   news: { feeds: readonly string[]; refreshMs: number; timeoutMs: number };
   /** An OpenAI-compatible endpoint that rewrites the overview narrative; null: the facts' text only. */
@@ -91,7 +95,7 @@ export interface OverviewLlmConfig {
 export const DEFAULT_CONFIG: ServerConfig = {
   trustedProxies: [],
   minClientVersion: '3.0.0',
-  rateLimit: { limit: 2000, windowMs: 60_000 },
+  rateLimit: { limit: 2000, windowMs: 60_000, ipv6Prefix: 64 },
   news: { feeds: [], refreshMs: 5 * 60_000, timeoutMs: 10_000 },
   overviewLlm: null,
   sync: {

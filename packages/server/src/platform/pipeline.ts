@@ -1,7 +1,7 @@
 import type { Context, Handler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
 import { refuseQueryKey } from '../keys/query-key.js';
 import { bodyLimitOf, limitBody } from './body-limit.js';
-import { clientIpOf } from './client-ip.js';
+import { addressGroup, clientIpOf } from './client-ip.js';
 import { ClientVersionGate } from './client-version.js';
 import type { AppDeps, AppEnv } from './deps.js';
 import { RateLimiter } from './rate-limit/rate-limit.js';
@@ -38,6 +38,12 @@ export interface RouteSteps {
 export interface PlatformSteps extends Step {
   /** The same steps for the route `method path` (hono path syntax), its weight resolved here, once. */
   forRoute(method: string, path: string, options?: RouteSteps): Step;
+  /**
+   * Spends `weight` more units of the request's client budget, for work the request asks for once
+   * its body is read (an MCP message: a tool call costs what its REST route costs). Rejects with
+   * 429 `RateLimited` when it does not fit (nothing spent); the budget headers then say so.
+   */
+  charge(c: Context<AppEnv>, weight: number): Promise<void>;
 }
 
 /**
@@ -94,7 +100,7 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
     observe?.(c);
     const ip = clientIpOf(c, deps.config.trustedProxies);
     c.set('clientIp', ip);
-    const limited = limiter.spend(c, deps, ip, weight);
+    const limited = limiter.spend(c, deps, addressGroup(ip, deps.config.rateLimit.ipv6Prefix), weight);
     if (limited === undefined) return admit(c, bodyLimit);
     if (!speculative) return limited.then(() => admit(c, bodyLimit));
     // Awaited by the route (afterAdmission); until then, a refusal must not count as unhandled.
@@ -111,6 +117,9 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
   };
   const steps: Step = (c) => run(c, undefined, undefined);
   return Object.assign(steps, {
+    async charge(c: Context<AppEnv>, weight: number): Promise<void> {
+      await limiter.spend(c, deps, addressGroup(c.get('clientIp'), deps.config.rateLimit.ipv6Prefix), weight);
+    },
     forRoute(method: string, path: string, options: RouteSteps = {}): Step {
       const weight = weightOf(method.toUpperCase(), path);
       const bodyLimit = bodyLimitOf(path);

@@ -139,6 +139,8 @@ export interface OutboxQueries<R> {
   /** Drops a row not yet delivered. */
   markDropped(id: number, reason: string, now: number): Promise<void>;
   reschedule(id: number, nextAttemptAt: number, error: string): Promise<void>;
+  /** Hands a claimed row back, due at `nextAttemptAt`, without counting an attempt (it was not sent). */
+  release(id: number, nextAttemptAt: number): Promise<void>;
   byKey(idempotencyKey: string): Promise<R[]>;
 }
 

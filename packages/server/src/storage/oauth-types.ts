@@ -16,6 +16,32 @@ export interface OAuthClientRecord {
   /** The registration as the client sent it, echoed in the registration response. */
   metadata: Record<string, unknown>;
   created_at: number;
+  /** The client address group (an IPv4 address, an IPv6 prefix) it was registered from; null for older rows. */
+  registered_from?: string | null;
+}
+
+/** A client as the operator's listing shows it: the record, and who approved it when. */
+export interface OAuthClientView extends OAuthClientRecord {
+  /** When it first completed an authorization (null: never approved). */
+  authorized_at: number | null;
+  /** The account that approved it first (null: never approved). */
+  approved_by: string | null;
+  /** Its tokens that are unexpired and unrevoked at the listing's `now`. */
+  live_tokens: number;
+}
+
+/** The bounds a registration is kept within ({@link OAuthRepository.createClientBounded}). */
+export interface ClientBounds {
+  /** Clients in all, at most. */
+  max: number;
+  /** Clients that never completed an authorization and were registered before this go. */
+  unusedBefore: number;
+  /** Approved clients without a live token whose approval is older than this go. */
+  idleBefore: number;
+  /** Unapproved clients one address group holds at most (the registration is refused past it). */
+  perAddress: number;
+  /** Now: which tokens are live. */
+  now: number;
 }
 
 /** An authorization code: single use, short-lived. */
@@ -79,12 +105,28 @@ export interface OAuthRepository {
    * authorization and were registered before `unusedBefore` are dropped; when `max` clients remain,
    * the oldest unused ones are evicted to make room. False (nothing stored) when all `max` are in use.
    */
-  createClientBounded(client: OAuthClientRecord, bound: { max: number; unusedBefore: number }): Promise<boolean>;
+  createClientBounded(client: OAuthClientRecord, bound: ClientBounds): Promise<'stored' | 'full' | 'address'>;
   /** Drops the clients that never completed an authorization and were registered before `before`. */
   deleteUnusedClients(before: number): Promise<number>;
+  /**
+   * Drops the clients approved before `idleBefore` that hold no live token (unexpired, unrevoked)
+   * at `now`: an approval lapses when nothing has used it for that long.
+   */
+  deleteIdleClients(idleBefore: number, now: number): Promise<number>;
+  /** Every stored client, oldest first, with its approval and live tokens (the operator's listing). */
+  listClients(now: number): Promise<OAuthClientView[]>;
+  /** Removes a client with its codes and tokens; false when unknown. */
+  deleteClient(id: string): Promise<boolean>;
+  /** Revokes every token of the user (a password reset, an account deletion). */
+  revokeUserTokens(userId: string, now: number): Promise<number>;
   clientById(id: string): Promise<OAuthClientRecord | null>;
-  /** Stores a code; its client counts as used (it completed an authorization) from then on. */
-  createCode(code: OAuthCodeRecord): Promise<void>;
+  /**
+   * Stores a code; its client counts as approved (it completed an authorization) from then on, by
+   * the code's user when it was not approved before. When that user has now approved more than
+   * `perAccount` stored clients, the ones they approved longest ago are removed (with their
+   * tokens), so one account never holds more than `perAccount` of the store.
+   */
+  createCode(code: OAuthCodeRecord, perAccount?: number): Promise<void>;
   /**
    * Redeems a code once: when it is valid, stores the tokens `issue` returns and keeps the code,
    * marked used, until `keepUntil`; presented again, it revokes the families of those tokens. The

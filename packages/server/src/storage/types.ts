@@ -17,6 +17,11 @@ export interface UserRecord {
   created_at: number;
   /** When the owner proved the address (followed a verification link); absent or null: not yet. */
   email_verified_at?: number | null;
+  /**
+   * When an unverified sign-up lapses: it is erased then, and its address is free again (absent or
+   * null: not a pending sign-up, such as an account made while verification was off).
+   */
+  signup_expires_at?: number | null;
 }
 
 export interface SessionRecord {
@@ -50,14 +55,42 @@ export interface UserRepository {
   /** Users oldest first (ties by id), so pages stay stable while people sign up. */
   list(page?: PageOptions): Promise<UserRecord[]>;
   setTier(id: string, tier: Tier): Promise<boolean>;
-  /** Marks the address verified at `at` (an earlier verification stands); false when absent. */
+  /** Marks the address verified at `at` (an earlier verification stands; a pending sign-up no longer lapses); false when absent. */
   markVerified(id: string, at: number): Promise<boolean>;
   /**
-   * Deletes the user and everything of theirs (sessions and the OAuth grants bound to them, API
-   * keys, grants, favorites, connections with their positions and fills, alerts, devices,
-   * webhooks, mails); false when absent.
+   * A repeated sign-up of an unverified account: its password becomes `passwordHash` and it lapses
+   * at `expiresAt`; false (nothing changed) when the account is verified or absent.
    */
-  delete(id: string): Promise<boolean>;
+  replacePendingSignup(id: string, passwordHash: string, expiresAt: number): Promise<boolean>;
+  /** Sets the password (a reset); false when absent. */
+  setPassword(id: string, passwordHash: string): Promise<boolean>;
+  /** Erases the unverified sign-ups that lapsed at or before `now` (their rows cascade). */
+  deleteLapsedSignups(now: number): Promise<number>;
+  /**
+   * Erases the account and everything that hangs off it (sessions, keys, connections, fills,
+   * alerts, devices, webhooks, OAuth codes and tokens, mails, ...) in one transaction, keeping only
+   * the audit record of its API keys (id, name, prefix, created and revoked times) in a table of
+   * its own. False when absent.
+   */
+  erase(id: string, now: number): Promise<boolean>;
+}
+
+/** A password reset: a single-use token, hashed, that lapses. */
+export interface PasswordResetRecord {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface PasswordResetRepository {
+  /** Stores the reset unless the account was sent one within `gapMs` or `perDay` in the last 24 hours (false then). */
+  recordIfBelow(reset: PasswordResetRecord, limits: MailLimits): Promise<boolean>;
+  /**
+   * Uses a reset token once: the user id when it is unused and unexpired at `now` (it is marked
+   * used, with every other reset of the account), else null.
+   */
+  redeem(tokenHash: string, now: number): Promise<string | null>;
 }
 
 /** A mail sent to an account: a verification link (its token hashed) or a sign-up attempt notice. */
@@ -145,6 +178,7 @@ export interface Storage {
   readonly apiUsage: ApiUsageRepository;
   readonly favorites: FavoriteRepository;
   readonly accountMails: AccountMailRepository;
+  readonly passwordResets: PasswordResetRepository;
   readonly connections: ConnectionRepository;
   readonly positions: PositionRepository;
   readonly balances: BalanceRepository;

@@ -37,4 +37,26 @@ describe('an endpoint registered to another account', () => {
     // Its owner refreshing it with new keys (a re-subscribed browser) still works.
     expect((await h.json('/v1/devices', { ...sub, keys: keys() }, as(attacker.token))).status).toBe(200);
   });
+
+  it('compares the normalised endpoint: other spellings of the URL are the same device and do not move it', async () => {
+    const h = harness({ push: { vapid: null, allowInsecureEndpoints: false } });
+    const victim = await h.signup();
+    const attacker = await h.signup();
+    const as = (token: string) => ({ headers: { 'x-session-token': token } });
+    const sub = { endpoint: 'https://push.example.net/sub/victim-x', keys: keys() };
+    expect((await h.json('/v1/devices', sub, as(victim.token))).status).toBe(200);
+    for (const endpoint of [
+      'https://PUSH.example.net/sub/victim-x',
+      'https://push.example.net./sub/victim-x',
+      'https://push.example.net/sub/victim-%78',
+      'https://push.example.net:443/sub/victim-x#frag',
+    ]) {
+      const stolen = await h.json('/v1/devices', { endpoint, keys: keys() }, as(attacker.token));
+      expect(stolen.status, endpoint).toBe(400);
+      expect(await stolen.json()).toMatchObject({ code: 'InvalidPushSubscription' });
+    }
+    expect(await h.storage.pushDevices.listByUser(attacker.userId)).toEqual([]);
+    const [device] = await h.storage.pushDevices.listByUser(victim.userId);
+    expect(device.endpoint).toBe(sub.endpoint);
+  });
 });

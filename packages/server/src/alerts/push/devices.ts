@@ -66,8 +66,31 @@ export function checkSubscription(deps: AppDeps, s: SubscriptionInput): void {
   if (decode(s.keys.auth, 'keys.auth').length !== 16) throw invalid('keys.auth must be 16 bytes');
 }
 
+/** Percent-escapes of unreserved characters (RFC 3986 2.3), which name the same resource decoded. */
+const UNRESERVED_ESCAPE = /%(?:4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|3[0-9]|2D|2E|5F|7E)/gi;
+
 /**
- * Registers (or refreshes) the caller's subscription; the same endpoint again is the same device.
+ * One spelling per push endpoint, so that two spellings of one URL are one device whose owner is
+ * compared: scheme and host lower case (the URL parser's), a trailing dot of the host dropped,
+ * escapes of unreserved characters decoded (`%78` is `x`) and the other escapes upper case
+ * (RFC 3986 6.2.2), the default port and the fragment dropped.
+ */
+export function normalizeEndpoint(raw: string): string {
+  const url = new URL(raw);
+  url.hostname = url.hostname.replace(/\.+$/, '');
+  url.hash = '';
+  const clean = (part: string) =>
+    part
+      .replace(UNRESERVED_ESCAPE, (e) => String.fromCharCode(Number.parseInt(e.slice(1), 16)))
+      .replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase());
+  url.pathname = clean(url.pathname);
+  url.search = clean(url.search);
+  return url.href;
+}
+
+/**
+ * Registers (or refreshes) the caller's subscription; the same endpoint again is the same device,
+ * however it is spelled ({@link normalizeEndpoint}).
  * An endpoint registered to another account moves only when the keys match (the same browser
  * subscription after a change of login); anyone else who learnt the URL gets 400 and the device
  * stays where it is.
@@ -78,7 +101,7 @@ export async function registerDevice(deps: AppDeps, userId: string, s: Subscript
   const device = await deps.storage.pushDevices.upsert({
     id: randomUUID(),
     user_id: userId,
-    endpoint: s.endpoint,
+    endpoint: normalizeEndpoint(s.endpoint),
     p256dh: s.keys.p256dh.replace(/=+$/, ''),
     auth: s.keys.auth.replace(/=+$/, ''),
     name: s.name ?? null,

@@ -3,7 +3,13 @@ import webpush from 'web-push';
 import { stateKey, stateOf } from '../../platform/app-state.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { OutboxQueries, OutboxRecord, PushDeviceRecord } from '../../storage/alerts-types.js';
-import { httpTransport, PUSH_TIMEOUT_MS, PushEndpointRefused, type PushRequest } from './transport.js';
+import {
+  httpTransport,
+  PUSH_TIMEOUT_MS,
+  PushEndpointRefused,
+  type PushRequest,
+  type PushTransport,
+} from './transport.js';
 import { type VapidDetails, vapidDetails } from './vapid.js';
 
 /** How long a push service keeps an undelivered push (seconds): a day-old alert is stale. */
@@ -66,98 +72,264 @@ export function retryDelay(attempts: number): number {
   return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempts);
 }
 
+/** Delivery attempts one app has under way at once, across all endpoints. */
+export const DELIVERY_CONCURRENCY = 16;
+/** Attempts under way at once to one endpoint (a push subscription, a webhook's host). */
+export const ENDPOINT_CONCURRENCY = 2;
 /**
- * The due rows of an outbox, claimed {@link CLAIM_CHUNK} at a time ({@link OutboxQueries.claim}),
- * at most {@link DELIVERY_BATCH} in all: rows another sender holds are skipped, so any number of
- * workers and instances deliver one outbox side by side and a row is sent by one of them.
+ * Rows of one endpoint a run holds at once (under way and waiting for a slot). A further row is
+ * handed back ({@link OutboxQueries.release}) for a later run, so a slow endpoint keeps no row
+ * claimed past its lease and takes no more than its share of the run.
  */
-export async function* claimedRows<R>(outbox: Pick<OutboxQueries<R>, 'claim'>, now: () => number): AsyncGenerator<R> {
-  let taken = 0;
-  while (taken < DELIVERY_BATCH) {
-    const chunk = await outbox.claim(now(), Math.min(CLAIM_CHUNK, DELIVERY_BATCH - taken), CLAIM_LEASE_MS);
-    for (const row of chunk) yield row;
-    taken += chunk.length;
-    if (chunk.length < CLAIM_CHUNK) return;
+export const ENDPOINT_BACKLOG = 2 * ENDPOINT_CONCURRENCY;
+/** When a row handed back because its endpoint was busy is due again. */
+export const ENDPOINT_BUSY_DELAY_MS = 5_000;
+
+/** What to do with one claimed row: send it to `endpoint` with `send`, or nothing more (it was settled). */
+export interface PreparedDelivery {
+  /** Identifies the endpoint the per-endpoint limit counts (a normalised URL or host). */
+  endpoint: string;
+  /** One attempt and its bookkeeping (marks the row delivered, rescheduled, dropped). */
+  send: () => Promise<void>;
+}
+
+/** A counting semaphore: `take` waits for a free slot, `give` frees one. */
+class Slots {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }
 
-/**
- * `run`, shared by the calls that overlap in one app: while the app's delivery run is under way,
- * another call gets its promise instead of starting a second run (push and webhooks each have
- * their own). Runs of other apps and processes are kept apart by the claims ({@link claimedRows}).
- */
-export function oneRunPerApp(
-  name: string,
-  run: (deps: AppDeps) => Promise<DeliveryReport>,
-): (deps: AppDeps) => Promise<DeliveryReport> {
-  const RUN = stateKey(name, () => ({ running: null as Promise<DeliveryReport> | null }));
-  return (deps) => {
-    const slot = stateOf(deps, RUN);
-    slot.running ??= run(deps).finally(() => {
-      slot.running = null;
-    });
-    return slot.running;
-  };
+/** The attempts under way in one app for one outbox, shared by all its runs. */
+interface DeliveryPool {
+  all: Slots;
+  endpoints: Map<string, { slots: Slots; held: number }>;
+  /** Rows accepted by any run and not finished. */
+  held: number;
+  /** Runs waiting for {@link DeliveryPool.held} to drop below {@link DELIVERY_CONCURRENCY}. */
+  roomWaiters: (() => void)[];
+  /** The run that is claiming rows, if any: a call meanwhile joins it and asks it to claim once more. */
+  claiming: { again: boolean; done: Promise<DeliveryReport> } | null;
+}
+
+/** How one outbox is delivered: its rows, and what to do with each ({@link PreparedDelivery}). */
+export interface OutboxDelivery<R> {
+  outbox: Pick<OutboxQueries<R>, 'claim' | 'release'>;
+  /** Runs once before a run claims (housekeeping). */
+  before?: () => Promise<void>;
+  /** Settles a row that is not to be sent (and answers null), or answers its endpoint and attempt. */
+  prepare: (row: R, report: DeliveryReport) => Promise<PreparedDelivery | null>;
 }
 
 /**
- * Sends the outbox rows that are due, claimed a few at a time. A row is marked delivered only
+ * The delivery of one outbox ({@link OutboxDelivery}, made per app by `setup`) as a function of the
+ * app. A run claims due rows {@link CLAIM_CHUNK} at a time ({@link OutboxQueries.claim}), at most
+ * {@link DELIVERY_BATCH}; rows another sender holds are skipped, so any number of workers and
+ * instances deliver one outbox side by side and a row is sent by one of them. The attempts of all
+ * runs of an app share a pool: up to {@link DELIVERY_CONCURRENCY} at once, at most
+ * {@link ENDPOINT_CONCURRENCY} to one endpoint, and a run claims only while the pool holds fewer
+ * than {@link DELIVERY_CONCURRENCY} rows. So one slow receiver delays only its own rows, and a run
+ * started while another waits on a slow receiver sends what is due at once.
+ *
+ * A call while a run is claiming joins that run (it claims once more before it stops, so what was
+ * written since is sent) and answers its report; otherwise it starts a run. A row waits at most two
+ * rounds for its endpoint and two for a slot, each bounded by the transport's total deadline, well
+ * inside {@link CLAIM_LEASE_MS}.
+ */
+export function outboxDelivery<R extends { id: number }>(
+  name: string,
+  setup: (deps: AppDeps) => OutboxDelivery<R>,
+): (deps: AppDeps) => Promise<DeliveryReport> {
+  const POOL = stateKey(
+    name,
+    (): DeliveryPool => ({
+      all: new Slots(DELIVERY_CONCURRENCY),
+      endpoints: new Map(),
+      held: 0,
+      roomWaiters: [],
+      claiming: null,
+    }),
+  );
+  return (deps) => {
+    const pool = stateOf(deps, POOL);
+    if (pool.claiming !== null) {
+      pool.claiming.again = true;
+      return pool.claiming.done;
+    }
+    const claiming = { again: false, done: Promise.resolve(emptyReport()) };
+    pool.claiming = claiming;
+    claiming.done = runOnce(deps, pool, claiming, setup(deps));
+    return claiming.done;
+  };
+}
+
+function emptyReport(): DeliveryReport {
+  return { delivered: 0, gone: 0, retried: 0, failed: 0 };
+}
+
+async function runOnce<R extends { id: number }>(
+  deps: AppDeps,
+  pool: DeliveryPool,
+  claiming: { again: boolean },
+  delivery: OutboxDelivery<R>,
+): Promise<DeliveryReport> {
+  const report = emptyReport();
+  const mine = new Set<Promise<void>>();
+  let failure: { err: unknown } | null = null;
+  try {
+    await delivery.before?.();
+    let taken = 0;
+    while (taken < DELIVERY_BATCH) {
+      while (pool.held >= DELIVERY_CONCURRENCY) await new Promise<void>((room) => pool.roomWaiters.push(room));
+      const chunk = await delivery.outbox.claim(
+        deps.now(),
+        Math.min(CLAIM_CHUNK, DELIVERY_BATCH - taken),
+        CLAIM_LEASE_MS,
+      );
+      taken += chunk.length;
+      for (const row of chunk) {
+        const prepared = await delivery.prepare(row, report);
+        if (prepared === null) continue;
+        let endpoint = pool.endpoints.get(prepared.endpoint);
+        if (!endpoint) {
+          endpoint = { slots: new Slots(ENDPOINT_CONCURRENCY), held: 0 };
+          pool.endpoints.set(prepared.endpoint, endpoint);
+        }
+        if (endpoint.held >= ENDPOINT_BACKLOG) {
+          await delivery.outbox.release(row.id, deps.now() + ENDPOINT_BUSY_DELAY_MS);
+          continue;
+        }
+        mine.add(attempt(pool, prepared.endpoint, endpoint, prepared.send, (err) => (failure ??= { err })));
+      }
+      if (chunk.length < CLAIM_CHUNK) {
+        if (!claiming.again) break;
+        claiming.again = false;
+      }
+    }
+  } finally {
+    pool.claiming = null;
+  }
+  await Promise.all(mine);
+  if (failure !== null) throw (failure as { err: unknown }).err;
+  return report;
+}
+
+/** One row's attempt in the pool: the endpoint's slot first, so a row waiting on a busy endpoint holds no shared slot. */
+function attempt(
+  pool: DeliveryPool,
+  key: string,
+  endpoint: { slots: Slots; held: number },
+  send: () => Promise<void>,
+  onError: (err: unknown) => void,
+): Promise<void> {
+  pool.held++;
+  endpoint.held++;
+  return (async () => {
+    await endpoint.slots.take();
+    await pool.all.take();
+    try {
+      await send();
+    } finally {
+      pool.all.give();
+      endpoint.slots.give();
+    }
+  })()
+    .catch(onError)
+    .finally(() => {
+      pool.held--;
+      endpoint.held--;
+      if (endpoint.held === 0) pool.endpoints.delete(key);
+      pool.roomWaiters.shift()?.();
+    });
+}
+
+/**
+ * Sends the outbox rows that are due, claimed a few at a time, several at once ({@link outboxDelivery}). A row is marked delivered only
  * after the push service accepted it, so a crash in between re-sends it once its claim lapses
  * (at least once); the payload
  * carries the trigger's idempotency key for the client to drop such a repeat. 404/410 deactivate
  * the device; 429, 5xx and network failures retry with backoff; other refusals drop the row.
- * Calls in one app share a run, and claims keep runs apart, so a row is never sent twice concurrently.
+ * Runs in one app share a pool of attempts, and claims keep runs apart, so a row is never sent twice concurrently.
  */
-export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerApp('push delivery run', deliverBatch);
+export const deliverDue: (deps: AppDeps) => Promise<DeliveryReport> = outboxDelivery<OutboxRecord>(
+  'push delivery',
+  (deps) => {
+    const { pushOutbox, pushDevices } = deps.storage;
+    let vapid: VapidDetails | null = null;
+    const transport =
+      deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
+    return {
+      outbox: pushOutbox,
+      prepare: async (row, report) => {
+        vapid ??= await vapidDetails(deps);
+        const keys = vapid;
+        const now = deps.now();
+        const device = await pushDevices.byId(row.device_id);
+        if (!device?.active) {
+          await pushOutbox.markDropped(row.id, 'device inactive', now);
+          report.gone++;
+          return null;
+        }
+        if (now - row.created_at > PUSH_TTL_SECONDS * 1000) {
+          await pushOutbox.markDropped(row.id, 'expired before delivery', now);
+          report.failed++;
+          return null;
+        }
+        return { endpoint: device.endpoint, send: () => sendOne(deps, transport, device, row, keys, report) };
+      },
+    };
+  },
+);
 
-async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
-  const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
+async function sendOne(
+  deps: AppDeps,
+  transport: PushTransport,
+  device: PushDeviceRecord,
+  row: OutboxRecord,
+  vapid: VapidDetails,
+  report: DeliveryReport,
+): Promise<void> {
   const { pushOutbox, pushDevices } = deps.storage;
-  let vapid: VapidDetails | null = null;
-  const transport =
-    deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
-  for await (const row of claimedRows(pushOutbox, deps.now)) {
-    vapid ??= await vapidDetails(deps);
-    const now = deps.now();
-    const device = await pushDevices.byId(row.device_id);
-    if (!device?.active) {
-      await pushOutbox.markDropped(row.id, 'device inactive', now);
+  let status: number;
+  try {
+    status = (await transport(pushRequestOf(device, row, vapid))).status;
+  } catch (err) {
+    if (err instanceof PushEndpointRefused) {
+      // A public name that points inside the operator's network: never sent, and never again.
+      await pushDevices.deactivate(device.id, err.message, deps.now());
+      await pushOutbox.markDropped(row.id, err.message, deps.now());
       report.gone++;
-      continue;
+      return;
     }
-    if (now - row.created_at > PUSH_TTL_SECONDS * 1000) {
-      await pushOutbox.markDropped(row.id, 'expired before delivery', now);
-      report.failed++;
-      continue;
-    }
-    let status: number;
-    try {
-      status = (await transport(pushRequestOf(device, row, vapid))).status;
-    } catch (err) {
-      if (err instanceof PushEndpointRefused) {
-        // A public name that points inside the operator's network: never sent, and never again.
-        await pushDevices.deactivate(device.id, err.message, deps.now());
-        await pushOutbox.markDropped(row.id, err.message, deps.now());
-        report.gone++;
-        continue;
-      }
-      await retryOrDrop(deps, row, err instanceof Error ? err.message : String(err), report);
-      continue;
-    }
-    if (status >= 200 && status < 300) {
-      await pushOutbox.markDelivered(row.id, deps.now());
-      report.delivered++;
-    } else if (GONE.has(status)) {
-      await pushDevices.deactivate(device.id, `gone (${status})`, deps.now());
-      report.gone++;
-    } else if (status === 429 || status >= 500) {
-      await retryOrDrop(deps, row, `push service answered ${status}`, report);
-    } else {
-      await pushOutbox.markDropped(row.id, `push service refused with ${status}`, deps.now());
-      report.failed++;
-    }
+    await retryOrDrop(deps, row, err instanceof Error ? err.message : String(err), report);
+    return;
   }
-  return report;
+  if (status >= 200 && status < 300) {
+    await pushOutbox.markDelivered(row.id, deps.now());
+    report.delivered++;
+  } else if (GONE.has(status)) {
+    await pushDevices.deactivate(device.id, `gone (${status})`, deps.now());
+    report.gone++;
+  } else if (status === 429 || status >= 500) {
+    await retryOrDrop(deps, row, `push service answered ${status}`, report);
+  } else {
+    await pushOutbox.markDropped(row.id, `push service refused with ${status}`, deps.now());
+    report.failed++;
+  }
 }
 
 async function retryOrDrop(deps: AppDeps, row: OutboxRecord, error: string, report: DeliveryReport): Promise<void> {

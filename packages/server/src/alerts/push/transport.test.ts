@@ -111,4 +111,60 @@ describe('httpTransport', () => {
     const send = httpTransport({ allowInternal: true, timeoutMs: 100 });
     await expect(send(push(`http://127.0.0.1:${svc.port}/sub`))).rejects.toThrow(/timed out after 100 ms/);
   });
+
+  it('cuts off a receiver that trickles: the deadline is total, not idle', async () => {
+    // Headers never finish: a byte of the status line every 20 ms keeps an idle timeout from firing.
+    let ticks = 0;
+    server = createServer();
+    server.on('connection', (socket) => {
+      socket.write('HTTP/1.1 200 OK\r\nx-slow: ');
+      const drip = setInterval(() => {
+        ticks++;
+        if (socket.destroyed) return clearInterval(drip);
+        socket.write('a');
+      }, 20);
+      socket.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
+    const port = (server.address() as AddressInfo).port;
+    const send = httpTransport({ allowInternal: true, timeoutMs: 300 });
+    await expect(send(push(`http://127.0.0.1:${port}/sub`))).rejects.toThrow(/timed out after 300 ms/);
+    // The receiver was still sending when the request was cut (many drips, well past an idle gap of 20 ms).
+    expect(ticks).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers the status of a body that trickles on, once the deadline or the read cap is reached', async () => {
+    let sent = 0;
+    server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(202);
+      const drip = setInterval(() => {
+        if (res.destroyed) return clearInterval(drip);
+        res.write('x'.repeat(1024));
+        sent += 1024;
+      }, 5);
+      res.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((done) => server?.listen(0, '127.0.0.1', done));
+    const port = (server.address() as AddressInfo).port;
+    // A large cap: the deadline ends the read.
+    expect(await httpTransport({ allowInternal: true, timeoutMs: 200 })(push(`http://127.0.0.1:${port}/s`))).toEqual({
+      status: 202,
+    });
+    // A small cap: the read ends after 4 KiB, long before the deadline.
+    sent = 0;
+    const capped = httpTransport({ allowInternal: true, timeoutMs: 60_000, readCap: 4096 });
+    expect(await capped(push(`http://127.0.0.1:${port}/s`))).toEqual({ status: 202 });
+    expect(sent).toBeLessThan(64 * 1024);
+  });
+
+  it('sends a fresh connection per request and closes it', async () => {
+    const svc = await pushService();
+    const sockets = new Set<unknown>();
+    server?.on('connection', (s) => sockets.add(s));
+    const send = httpTransport({ allowInternal: true });
+    for (let i = 0; i < 3; i++) expect(await send(push(`http://127.0.0.1:${svc.port}/sub`))).toEqual({ status: 201 });
+    expect(sockets.size).toBe(3);
+    expect(svc.received.map((r) => r.headers.connection)).toEqual(['close', 'close', 'close']);
+  });
 });

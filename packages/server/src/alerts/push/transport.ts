@@ -20,8 +20,17 @@ export interface PushResponse {
 /** Sends one push request; rejects on a network failure (the sender retries then). */
 export type PushTransport = (request: PushRequest) => Promise<PushResponse>;
 
-/** How long one push request may take before it counts as a failure to retry. */
+/**
+ * How long one push or webhook request may take in all (resolving, connecting, sending, the status
+ * line and headers, and reading the answer) before it counts as a failure to retry. A total
+ * deadline, not an idle timeout: a receiver that trickles a byte now and then is cut off all the same.
+ */
 export const PUSH_TIMEOUT_MS = 10_000;
+/**
+ * Bytes of an answer's body read at most. Only the status is used; the body is read (up to this) so
+ * the connection ends cleanly, and a receiver that streams more is cut off once this much arrived.
+ */
+export const RESPONSE_READ_CAP = 16 * 1024;
 
 /**
  * The endpoint is not https on 443, or its name resolved to an address on the deny list (loopback,
@@ -67,11 +76,17 @@ export interface HttpTransportOptions {
   allowInternal: boolean;
   /** The name resolver (default: the system's, `dns.lookup`). */
   resolve?: Resolver;
+  /** The total deadline of one request (default {@link PUSH_TIMEOUT_MS}). */
   timeoutMs?: number;
+  /** Body bytes read at most (default {@link RESPONSE_READ_CAP}). */
+  readCap?: number;
 }
 
 /**
- * The default transport: one POST over node:https (node:http for an http endpoint), with a timeout.
+ * The default transport: one POST over node:https (node:http for an http endpoint) under a total
+ * deadline ({@link PUSH_TIMEOUT_MS}): a request without a status line by then fails (the sender
+ * retries it); once the status is in, the body is read up to {@link RESPONSE_READ_CAP} bytes or
+ * until the deadline, whichever comes first, and the status is the answer.
  * Unless `allowInternal`, every address of the endpoint's name is checked at connect time, and an
  * internal one (or an internal address literal) refuses the request with
  * {@link PushEndpointRefused}. Registration already refuses internal names and address literals;
@@ -80,6 +95,7 @@ export interface HttpTransportOptions {
 export function httpTransport(options: HttpTransportOptions): PushTransport {
   const lookup = guardedLookup(options.resolve, options.allowInternal);
   const timeoutMs = options.timeoutMs ?? PUSH_TIMEOUT_MS;
+  const readCap = options.readCap ?? RESPONSE_READ_CAP;
   return (push) =>
     new Promise<PushResponse>((resolvePromise, reject) => {
       const url = new URL(push.endpoint);
@@ -97,23 +113,35 @@ export function httpTransport(options: HttpTransportOptions): PushTransport {
       }
       const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
       const body = push.body ?? new Uint8Array(0);
-      const req = send(
-        url,
-        {
-          method: 'POST',
-          headers: { ...push.headers, 'content-length': String(body.byteLength) },
-          timeout: timeoutMs,
-          lookup,
-        },
-        (res) => {
-          // The body is not needed; reading it frees the connection.
-          res.resume();
-          res.on('end', () => resolvePromise({ status: res.statusCode ?? 0 }));
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new Error(`push request timed out after ${timeoutMs} ms`)));
-      req.on('error', reject);
+      let status: number | null = null;
+      let settled = false;
+      const finish = (err: Error | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        // No connection outlives its request: a receiver cannot hold one open for later.
+        req.destroy();
+        if (status !== null) resolvePromise({ status });
+        else reject(err ?? new Error('push request ended without an answer'));
+      };
+      const req = send(url, {
+        method: 'POST',
+        headers: { ...push.headers, 'content-length': String(body.byteLength), connection: 'close' },
+        lookup,
+        agent: false,
+      });
+      const deadline = setTimeout(() => finish(new Error(`push request timed out after ${timeoutMs} ms`)), timeoutMs);
+      req.on('response', (res) => {
+        status = res.statusCode ?? 0;
+        let read = 0;
+        res.on('data', (chunk: Buffer) => {
+          read += chunk.byteLength;
+          if (read >= readCap) finish(null);
+        });
+        res.on('end', () => finish(null));
+        res.on('error', (err) => finish(err));
+      });
+      req.on('error', (err) => finish(err));
       req.end(body);
     });
 }

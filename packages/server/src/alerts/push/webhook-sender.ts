@@ -9,16 +9,9 @@
 import { WEBHOOK_SIGNATURE_HEADER } from '@marketlens/contract';
 import { CredentialsDecryptError } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
-import type { WebhookOutboxRecord } from '../../storage/webhooks-types.js';
-import {
-  claimedRows,
-  type DeliveryReport,
-  MAX_PUSH_ATTEMPTS,
-  oneRunPerApp,
-  PUSH_TTL_SECONDS,
-  retryDelay,
-} from './sender.js';
-import { httpTransport, PushEndpointRefused, type PushRequest } from './transport.js';
+import type { AlertWebhookRecord, WebhookOutboxRecord } from '../../storage/webhooks-types.js';
+import { type DeliveryReport, MAX_PUSH_ATTEMPTS, outboxDelivery, PUSH_TTL_SECONDS, retryDelay } from './sender.js';
+import { httpTransport, PushEndpointRefused, type PushRequest, type PushTransport } from './transport.js';
 import { webhookSecret, webhookSignature } from './webhooks.js';
 
 /** The `user-agent` of deliveries. */
@@ -38,66 +31,91 @@ export function webhookRequestOf(url: string, secret: string, row: WebhookOutbox
   };
 }
 
-/** Sends the webhook rows that are due, claimed a few at a time, as the push sender does ({@link claimedRows}). */
-export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = oneRunPerApp(
-  'webhook delivery run',
-  deliverBatch,
+/**
+ * Sends the webhook rows that are due, claimed a few at a time and several at once, as the push
+ * sender does ({@link outboxDelivery}); the per-endpoint limit counts a webhook's host, so many
+ * webhooks (of many accounts) on one slow host share its two slots.
+ */
+export const deliverWebhooksDue: (deps: AppDeps) => Promise<DeliveryReport> = outboxDelivery<WebhookOutboxRecord>(
+  'webhook delivery',
+  (deps) => {
+    const hooks = deps.storage.alertWebhooks;
+    const transport =
+      deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
+    return {
+      outbox: hooks,
+      before: async () => {
+        await hooks.pruneNotices(deps.now() - PUSH_TTL_SECONDS * 1000);
+      },
+      prepare: async (row, report) => {
+        const now = deps.now();
+        const hook = await hooks.byId(row.webhook_id);
+        if (!hook?.active) {
+          await hooks.markDropped(row.id, 'webhook inactive', now);
+          report.gone++;
+          return null;
+        }
+        if (now - row.created_at > PUSH_TTL_SECONDS * 1000) {
+          await hooks.markDropped(row.id, 'expired before delivery', now);
+          report.failed++;
+          return null;
+        }
+        let secret: string;
+        try {
+          secret = webhookSecret(deps, hook);
+        } catch (err) {
+          if (!(err instanceof CredentialsDecryptError)) throw err;
+          await hooks.deactivate(hook.id, 'its secret does not open with the configured key', now);
+          report.gone++;
+          return null;
+        }
+        return {
+          endpoint: webhookEndpointOf(hook.url),
+          send: () => sendOne(deps, transport, hook, secret, row, report),
+        };
+      },
+    };
+  },
 );
 
-async function deliverBatch(deps: AppDeps): Promise<DeliveryReport> {
-  const report: DeliveryReport = { delivered: 0, gone: 0, retried: 0, failed: 0 };
+/** The endpoint a webhook's deliveries count against: its host, as the URL parser writes it. */
+export function webhookEndpointOf(url: string): string {
+  return new URL(url).host;
+}
+
+async function sendOne(
+  deps: AppDeps,
+  transport: PushTransport,
+  hook: AlertWebhookRecord,
+  secret: string,
+  row: WebhookOutboxRecord,
+  report: DeliveryReport,
+): Promise<void> {
   const hooks = deps.storage.alertWebhooks;
-  await hooks.pruneNotices(deps.now() - PUSH_TTL_SECONDS * 1000);
-  const transport =
-    deps.pushTransport ?? httpTransport({ allowInternal: deps.config.push?.allowInsecureEndpoints === true });
-  for await (const row of claimedRows(hooks, deps.now)) {
-    const now = deps.now();
-    const hook = await hooks.byId(row.webhook_id);
-    if (!hook?.active) {
-      await hooks.markDropped(row.id, 'webhook inactive', now);
+  let status: number;
+  try {
+    status = (await transport(webhookRequestOf(hook.url, secret, row, deps.now()))).status;
+  } catch (err) {
+    if (err instanceof PushEndpointRefused) {
+      await hooks.deactivate(hook.id, err.message, deps.now());
       report.gone++;
-      continue;
+      return;
     }
-    if (now - row.created_at > PUSH_TTL_SECONDS * 1000) {
-      await hooks.markDropped(row.id, 'expired before delivery', now);
-      report.failed++;
-      continue;
-    }
-    let secret: string;
-    try {
-      secret = webhookSecret(deps, hook);
-    } catch (err) {
-      if (!(err instanceof CredentialsDecryptError)) throw err;
-      await hooks.deactivate(hook.id, 'its secret does not open with the configured key', now);
-      report.gone++;
-      continue;
-    }
-    let status: number;
-    try {
-      status = (await transport(webhookRequestOf(hook.url, secret, row, now))).status;
-    } catch (err) {
-      if (err instanceof PushEndpointRefused) {
-        await hooks.deactivate(hook.id, err.message, deps.now());
-        report.gone++;
-        continue;
-      }
-      await retryOrGiveUp(deps, row, err instanceof Error ? err.message : String(err), report);
-      continue;
-    }
-    if (status >= 200 && status < 300) {
-      await hooks.markDelivered(row.id, deps.now());
-      report.delivered++;
-    } else if (status === 410) {
-      await hooks.deactivate(hook.id, 'gone (410)', deps.now());
-      report.gone++;
-    } else if (status === 429 || status >= 500) {
-      await retryOrGiveUp(deps, row, `webhook answered ${status}`, report);
-    } else {
-      await hooks.markDropped(row.id, `webhook refused with ${status}`, deps.now());
-      report.failed++;
-    }
+    await retryOrGiveUp(deps, row, err instanceof Error ? err.message : String(err), report);
+    return;
   }
-  return report;
+  if (status >= 200 && status < 300) {
+    await hooks.markDelivered(row.id, deps.now());
+    report.delivered++;
+  } else if (status === 410) {
+    await hooks.deactivate(hook.id, 'gone (410)', deps.now());
+    report.gone++;
+  } else if (status === 429 || status >= 500) {
+    await retryOrGiveUp(deps, row, `webhook answered ${status}`, report);
+  } else {
+    await hooks.markDropped(row.id, `webhook refused with ${status}`, deps.now());
+    report.failed++;
+  }
 }
 
 /** Another attempt later, or, after the last one, the webhook is deactivated (it keeps failing). */

@@ -104,7 +104,15 @@ describe('timeframe and depth gates', () => {
     ['h4 without Pro', 'free', {}, 'bitcoin?timeframe=h4', 402, 1004],
     ['h1 without Pro on the web', 'free', {}, 'bitcoin?timeframe=h1', 402, 1004],
     ['h1 on a mobile build below 3.9.30', 'free', IOS_OLD, 'bitcoin?timeframe=h1', 200, 0],
-    ['h1 on a mobile build of unknown version', 'free', { 'x-platform': 'android' }, 'bitcoin?timeframe=h1', 200, 0],
+    // A claimed platform without a version is no old build (issue 41): h1 stays paid.
+    [
+      'h1 on a claimed mobile platform without a version',
+      'free',
+      { 'x-platform': 'android' },
+      'bitcoin?timeframe=h1',
+      402,
+      1004,
+    ],
     ['h1 on a mobile build at 3.9.30', 'free', IOS_NEW, 'bitcoin?timeframe=h1', 402, 1004],
     ['m15 on an old mobile build', 'free', IOS_OLD, 'bitcoin?timeframe=m15', 402, 1004],
     ['m15 with Pro', 'pro', {}, 'bitcoin?timeframe=m15', 200, 0],

@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
+import { addressGroup } from '../../platform/client-ip.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { before, type Step } from '../../platform/pipeline.js';
@@ -135,7 +136,9 @@ export function registerOAuthRoutes(app: Hono<AppEnv>, platform: Step): void {
         return oauthError(c, new OAuthError('invalid_client_metadata', 'The body must be a JSON object'));
       }
       try {
-        return c.json(await registerClient(c.get('deps'), body), 201, { ...NO_STORE, ...CORS });
+        const deps = c.get('deps');
+        const from = addressGroup(c.get('clientIp'), deps.config.rateLimit.ipv6Prefix);
+        return c.json(await registerClient(deps, body, from), 201, { ...NO_STORE, ...CORS });
       } catch (e) {
         if (e instanceof OAuthError) return oauthError(c, e);
         throw e;

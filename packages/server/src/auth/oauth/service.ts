@@ -115,8 +115,14 @@ export const CLIENT_LIMITS = {
   /** Any other list of the metadata (contacts, grant types). */
   list: 10,
 } as const;
-/** A client that never completed an authorization is dropped after a day. */
-export const UNUSED_CLIENT_TTL_MS = 86_400_000;
+/** A client that never completed an authorization is dropped an hour after it registered. */
+export const UNUSED_CLIENT_TTL_MS = 3_600_000;
+/** An approved client is dropped once it has held no live token for this long since its approval (90 days). */
+export const IDLE_CLIENT_TTL_MS = 90 * 86_400_000;
+/** Unapproved clients one address (an IPv6 prefix) may hold at once; a registration past it is 429. */
+export const MAX_UNAPPROVED_PER_ADDRESS = 20;
+/** Clients one account may have approved; approving another drops the one it approved longest ago. */
+export const MAX_CLIENTS_PER_ACCOUNT = 25;
 /** At most this many registered clients; beyond it the oldest unused go, else registration is refused (503). */
 export const MAX_CLIENTS = 10_000;
 
@@ -142,9 +148,14 @@ function clientLimitProblem(meta: Record<string, unknown>): string | null {
 /**
  * Registers a client; the response is the RFC 7591 client information (secret only for confidential
  * clients). Registration is open, so it is bounded: field sizes ({@link CLIENT_LIMITS}), clients
- * unused for a day dropped, and at most {@link MAX_CLIENTS} (503 when all of them are in use).
+ * unapproved after an hour or idle for 90 days dropped ({@link UNUSED_CLIENT_TTL_MS},
+ * {@link IDLE_CLIENT_TTL_MS}), at most {@link MAX_UNAPPROVED_PER_ADDRESS} unapproved per
+ * registering address group `from` (429 `RateLimited` past it), at most
+ * {@link MAX_CLIENTS_PER_ACCOUNT} approved per account (see {@link approve}), and at most
+ * {@link MAX_CLIENTS} in all (503 when all of them are in use, which one account or address
+ * cannot bring about).
  */
-export async function registerClient(deps: AppDeps, body: unknown) {
+export async function registerClient(deps: AppDeps, body: unknown, from: string | null = null) {
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -189,12 +200,23 @@ export async function registerClient(deps: AppDeps, body: unknown) {
     token_endpoint_auth_method: method,
     metadata: { ...meta, grant_types: grants, response_types: ['code'], token_endpoint_auth_method: method },
     created_at: now,
+    registered_from: from,
   };
   const stored = await deps.storage.oauth.createClientBounded(client, {
     max: MAX_CLIENTS,
     unusedBefore: now - UNUSED_CLIENT_TTL_MS,
+    idleBefore: now - IDLE_CLIENT_TTL_MS,
+    perAddress: MAX_UNAPPROVED_PER_ADDRESS,
+    now,
   });
-  if (!stored) throw new AppError('ServiceUnavailable', 'Client registration is full; retry later');
+  if (stored === 'address') {
+    throw new AppError(
+      'RateLimited',
+      `This address holds ${MAX_UNAPPROVED_PER_ADDRESS} clients not yet approved; approve one or wait an hour`,
+      { 'retry-after': String(UNUSED_CLIENT_TTL_MS / 1000) },
+    );
+  }
+  if (stored === 'full') throw new AppError('ServiceUnavailable', 'Client registration is full; retry later');
   return {
     ...client.metadata,
     client_id: client.id,
@@ -294,7 +316,10 @@ export async function authorizationRequest(
   return { client, redirect_uri: redirectUri, code_challenge: params.code_challenge, resource, scope, state };
 }
 
-/** Issues a code for an approved request, bound to the user's session; returns the redirect location. */
+/**
+ * Issues a code for an approved request, bound to the user's session; returns the redirect
+ * location. The first approval of a client counts against the user's {@link MAX_CLIENTS_PER_ACCOUNT}.
+ */
 export async function approve(
   deps: AppDeps,
   issuer: string,
@@ -304,18 +329,21 @@ export async function approve(
 ): Promise<string> {
   const code = newSecret('mlac_');
   const now = deps.now();
-  await deps.storage.oauth.createCode({
-    code_hash: secretHash(code),
-    client_id: request.client.id,
-    user_id: user.id,
-    session_id: sessionId,
-    redirect_uri: request.redirect_uri,
-    code_challenge: request.code_challenge,
-    resource: request.resource,
-    scope: request.scope,
-    created_at: now,
-    expires_at: now + AUTH_CODE_TTL_MS,
-  });
+  await deps.storage.oauth.createCode(
+    {
+      code_hash: secretHash(code),
+      client_id: request.client.id,
+      user_id: user.id,
+      session_id: sessionId,
+      redirect_uri: request.redirect_uri,
+      code_challenge: request.code_challenge,
+      resource: request.resource,
+      scope: request.scope,
+      created_at: now,
+      expires_at: now + AUTH_CODE_TTL_MS,
+    },
+    MAX_CLIENTS_PER_ACCOUNT,
+  );
   const url = new URL(request.redirect_uri);
   url.searchParams.set('code', code);
   if (request.state !== null) url.searchParams.set('state', request.state);
@@ -439,6 +467,7 @@ export async function exchangeCode(
   // Housekeeping rides on logins, which are rare next to tool calls: expired codes and tokens go.
   await deps.storage.oauth.deleteExpired(now);
   await deps.storage.oauth.deleteUnusedClients(now - UNUSED_CLIENT_TTL_MS);
+  await deps.storage.oauth.deleteIdleClients(now - IDLE_CLIENT_TTL_MS, now);
   return response;
 }
 

@@ -1,11 +1,16 @@
 import { z } from '@hono/zod-openapi';
 import {
+  AccountDeletedSchema,
   CredentialsSchema,
+  DeleteAccountSchema,
   EmailAddressSchema,
   EmailVerifiedSchema,
   envelopeOf,
   MeSchema,
   ok,
+  PasswordResetConfirmSchema,
+  PasswordResetDoneSchema,
+  PasswordResetRequestedSchema,
   PendingVerificationSchema,
   type Session,
   SessionSchema,
@@ -25,6 +30,7 @@ import {
   wantsSessionCookie,
 } from '../cookie-session.js';
 import { baseUrlOf } from '../oauth/base.js';
+import { RESET_PATH } from '../recovery.js';
 import { VERIFY_PATH } from '../verification/verification.js';
 
 const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
@@ -129,7 +135,64 @@ function deliver(c: Context<AppEnv>, session: Session): Session {
   return { ...session, session_token: '' };
 }
 
+const resetRequestRoute = operation(PUBLIC, {
+  method: 'post',
+  path: RESET_PATH,
+  operationId: 'requestPasswordReset',
+  tags: ['Auth'],
+  summary: 'Mail a password reset link',
+  description:
+    'When the address has an account, mails it a single-use token (in a link), valid 30 minutes; the answer is the same for every address. One account is sent at most one reset a minute and five a day; past that nothing is sent, silently. The token is never logged.',
+  request: { body: { content: { 'application/json': { schema: EmailAddressSchema } }, required: true } },
+  responses: {
+    202: json(
+      envelopeOf(PasswordResetRequestedSchema, 'PasswordResetRequestedEnvelope'),
+      'A link is mailed if the address has an account',
+    ),
+  },
+});
+
+const resetConfirmRoute = operation(PUBLIC, {
+  method: 'post',
+  path: `${RESET_PATH}/confirm`,
+  operationId: 'confirmPasswordReset',
+  tags: ['Auth'],
+  summary: 'Set a new password with a mailed reset token',
+  description:
+    'Uses the token once and sets the password. Every session and OAuth token of the account ends (sign in again); the address counts as verified. 400 `InvalidResetToken` for an unknown, used or expired token; any reset token of the account mailed earlier stops working too.',
+  request: { body: { content: { 'application/json': { schema: PasswordResetConfirmSchema } }, required: true } },
+  responses: { 200: json(envelopeOf(PasswordResetDoneSchema, 'PasswordResetDoneEnvelope'), 'The new password holds') },
+});
+
+const deleteMeRoute = operation(SESSION_ONLY, {
+  method: 'delete',
+  path: '/v1/users/me',
+  operationId: 'deleteAccount',
+  tags: ['Auth'],
+  summary: 'Delete the account (irreversible)',
+  description:
+    'Erases the signed-in account once its password is given again: the user, sessions, API keys, exchange connections and their credentials, positions, fills, alerts, devices, webhooks, OAuth grants, favorites and mails. Only the audit record of its API keys (id, name, prefix, created and revoked times) is kept. REST only (no MCP tool). 401 `InvalidCredentials` for a wrong password, and nothing changes.',
+  request: { body: { content: { 'application/json': { schema: DeleteAccountSchema } }, required: true } },
+  responses: { 200: json(envelopeOf(AccountDeletedSchema, 'AccountDeletedEnvelope'), 'The account is erased') },
+});
+
 export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
+  serve(resetRequestRoute, async (c) => {
+    const answer = await auth.requestPasswordReset(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
+    c.header('cache-control', 'no-store');
+    return c.json(ok(answer), 202);
+  });
+  serve(resetConfirmRoute, async (c) => {
+    const { token, password } = c.req.valid('json');
+    const done = await auth.confirmPasswordReset(actorOf(c), token, password);
+    c.header('cache-control', 'no-store');
+    return c.json(ok(done), 200);
+  });
+  serve(deleteMeRoute, async (c) => {
+    const deleted = await auth.deleteAccount(actorOf(c), c.req.valid('json').password);
+    c.header('cache-control', 'no-store');
+    return c.json(ok(deleted), 200);
+  });
   serve(meRoute, async (c) => {
     const account = await auth.me(actorOf(c));
     c.header('cache-control', 'private, no-store');

@@ -1,17 +1,29 @@
+import { isAbsolute } from 'node:path';
 import { checkSmtpUrl, DEFAULT_MAIL_FROM, type MailConfig } from './mailer.js';
 
 /**
  * `MARKETLENS_EMAIL_VERIFICATION` (`on`/`off`, `true`/`false`; default on in production, off
- * otherwise), `MARKETLENS_SMTP_URL` (none: mail goes to the log) and `MARKETLENS_MAIL_FROM`.
+ * otherwise), `MARKETLENS_SMTP_URL`, `MARKETLENS_MAIL_FILE` (an absolute path each mail is appended
+ * to, owner-only, where there is no SMTP server) and `MARKETLENS_MAIL_FROM`. In production with
+ * verification on, one of the first two is required: sign-up mails a link, and mail is never
+ * written to the log.
  */
 export function verificationFromEnv(env: NodeJS.ProcessEnv): { emailVerification: boolean; mail: MailConfig } {
   const raw = env.MARKETLENS_EMAIL_VERIFICATION?.trim().toLowerCase() ?? '';
+  const production = env.MARKETLENS_ENV?.trim() === 'production';
   let emailVerification: boolean;
-  if (raw === '') emailVerification = env.MARKETLENS_ENV?.trim() === 'production';
+  if (raw === '') emailVerification = production;
   else if (raw === 'on' || raw === 'true') emailVerification = true;
   else if (raw === 'off' || raw === 'false') emailVerification = false;
   else throw new Error(`MARKETLENS_EMAIL_VERIFICATION must be on or off, got '${raw}'`);
   const smtp = env.MARKETLENS_SMTP_URL?.trim();
+  const file = env.MARKETLENS_MAIL_FILE?.trim();
+  if (file && !isAbsolute(file)) throw new Error('MARKETLENS_MAIL_FILE must be an absolute path');
+  if (production && emailVerification && !smtp && !file) {
+    throw new Error(
+      'production with email verification needs MARKETLENS_SMTP_URL (config key smtpUrl), or MARKETLENS_MAIL_FILE to write mail to an owner-only file; mail is never written to the log',
+    );
+  }
   const from = env.MARKETLENS_MAIL_FROM?.trim() || DEFAULT_MAIL_FROM;
-  return { emailVerification, mail: { smtpUrl: smtp ? checkSmtpUrl(smtp) : null, from } };
+  return { emailVerification, mail: { smtpUrl: smtp ? checkSmtpUrl(smtp) : null, file: file || null, from } };
 }

@@ -1,8 +1,11 @@
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SmtpReceiver, startSmtpReceiver } from '../../../test/support/smtp-receiver.js';
 import { loadConfig } from '../../config/load.js';
 import { verificationFromEnv } from './config.js';
-import { checkSmtpUrl, logMailer, mailerOf, smtpMailer } from './mailer.js';
+import { checkSmtpUrl, fileMailer, mailerOf, mailFailure, smtpMailer } from './mailer.js';
 
 let receiver: SmtpReceiver | null = null;
 afterEach(async () => {
@@ -38,7 +41,7 @@ describe('the SMTP mailer', () => {
     await expect(mailer.send({ to: 'ada@example.com', subject: 's', text: 't' })).rejects.toThrow();
   });
 
-  it('is what a configured SMTP URL names; the log otherwise', async () => {
+  it('is what a configured SMTP URL names; the mail file, or nothing, otherwise; never the log', async () => {
     receiver = await startSmtpReceiver();
     const lines: string[] = [];
     const viaConfig = mailerOf({ smtpUrl: `smtp://127.0.0.1:${receiver.port}`, from: 'a@example.com' }, (l) =>
@@ -53,25 +56,54 @@ describe('the SMTP mailer', () => {
       text: 'body',
     });
     expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/not sent.*MARKETLENS_SMTP_URL/);
+    expect(lines[0]).not.toContain('b@example.com');
+    const file = join(mkdtempSync(join(tmpdir(), 'marketlens-mail-')), 'mail.txt');
+    await mailerOf({ smtpUrl: null, file, from: 'a@example.com' }, (l) => lines.push(l)).send({
+      to: 'b@example.com',
+      subject: 'hello',
+      text: LINK,
+    });
+    expect(readFileSync(file, 'utf8')).toContain(LINK);
+    expect(lines[1]).toBe(`a mail was appended to ${file}`);
+  });
+
+  it('logs a failure without the address or the message', () => {
+    const err = Object.assign(new Error('550 mailbox ada@example.com unknown'), { code: 'EENVELOPE' });
+    expect(mailFailure(err)).toBe('Error EENVELOPE');
+    expect(mailFailure(new TypeError(`bad ${LINK}`))).toBe('TypeError');
   });
 });
 
-describe('the log mailer', () => {
-  it('prints the recipient, the subject and the link', async () => {
+describe('the mail file', () => {
+  it('appends each mail to an owner-only file in an owner-only folder, and logs only where', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'marketlens-mail-')), 'nested');
+    const file = join(dir, 'mail.txt');
     const lines: string[] = [];
-    await logMailer((l) => lines.push(l)).send({ to: 'ada@example.com', subject: 'Verify', text: `Follow ${LINK}` });
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('ada@example.com');
-    expect(lines[0]).toContain('Verify');
-    expect(lines[0]).toContain(LINK);
-    expect(lines[0]).toContain('MARKETLENS_SMTP_URL');
+    const mailer = fileMailer(file, 'marketlens <no-reply@example.com>', (l) => lines.push(l));
+    await mailer.send({ to: 'ada@example.com', subject: 'Verify', text: `Follow ${LINK}` });
+    await mailer.send({ to: 'bob@example.com', subject: 'Reset', text: 'second' });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('To: ada@example.com');
+    expect(text).toContain(LINK);
+    expect(text).toContain('To: bob@example.com');
+    expect(text.indexOf('ada@example.com')).toBeLessThan(text.indexOf('bob@example.com'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(lines).toEqual([`a mail was appended to ${file}`, `a mail was appended to ${file}`]);
+    for (const line of lines) {
+      expect(line).not.toContain('ada@');
+      expect(line).not.toContain('mlv_');
+    }
   });
 });
 
 describe('mail and verification settings', () => {
   it('requires verification in production by default, not otherwise, and reads on/off', () => {
     expect(verificationFromEnv({}).emailVerification).toBe(false);
-    expect(verificationFromEnv({ MARKETLENS_ENV: 'production' }).emailVerification).toBe(true);
+    const smtp = { MARKETLENS_SMTP_URL: 'smtp://mail.example.com:587' };
+    expect(verificationFromEnv({ MARKETLENS_ENV: 'production', ...smtp }).emailVerification).toBe(true);
+    expect(() => verificationFromEnv({ MARKETLENS_ENV: 'production' })).toThrow(/MARKETLENS_SMTP_URL/);
     expect(
       verificationFromEnv({ MARKETLENS_ENV: 'production', MARKETLENS_EMAIL_VERIFICATION: 'off' }).emailVerification,
     ).toBe(false);
@@ -86,6 +118,7 @@ describe('mail and verification settings', () => {
       MARKETLENS_ENV: 'production',
       MARKETLENS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
       MARKETLENS_PUBLIC_URL: 'https://api.example.com',
+      MARKETLENS_SMTP_URL: 'smtp://mail.example.com:587',
     };
     expect(loadConfig({ env: production }).server.config.emailVerification).toBe(true);
     expect(loadConfig({ env: {} }).server.config.emailVerification).toBe(false);
@@ -95,12 +128,16 @@ describe('mail and verification settings', () => {
   });
 
   it('takes smtp: and smtps: URLs only, and never echoes one back (it may hold a password)', () => {
-    expect(verificationFromEnv({}).mail).toEqual({ smtpUrl: null, from: 'marketlens <no-reply@marketlens.local>' });
+    expect(verificationFromEnv({}).mail).toEqual({
+      smtpUrl: null,
+      file: null,
+      from: 'marketlens <no-reply@marketlens.local>',
+    });
     const c = verificationFromEnv({
       MARKETLENS_SMTP_URL: 'smtps://u:p@mail.example.com:465',
       MARKETLENS_MAIL_FROM: 'x@y.z',
     });
-    expect(c.mail).toEqual({ smtpUrl: 'smtps://u:p@mail.example.com:465', from: 'x@y.z' });
+    expect(c.mail).toEqual({ smtpUrl: 'smtps://u:p@mail.example.com:465', file: null, from: 'x@y.z' });
     for (const bad of ['https://u:hunter2@mail.example.com', 'not a url', 'smtp://']) {
       expect(() => checkSmtpUrl(bad)).toThrow(/MARKETLENS_SMTP_URL must be/);
       try {

@@ -84,16 +84,43 @@ describe('sign-up where verification is required', () => {
     expect(taken.body.code).toBe('InvalidCredentials');
   });
 
-  it('sends an unverified owner a new link rather than a notice', async () => {
+  it('sends an unverified owner a new link, and the last sign-up sets the password (no pre-hijack)', async () => {
     const t = setup();
-    await t.post('/v1/auth/signup', { email: 'ada@example.com', password: 'password-123' });
+    // An attacker signs up first with the victim's address.
+    await t.post('/v1/auth/signup', { email: 'ada@example.com', password: 'attacker-pass-1' });
     t.h.clock.now += 61_000;
+    // The victim signs up, and follows the link that reaches her mailbox.
     await t.post('/v1/auth/signup', { email: 'ada@example.com', password: 'password-456' });
     expect(t.sent).toHaveLength(2);
     expect((await t.open(t.linkOf(t.sent[1]))).status).toBe(200);
-    // The first password stands: a second sign-up does not take the account over.
-    const login = await t.post('/v1/auth/login', { email: 'ada@example.com', password: 'password-123' });
-    expect(login.status).toBe(200);
+    // Only the victim's password signs in; the attacker's holds nothing.
+    const victim = await t.post('/v1/auth/login', { email: 'ada@example.com', password: 'password-456' });
+    expect(victim.status).toBe(200);
+    const attacker = await t.post('/v1/auth/login', { email: 'ada@example.com', password: 'attacker-pass-1' });
+    expect(attacker.status).toBe(401);
+  });
+
+  it('erases an unverified sign-up after 24 hours; a verified one stays', async () => {
+    const t = setup();
+    await t.post('/v1/auth/signup', { email: 'ada@example.com', password: 'password-123' });
+    await t.post('/v1/auth/signup', { email: 'grace@example.com', password: 'password-123' });
+    await t.open(t.linkOf(t.sent[1]));
+    const first = await t.h.storage.users.byEmail('ada@example.com');
+    expect(first?.signup_expires_at).toBe(t.h.clock.now + 24 * 3_600_000);
+    // A minute before the end it is still there (a sign-up elsewhere sweeps what lapsed).
+    t.h.clock.now += 24 * 3_600_000 - 60_000;
+    await t.post('/v1/auth/signup', { email: 'other@example.com', password: 'password-123' });
+    expect((await t.h.storage.users.byEmail('ada@example.com'))?.id).toBe(first?.id);
+    t.h.clock.now += 60_000;
+    await t.post('/v1/auth/signup', { email: 'other2@example.com', password: 'password-123' });
+    expect(await t.h.storage.users.byEmail('ada@example.com')).toBeNull();
+    expect(await t.h.storage.users.byEmail('grace@example.com')).not.toBeNull();
+    // The address is free again: a new sign-up makes a new account with a new link.
+    await t.post('/v1/auth/signup', { email: 'ada@example.com', password: 'password-789' });
+    const again = await t.h.storage.users.byEmail('ada@example.com');
+    expect(again?.id).not.toBe(first?.id);
+    expect(t.sent.at(-1)?.to).toBe('ada@example.com');
+    expect(t.sent.at(-1)?.text).toMatch(/token=/);
   });
 });
 

@@ -11,9 +11,9 @@ import { AppError } from '../../platform/errors/app-error.js';
 import type { AccountMailRecord, MailLimits, UserRecord } from '../../storage/types.js';
 import { hashPassword, newSecret, secretHash } from '../secrets.js';
 import { DEFAULT_FAVORITES, normalizeEmail } from '../users.js';
-import { logMailer, type Mailer, type MailMessage } from './mailer.js';
+import { droppingMailer, type Mailer, type MailMessage, mailFailure } from './mailer.js';
 
-/** How long a verification link works. */
+/** How long a verification link works, and how long an unverified sign-up lives before it is erased. */
 export const VERIFICATION_TTL_MS = 24 * 3_600_000;
 
 /**
@@ -25,7 +25,8 @@ export const ACCOUNT_MAIL_LIMITS: MailLimits = { gapMs: 60_000, perDay: 5 };
 /** The path of the verification link (the route `GET /v1/auth/verify`). */
 export const VERIFY_PATH = '/v1/auth/verify';
 
-const LOG_MAILER = logMailer((line) => console.error(`[marketlens] ${line}`));
+/** With no mailer given (a bare app in tests and scripts), mail is dropped: it is never logged. */
+const NO_MAILER = droppingMailer((line) => console.error(`[marketlens] ${line}`));
 
 /** Whether this server requires verified addresses (`MARKETLENS_EMAIL_VERIFICATION`). */
 export function verificationRequired(deps: AppDeps): boolean {
@@ -51,11 +52,14 @@ export async function requireVerifiedEmail(deps: AppDeps, userId: string): Promi
   );
 }
 
-/** Hands the message to the mailer without waiting: the answer's timing must not depend on it. */
-function dispatch(deps: AppDeps, message: MailMessage): void {
-  const mailer: Mailer = deps.mailer ?? LOG_MAILER;
+/**
+ * Hands the message to the mailer without waiting: the answer's timing must not depend on it. A
+ * failure is logged without the address, the message or anything of the link.
+ */
+export function dispatchMail(deps: AppDeps, message: MailMessage): void {
+  const mailer: Mailer = deps.mailer ?? NO_MAILER;
   mailer.send(message).catch((err: unknown) => {
-    console.error(`[marketlens] mail to ${message.to} failed: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`[marketlens] a mail was not sent: ${mailFailure(err)}`);
   });
 }
 
@@ -80,7 +84,7 @@ export async function sendVerificationLink(deps: AppDeps, user: UserRecord, base
   const token = newSecret('mlv_');
   if (!(await record(deps, user, 'verify', secretHash(token)))) return;
   const link = `${baseUrl}${VERIFY_PATH}?token=${token}`;
-  dispatch(deps, {
+  dispatchMail(deps, {
     to: user.email,
     subject: 'Verify your marketlens email address',
     text: [
@@ -96,7 +100,7 @@ export async function sendVerificationLink(deps: AppDeps, user: UserRecord, base
 /** Tells a verified owner that someone tried to sign up with the address (the account is unchanged). */
 async function sendSignupAttempt(deps: AppDeps, user: UserRecord): Promise<void> {
   if (!(await record(deps, user, 'signup_attempt', null))) return;
-  dispatch(deps, {
+  dispatchMail(deps, {
     to: user.email,
     subject: 'Someone tried to sign up to marketlens with your address',
     text: [
@@ -112,11 +116,15 @@ export interface PendingSignup {
 }
 
 /**
- * Sign-up where verification is required. A new address gets an unverified account and a link;
- * a taken one gets, at its owner's address, a new link (not verified yet) or a notice of the
- * attempt (verified), and its account is not touched. Both paths hash the password, write or read
- * one row and hand one mail to the mailer without waiting, so the caller learns nothing from the
- * answer or its timing; no session is opened (sign in once verified).
+ * Sign-up where verification is required. A new address gets an unverified account, which is
+ * erased unless it is verified within {@link VERIFICATION_TTL_MS}, and a link. A taken one gets,
+ * at its owner's address, a notice of the attempt when it is verified; when it is a pending
+ * sign-up, that sign-up takes the password just given (the last sign-up wins, so whoever signed up
+ * first with someone else's address holds nothing once the owner signs up) and lives another
+ * {@link VERIFICATION_TTL_MS}, and a new link is mailed; an unverified account made while
+ * verification was off gets a link and is not touched. Every path hashes the password, writes or
+ * reads a row or two and hands one mail to the mailer without waiting, so the caller learns
+ * nothing from the answer or its timing; no session is opened (sign in once verified).
  */
 export async function signupPendingVerification(
   deps: AppDeps,
@@ -125,14 +133,18 @@ export async function signupPendingVerification(
   baseUrl: string,
 ): Promise<PendingSignup> {
   const normalized = normalizeEmail(email);
+  const now = deps.now();
   const user: UserRecord = {
     id: randomUUID(),
     email: normalized,
     password_hash: await hashPassword(password),
     tier: 'free',
-    created_at: deps.now(),
+    created_at: now,
     email_verified_at: null,
+    signup_expires_at: now + VERIFICATION_TTL_MS,
   };
+  // Lapsed sign-ups go first, so an address held by one is free again for this one.
+  await deps.storage.users.deleteLapsedSignups(now);
   const created = await deps.storage.users.create(user, DEFAULT_FAVORITES);
   if (created !== null) {
     await sendVerificationLink(deps, created, baseUrl);
@@ -140,7 +152,13 @@ export async function signupPendingVerification(
     const owner = await deps.storage.users.byEmail(normalized);
     if (owner !== null) {
       if (isVerified(owner)) await sendSignupAttempt(deps, owner);
-      else await sendVerificationLink(deps, owner, baseUrl);
+      else {
+        if (owner.signup_expires_at !== null && owner.signup_expires_at !== undefined) {
+          await deps.storage.users.replacePendingSignup(owner.id, user.password_hash, now + VERIFICATION_TTL_MS);
+          await deps.storage.sessions.deleteByUser(owner.id);
+        }
+        await sendVerificationLink(deps, owner, baseUrl);
+      }
     }
   }
   return { email: normalized };

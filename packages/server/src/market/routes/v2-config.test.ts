@@ -53,13 +53,14 @@ describe('/v2/config', () => {
     expect(new Set(pc.map((t) => t.evaluates_as))).toEqual(new Set(['1h', '24h', '7d']));
   });
 
-  it('frees h1 for old mobile builds and unknown versions', async () => {
+  it('frees h1 for old mobile builds only, not for a platform claimed without a version', async () => {
     const h = harness();
     const h1 = async (headers: Record<string, string>) =>
       (await read(await h.request('/v2/config', { headers }))).data.analysis.timeframes.find((t) => t.value === 'h1')
         ?.needs_pro;
     expect(await h1({ 'x-platform': 'ios', 'x-app-version': '3.9.29' })).toBe(false);
-    expect(await h1({ 'x-platform': 'android' })).toBe(false);
+    expect(await h1({ 'x-platform': 'android' })).toBe(true);
+    expect(await h1({ 'x-platform': 'android', 'x-app-version': 'nightly' })).toBe(true);
     expect(await h1({ 'x-platform': 'ios', 'x-app-version': '3.9.30' })).toBe(true);
   });
 

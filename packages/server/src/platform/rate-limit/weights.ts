@@ -9,6 +9,11 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   // Resending mails someone (the per-account limit is silent, so this one bounds an address).
   'POST /v1/auth/verify/resend': 20,
   'GET /v1/auth/verify': 2,
+  // A reset request mails someone, as a resend does; its confirmation and an account deletion hash
+  // or check a password (scrypt).
+  'POST /v1/auth/password/reset': 20,
+  'POST /v1/auth/password/reset/confirm': 20,
+  'DELETE /v1/users/me': 20,
   // The OAuth consent step may log in (scrypt). Registration is open and writes a client that lives
   // a day unused: 100 units, so one address registers at most 20 clients a minute.
   'POST /oauth/authorize': 20,
@@ -62,6 +67,16 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'GET /v2/assets/': 2,
   'GET /v2/assets/favorites': 2,
   'GET /v2/assets/popular': 2,
+  // MCP: a message costs one unit, and each tool call what its REST route costs (mcp/backend.ts);
+  // the operations without a REST route are weighed here by what they do. Registering a webhook
+  // checks the URL, encrypts a secret and writes; listing and deleting are one query.
+  'MCP register_alert_webhook': 5,
+  'MCP list_alert_webhooks': 1,
+  'MCP delete_alert_webhook': 1,
+  // The manifest and `tools/list` carry every tool's schemas (about 250 KB): weighed by size, a
+  // unit per 16 KiB sent, though the manifest is built once and served from memory.
+  'GET /mcp/manifest.json': 16,
+  'MCP tools/list': 16,
 };
 
 export const DEFAULT_WEIGHT = 1;

@@ -116,6 +116,21 @@ describeEngines('sqlite alerts repository', (engine) => {
     expect([after.delivered_at, after.dropped_at]).toEqual([NOW + 101, null]);
   });
 
+  it('outbox release: a claimed row is handed back without counting an attempt; a settled row stays settled', async () => {
+    const s = await setup(engine);
+    await s.pushDevices.upsert(device('d1', 'u1'));
+    await s.pushDevices.upsert(device('d2', 'u1'));
+    expect(await s.pushOutbox.enqueue(['u1'], notice, NOW)).toBe(2);
+    const [first, second] = await s.pushOutbox.claim(NOW, 10, 60_000);
+    await s.pushOutbox.release(first.id, NOW + 5);
+    expect(await s.pushOutbox.due(NOW + 4, 10)).toEqual([]);
+    const [again] = await s.pushOutbox.due(NOW + 5, 10);
+    expect([again.id, again.attempts, again.last_error]).toEqual([first.id, 0, null]);
+    await s.pushOutbox.markDelivered(second.id, NOW + 6);
+    await s.pushOutbox.release(second.id, NOW + 5);
+    expect((await s.pushOutbox.due(NOW + 60_000, 10)).map((r) => r.id)).toEqual([first.id]);
+  });
+
   it('outbox claims: two storages on one database take disjoint rows; a lapsed claim is due again', async () => {
     const db = engine.database({ persistent: true });
     const a = await db.open();

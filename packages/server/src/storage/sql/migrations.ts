@@ -607,6 +607,42 @@ export const MIGRATIONS: readonly Migration[] = [
       ${webhookFanOut(t.engine)}
     `,
   },
+  {
+    version: 15,
+    name: 'account_security',
+    // OAuth clients: who approved each first (a per-account cap) and the address group that
+    // registered it (a per-address cap on unapproved ones). Users: when an unverified sign-up
+    // lapses (null: not a pending sign-up). Password resets: single-use tokens, hashed. Deleted
+    // accounts: the audit record of their API keys, which outlives the account (no foreign key).
+    sql: (t) => `
+      ALTER TABLE oauth_clients ADD COLUMN approved_by ${t.text};
+      ALTER TABLE oauth_clients ADD COLUMN registered_from ${t.text};
+      UPDATE oauth_clients SET approved_by = (
+        SELECT MIN(user_id) FROM oauth_tokens WHERE oauth_tokens.client_id = oauth_clients.id
+      ) WHERE authorized_at IS NOT NULL;
+      CREATE INDEX oauth_clients_approved_by ON oauth_clients(approved_by, authorized_at);
+      CREATE INDEX oauth_clients_registered_from ON oauth_clients(registered_from, authorized_at);
+      ALTER TABLE users ADD COLUMN signup_expires_at ${t.int};
+      CREATE INDEX users_signup_expires ON users(signup_expires_at);
+      CREATE TABLE password_resets (
+        token_hash ${t.text} PRIMARY KEY,
+        user_id ${t.text} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        created_at ${t.int} NOT NULL,
+        expires_at ${t.int} NOT NULL,
+        used_at ${t.int}
+      );
+      CREATE INDEX password_resets_user ON password_resets(user_id, created_at);
+      CREATE TABLE deleted_account_keys (
+        key_id ${t.text} PRIMARY KEY,
+        user_id ${t.text} NOT NULL,
+        name ${t.text},
+        prefix ${t.text} NOT NULL,
+        created_at ${t.int} NOT NULL,
+        revoked_at ${t.int} NOT NULL,
+        account_deleted_at ${t.int} NOT NULL
+      );
+    `,
+  },
 ];
 
 /**

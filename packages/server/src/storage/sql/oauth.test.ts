@@ -50,19 +50,72 @@ async function setup(engine: TestEngine) {
   return s;
 }
 
+/** Bounds that only `max` decides by: nothing lapses, no address cap. */
+const LOOSE = { max: 10, unusedBefore: 0, idleBefore: 0, perAddress: 1_000, now: 0 };
+
 describeEngines('oauth', (engine) => {
   it('bounds registrations: unused clients go first, full of used ones refuses', async () => {
     const s = await setup(engine);
     expect(await s.oauth.clientById('c1')).toEqual(client('c1'));
     await s.oauth.createCode(code('x'));
-    expect(await s.oauth.createClientBounded(client('c2', T + 1), { max: 2, unusedBefore: 0 })).toBe(true);
+    expect(await s.oauth.createClientBounded(client('c2', T + 1), { ...LOOSE, max: 2 })).toBe('stored');
     // Full: the unused c2 is evicted for c3.
-    expect(await s.oauth.createClientBounded(client('c3', T + 2), { max: 2, unusedBefore: 0 })).toBe(true);
+    expect(await s.oauth.createClientBounded(client('c3', T + 2), { ...LOOSE, max: 2 })).toBe('stored');
     expect(await s.oauth.clientById('c2')).toBeNull();
     await s.oauth.deleteUnusedClients(T + 3);
     expect(await s.oauth.clientById('c3')).toBeNull();
     expect(await s.oauth.clientById('c1')).not.toBeNull();
-    expect(await s.oauth.createClientBounded(client('c4', T + 4), { max: 1, unusedBefore: 0 })).toBe(false);
+    expect(await s.oauth.createClientBounded(client('c4', T + 4), { ...LOOSE, max: 1 })).toBe('full');
+  });
+
+  it('drops unapproved clients after their hour and approved ones idle (no live token) past their 90 days', async () => {
+    const s = await setup(engine);
+    const HOUR = 3_600_000;
+    const DAYS_90 = 90 * 86_400_000;
+    // c1 approved at T (setup's code) with a live token; c2 approved at T, its token expired; c3 never approved.
+    await s.oauth.createCode(code('x'));
+    await s.oauth.createTokens([token('t1', 'refresh')]);
+    expect(await s.oauth.createClientBounded(client('c2', T), { ...LOOSE, now: T })).toBe('stored');
+    await s.oauth.createCode({ ...code('y'), client_id: 'c2' });
+    await s.oauth.createTokens([{ ...token('t2', 'access', 'f2'), client_id: 'c2', expires_at: T + 1 }]);
+    expect(await s.oauth.createClientBounded(client('c3', T + 1), { ...LOOSE, now: T + 1 })).toBe('stored');
+    const now = T + DAYS_90 + HOUR;
+    const bounds = { ...LOOSE, unusedBefore: now - HOUR, idleBefore: now - DAYS_90, now };
+    // c1's refresh token is still live at `now` only if it has not expired: make it long-lived.
+    await s.oauth.createTokens([{ ...token('t3', 'refresh', 'f3'), expires_at: now + 1 }]);
+    expect(await s.oauth.createClientBounded(client('c4', now), bounds)).toBe('stored');
+    expect(await s.oauth.clientById('c1')).not.toBeNull();
+    expect(await s.oauth.clientById('c2')).toBeNull();
+    expect(await s.oauth.clientById('c3')).toBeNull();
+    expect((await s.oauth.listClients(now)).map((c) => [c.id, c.approved_by, c.live_tokens])).toEqual([
+      ['c1', 'u1', 1],
+      ['c4', null, 0],
+    ]);
+  });
+
+  it('caps unapproved clients per address and approved clients per account', async () => {
+    const s = await setup(engine);
+    const from = (id: string, at: number) => ({ ...client(id, at), registered_from: '2001:db8:1:2::/64' });
+    for (let i = 0; i < 3; i++) {
+      expect(await s.oauth.createClientBounded(from(`a${i}`, T + i), { ...LOOSE, perAddress: 3 })).toBe('stored');
+    }
+    expect(await s.oauth.createClientBounded(from('a3', T + 3), { ...LOOSE, perAddress: 3 })).toBe('address');
+    expect(await s.oauth.createClientBounded(client('b0', T + 3), { ...LOOSE, perAddress: 3 })).toBe('stored');
+    // Approving one frees a place for its address.
+    await s.oauth.createCode({ ...code('p0'), client_id: 'a0', created_at: T + 10 }, 2);
+    expect(await s.oauth.createClientBounded(from('a3', T + 11), { ...LOOSE, perAddress: 3 })).toBe('stored');
+    // The account's third approval (cap 2) drops the client it approved longest ago, with its tokens.
+    await s.oauth.createTokens([{ ...token('ta0', 'access', 'fa0'), client_id: 'a0' }]);
+    await s.oauth.createCode({ ...code('p1'), client_id: 'a1', created_at: T + 12 }, 2);
+    await s.oauth.createCode({ ...code('p2'), client_id: 'a2', created_at: T + 13 }, 2);
+    expect(await s.oauth.clientById('a0')).toBeNull();
+    expect(await s.oauth.liveAccessToken('ta0', T + 14)).toBeNull();
+    expect(await s.oauth.clientById('a1')).not.toBeNull();
+    expect(await s.oauth.clientById('a2')).not.toBeNull();
+    // An operator removes a client with its codes and tokens.
+    expect(await s.oauth.deleteClient('a1')).toBe(true);
+    expect(await s.oauth.deleteClient('a1')).toBe(false);
+    expect(await s.oauth.revokeUserTokens('u1', T + 20)).toBeGreaterThanOrEqual(0);
   });
 
   it('redeems a code once; presented again it revokes what it issued', async () => {

@@ -2,6 +2,7 @@
 import type {
   CodeRedemption,
   OAuthClientRecord,
+  OAuthClientView,
   OAuthCodeRecord,
   OAuthRepository,
   OAuthTokenRecord,
@@ -11,14 +12,21 @@ import { changes, compiled, type Db, lockKey, type Sql } from './query.js';
 import type { OAuthClientsTable } from './schema.js';
 import { columnsOf } from './schema.js';
 
-const clientOf = ({ authorized_at: _, ...r }: OAuthClientsTable): OAuthClientRecord => ({
+const clientOf = ({
+  authorized_at: _,
+  approved_by: __,
+  registered_from,
+  ...r
+}: OAuthClientsTable): OAuthClientRecord => ({
   ...r,
+  ...(registered_from === null ? {} : { registered_from }),
   redirect_uris: JSON.parse(r.redirect_uris) as string[],
   metadata: JSON.parse(r.metadata) as Record<string, unknown>,
 });
 
 const clientRow = (c: OAuthClientRecord) => ({
   ...columnsOf('oauth_clients', c),
+  registered_from: c.registered_from ?? null,
   redirect_uris: JSON.stringify(c.redirect_uris),
   metadata: JSON.stringify(c.metadata),
 });
@@ -73,6 +81,27 @@ export function sqlOAuth(s: Sql): OAuthRepository {
         .where('created_at', '<', before)
         .executeTakeFirst(),
     );
+  // An approved client is idle when its approval is older than `idleBefore` and no token of it is live.
+  const deleteIdle = async (q: Db, idleBefore: number, now: number) =>
+    changes(
+      await q
+        .deleteFrom('oauth_clients')
+        .where('authorized_at', 'is not', null)
+        .where('authorized_at', '<', idleBefore)
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('oauth_tokens as t')
+                .select('t.token_hash')
+                .whereRef('t.client_id', '=', 'oauth_clients.id')
+                .where('t.revoked_at', 'is', null)
+                .where('t.expires_at', '>', now),
+            ),
+          ),
+        )
+        .executeTakeFirst(),
+    );
   const countClients = async (q: Db) =>
     Number(
       (
@@ -113,6 +142,16 @@ export function sqlOAuth(s: Sql): OAuthRepository {
         // The bound is on the whole table: registrations are serialized.
         await lockKey(s, trx, 'oauth_clients');
         await deleteUnused(trx, bound.unusedBefore);
+        await deleteIdle(trx, bound.idleBefore, bound.now);
+        if (c.registered_from) {
+          const held = await trx
+            .selectFrom('oauth_clients')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('registered_from', '=', c.registered_from)
+            .where('authorized_at', 'is', null)
+            .executeTakeFirstOrThrow();
+          if (Number(held.n) >= bound.perAddress) return 'address';
+        }
         const n = await countClients(trx);
         if (n >= bound.max) {
           const victims = trx
@@ -123,24 +162,80 @@ export function sqlOAuth(s: Sql): OAuthRepository {
             .limit(n - bound.max + 1);
           await trx.deleteFrom('oauth_clients').where('id', 'in', victims).execute();
         }
-        if ((await countClients(trx)) >= bound.max) return false;
+        if ((await countClients(trx)) >= bound.max) return 'full';
         await trx.insertInto('oauth_clients').values(clientRow(c)).execute();
-        return true;
+        return 'stored';
       }),
     deleteUnusedClients: (before) => deleteUnused(db, before),
+    deleteIdleClients: (idleBefore, now) => deleteIdle(db, idleBefore, now),
+    listClients: async (now) => {
+      const rows = await db
+        .selectFrom('oauth_clients as c')
+        .selectAll('c')
+        .select((eb) =>
+          eb
+            .selectFrom('oauth_tokens as t')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('t.client_id', '=', 'c.id')
+            .where('t.revoked_at', 'is', null)
+            .where('t.expires_at', '>', now)
+            .as('live_tokens'),
+        )
+        .orderBy('c.created_at')
+        .orderBy('c.id')
+        .execute();
+      return rows.map(
+        (r): OAuthClientView => ({
+          ...clientOf(r),
+          authorized_at: r.authorized_at,
+          approved_by: r.approved_by,
+          live_tokens: Number(r.live_tokens ?? 0),
+        }),
+      );
+    },
+    deleteClient: async (id) =>
+      db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('oauth_tokens').where('client_id', '=', id).execute();
+        await trx.deleteFrom('oauth_codes').where('client_id', '=', id).execute();
+        return changes(await trx.deleteFrom('oauth_clients').where('id', '=', id).executeTakeFirst()) > 0;
+      }),
+    revokeUserTokens: async (userId, now) =>
+      changes(
+        await db
+          .updateTable('oauth_tokens')
+          .set({ revoked_at: now })
+          .where('user_id', '=', userId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      ),
     clientById: async (id) => {
       const row = await db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? clientOf(row) : null;
     },
-    createCode: (code) =>
+    createCode: (code, perAccount) =>
       db.transaction().execute(async (trx) => {
         await trx.insertInto('oauth_codes').values(columnsOf('oauth_codes', code)).execute();
-        await trx
-          .updateTable('oauth_clients')
-          .set({ authorized_at: code.created_at })
-          .where('id', '=', code.client_id)
-          .where('authorized_at', 'is', null)
+        const approved = changes(
+          await trx
+            .updateTable('oauth_clients')
+            .set({ authorized_at: code.created_at, approved_by: code.user_id })
+            .where('id', '=', code.client_id)
+            .where('authorized_at', 'is', null)
+            .executeTakeFirst(),
+        );
+        if (approved === 0 || perAccount === undefined) return;
+        const mine = await trx
+          .selectFrom('oauth_clients')
+          .select('id')
+          .where('approved_by', '=', code.user_id)
+          .orderBy('authorized_at', 'desc')
+          .orderBy('id', 'desc')
           .execute();
+        const over = mine.slice(perAccount).map((r) => r.id);
+        if (over.length === 0) return;
+        await trx.deleteFrom('oauth_tokens').where('client_id', 'in', over).execute();
+        await trx.deleteFrom('oauth_codes').where('client_id', 'in', over).execute();
+        await trx.deleteFrom('oauth_clients').where('id', 'in', over).execute();
       }),
     redeemCode: async (hash, now, keepUntil, issue) => {
       // `issue` may throw (a wrong verifier): the code is used up all the same (that commits),

@@ -58,6 +58,15 @@ export function outboxQueries<R>({ db, engine }: Sql, table: OutboxName): Outbox
         .where('id', '=', id)
         .execute();
     },
+    release: async (id, next) => {
+      await db
+        .updateTable(t)
+        .set({ next_attempt_at: next })
+        .where('id', '=', id)
+        .where('delivered_at', 'is', null)
+        .where('dropped_at', 'is', null)
+        .execute();
+    },
     byKey: async (key) =>
       rows(await db.selectFrom(t).selectAll().where('idempotency_key', '=', key).orderBy('id').execute()),
   };

@@ -21,8 +21,27 @@ import type { AlertWebhookRecord, WebhookOutboxRecord } from '../webhooks-types.
 /** A 0/1 integer column standing for a boolean. */
 export type Flag = number;
 
-export interface UsersTable extends Omit<UserRecord, 'email_verified_at'> {
+export interface UsersTable extends Omit<UserRecord, 'email_verified_at' | 'signup_expires_at'> {
   email_verified_at: number | null;
+  signup_expires_at: number | null;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface DeletedAccountKeysTable {
+  key_id: string;
+  user_id: string;
+  name: string | null;
+  prefix: string;
+  created_at: number;
+  revoked_at: number;
+  account_deleted_at: number;
 }
 
 export interface ApiUsageTable {
@@ -93,6 +112,8 @@ export interface OAuthClientsTable {
   metadata: string;
   created_at: number;
   authorized_at: number | null;
+  approved_by: string | null;
+  registered_from: string | null;
 }
 
 export interface OAuthCodesTable extends OAuthCodeRecord {
@@ -169,6 +190,8 @@ export interface Schema {
   alert_webhooks: AlertWebhooksTable;
   webhook_notices: WebhookNoticesTable;
   webhook_outbox: OutboxTable<WebhookOutboxRecord>;
+  password_resets: PasswordResetsTable;
+  deleted_account_keys: DeletedAccountKeysTable;
   schema_migrations: SchemaMigrationsTable;
 }
 
@@ -177,7 +200,7 @@ export interface Schema {
  * its table has (a view, a spread of a larger object), and only these are inserted.
  */
 export const COLUMNS = {
-  users: ['id', 'email', 'password_hash', 'tier', 'created_at', 'email_verified_at'],
+  users: ['id', 'email', 'password_hash', 'tier', 'created_at', 'email_verified_at', 'signup_expires_at'],
   sessions: ['id', 'user_id', 'token_hash', 'created_at', 'expires_at'],
   tier_grants: ['id', 'user_id', 'tier', 'source', 'granted_at', 'expires_at'],
   api_keys: ['id', 'user_id', 'name', 'prefix', 'key_hash', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'],
@@ -304,7 +327,16 @@ export const COLUMNS = {
     'prize_icon_url',
     'created_at',
   ],
-  oauth_clients: ['id', 'secret_hash', 'name', 'redirect_uris', 'token_endpoint_auth_method', 'metadata', 'created_at'],
+  oauth_clients: [
+    'id',
+    'secret_hash',
+    'name',
+    'redirect_uris',
+    'token_endpoint_auth_method',
+    'metadata',
+    'created_at',
+    'registered_from',
+  ],
   oauth_codes: [
     'code_hash',
     'client_id',

@@ -13,7 +13,7 @@ import { sqlOAuth } from './oauth.js';
 import { sqlPilot, sqlPublishedPlans } from './plans.js';
 import { sqlAffiliateGrants, sqlCampaigns, sqlPromotions } from './promotions.js';
 import type { Sql } from './query.js';
-import { sqlApiKeys, sqlApiUsage, sqlFavorites, sqlGrants, sqlSessions, sqlUsers } from './users.js';
+import { sqlApiKeys, sqlApiUsage, sqlFavorites, sqlGrants, sqlPasswordResets, sqlSessions, sqlUsers } from './users.js';
 import { sqlAlertWebhooks } from './webhooks.js';
 
 /** What the storage over a SQL database is built with, besides the database. */
@@ -39,6 +39,7 @@ export function createSqlStorage(database: SqlDatabase, options: SqlStorageOptio
     apiUsage: sqlApiUsage(s),
     favorites: sqlFavorites(s),
     accountMails: sqlAccountMails(s),
+    passwordResets: sqlPasswordResets(s),
     connections: sqlConnections(s),
     positions: sqlPositions(s),
     balances: sqlBalances(s),

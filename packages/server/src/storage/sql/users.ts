@@ -4,6 +4,7 @@ import type {
   ApiKeyRepository,
   ApiUsageRepository,
   FavoriteRepository,
+  PasswordResetRepository,
   SessionRecord,
   SessionRepository,
   TierGrantRepository,
@@ -12,6 +13,11 @@ import type {
 } from '../types.js';
 import { changes, compiled, lockUser, pageBound, type Sql } from './query.js';
 import { columnsOf } from './schema.js';
+
+/** A user row as a record: `signup_expires_at` only on a pending sign-up (it is optional on the record). */
+function userOf<R extends { signup_expires_at: number | null }>({ signup_expires_at, ...r }: R) {
+  return signup_expires_at === null ? r : { ...r, signup_expires_at };
+}
 
 /** Users, created together with their initial favorites. */
 export function sqlUsers({ db }: Sql): UserRepository {
@@ -22,7 +28,11 @@ export function sqlUsers({ db }: Sql): UserRepository {
         const user: UserRecord = { ...given, email_verified_at: given.email_verified_at ?? null };
         const inserted = await trx
           .insertInto('users')
-          .values({ ...columnsOf('users', user), email_verified_at: user.email_verified_at ?? null })
+          .values({
+            ...columnsOf('users', user),
+            email_verified_at: user.email_verified_at ?? null,
+            signup_expires_at: user.signup_expires_at ?? null,
+          })
           .onConflict((oc) => oc.column('email').doNothing())
           .executeTakeFirst();
         if (changes(inserted) === 0) return null;
@@ -35,13 +45,18 @@ export function sqlUsers({ db }: Sql): UserRepository {
         }
         return user;
       }),
-    byId: async (id) => (await byId(db, id))[0] ?? null,
-    byEmail: async (email) =>
-      (await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst()) ?? null,
+    byId: async (id) => {
+      const row = (await byId(db, id))[0];
+      return row ? userOf(row) : null;
+    },
+    byEmail: async (email) => {
+      const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      return row ? userOf(row) : null;
+    },
     list: async (page = {}) => {
       const limit = pageBound(page.limit);
       const offset = pageBound(page.offset) ?? 0;
-      return db
+      const rows = await db
         .selectFrom('users')
         .selectAll()
         .orderBy('created_at')
@@ -49,6 +64,7 @@ export function sqlUsers({ db }: Sql): UserRepository {
         .$if(limit !== undefined, (q) => q.limit(limit ?? 0))
         .$if(offset > 0, (q) => (limit === undefined ? q.limit(Number.MAX_SAFE_INTEGER) : q).offset(offset))
         .execute();
+      return rows.map(userOf);
     },
     setTier: async (id, tier) =>
       changes(await db.updateTable('users').set({ tier }).where('id', '=', id).executeTakeFirst()) > 0,
@@ -56,12 +72,106 @@ export function sqlUsers({ db }: Sql): UserRepository {
       changes(
         await db
           .updateTable('users')
-          .set((eb) => ({ email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(at)) }))
+          .set((eb) => ({
+            email_verified_at: eb.fn.coalesce('email_verified_at', eb.val(at)),
+            signup_expires_at: null,
+          }))
           .where('id', '=', id)
           .executeTakeFirst(),
       ) > 0,
-    // Every table that names a user references it ON DELETE CASCADE: one statement removes it all.
-    delete: async (id) => changes(await db.deleteFrom('users').where('id', '=', id).executeTakeFirst()) > 0,
+    replacePendingSignup: async (id, passwordHash, expiresAt) =>
+      changes(
+        await db
+          .updateTable('users')
+          .set({ password_hash: passwordHash, signup_expires_at: expiresAt })
+          .where('id', '=', id)
+          .where('email_verified_at', 'is', null)
+          .executeTakeFirst(),
+      ) > 0,
+    setPassword: async (id, passwordHash) =>
+      changes(
+        await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).executeTakeFirst(),
+      ) > 0,
+    deleteLapsedSignups: async (now) =>
+      changes(
+        await db
+          .deleteFrom('users')
+          .where('email_verified_at', 'is', null)
+          .where('signup_expires_at', 'is not', null)
+          .where('signup_expires_at', '<=', now)
+          .executeTakeFirst(),
+      ),
+    erase: (id, now) =>
+      db.transaction().execute(async (trx) => {
+        const keys = await trx.selectFrom('api_keys').selectAll().where('user_id', '=', id).execute();
+        if (keys.length > 0) {
+          await trx
+            .insertInto('deleted_account_keys')
+            .values(
+              keys.map((k) => ({
+                key_id: k.id,
+                user_id: k.user_id,
+                name: k.name,
+                prefix: k.prefix,
+                created_at: k.created_at,
+                revoked_at: k.revoked_at ?? now,
+                account_deleted_at: now,
+              })),
+            )
+            .onConflict((oc) => oc.doNothing())
+            .execute();
+        }
+        return changes(await trx.deleteFrom('users').where('id', '=', id).executeTakeFirst()) > 0;
+      }),
+  };
+}
+
+/** Password resets: at most one per `gapMs` and `perDay` per account, each used once. */
+export function sqlPasswordResets(s: Sql): PasswordResetRepository {
+  const { db } = s;
+  return {
+    recordIfBelow: (reset, limits) =>
+      db.transaction().execute(async (trx) => {
+        await lockUser(s, trx, reset.user_id);
+        const day = reset.created_at - 86_400_000;
+        await trx
+          .deleteFrom('password_resets')
+          .where('user_id', '=', reset.user_id)
+          .where('created_at', '<=', day)
+          .where('expires_at', '<=', reset.created_at)
+          .execute();
+        const recent = await trx
+          .selectFrom('password_resets')
+          .select('created_at')
+          .where('user_id', '=', reset.user_id)
+          .where('created_at', '>', day)
+          .execute();
+        if (recent.length >= limits.perDay) return false;
+        if (recent.some((r) => r.created_at > reset.created_at - limits.gapMs)) return false;
+        await trx
+          .insertInto('password_resets')
+          .values({ ...reset, used_at: null })
+          .execute();
+        return true;
+      }),
+    redeem: (hash, now) =>
+      db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('password_resets')
+          .selectAll()
+          .where('token_hash', '=', hash)
+          .$if(s.engine === 'postgres', (b) => b.forUpdate())
+          .executeTakeFirst();
+        if (!row || row.used_at !== null || row.expires_at <= now) return null;
+        // Every reset of the account is used up: an older link mailed before this one stops too.
+        await trx
+          .updateTable('password_resets')
+          .set({ used_at: now })
+          .where('user_id', '=', row.user_id)
+          .where('used_at', 'is', null)
+          .execute();
+        return row.user_id;
+      }),
   };
 }
 

@@ -62,12 +62,22 @@ describe('sqlite storage', () => {
     expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'api_keys'").get()).toBeTruthy();
   });
 
-  it('creates the very schema the SQLite-only releases created', () => {
+  it('creates the very schema the SQLite-only releases created, and upgrades it to the one it creates now', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ml-sqlite-'));
-    const fresh = createSqliteStorage(join(dir, 'new.sqlite'));
+    const lastShipped = SHIPPED.at(-1)?.version ?? 0;
+    const asShipped = new Database(join(dir, 'as-shipped.sqlite'));
+    migrate(
+      asShipped,
+      MIGRATIONS.filter((m) => m.version <= lastShipped),
+    );
     const shipped = shippedDatabase(join(dir, 'shipped.sqlite'));
+    expect(schemaOf(asShipped)).toEqual(schemaOf(shipped));
+    expect(schemaOf(asShipped).length).toBeGreaterThan(40);
+    asShipped.close();
+    // The migrations after the last SQLite-only release bring a shipped file to a fresh file's schema.
+    expect(migrate(shipped)).toBe(MIGRATIONS.at(-1)?.version);
+    const fresh = createSqliteStorage(join(dir, 'new.sqlite'));
     expect(schemaOf(fresh.db)).toEqual(schemaOf(shipped));
-    expect(schemaOf(fresh.db).length).toBeGreaterThan(40);
     shipped.close();
   });
 
@@ -98,7 +108,7 @@ describe('sqlite storage', () => {
     old.close();
 
     const s = createSqliteStorage(file);
-    expect(await s.schemaVersion()).toBe(14);
+    expect(await s.schemaVersion()).toBe(MIGRATIONS.at(-1)?.version);
     expect(await s.users.byId('u1')).toMatchObject({ email: 'a@x.io', tier: 'pro', email_verified_at: null });
     expect(await s.sessions.byTokenHash('sh')).toMatchObject({ id: 's1', expires_at: T + 1000 });
     expect(await s.apiKeys.byHash('kh')).toMatchObject({ id: 'k1', name: 'ci' });
