@@ -56,6 +56,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       ...mcpAllowedOriginsFromEnv(env),
       ...verificationFromEnv(env),
       planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
+      ...signalMinExpectedRFromEnv(env.MARKETLENS_SIGNAL_MIN_EXPECTED_R),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
   };
@@ -149,4 +150,14 @@ function overviewLlmFromEnv(env: NodeJS.ProcessEnv): OverviewLlmConfig | null {
   if (!/^https?:\/\//i.test(baseUrl))
     throw new Error(`MARKETLENS_OPENAI_BASE_URL must be an http(s) URL, got ${baseUrl}`);
   return { baseUrl, apiKey, model, timeoutMs: 8_000 };
+}
+
+/** MARKETLENS_SIGNAL_MIN_EXPECTED_R: a number in -100..100 (R); absent or blank: core's default. */
+function signalMinExpectedRFromEnv(raw: string | undefined): { signalMinExpectedR?: number } {
+  if (raw === undefined || raw.trim() === '') return {};
+  const x = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(x >= -100 && x <= 100)) {
+    throw new Error(`MARKETLENS_SIGNAL_MIN_EXPECTED_R: '${raw}' is not a number of R in -100..100`);
+  }
+  return { signalMinExpectedR: x };
 }
