@@ -186,8 +186,8 @@ export function signalEdgeSection(series) {
   const closedCalls = all.filter((r) => r.call !== null && closedOutcome(r.call.outcome) && r.call.realized_r !== null);
   const exp = mean(closedCalls.map((r) => r.call.expected_r));
   const real = mean(closedCalls.map((r) => r.call.realized_r));
-  out('');
-  out(
+  out.push('');
+  out.push(
     `What it says, plainly: on today's data the gate leaves almost only Holds, and the few calls it publishes are no better than the random controls, where ${f((100 * controlCalls) / controlAnalyses, 2)}% of analyses still publish a call. The expected R of the published calls (mean ${f(exp)} R over ${closedCalls.length} closed) stands far above their realized R (mean ${f(real)} R): the calibrated probability depends on the evidence only, not on how far the plan's target 1 lies, so the gate selects the plans with the farthest targets, which reach them less often than the curve says. Conditioning the calibration on the plan's reward (target distance in risk multiples) is the next step; until then a published call's expected R overstates it, and the track record is where to check it. Flips per year on the daily series stay far below 12 because nearly every analysis is a Hold, not because of a holding rule (none is shipped yet).`,
   );
   return out;
