@@ -86,7 +86,9 @@ describe('analysis commands', () => {
     // At 2025-06-01 00:00 the day of June 1 has just opened: the analysis is of the last closed day.
     expect(r.stdout).toContain('as of 2025-05-31 00:00 UTC');
     expect(r.stdout).toMatch(/┤.*[█│]/);
-    expect(r.stdout).toMatch(/^signal (BUY|HOLD|SELL) {2}confidence/m);
+    // a call states its probability of target 1; a hold why there is no trade, never a confidence
+    expect(r.stdout).toMatch(/^signal ((BUY|SELL) {2}p\(target 1\) |HOLD {2}no trade: )/m);
+    expect(r.stdout).not.toMatch(/^signal HOLD .*confidence/m);
     expect(r.stdout).not.toContain(ESC);
     // the factor table is aligned: every row as wide up to its last column
     const rows = r.stdout

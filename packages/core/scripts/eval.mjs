@@ -7,7 +7,7 @@
 // shuffled-level null with its permutation test, and the searches of zone detection and plan
 // parameters on the training part) and evaluation-reliability.svg beside it. Deterministic: the
 // same bytes on every run (the timing line goes to the console only).
-// EVAL_ONLY=levels or EVAL_ONLY=plans runs that part alone and prints it without writing files.
+// EVAL_ONLY=levels, EVAL_ONLY=plans or EVAL_ONLY=signals runs that part alone and prints it without writing files.
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,7 @@ import {
   zoneEvents,
 } from './levels-null.mjs';
 import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
+import { signalEdgeSection } from './signal-edge.mjs';
 import { closed, dataDir, loadSeries, MIN_PLANS, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,8 +46,8 @@ if (!series) {
 const OUTCOMES = ['pending', 'entered', 'tp_hit', 'stopped_out', 'time_stopped', 'expired'];
 const PERMUTATIONS = 1000;
 const ONLY = process.env.EVAL_ONLY ?? null;
-if (ONLY !== null && ONLY !== 'levels' && ONLY !== 'plans') {
-  console.error(`EVAL_ONLY must be levels or plans, got ${ONLY}`);
+if (ONLY !== null && ONLY !== 'levels' && ONLY !== 'plans' && ONLY !== 'signals') {
+  console.error(`EVAL_ONLY must be levels, plans or signals, got ${ONLY}`);
   process.exit(2);
 }
 const runs = (part) => ONLY === null || ONLY === part;
@@ -749,6 +750,12 @@ function svg() {
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
+}
+
+// Calls with an edge (issue 40): its own section, scripts/signal-edge.mjs.
+if (runs('signals')) {
+  out('');
+  for (const l of signalEdgeSection(series)) out(l);
 }
 
 if (ONLY === null) {

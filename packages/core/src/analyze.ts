@@ -6,7 +6,7 @@ import { buildPlan, type Direction, type PlanOptions, type TradePlan } from './p
 import { type Regime, type RegimeOptions, regime } from './regime/regime.js';
 import { type CandlePattern, patternsAtUnchecked } from './screeners/patterns.js';
 import { asOfIndex, type ContextInput, contextOf } from './signal/context.js';
-import { type Signal, type SignalFactorName, signal } from './signal/signal.js';
+import { type Signal, type SignalFactorName, signalAndPlan } from './signal/signal.js';
 import { type IndicatorSnapshot, indicatorSnapshot } from './signal/snapshot.js';
 import { type TechnicalRating, technicalRating } from './signal/technical-rating.js';
 
@@ -47,8 +47,17 @@ export interface AnalyzeOptions {
   asOf?: number;
   /** Market inputs of the Fear & Greed (perpetual funding, breadth, dominance change). */
   market?: { funding?: number | null; breadth?: number | null; dominanceChange?: number | null };
-  /** Signal factor weights and threshold. */
-  signal?: { weights?: Partial<Record<SignalFactorName, number>>; threshold?: number };
+  /**
+   * Signal factor weights and threshold, the floor of a call's expected R at the lower end of its
+   * interval and the interval's coverage (see `signal`; the call is judged by the plan built with
+   * `plan`'s options, its cost among them).
+   */
+  signal?: {
+    weights?: Partial<Record<SignalFactorName, number>>;
+    threshold?: number;
+    minExpectedR?: number;
+    intervalLevel?: number;
+  };
   /** Options of the support/resistance search (ATR comes from the analysis). */
   levels?: Omit<SupportResistanceOptions, 'asOf' | 'atr'>;
   /** Options of the trade plan, except its direction (see `planDirection`). */
@@ -104,11 +113,20 @@ export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analys
   }
   const fg = fearGreed(ctx, { asOf: i, ...options?.market });
   const rg = regime(ctx, { ...options?.regime, asOf: i });
-  const sig = signal(ctx, { ...options?.signal, asOf: i, fearGreed: fg, regime: rg });
   const sr = supportResistance(ctx.candles, { ...options?.levels, asOf: i, atr: ctx.atr(14) });
+  const { signal: sig, plan } = signalAndPlan(ctx, {
+    ...options?.signal,
+    asOf: i,
+    fearGreed: fg,
+    regime: rg,
+    levels: sr,
+    plan: options?.plan,
+  });
   const direction: Direction | null | undefined =
     planDirection === 'trend' ? undefined : sig.action === 'buy' ? 'long' : sig.action === 'sell' ? 'short' : null;
-  const zone = buildPlan(ctx.candles, sr, { ...options?.plan, direction });
+  // A published call's plan is the one it was judged by; a hold publishes none (see its declined_plan).
+  const zone =
+    plan !== null && direction !== undefined ? plan : buildPlan(ctx.candles, sr, { ...options?.plan, direction });
   const { volume_profile, ...levels } = sr;
   return {
     as_of: ctx.candles.time[i],

@@ -241,6 +241,13 @@ export {
   type TimeframeFamily,
   timeframeFamily,
 } from './signal/calibration.js';
+export {
+  EDGE_INTERVAL_LEVEL,
+  type PlanEdge,
+  type ProbabilityInterval,
+  planEdge,
+  probabilityInterval,
+} from './signal/calibration-edge.js';
 export { SIGNAL_CALIBRATION } from './signal/calibration-table.js';
 export {
   type ContextInput,
@@ -251,11 +258,14 @@ export {
   type MacdColumns,
 } from './signal/context.js';
 export {
+  type DeclinedPlan,
   SIGNAL_FACTORS,
   SIGNAL_MIN_EDGE,
+  SIGNAL_MIN_EXPECTED_R,
   SIGNAL_WEIGHTS,
   type Signal,
   type SignalAction,
+  type SignalEdge,
   type SignalFactor,
   type SignalFactorName,
   type SignalOptions,

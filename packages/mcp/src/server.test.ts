@@ -114,7 +114,9 @@ describe('market tools', () => {
     const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin' });
     expect(r.isError).toBeFalsy();
     expect(calls.analysis?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
-    expect(r.text).toContain('Signal: BUY, confidence 31% (base rate 24%)');
+    expect(r.text).toContain(
+      'Signal: BUY, 31% chance that its plan reaches target 1 before the stop (base rate 24%), break-even 25%, expected 0.24R after costs (0.08 to 0.4, 90% interval)',
+    );
     expect(r.text).toContain('Fear & Greed: 64 (greed)');
     expect(r.text).toContain('entry zone 100 - 102');
     expect(r.text).toContain('TP1 115 (70% of size, 2.8R, 2.64R after costs)');
@@ -176,7 +178,10 @@ describe('market tools', () => {
   it('get_asset_signal, get_asset_overview, get_asset_markets, get_screener, get_fear_greed, list_assets', async () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
-    expect((await call(client, 'get_asset_signal', { asset_id: 'bitcoin' })).text).toContain('Signal: HOLD');
+    const hold = (await call(client, 'get_asset_signal', { asset_id: 'bitcoin' })).text;
+    // a hold says why there is no trade, never a confidence in holding
+    expect(hold).toContain('Signal: HOLD, no trade: the factors do not point clearly to one side');
+    expect(hold).not.toMatch(/confiden/i);
     const o = await call(client, 'get_asset_overview', { asset_id: 'bitcoin', locale: 'de' });
     expect(o.text).toContain('TEST narrative.');
     expect((calls.overview?.[0] as { locale?: string } | undefined)?.locale).toBe('de');

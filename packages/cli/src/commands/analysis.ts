@@ -58,8 +58,38 @@ export function actionText(style: Style, s: Signal): string {
   return s.action === 'buy' ? style.green(label) : s.action === 'sell' ? style.red(label) : style.yellow(label);
 }
 
+/** Why a hold has no trade, by its reason (`conflicting`: the score called no side). */
+const HOLD_REASONS: Readonly<Record<string, string>> = {
+  no_edge: 'no edge after costs',
+  poor_reward: 'reward too small for the risk after costs',
+  insufficient_data: 'not enough history',
+  conflicting: 'the factors point to no side',
+};
+
+/**
+ * The signal line: a call's probability of target 1 against its break-even and its expected R
+ * after costs; a hold's reason for no trade and any declined plan, never a confidence in holding.
+ */
+export function signalHeadline(s: Signal): string {
+  const e = s.edge;
+  if (s.action !== 'hold') {
+    const worth =
+      e === null
+        ? ''
+        : `  break-even ${num(e.break_even)}  expected R ${num(e.expected_r)} [${num(e.expected_r_low)}, ${num(e.expected_r_high)}]`;
+    return `p(target 1) ${num(s.confidence)} (base rate ${num(s.base_rate)})${worth}  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}`;
+  }
+  const d = s.declined_plan;
+  const declined =
+    d !== null && d.direction !== null && e !== null
+      ? `  declined ${d.direction} plan (not a recommendation): p(target 1) ${num(e.probability)} vs break-even ${num(e.break_even)}, expected R ${num(e.expected_r)}`
+      : '';
+  const reason = s.reason ?? 'conflicting';
+  return `no trade: ${HOLD_REASONS[reason] ?? reason}${declined}  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}`;
+}
+
 function signalText(style: Style, s: Signal): string {
-  const head = `signal ${actionText(style, s)}  confidence ${num(s.confidence)} (base rate ${num(s.base_rate)})  score ${num(s.score, 3)}  threshold ${num(s.threshold, 2)}${s.reason ? `  (${s.reason})` : ''}\n`;
+  const head = `signal ${actionText(style, s)}  ${signalHeadline(s)}\n`;
   const rows = [['factor', 'score', 'weight', 'contribution']];
   for (const f of s.factors)
     rows.push([f.name, f.score === null ? 'n/a' : num(f.score, 3), num(f.weight, 3), num(f.contribution, 3)]);

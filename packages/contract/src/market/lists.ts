@@ -57,6 +57,17 @@ export const SignalRowSchema = z
     asset: AssetRefSchema,
     action: z.enum(['buy', 'hold', 'sell']),
     confidence: n,
+    expected_r: nn.meta({
+      description:
+        "A published call's expected R after the asset class's costs (the signal's edge.expected_r); null for a hold",
+    }),
+    expected_r_low: nn.meta({
+      description: 'Its lower end at the interval level (above 0 for every published call); null for a hold',
+    }),
+    break_even: nn.meta({
+      description:
+        "The probability at which the call's plan breaks even after costs; compare with confidence. Null for a hold",
+    }),
     score: n,
     trend: z.enum(['up', 'down', 'sideways']),
     rsi: nn,

@@ -166,6 +166,40 @@ const TradePlanSchema = z
   .meta({ id: 'TradePlan' });
 
 const FactorName = z.enum(SIGNAL_FACTORS);
+
+/** What a call's plan (or a declined plan) is worth after the asset class's costs. */
+export const SignalEdgeSchema = z
+  .object({
+    probability: n.meta({
+      description:
+        "Calibrated probability that the plan reaches target 1 before its stop (a call's confidence; for a no_edge hold, of the declined plan)",
+    }),
+    probability_low: n.meta({
+      description: 'Lower end of its credible interval (Beta posterior of the calibration data)',
+    }),
+    probability_high: n.meta({ description: 'Upper end of that interval' }),
+    break_even: n.meta({
+      description: 'The probability at which the plan neither wins nor loses after costs: loss_r / (win_r + loss_r)',
+    }),
+    win_r: n.meta({ description: 'R won when target 1 is reached first, net of the round-trip cost' }),
+    loss_r: n.meta({ description: 'R lost at the stop, with the round-trip cost (1 + cost / risk)' }),
+    expected_r: n.meta({
+      description: "probability * win_r - (1 - probability) * loss_r: the plan's expected R after costs",
+    }),
+    expected_r_low: n.meta({
+      description:
+        'Expected R at the lower end of the probability interval: a call is published only when it is above 0',
+    }),
+    expected_r_high: n.meta({ description: 'Expected R at the upper end of the probability interval' }),
+    level: n.meta({ description: 'Coverage of both intervals (0.9: a central 90% interval)' }),
+  })
+  .meta({ id: 'SignalEdge' });
+
+/** A plan a hold declined: built as a published plan would be, kept for the record. */
+export const DeclinedPlanSchema = TradePlanSchema.extend({
+  recommendation: z.literal(false).meta({ description: 'Always false: a declined plan is not a trade to take' }),
+}).meta({ id: 'DeclinedPlan' });
+
 export const SignalSchema = z
   .object({
     action: z.enum(['buy', 'hold', 'sell']),
@@ -194,7 +228,15 @@ export const SignalSchema = z
     threshold: n,
     reason: z.enum(['insufficient_data', 'no_edge']).optional().meta({
       description:
-        '`insufficient_data`: no factor out of warm-up; `no_edge`: the score leaned to a side but its calibrated probability did not clear the base rate, so the signal holds',
+        "`insufficient_data`: no factor out of warm-up; `no_edge`: the score called a side but its calibrated probability did not clear the base rate, or its plan's expected R after costs was not above 0 at the lower end of its interval (or the plan had no trade), so the signal holds",
+    }),
+    edge: SignalEdgeSchema.nullable().meta({
+      description:
+        "Buy/Sell: what the published plan is worth after the asset class's costs (probability, break-even, expected R, with intervals). Hold with no_edge: the same for the declined plan (null when it had no trade). Other holds: null",
+    }),
+    declined_plan: DeclinedPlanSchema.nullable().meta({
+      description:
+        'Hold with no_edge: the plan the call would have published, marked recommendation: false (not a trade to take); otherwise null',
     }),
   })
   .meta({ id: 'Signal' });

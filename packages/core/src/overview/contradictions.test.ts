@@ -81,12 +81,13 @@ interface Reach {
   narratives: number;
   ratingDiffers: number;
   phaseDiffers: number;
-  tradeWithoutPlan: number;
+  /** Holds that declined a call's plan: the text says why, never a confidence in holding. */
+  declined: number;
   inside: number;
 }
 
 function newReach(): Reach {
-  return { narratives: 0, ratingDiffers: 0, phaseDiffers: 0, tradeWithoutPlan: 0, inside: 0 };
+  return { narratives: 0, ratingDiffers: 0, phaseDiffers: 0, declined: 0, inside: 0 };
 }
 
 /**
@@ -108,7 +109,17 @@ function checkNarrative(a: Analysis, reach: Reach): void {
   const ratingSide = (r: string): string => (r.endsWith('buy') ? 'buy' : r.endsWith('sell') ? 'sell' : 'hold');
   const ratingDiffers = rating !== undefined && ratingSide(String(rating.values.rating.value)) !== a.signal.action;
   if (rating) expect(rating.values.relation?.value).toBe(ratingDiffers ? 'differs' : 'agrees');
-  if (ratingDiffers) reach.ratingDiffers++;
+  if (ratingDiffers) {
+    reach.ratingDiffers++;
+    // the factor named is the one that pulled hardest from the rating's side to the signal's
+    const side = { buy: 1, hold: 0, sell: -1 } as const;
+    const d = Math.sign(side[a.signal.action] - side[ratingSide(String(rating?.values.rating.value)) as 'buy']);
+    const pulls = a.signal.factors.map((f) => ({ name: f.name, pull: d * f.contribution }));
+    const most = Math.max(0, ...pulls.map((x) => x.pull));
+    const named = rating?.values.factor?.value;
+    if (most > 0) expect(pulls.find((x) => x.name === named)?.pull).toBe(most);
+    else expect(named).toBeUndefined();
+  }
 
   // trend vs regime: a phase pointing against the trend is marked and explained
   const t = trend?.values.direction.value;
@@ -121,9 +132,17 @@ function checkNarrative(a: Analysis, reach: Reach): void {
 
   // plan vs no plan: exactly one of them, and a missing plan says why
   expect(plan === undefined || noPlan === undefined).toBe(true);
-  if (a.zone.direction === null) {
-    expect(noPlan?.values.reason.value).toBe(a.zone.reason);
-    if (a.signal.action !== 'hold') reach.tradeWithoutPlan++;
+  if (a.zone.direction === null) expect(noPlan?.values.reason.value).toBe(a.zone.reason);
+  // a buy or sell is published with the plan it was judged by, never without one
+  if (a.signal.action !== 'hold') expect(a.zone.direction).toBe(a.signal.action === 'buy' ? 'long' : 'short');
+  // a hold states no confidence; one that declined a plan names it with its odds against its break-even
+  if (a.signal.action === 'hold') {
+    expect(sig?.values.confidence_pct).toBeUndefined();
+    expect(sig?.values.hold_reason?.value).toBe(a.signal.reason ?? 'conflicting');
+    if (a.signal.declined_plan?.direction != null && a.signal.edge !== null) {
+      expect(sig?.values.declined?.value).toBe(a.signal.declined_plan.direction === 'long' ? 'buy' : 'sell');
+      reach.declined++;
+    }
   }
 
   // a zone holding the price: said so, and never a support or resistance at distance 0
@@ -274,7 +293,7 @@ describe('the narrative never contradicts itself', () => {
       // every kind of would-be contradiction occurs on the real data, so each check above ran
       expect(reach.ratingDiffers).toBeGreaterThan(0);
       expect(reach.phaseDiffers).toBeGreaterThan(0);
-      expect(reach.tradeWithoutPlan).toBeGreaterThan(0);
+      expect(reach.declined).toBeGreaterThan(0);
       expect(reach.inside).toBeGreaterThan(0);
     },
   );

@@ -95,6 +95,27 @@ function ratingSide(rating: string): 'buy' | 'hold' | 'sell' {
       : 'hold';
 }
 
+const SIDE = { buy: 1, hold: 0, sell: -1 } as const;
+
+/**
+ * The factor of the signal that pulled hardest from the rating's side towards the signal's: the
+ * largest contribution in the direction from the rating's side to the signal's action (a Strong
+ * Buy rating under a Hold: the most negative contribution). Null when none pulls that way.
+ */
+function factorAgainst(sig: Signal, ratingSide: 'buy' | 'hold' | 'sell'): string | null {
+  const d = Math.sign(SIDE[sig.action] - SIDE[ratingSide]);
+  let best: string | null = null;
+  let most = 0;
+  for (const f of sig.factors) {
+    const pull = d * f.contribution;
+    if (fin(pull) && pull > most) {
+      most = pull;
+      best = f.name;
+    }
+  }
+  return best;
+}
+
 /**
  * A regime phase against the trend's direction: `differs` when the phase points the other way
  * (markup or accumulation, the phases after or before a rise, against a down trend; markdown or
@@ -106,12 +127,56 @@ function phaseVsTrend(phase: string, trend: string): 'agrees' | 'differs' {
   return 'agrees';
 }
 
+/** Whole percent of a probability. */
+function pctOf(p: number): FactValue {
+  return num(Math.round(p * 100), 'whole_percent');
+}
+
 /**
- * The facts of an analysis, in a fixed order: price (close, bar change), signal (action,
- * confidence in whole percent), trend (direction from the signal's trend factor: above 0.25 up,
+ * The values of the signal fact. A buy or sell: its action and `confidence_pct` (the probability
+ * that its plan reaches target 1 before the stop), with its edge when known (`break_even_pct`,
+ * `expected_r` and its interval `expected_r_low`..`expected_r_high`). A hold: never a confidence,
+ * but why there is no trade (`hold_reason`: `no_edge`, or another reason the signal gives,
+ * `insufficient_data`; `conflicting` when the score called no side) and, for a declined plan with
+ * a trade, its side (`declined`), its probability (`probability_pct`) and its break-even
+ * (`break_even_pct`).
+ */
+function signalValues(sig: Signal): Record<string, FactValue> {
+  const edge = sig.edge ?? null;
+  if (sig.action !== 'hold') {
+    const values: Record<string, FactValue> = {
+      action: word(sig.action),
+      confidence_pct: pctOf(sig.confidence),
+    };
+    if (edge !== null && fin(edge.break_even) && fin(edge.expected_r)) {
+      values.break_even_pct = pctOf(edge.break_even);
+      values.expected_r = num(edge.expected_r, 'decimal_2');
+      values.expected_r_low = num(edge.expected_r_low, 'decimal_2');
+      values.expected_r_high = num(edge.expected_r_high, 'decimal_2');
+    }
+    return values;
+  }
+  const values: Record<string, FactValue> = {
+    action: word('hold'),
+    hold_reason: word(sig.reason ?? 'conflicting'),
+  };
+  const declined = sig.declined_plan ?? null;
+  if (declined !== null && declined.direction !== null && edge !== null && fin(edge.break_even)) {
+    values.declined = word(declined.direction === 'long' ? 'buy' : 'sell');
+    values.probability_pct = pctOf(edge.probability);
+    values.break_even_pct = pctOf(edge.break_even);
+  }
+  return values;
+}
+
+/**
+ * The facts of an analysis, in a fixed order: price (close, bar change), signal (see
+ * {@link signalValues}: a call's probability and expected R, a hold's reason, never a confidence
+ * in holding), trend (direction from the signal's trend factor: above 0.25 up,
  * below -0.25 down; ADX), momentum (RSI with overbought >= 70 / oversold <= 30; MACD histogram
  * side), technical rating (with `relation` to the signal: `differs` when the rating leans to
- * another side than the signal's action, the narrative then says why both stand), Fear & Greed,
+ * another side than the signal's action, the narrative then says why both stand and names in
+ * `factor` the signal's factor that pulled hardest from the rating's side), Fear & Greed,
  * regime (or `regime_change` when the as-of bar confirmed a transition; with `relation` to the
  * trend: `differs` for an up trend in distribution or markdown, a down trend in accumulation or
  * markup), the zone holding the price (`inside_zone`: it is then neither support nor
@@ -142,11 +207,7 @@ export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = 
   const sig = analysis.signal;
   let trend: string | null = null;
   if (sig) {
-    const pct = Math.round(sig.confidence * 100);
-    facts.push({
-      id: 'signal',
-      values: { action: word(sig.action), confidence_pct: num(pct, 'whole_percent') },
-    });
+    facts.push({ id: 'signal', values: signalValues(sig) });
     const t = sig.factors.find((f) => f.name === 'trend')?.score;
     if (fin(t)) {
       trend = t > 0.25 ? 'up' : t < -0.25 ? 'down' : 'sideways';
@@ -171,7 +232,10 @@ export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = 
     const values: Record<string, FactValue> = { rating: word(tr.rating), value: num(tr.value, 'decimal_2') };
     if (sig) {
       values.signal = word(sig.action);
-      values.relation = word(ratingSide(tr.rating) === sig.action ? 'agrees' : 'differs');
+      const side = ratingSide(tr.rating);
+      values.relation = word(side === sig.action ? 'agrees' : 'differs');
+      const pulled = side === sig.action ? null : factorAgainst(sig, side);
+      if (pulled !== null) values.factor = word(pulled);
     }
     facts.push({ id: 'technical_rating', values });
   }

@@ -45,6 +45,8 @@ const FULL: OverviewInput = {
     threshold: 0.15,
     weights: { trend: 0.25, momentum: 0.2, sentiment: 0.1, breakout: 0.15, risk: 0.15, cycle_phase: 0.15 },
     factors: [{ name: 'trend', score: 0.8, weight: 0.25, base_weight: 0.25, contribution: 0.2, inputs: {} }],
+    edge: null,
+    declined_plan: null,
   },
   technical_rating: {
     value: 0.53,

@@ -40,6 +40,11 @@ interface Phrases {
   /** Between list items. */
   comma: string;
   action: Record<string, string>;
+  /**
+   * Why a hold has no trade, by the signal's reason (`conflicting`: the score called no side).
+   * Never a confidence in holding.
+   */
+  holdReason: Record<string, string>;
   trend: Record<string, string>;
   rsi: Record<string, string>;
   macd: Record<string, string>;
@@ -52,7 +57,12 @@ interface Phrases {
   zoneKind: Record<string, string>;
   /** Why there is no trade plan, for every reason a plan gives. */
   reason: Record<PlanReason, string>;
-  /** The technical rating when it leans to another side than the signal: both stand, and why. */
+  /** The signal's factors, by name. */
+  factor: Record<string, string>;
+  /**
+   * The technical rating when it leans to another side than the signal: both stand, and why,
+   * naming the factor that pulled hardest from the rating's side when the fact has one.
+   */
   ratingDiffers: Sentence;
   /** After the regime when its phase points against the trend: why both stand. */
   phaseDiffers: Sentence;
@@ -66,6 +76,12 @@ const en: Phrases = {
   sep: ' ',
   comma: ', ',
   action: { buy: 'Buy', hold: 'Hold', sell: 'Sell' },
+  holdReason: {
+    no_edge: "no edge: the chance of the call's plan does not clear its break-even after costs",
+    conflicting: 'the factors do not point clearly to one side',
+    insufficient_data: 'there is not enough history to compute the factors',
+    poor_reward: 'the reward at the first target is too small for the risk after costs',
+  },
   trend: { up: 'up', down: 'down', sideways: 'sideways' },
   rsi: { overbought: 'overbought', oversold: 'oversold', neutral: 'in neutral territory' },
   macd: { bullish: 'bullish', bearish: 'bearish' },
@@ -96,8 +112,17 @@ const en: Phrases = {
     degenerate_geometry: 'the levels give no valid prices for one',
     target_blocked: 'a strong opposing zone is too close to leave room for a target',
   },
+  factor: {
+    trend: 'trend',
+    momentum: 'momentum',
+    sentiment: 'sentiment',
+    breakout: 'breakout',
+    risk: 'risk (stretch)',
+    cycle_phase: 'market phase',
+  },
   ratingDiffers: (v) =>
-    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}); the ${v.w('signal', en.action)} signal also weighs sentiment, risk and the market phase, which is why the two differ.`,
+    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}); the ${v.w('signal', en.action)} signal also weighs sentiment, risk and the market phase, which is why the two differ.` +
+    (v.has('factor') ? ` The factor that weighed most against the rating's side is ${v.w('factor', en.factor)}.` : ''),
   phaseDiffers: (v) =>
     `This phase describes the longer cycle, so it can differ from the short-term ${v.w('trend', en.trend)} trend.`,
   say: {
@@ -105,7 +130,15 @@ const en: Phrases = {
       v.has('change_pct')
         ? `The price is ${priceWithQuote(v)}, ${v.t('change_pct')} on the last bar.`
         : `The price is ${priceWithQuote(v)}.`,
-    signal: (v) => `The signal reads ${v.w('action', en.action)} with ${v.t('confidence_pct')} confidence.`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `The signal reads ${v.w('action', en.action)}: ${v.w('hold_reason', en.holdReason)}.` +
+          (v.has('declined')
+            ? ` The ${v.w('declined', en.action)} plan it declined has a ${v.t('probability_pct')} chance of reaching the first target before the stop, against ${v.t('break_even_pct')} needed to break even.`
+            : '')
+        : v.has('expected_r')
+          ? `The signal reads ${v.w('action', en.action)}: a ${v.t('confidence_pct')} chance that its plan reaches the first target before the stop, against ${v.t('break_even_pct')} to break even after costs; expected ${v.t('expected_r')} R (${v.t('expected_r_low')} to ${v.t('expected_r_high')}).`
+          : `The signal reads ${v.w('action', en.action)}, a ${v.t('confidence_pct')} chance that its plan reaches the first target before the stop.`,
     trend: (v) =>
       v.has('adx')
         ? `The trend is ${v.w('direction', en.trend)} (ADX ${v.t('adx')}).`
@@ -140,6 +173,12 @@ const es: Phrases = {
   sep: ' ',
   comma: ', ',
   action: { buy: 'comprar', hold: 'mantener', sell: 'vender' },
+  holdReason: {
+    no_edge: 'sin ventaja: la probabilidad de la operación no supera su punto de equilibrio tras costes',
+    conflicting: 'los factores no apuntan claramente a un lado',
+    insufficient_data: 'no hay historial suficiente para calcular los factores',
+    poor_reward: 'la ganancia en el primer objetivo es demasiado pequeña para el riesgo tras costes',
+  },
   trend: { up: 'alcista', down: 'bajista', sideways: 'lateral' },
   rsi: { overbought: 'en sobrecompra', oversold: 'en sobreventa', neutral: 'en zona neutral' },
   macd: { bullish: 'alcista', bearish: 'bajista' },
@@ -182,8 +221,19 @@ const es: Phrases = {
     degenerate_geometry: 'los niveles no dan precios válidos para uno',
     target_blocked: 'una zona contraria fuerte está demasiado cerca para dejar sitio a un objetivo',
   },
+  factor: {
+    trend: 'tendencia',
+    momentum: 'impulso',
+    sentiment: 'sentimiento',
+    breakout: 'ruptura',
+    risk: 'riesgo',
+    cycle_phase: 'fase del mercado',
+  },
   ratingDiffers: (v) =>
-    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}); la señal ${v.w('signal', es.action)} pondera además el sentimiento, el riesgo y la fase del mercado, por eso difieren.`,
+    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}); la señal ${v.w('signal', es.action)} pondera además el sentimiento, el riesgo y la fase del mercado, por eso difieren.` +
+    (v.has('factor')
+      ? ` El factor que más pesó en contra del lado de la calificación: ${v.w('factor', es.factor)}.`
+      : ''),
   phaseDiffers: (v) =>
     `Esta fase describe el ciclo más largo, por eso puede diferir de la tendencia ${v.w('trend', es.trend)} a corto plazo.`,
   say: {
@@ -191,7 +241,15 @@ const es: Phrases = {
       v.has('change_pct')
         ? `El precio está en ${priceWithQuote(v)}, ${v.t('change_pct')} en la última vela.`
         : `El precio está en ${priceWithQuote(v)}.`,
-    signal: (v) => `La señal es ${v.w('action', es.action)} con una confianza del ${v.t('confidence_pct')}.`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `La señal es ${v.w('action', es.action)}: ${v.w('hold_reason', es.holdReason)}.` +
+          (v.has('declined')
+            ? ` El plan para ${v.w('declined', es.action)} que descartó tiene una probabilidad del ${v.t('probability_pct')} de alcanzar el primer objetivo antes del stop, frente al ${v.t('break_even_pct')} necesario para cubrir costes.`
+            : '')
+        : v.has('expected_r')
+          ? `La señal es ${v.w('action', es.action)}: una probabilidad del ${v.t('confidence_pct')} de que su plan alcance el primer objetivo antes del stop, frente al ${v.t('break_even_pct')} necesario para cubrir costes; R esperado ${v.t('expected_r')} (de ${v.t('expected_r_low')} a ${v.t('expected_r_high')}).`
+          : `La señal es ${v.w('action', es.action)}, con una probabilidad del ${v.t('confidence_pct')} de que su plan alcance el primer objetivo antes del stop.`,
     trend: (v) =>
       v.has('adx')
         ? `La tendencia es ${v.w('direction', es.trend)} (ADX ${v.t('adx')}).`
@@ -226,6 +284,12 @@ const de: Phrases = {
   sep: ' ',
   comma: ', ',
   action: { buy: 'Kaufen', hold: 'Halten', sell: 'Verkaufen' },
+  holdReason: {
+    no_edge: 'kein Vorteil: die Trefferwahrscheinlichkeit liegt nicht über dem Break-even nach Kosten',
+    conflicting: 'die Faktoren zeigen in keine klare Richtung',
+    insufficient_data: 'die Historie reicht nicht aus, um die Faktoren zu berechnen',
+    poor_reward: 'der Gewinn am ersten Ziel ist nach Kosten zu klein für das Risiko',
+  },
   trend: { up: 'steigend', down: 'fallend', sideways: 'seitwärts' },
   rsi: { overbought: 'überkauft', oversold: 'überverkauft', neutral: 'neutral' },
   macd: { bullish: 'bullisch', bearish: 'bärisch' },
@@ -267,8 +331,17 @@ const de: Phrases = {
     degenerate_geometry: 'die Niveaus ergeben dafür keine gültigen Preise',
     target_blocked: 'eine starke Gegenzone liegt zu nah, um Platz für ein Ziel zu lassen',
   },
+  factor: {
+    trend: 'Trend',
+    momentum: 'Momentum',
+    sentiment: 'Stimmung',
+    breakout: 'Ausbruch',
+    risk: 'Risiko',
+    cycle_phase: 'Marktphase',
+  },
   ratingDiffers: (v) =>
-    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}); das Signal ${v.w('signal', de.action)} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.`,
+    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}); das Signal ${v.w('signal', de.action)} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.` +
+    (v.has('factor') ? ` Am stärksten gegen die Seite des Ratings wog der Faktor ${v.w('factor', de.factor)}.` : ''),
   phaseDiffers: (v) =>
     `Diese Phase beschreibt den längeren Zyklus und kann daher vom kurzfristigen Trend (${v.w('trend', de.trend)}) abweichen.`,
   say: {
@@ -276,7 +349,15 @@ const de: Phrases = {
       v.has('change_pct')
         ? `Der Kurs liegt bei ${priceWithQuote(v)}, ${v.t('change_pct')} in der letzten Kerze.`
         : `Der Kurs liegt bei ${priceWithQuote(v)}.`,
-    signal: (v) => `Das Signal lautet ${v.w('action', de.action)} mit einer Konfidenz von ${v.t('confidence_pct')}.`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `Das Signal lautet ${v.w('action', de.action)}: ${v.w('hold_reason', de.holdReason)}.` +
+          (v.has('declined')
+            ? ` Der verworfene Plan (${v.w('declined', de.action)}) erreicht das erste Ziel mit ${v.t('probability_pct')} Wahrscheinlichkeit vor dem Stopp; für den Break-even wären ${v.t('break_even_pct')} nötig.`
+            : '')
+        : v.has('expected_r')
+          ? `Das Signal lautet ${v.w('action', de.action)}: Mit ${v.t('confidence_pct')} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp, der Break-even nach Kosten liegt bei ${v.t('break_even_pct')}; erwartetes R ${v.t('expected_r')} (${v.t('expected_r_low')} bis ${v.t('expected_r_high')}).`
+          : `Das Signal lautet ${v.w('action', de.action)}; mit ${v.t('confidence_pct')} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp.`,
     trend: (v) =>
       v.has('adx')
         ? `Der Trend ist ${v.w('direction', de.trend)} (ADX ${v.t('adx')}).`
@@ -313,6 +394,12 @@ const fr: Phrases = {
   sep: ' ',
   comma: ', ',
   action: { buy: 'Acheter', hold: 'Conserver', sell: 'Vendre' },
+  holdReason: {
+    no_edge: "pas d'avantage : la probabilité du plan ne dépasse pas son seuil de rentabilité après frais",
+    conflicting: 'les facteurs ne désignent clairement aucun côté',
+    insufficient_data: "l'historique est trop court pour calculer les facteurs",
+    poor_reward: 'le gain au premier objectif est trop faible pour le risque après frais',
+  },
   trend: { up: 'haussière', down: 'baissière', sideways: 'latérale' },
   rsi: { overbought: 'en surachat', oversold: 'en survente', neutral: 'neutre' },
   macd: { bullish: 'haussier', bearish: 'baissier' },
@@ -356,8 +443,17 @@ const fr: Phrases = {
     degenerate_geometry: 'les niveaux ne donnent pas de prix valides',
     target_blocked: 'une zone opposée forte est trop proche pour laisser la place à un objectif',
   },
+  factor: {
+    trend: 'tendance',
+    momentum: 'momentum',
+    sentiment: 'sentiment',
+    breakout: 'cassure',
+    risk: 'risque',
+    cycle_phase: 'phase du marché',
+  },
   ratingDiffers: (v) =>
-    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}) ; le signal ${v.w('signal', fr.action)} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.`,
+    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}) ; le signal ${v.w('signal', fr.action)} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.` +
+    (v.has('factor') ? ` Le facteur qui a le plus pesé contre le côté de la note : ${v.w('factor', fr.factor)}.` : ''),
   phaseDiffers: (v) =>
     `Cette phase décrit le cycle long et peut donc différer de la tendance ${v.w('trend', fr.trend)} à court terme.`,
   say: {
@@ -365,7 +461,15 @@ const fr: Phrases = {
       v.has('change_pct')
         ? `Le cours est à ${priceWithQuote(v)}, ${v.t('change_pct')} sur la dernière bougie.`
         : `Le cours est à ${priceWithQuote(v)}.`,
-    signal: (v) => `Le signal est ${v.w('action', fr.action)} avec une confiance de ${v.t('confidence_pct')}.`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `Le signal est ${v.w('action', fr.action)} : ${v.w('hold_reason', fr.holdReason)}.` +
+          (v.has('declined')
+            ? ` Le plan écarté (${v.w('declined', fr.action)}) a ${v.t('probability_pct')} de chances d'atteindre le premier objectif avant le stop, contre ${v.t('break_even_pct')} nécessaires pour être à l'équilibre.`
+            : '')
+        : v.has('expected_r')
+          ? `Le signal est ${v.w('action', fr.action)} : ${v.t('confidence_pct')} de chances que son plan atteigne le premier objectif avant le stop, contre ${v.t('break_even_pct')} pour être à l'équilibre après frais ; R attendu ${v.t('expected_r')} (de ${v.t('expected_r_low')} à ${v.t('expected_r_high')}).`
+          : `Le signal est ${v.w('action', fr.action)}, avec ${v.t('confidence_pct')} de chances que son plan atteigne le premier objectif avant le stop.`,
     trend: (v) =>
       v.has('adx')
         ? `La tendance est ${v.w('direction', fr.trend)} (ADX ${v.t('adx')}).`
@@ -401,6 +505,12 @@ const pt: Phrases = {
   sep: ' ',
   comma: ', ',
   action: { buy: 'Comprar', hold: 'Manter', sell: 'Vender' },
+  holdReason: {
+    no_edge: 'sem vantagem: a probabilidade do plano não supera o seu ponto de equilíbrio após custos',
+    conflicting: 'os fatores não apontam claramente para um lado',
+    insufficient_data: 'não há histórico suficiente para calcular os fatores',
+    poor_reward: 'o ganho no primeiro alvo é pequeno demais para o risco após custos',
+  },
   trend: { up: 'de alta', down: 'de baixa', sideways: 'lateral' },
   rsi: { overbought: 'sobrecomprado', oversold: 'sobrevendido', neutral: 'neutro' },
   macd: { bullish: 'positivo', bearish: 'negativo' },
@@ -442,8 +552,17 @@ const pt: Phrases = {
     degenerate_geometry: 'os níveis não dão preços válidos para um plano',
     target_blocked: 'uma zona contrária forte está perto demais para deixar espaço a um alvo',
   },
+  factor: {
+    trend: 'tendência',
+    momentum: 'momento',
+    sentiment: 'sentimento',
+    breakout: 'rompimento',
+    risk: 'risco',
+    cycle_phase: 'fase do mercado',
+  },
   ratingDiffers: (v) =>
-    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}); o sinal ${v.w('signal', pt.action)} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.`,
+    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}); o sinal ${v.w('signal', pt.action)} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.` +
+    (v.has('factor') ? ` O fator que mais pesou contra o lado da classificação: ${v.w('factor', pt.factor)}.` : ''),
   phaseDiffers: (v) =>
     `Esta fase descreve o ciclo mais longo, por isso pode diferir da tendência ${v.w('trend', pt.trend)} de curto prazo.`,
   say: {
@@ -451,7 +570,15 @@ const pt: Phrases = {
       v.has('change_pct')
         ? `O preço está em ${priceWithQuote(v)}, ${v.t('change_pct')} no último candle.`
         : `O preço está em ${priceWithQuote(v)}.`,
-    signal: (v) => `O sinal é ${v.w('action', pt.action)} com confiança de ${v.t('confidence_pct')}.`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `O sinal é ${v.w('action', pt.action)}: ${v.w('hold_reason', pt.holdReason)}.` +
+          (v.has('declined')
+            ? ` O plano descartado (${v.w('declined', pt.action)}) tem ${v.t('probability_pct')} de probabilidade de atingir o primeiro alvo antes do stop, contra ${v.t('break_even_pct')} necessários para empatar.`
+            : '')
+        : v.has('expected_r')
+          ? `O sinal é ${v.w('action', pt.action)}: ${v.t('confidence_pct')} de probabilidade de o plano atingir o primeiro alvo antes do stop, contra ${v.t('break_even_pct')} para empatar após custos; R esperado ${v.t('expected_r')} (de ${v.t('expected_r_low')} a ${v.t('expected_r_high')}).`
+          : `O sinal é ${v.w('action', pt.action)}, com ${v.t('confidence_pct')} de probabilidade de o plano atingir o primeiro alvo antes do stop.`,
     trend: (v) =>
       v.has('adx')
         ? `A tendência é ${v.w('direction', pt.trend)} (ADX ${v.t('adx')}).`
@@ -486,6 +613,12 @@ const ja: Phrases = {
   sep: '',
   comma: '、',
   action: { buy: '買い', hold: '様子見', sell: '売り' },
+  holdReason: {
+    no_edge: '優位性なし（確率がコスト控除後の損益分岐を上回らない）',
+    conflicting: '要因が一方向を明確に示していない',
+    insufficient_data: '要因を計算するための履歴が不足している',
+    poor_reward: 'コスト控除後、第一目標までの利益がリスクに対して小さすぎる',
+  },
   trend: { up: '上昇', down: '下降', sideways: '横ばい' },
   rsi: { overbought: '買われ過ぎ', oversold: '売られ過ぎ', neutral: '中立圏' },
   macd: { bullish: '強気', bearish: '弱気' },
@@ -516,8 +649,17 @@ const ja: Phrases = {
     degenerate_geometry: '水準から有効な価格が得られないため',
     target_blocked: '強い逆方向のゾーンが近すぎて目標を置く余地がないため',
   },
+  factor: {
+    trend: 'トレンド',
+    momentum: 'モメンタム',
+    sentiment: 'センチメント',
+    breakout: 'ブレイクアウト',
+    risk: 'リスク',
+    cycle_phase: '市場局面',
+  },
   ratingDiffers: (v) =>
-    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。「${v.w('signal', ja.action)}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。`,
+    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。「${v.w('signal', ja.action)}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。` +
+    (v.has('factor') ? `評価の方向に最も強く逆らった要因は${v.w('factor', ja.factor)}です。` : ''),
   phaseDiffers: (v) =>
     `この局面はより長い周期を表すため、短期の${v.w('trend', ja.trend)}トレンドと異なることがあります。`,
   say: {
@@ -525,7 +667,15 @@ const ja: Phrases = {
       v.has('change_pct')
         ? `価格は${priceWithQuote(v)}、直近の足の騰落率は${v.t('change_pct')}です。`
         : `価格は${priceWithQuote(v)}です。`,
-    signal: (v) => `シグナルは「${v.w('action', ja.action)}」、信頼度は${v.t('confidence_pct')}です。`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `シグナルは「${v.w('action', ja.action)}」です：${v.w('hold_reason', ja.holdReason)}。` +
+          (v.has('declined')
+            ? `見送った「${v.w('declined', ja.action)}」の計画が損切りより先に第一目標に達する確率は${v.t('probability_pct')}、損益分岐に必要な確率は${v.t('break_even_pct')}です。`
+            : '')
+        : v.has('expected_r')
+          ? `シグナルは「${v.w('action', ja.action)}」です。計画が損切りより先に第一目標に達する確率は${v.t('confidence_pct')}、コスト控除後の損益分岐は${v.t('break_even_pct')}、期待値は${v.t('expected_r')}R（${v.t('expected_r_low')}〜${v.t('expected_r_high')}）です。`
+          : `シグナルは「${v.w('action', ja.action)}」です。計画が損切りより先に第一目標に達する確率は${v.t('confidence_pct')}です。`,
     trend: (v) =>
       v.has('adx')
         ? `トレンドは${v.w('direction', ja.trend)}です（ADX ${v.t('adx')}）。`
@@ -560,6 +710,12 @@ const zh: Phrases = {
   sep: '',
   comma: '、',
   action: { buy: '买入', hold: '持有', sell: '卖出' },
+  holdReason: {
+    no_edge: '没有优势：概率未超过扣除成本后的盈亏平衡点',
+    conflicting: '各因素没有明确指向一方',
+    insufficient_data: '历史数据不足，无法计算各因素',
+    poor_reward: '扣除成本后，第一目标的收益相对风险过小',
+  },
   trend: { up: '向上', down: '向下', sideways: '横盘' },
   rsi: { overbought: '超买', oversold: '超卖', neutral: '中性' },
   macd: { bullish: '看涨', bearish: '看跌' },
@@ -590,15 +746,32 @@ const zh: Phrases = {
     degenerate_geometry: '各价位无法构成有效价格',
     target_blocked: '强劲的反向区域过近，没有设置目标的空间',
   },
+  factor: {
+    trend: '趋势',
+    momentum: '动量',
+    sentiment: '情绪',
+    breakout: '突破',
+    risk: '风险',
+    cycle_phase: '市场阶段',
+  },
   ratingDiffers: (v) =>
-    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}）；「${v.w('signal', zh.action)}」信号还考虑情绪、风险和市场阶段，因此两者不同。`,
+    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}）；「${v.w('signal', zh.action)}」信号还考虑情绪、风险和市场阶段，因此两者不同。` +
+    (v.has('factor') ? `与评级方向相反、影响最大的因素是${v.w('factor', zh.factor)}。` : ''),
   phaseDiffers: (v) => `该阶段反映更长的周期，因此可能与短期${v.w('trend', zh.trend)}趋势不同。`,
   say: {
     price: (v) =>
       v.has('change_pct')
         ? `价格为${priceWithQuote(v)}，最近一根K线涨跌幅为${v.t('change_pct')}。`
         : `价格为${priceWithQuote(v)}。`,
-    signal: (v) => `信号为「${v.w('action', zh.action)}」，置信度为${v.t('confidence_pct')}。`,
+    signal: (v) =>
+      v.t('action') === 'hold'
+        ? `信号为「${v.w('action', zh.action)}」：${v.w('hold_reason', zh.holdReason)}。` +
+          (v.has('declined')
+            ? `被放弃的「${v.w('declined', zh.action)}」计划在止损前到达第一目标的概率为${v.t('probability_pct')}，盈亏平衡所需概率为${v.t('break_even_pct')}。`
+            : '')
+        : v.has('expected_r')
+          ? `信号为「${v.w('action', zh.action)}」：计划在止损前到达第一目标的概率为${v.t('confidence_pct')}，扣除成本后的盈亏平衡概率为${v.t('break_even_pct')}；预期收益${v.t('expected_r')}R（${v.t('expected_r_low')}至${v.t('expected_r_high')}）。`
+          : `信号为「${v.w('action', zh.action)}」，计划在止损前到达第一目标的概率为${v.t('confidence_pct')}。`,
     trend: (v) =>
       v.has('adx') ? `趋势${v.w('direction', zh.trend)}（ADX ${v.t('adx')}）。` : `趋势${v.w('direction', zh.trend)}。`,
     momentum: (v) =>

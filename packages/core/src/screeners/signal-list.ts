@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { FEAR_GREED_ZONES, type FearGreed, type FearGreedZone, fearGreed } from '../feargreed/fear-greed.js';
+import type { PlanOptions } from '../plan/plan.js';
 import { asOfIndex, type ContextInput, contextOf, ok, orNull } from '../signal/context.js';
 import { type Signal, type SignalAction, signal, volumeStats } from '../signal/signal.js';
 import { CANDLE_PATTERNS, type CandlePattern, patternsAtUnchecked } from './patterns.js';
@@ -12,7 +13,14 @@ export type RowTrend = 'up' | 'down' | 'sideways';
 export interface SignalRow {
   asset_id: string;
   action: SignalAction;
+  /** The signal's confidence: for a buy or sell, the probability that its plan reaches target 1 first. */
   confidence: number;
+  /** A buy's or sell's expected R after costs (the signal's `edge.expected_r`); null for a hold. */
+  expected_r: number | null;
+  /** Its lower end at the interval's level (above 0 for every published call); null for a hold. */
+  expected_r_low: number | null;
+  /** The probability at which the call's plan breaks even after costs; null for a hold. */
+  break_even: number | null;
   score: number;
   trend: RowTrend;
   rsi: number | null;
@@ -50,6 +58,11 @@ export interface SignalRowOptions {
   signal?: Signal;
   /** A Fear & Greed of the same bar, when already computed. */
   fearGreed?: FearGreed;
+  /**
+   * Options of the plan a call is judged by when the signal is computed here (its `costPct`: the
+   * asset class's round trip, `roundTripCostPct`).
+   */
+  plan?: Omit<PlanOptions, 'direction'>;
 }
 
 /** Distance in ATR units within which a price is near a zone (the `near_zone` control). */
@@ -68,7 +81,8 @@ export function signalRow(assetId: string, input: ContextInput, options?: Signal
   const i = asOfIndex(ctx, options?.asOf);
   const zones = options?.zones;
   const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i });
-  const sig = options?.signal ?? signal(ctx, { asOf: i, fearGreed: fg });
+  const sig = options?.signal ?? signal(ctx, { asOf: i, fearGreed: fg, plan: options?.plan });
+  const call = sig.action !== 'hold' ? sig.edge : null;
   const trendScore = sig.factors.find((f) => f.name === 'trend')?.score ?? null;
   const b = detectBreakout(ctx, { asOf: i, zones });
   const c = ctx.candles.close[i];
@@ -78,6 +92,9 @@ export function signalRow(assetId: string, input: ContextInput, options?: Signal
     asset_id: assetId,
     action: sig.action,
     confidence: sig.confidence,
+    expected_r: call?.expected_r ?? null,
+    expected_r_low: call?.expected_r_low ?? null,
+    break_even: call?.break_even ?? null,
     score: sig.score,
     trend: trendScore === null ? 'sideways' : trendScore > 0.25 ? 'up' : trendScore < -0.25 ? 'down' : 'sideways',
     rsi: orNull(ctx.rsi(14)[i]),
@@ -116,7 +133,10 @@ export type SignalSort = (typeof SIGNAL_SORTS)[number];
 export interface SignalControls {
   /** Only rows with this action. */
   direction?: SignalAction;
-  /** Only rows with at least this confidence (0..1). */
+  /**
+   * Only calls (buy, sell) whose confidence, the probability that their plan reaches target 1
+   * first, is at least this (0..1); holds never pass it (their number is not a confidence in holding).
+   */
   min_confidence?: number;
   /** Only rows with this trend. */
   trend?: RowTrend;
@@ -174,7 +194,8 @@ export const SIGNAL_CONTROLS: readonly SignalControlSpec[] = [
     type: 'number',
     min: 0,
     max: 1,
-    description: 'Only assets whose signal confidence is at least this (0..1).',
+    description:
+      "Only published calls (buy or sell) whose confidence, the calibrated probability that the call's plan reaches target 1 before its stop, is at least this (0..1). Holds never pass it: a hold's number is not a confidence in holding. Every published call already has an expected R after costs above 0 at the lower end of its interval (expected_r_low).",
   },
   {
     name: 'trend',
@@ -338,7 +359,7 @@ export function parseSignalControls(
 
 function keep(row: SignalRow, c: SignalControls): boolean {
   if (c.direction !== undefined && row.action !== c.direction) return false;
-  if (c.min_confidence !== undefined && !(row.confidence >= c.min_confidence)) return false;
+  if (c.min_confidence !== undefined && (row.action === 'hold' || !(row.confidence >= c.min_confidence))) return false;
   if (c.trend !== undefined && row.trend !== c.trend) return false;
   if (c.rsi_band !== undefined && (row.rsi === null || row.rsi < c.rsi_band.min || row.rsi > c.rsi_band.max)) {
     return false;

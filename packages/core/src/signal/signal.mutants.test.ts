@@ -7,11 +7,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FearGreed } from '../feargreed/fear-greed.js';
 import { fearGreed } from '../feargreed/fear-greed.js';
+import { atr } from '../indicators/atr.js';
+import { supportResistance } from '../levels/zones.js';
+import { buildPlan } from '../plan/plan.js';
 import { type Regime, type RegimePhase, regime } from '../regime/regime.js';
 import { caughtInputError as caught } from '../testing/bad-input.js';
 import { candleSeries, toColumns } from '../testing/props.js';
 import type { Candles } from '../types.js';
 import type { FamilyCalibration, SignalCalibration } from './calibration.js';
+import { probabilityInterval } from './calibration-edge.js';
 import { computeContext } from './context.js';
 import { decideSignal, SIGNAL_FACTORS, SIGNAL_WEIGHTS, type SignalFactorName, signal } from './signal.js';
 
@@ -271,10 +275,41 @@ describe('signal against its documentation', () => {
           const p = lean === null ? CURVE.base_rate : curveAt(evidence(lean));
           const minEdge = o.minEdge ?? 0;
           if (action !== 'hold' && Math.abs(p - (CURVE.base_rate + minEdge)) < 1e-12) return;
-          const published = action !== 'hold' && p >= CURVE.base_rate + minEdge;
+          // The call's plan, and its expected R after costs: p * win - (1 - p) * loss at the lower
+          // end of p's interval, win = |target 1 - entry| / risk - cost / risk, loss = 1 + cost / risk.
+          let lowR: number | null = null;
+          if (action !== 'hold') {
+            const levels = supportResistance(c, { asOf: i, atr: atr(c, { period: 14 }) });
+            const plan = buildPlan(c, levels, { direction: action === 'buy' ? 'long' : 'short' });
+            const { entry_price: entry, stop_loss: stop, cost_pct: cost } = plan;
+            if (plan.direction !== null && entry !== null && stop !== null && cost !== null) {
+              const risk = Math.abs(entry - stop);
+              const costR = ((cost / 100) * entry) / risk;
+              const win = Math.abs(plan.take_profits[0].price - entry) / risk - costR;
+              const low = probabilityInterval(CURVE, evidence(action), 0.9).low;
+              lowR = low * win - (1 - low) * (1 + costR);
+              expect(sig.edge).not.toBeNull();
+              expectClose(sig.edge?.expected_r_low ?? Number.NaN, lowR, 'expected_r_low');
+              expectClose(sig.edge?.expected_r ?? Number.NaN, p * win - (1 - p) * (1 + costR), 'expected_r');
+              expectClose(
+                sig.edge?.break_even ?? Number.NaN,
+                win > 0 ? (1 + costR) / (win + 1 + costR) : 1,
+                'break_even',
+              );
+            } else {
+              expect(sig.edge).toBeNull();
+            }
+            if (lowR !== null && Math.abs(lowR) < 1e-12) return;
+          } else {
+            expect([sig.edge, sig.declined_plan]).toEqual([null, null]);
+          }
+          const published =
+            action !== 'hold' && (minEdge === -1 || (p >= CURVE.base_rate + minEdge && lowR !== null && lowR > 0));
           expect(sig.action).toBe(published ? action : 'hold');
           expectClose(sig.confidence, published ? p : 1 - p, 'confidence');
           expect(sig.reason).toBe(action !== 'hold' && !published ? 'no_edge' : undefined);
+          expect(sig.declined_plan === null).toBe(action === 'hold' || published);
+          if (sig.declined_plan !== null) expect(sig.declined_plan.recommendation).toBe(false);
         },
       ),
       // no shrinking: a failure is reported at once (a mutation run would spend its time shrinking)

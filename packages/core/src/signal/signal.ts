@@ -1,8 +1,11 @@
 import { InputError } from '../errors.js';
 import { type FearGreed, fearGreed } from '../feargreed/fear-greed.js';
 import { checkNumber } from '../indicators/internal/validate.js';
+import { type SupportResistance, supportResistance } from '../levels/zones.js';
+import { buildPlan, type PlanOptions, type TradePlan } from '../plan/plan.js';
 import { type Regime, regime } from '../regime/regime.js';
 import { calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import { EDGE_INTERVAL_LEVEL, type PlanEdge, planEdge, probabilityInterval } from './calibration-edge.js';
 import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, ok, orNull } from './context.js';
 
@@ -37,6 +40,26 @@ export const SIGNAL_WEIGHTS: Readonly<Record<SignalFactorName, number>> = {
  * base rate of its timeframe family to be published; below it the signal holds (`no_edge`).
  */
 export const SIGNAL_MIN_EDGE = 0;
+
+/**
+ * Default floor of a call's expected R after costs at the lower end of its interval: a buy or sell
+ * is published only when that lower end is above it (above zero: an edge the calibration's data
+ * support), else the signal holds with `no_edge` and shows the plan it declined.
+ */
+export const SIGNAL_MIN_EXPECTED_R = 0;
+
+/**
+ * What the call (or the declined plan) is worth: the calibrated probability that its plan reaches
+ * target 1 before its stop, the plan's break-even probability and its expected R after the asset
+ * class's costs, each probability and R with its interval (see {@link PlanEdge}).
+ */
+export type SignalEdge = PlanEdge;
+
+/**
+ * A plan the signal declined: the plan of the side the score called, built as a published one,
+ * kept for the record; `recommendation` is always false: it is not a trade to take.
+ */
+export type DeclinedPlan = TradePlan & { recommendation: false };
 
 /** One factor of the breakdown. */
 export interface SignalFactor {
@@ -81,9 +104,17 @@ export interface Signal {
   /**
    * `insufficient_data`: no factor could be computed. `no_edge`: the score called a buy or sell
    * (its side is the sign of `score`) but its calibrated probability was not `minEdge` above
-   * the base rate, so the signal holds.
+   * the base rate, or the lower end of its expected-R interval after costs was not above
+   * `minExpectedR` (or its plan had no trade), so the signal holds.
    */
   reason?: 'insufficient_data' | 'no_edge';
+  /**
+   * For a buy or sell, what its plan is worth; for a hold with `no_edge`, what the declined plan
+   * would have been worth (null when that plan had no trade); null for any other hold.
+   */
+  edge: SignalEdge | null;
+  /** For a hold with `no_edge`: the plan it declined (not a recommendation); else null. */
+  declined_plan: DeclinedPlan | null;
 }
 
 /** Options of {@link signal}. */
@@ -102,11 +133,26 @@ export interface SignalOptions {
   market?: { funding?: number | null; breadth?: number | null; dominanceChange?: number | null };
   /**
    * A buy or sell is published only when its calibrated probability is at least the base rate
-   * plus this margin, in -1..1 (-1: never hold for lack of edge). Default {@link SIGNAL_MIN_EDGE}.
+   * plus this margin, in -1..1. -1: never hold for lack of edge (the raw reading of the score: neither
+   * this gate nor `minExpectedR`'s applies). Default {@link SIGNAL_MIN_EDGE}.
    */
   minEdge?: number;
   /** The calibration table. Default the fitted {@link SIGNAL_CALIBRATION}. */
   calibration?: SignalCalibration;
+  /**
+   * A buy or sell is published only when its expected R after costs, at the lower end of its
+   * interval, is above this (in R, -100..100). Default {@link SIGNAL_MIN_EXPECTED_R}.
+   */
+  minExpectedR?: number;
+  /** Coverage of the probability and expected-R intervals, in (0, 1). Default {@link EDGE_INTERVAL_LEVEL}. */
+  intervalLevel?: number;
+  /**
+   * Options of the plan a call is judged by (its cost above all: pass the asset class's,
+   * `roundTripCostPct`), as `buildPlan` takes them; the direction is the call's.
+   */
+  plan?: Omit<PlanOptions, 'direction'>;
+  /** Support and resistance of the same bar, when already computed (else computed here with ATR(14)). */
+  levels?: SupportResistance;
 }
 
 interface Raw {
@@ -309,10 +355,19 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * timeframe family (`timeframeFamily`; a monotone curve fitted on walk-forward outcomes of real
  * series, {@link SIGNAL_CALIBRATION}, which documents its data and fit). `base_rate` is the
  * event's rate over all the family's training plans.
- * - A raw buy/sell is published when `p >= base_rate + minEdge` (default {@link SIGNAL_MIN_EDGE});
- *   its confidence is `p`. Otherwise the signal holds with `reason: 'no_edge'`.
+ * - A raw buy/sell is judged by the plan it would publish (`buildPlan` on its side with the levels
+ *   of the bar and `options.plan`, whose `costPct` should be the asset class's): `edge` gives `p`
+ *   with its credible interval from the calibration's data (`probabilityInterval`: the Beta
+ *   posterior of the knots' training plans, central `intervalLevel`, default 90%), the plan's
+ *   break-even probability and its expected R after costs with its interval (`planEdge`).
+ * - It is published when `p >= base_rate + minEdge` (default {@link SIGNAL_MIN_EDGE}) and the lower
+ *   end of its expected-R interval is above `minExpectedR` (default {@link SIGNAL_MIN_EXPECTED_R}:
+ *   0, an edge after costs); its confidence is `p`. Otherwise (a plan without a trade included)
+ *   the signal holds with `reason: 'no_edge'`, keeps the call's `edge` and shows the plan as
+ *   `declined_plan`, marked `recommendation: false`.
  * - A hold's confidence is `1 - p`: the probability that the plan it declines (on the side the
- *   score leans to; any side at score 0) would not reach target 1 first.
+ *   score leans to; any side at score 0) would not reach target 1 first. It is not a confidence in
+ *   holding, and the narrative never presents it as one.
  * Where the data show no edge the curve is flat at the base rate, so every buy and sell there
  * holds: that is the measured outcome, not a default.
  * With no factor present: hold, score 0, confidence 0, raw 0, `reason: 'insufficient_data'`.
@@ -339,6 +394,17 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * @throws InputError on bad candles or options.
  */
 export function signal(input: ContextInput, options?: SignalOptions): Signal {
+  return signalAndPlan(input, options).signal;
+}
+
+/**
+ * {@link signal} and, for a published buy or sell, the plan it was judged by (null otherwise), so
+ * that `analyze` publishes that very plan. @internal
+ */
+export function signalAndPlan(
+  input: ContextInput,
+  options?: SignalOptions,
+): { signal: Signal; plan: TradePlan | null } {
   const ctx = contextOf(input);
   const i = asOfIndex(ctx, options?.asOf);
   const weights = weightsOf(options);
@@ -346,6 +412,8 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
   const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i, ...options?.market });
   const rg = options?.regime ?? regime(ctx, { asOf: i });
   const minEdge = checkNumber('minEdge', options?.minEdge ?? SIGNAL_MIN_EDGE, -1, 1);
+  const minExpectedR = checkNumber('minExpectedR', options?.minExpectedR ?? SIGNAL_MIN_EXPECTED_R, -100, 100);
+  const level = checkNumber('intervalLevel', options?.intervalLevel ?? EDGE_INTERVAL_LEVEL, 0.001, 0.999);
   const calibration = options?.calibration ?? SIGNAL_CALIBRATION;
 
   const raws: Record<SignalFactorName, Raw> = {
@@ -387,22 +455,39 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
   const base_rate = curve.base_rate;
   if (coverage === 0) {
     return {
-      action: 'hold',
-      score: 0,
-      confidence: 0,
-      raw_confidence: 0,
-      base_rate,
-      factors,
-      weights,
-      threshold,
-      reason: 'insufficient_data',
+      signal: {
+        action: 'hold',
+        score: 0,
+        confidence: 0,
+        raw_confidence: 0,
+        base_rate,
+        factors,
+        weights,
+        threshold,
+        reason: 'insufficient_data',
+        edge: null,
+        declined_plan: null,
+      },
+      plan: null,
     };
   }
   const raw = decideSignal(factors, threshold);
   const evidence = signalEvidence(factors);
   // The calibrated probability that the plan on the leaning side reaches target 1 first.
   const p = evidence.side === null ? base_rate : calibrate(curve, evidence.evidence);
-  const published = raw.action !== 'hold' && p >= base_rate + minEdge;
+  let plan: TradePlan | null = null;
+  let edge: PlanEdge | null = null;
+  if (raw.action !== 'hold') {
+    // The call is judged by the plan it would publish: its probability against its break-even.
+    const levels = options?.levels ?? supportResistance(ctx.candles, { asOf: i, atr: ctx.atr(14) });
+    plan = buildPlan(ctx.candles, levels, { ...options?.plan, direction: raw.action === 'buy' ? 'long' : 'short' });
+    edge = planEdge(plan, probabilityInterval(curve, evidence.evidence, level));
+  }
+  // minEdge -1 is the raw reading of the score: no call is held for lack of edge.
+  const gated = minEdge > -1;
+  const published =
+    raw.action !== 'hold' &&
+    (!gated || (p >= base_rate + minEdge && edge !== null && edge.expected_r_low > minExpectedR));
   const result: Signal = {
     action: published ? raw.action : 'hold',
     score: raw.score,
@@ -412,9 +497,11 @@ export function signal(input: ContextInput, options?: SignalOptions): Signal {
     factors,
     weights,
     threshold,
+    edge,
+    declined_plan: plan !== null && !published ? { ...plan, recommendation: false } : null,
   };
   if (raw.action !== 'hold' && !published) result.reason = 'no_edge';
-  return result;
+  return { signal: result, plan: published ? plan : null };
 }
 
 /**

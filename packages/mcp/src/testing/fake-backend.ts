@@ -80,6 +80,20 @@ const BUY_SIGNAL: Signal = {
   ],
   weights: { trend: 0.3, momentum: 0.2, sentiment: 0.2, breakout: 0.1, risk: 0.1, cycle_phase: 0.1 },
   threshold: 0.25,
+  // 0.31 * 3 - 0.69 * 1 = 0.24 R; at the interval's ends 0.27 and 0.35: 0.08 and 0.40 R
+  edge: {
+    probability: 0.31,
+    probability_low: 0.27,
+    probability_high: 0.35,
+    break_even: 0.25,
+    win_r: 3,
+    loss_r: 1,
+    expected_r: 0.24,
+    expected_r_low: 0.08,
+    expected_r_high: 0.4,
+    level: 0.9,
+  },
+  declined_plan: null,
 };
 
 const HOLD_SIGNAL: Signal = {
@@ -94,6 +108,8 @@ const HOLD_SIGNAL: Signal = {
   ],
   weights: { trend: 0.5, momentum: 0.5 },
   threshold: 0.25,
+  edge: null,
+  declined_plan: null,
 };
 
 /** Greed, 64 = the weighted mean of the two components the candles allow. */
@@ -556,6 +572,9 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
             asset: TEST_BTC,
             action: 'buy',
             confidence: 0.72,
+            expected_r: 0.24,
+            expected_r_low: 0.08,
+            break_even: 0.25,
             score: 0.4,
             trend: 'up',
             rsi: 61.2,

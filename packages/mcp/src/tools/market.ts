@@ -52,10 +52,38 @@ function signalLines(s: Signal): string {
     .filter((f) => f.score !== null)
     .map((f) => `${f.name} ${num(f.score, 2)} (weight ${num(f.weight, 2)})`)
     .join(', ');
-  return lines(
-    `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)} (base rate ${share(s.base_rate)}), score ${num(s.score, 3)}${s.reason === 'no_edge' ? ' (no edge over the base rate: holding)' : ''}`,
-    factors.length > 0 ? `Factors: ${factors}` : null,
-  );
+  return lines(signalHeadline(s), factors.length > 0 ? `Factors: ${factors}` : null);
+}
+
+/** Why a hold has no trade, by its reason (`conflicting`: the score called no side). */
+const HOLD_REASONS: Readonly<Record<string, string>> = {
+  no_edge: "no edge: the call's chance does not clear its plan's break-even after costs",
+  poor_reward: 'the reward at target 1 is too small for the risk after costs',
+  insufficient_data: 'not enough history to compute the factors',
+  conflicting: 'the factors do not point clearly to one side',
+};
+
+/**
+ * A call: its probability of reaching target 1 against its break-even and its expected R after
+ * costs. A hold: why there is no trade and, for a declined plan, its odds against its break-even;
+ * never a confidence in holding.
+ */
+function signalHeadline(s: Signal): string {
+  const e = s.edge;
+  if (s.action !== 'hold') {
+    const worth =
+      e === null
+        ? ''
+        : `, break-even ${share(e.break_even)}, expected ${num(e.expected_r, 2)}R after costs (${num(e.expected_r_low, 2)} to ${num(e.expected_r_high, 2)}, ${share(e.level)} interval)`;
+    return `Signal: ${s.action.toUpperCase()}, ${share(s.confidence)} chance that its plan reaches target 1 before the stop (base rate ${share(s.base_rate)})${worth}, score ${num(s.score, 3)}`;
+  }
+  const reason = s.reason ?? 'conflicting';
+  const d = s.declined_plan;
+  const declined =
+    d !== null && d.direction !== null && e !== null
+      ? `; declined ${d.direction === 'long' ? 'buy' : 'sell'} plan (not a recommendation): ${share(e.probability)} chance of target 1 against a ${share(e.break_even)} break-even, expected ${num(e.expected_r, 2)}R`
+      : '';
+  return `Signal: HOLD, no trade: ${HOLD_REASONS[reason] ?? reason}${declined}; score ${num(s.score, 3)}`;
 }
 
 function planLines(z: TradePlan): string {
@@ -110,7 +138,7 @@ const getAssetAnalysis = defineTool({
 const getAssetSignal = defineTool({
   name: 'get_asset_signal',
   title: 'Buy/Hold/Sell signal',
-  description: `Buy/Hold/Sell signal of an asset with confidence and its weighted factors (trend, momentum, sentiment, breakout, risk, cycle phase); one computation is served for an hour. ${TIERS_NOTE}`,
+  description: `Buy/Hold/Sell signal of an asset: a Buy or Sell is published only with an edge (its plan's expected R after costs above 0 at the lower end of its interval) and carries the probability that its plan reaches target 1, its break-even and its expected R; a Hold says why there is no trade and shows any declined plan. With its weighted factors (trend, momentum, sentiment, breakout, risk, cycle phase); one computation is served for at most an hour and never past its candle. ${TIERS_NOTE}`,
   input: AssetAnalysisInput,
   output: SignalResponseSchema,
   needs: 'market',
@@ -175,7 +203,7 @@ const getTradingSignals = defineTool({
   name: 'get_trading_signals',
   title: 'Trading signal list',
   description:
-    'Signal list over an asset class: one row per asset with action, confidence, trend, RSI and Fear & Greed, most confident first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
+    'Signal list over an asset class: one row per asset with action, the probability and expected R after costs of its call (buy or sell; a hold has no trade), trend, RSI and Fear & Greed, calls first, most probable first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
   input: TradingSignalsInput,
   output: SignalListSchema,
   needs: 'market',
@@ -184,7 +212,7 @@ const getTradingSignals = defineTool({
     const l = await b.market.tradingSignals(input);
     const rows = l.rows.map(
       (r) =>
-        `- ${assetName(r.asset)}: ${r.action.toUpperCase()} ${share(r.confidence)}, trend ${r.trend}, RSI ${num(r.rsi, 1)}, F&G ${r.fear_greed ?? 'unavailable'}, change ${pct(r.change_pct)}`,
+        `- ${assetName(r.asset)}: ${r.action === 'hold' ? 'HOLD' : `${r.action.toUpperCase()} ${share(r.confidence)}${r.expected_r === null ? '' : `, expected ${num(r.expected_r, 2)}R`}`}, trend ${r.trend}, RSI ${num(r.rsi, 1)}, F&G ${r.fear_greed ?? 'unavailable'}, change ${pct(r.change_pct)}`,
     );
     return {
       data: { ...l },

@@ -172,7 +172,10 @@ function changeColumnOf(ticker: Ticker, column: string | null): number | null {
 
 function tryAnalyze(deps: AppDeps, candles: Parameters<typeof analyze>[0], asset: Asset) {
   try {
-    return analyze(candles, analyzeOptionsOf(deps.config.planCosts, asset, marketOf(deps).venue));
+    return analyze(
+      candles,
+      analyzeOptionsOf(deps.config.planCosts, asset, marketOf(deps).venue, deps.config.signalMinExpectedR),
+    );
   } catch {
     return null;
   }

@@ -157,7 +157,7 @@ export async function evaluateAlerts(
     const lastOpen = candles.time[n - 1];
     const asset = universe.get(g.assetId);
     const name = asset?.name ?? g.assetId;
-    const options = analyzeOptionsOf(deps.config.planCosts, asset, market.venue);
+    const options = analyzeOptionsOf(deps.config.planCosts, asset, market.venue, deps.config.signalMinExpectedR);
     for (const alert of g.alerts) {
       evaluated++;
       const hit = evaluateAlert(alert, candles, options);

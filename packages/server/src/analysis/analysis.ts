@@ -238,7 +238,7 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
         .catch(() => null);
       try {
         return analyze(closed, {
-          ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue),
+          ...analyzeOptionsOf(deps.config.planCosts, asset, market.venue, deps.config.signalMinExpectedR),
           market: { funding: funding?.rate ?? null },
         });
       } catch (err) {
@@ -326,6 +326,15 @@ export function analysisEnvelope(result: AnalysisResult): CachedBody {
   return body;
 }
 
+/** A signal as published: the declined plan's time as an ISO date-time. */
+export function signalWire(sig: Signal) {
+  const declined = sig.declined_plan;
+  return {
+    ...sig,
+    declined_plan: declined === null ? null : { ...declined, published_time: iso(declined.published_time) },
+  };
+}
+
 /** The analysis as published: times as ISO date-times. */
 export function analysisWire(result: AnalysisResult) {
   const a = result.analysis;
@@ -351,7 +360,7 @@ export function analysisWire(result: AnalysisResult) {
     },
     volume_profile: a.volume_profile,
     zone: { ...a.zone, published_time: iso(a.zone.published_time) },
-    signal: a.signal,
+    signal: signalWire(a.signal),
     technical_rating: a.technical_rating,
     fear_greed: a.fear_greed,
     regime: {
@@ -387,7 +396,7 @@ function servedSource(r: Served) {
 export interface SignalResult extends Omit<Served, 'fetched_at'> {
   fetched_at: string;
   as_of: string;
-  signal: Signal;
+  signal: ReturnType<typeof signalWire>;
   cached_at: string;
   /** Seconds since the signal was computed. */
   age: number;
@@ -429,7 +438,7 @@ export async function signalOf(
     venue: value.venue,
     ...servedSource(value),
     as_of: iso(value.analysis.as_of),
-    signal: value.analysis.signal,
+    signal: signalWire(value.analysis.signal),
     cached_at: iso(at),
     age,
     max_age: signalMaxAge(r.timeframe, now, age),

@@ -46,15 +46,18 @@ export function costModelOf(overrides: readonly PlanCostOverride[], assetClass: 
  * net risk-reward use the round trip of the asset's market on `venue` ({@link costModelOf}). The
  * analysis routes, zone alerts and their evaluation all use it, so an alert watches the very plan
  * the analysis publishes. Without an asset (unknown to the universe), core's 0.20% default.
+ * `minExpectedR` (the operator's `MARKETLENS_SIGNAL_MIN_EXPECTED_R`) sets the signal's edge floor.
  */
 export function analyzeOptionsOf(
   overrides: readonly PlanCostOverride[] | undefined,
   asset: Pick<Asset, 'asset_class'> | undefined,
   venue: string,
+  minExpectedR?: number,
 ): AnalyzeOptions {
-  if (asset === undefined) return {};
+  const signal = minExpectedR === undefined ? {} : { signal: { minExpectedR } };
+  if (asset === undefined) return signal;
   const model = costModelOf(overrides ?? [], asset.asset_class, venue);
-  return { plan: { costPct: roundTripCostPct({ assetClass: asset.asset_class, ...model }) } };
+  return { ...signal, plan: { costPct: roundTripCostPct({ assetClass: asset.asset_class, ...model }) } };
 }
 
 /**

@@ -9,18 +9,20 @@ import {
   type SignalControls,
   type SignalRow,
   type SignalSort,
+  signal,
   signalRow,
 } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
 import { isAtLeast } from '../keys/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
-import { iso, venueSnapshot } from '../market/market.js';
+import { iso, marketOf, venueSnapshot } from '../market/market.js';
 import type { VenueSnapshot } from '../market/quotes.js';
 import { cachedOverClass, classSeries } from '../market/universe-series.js';
 import type { AppDeps, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { SIGNAL_TIMEFRAMES } from '../platform/product-rules.js';
 import { type AssetRef, assetRef, tierOf } from './analysis.js';
+import { analyzeOptionsOf } from './plan-costs.js';
 
 export type SignalTimeframe = (typeof SIGNAL_TIMEFRAMES)[number];
 
@@ -81,6 +83,7 @@ function signalRowsOf(deps: AppDeps, filter: AssetClassFilter, timeframe: Signal
   return classSeries(deps, filter, timeframe).then((cls) =>
     cachedOverClass(deps, `signals|${filter}|${timeframe}|${cls.last_open}`, async () => {
       const snapshot = await venueSnapshot(deps);
+      const venue = marketOf(deps).venue;
       const rows: SignalRow[] = [];
       const byId = new Map<string, Asset>();
       for (const { asset, series } of cls.assets) {
@@ -88,7 +91,10 @@ function signalRowsOf(deps: AppDeps, filter: AssetClassFilter, timeframe: Signal
         try {
           const ctx = computeContext(series.candles);
           const fg = fearGreed(ctx, { funding: fundingRateOf(snapshot, asset.id) });
-          rows.push(signalRow(asset.id, ctx, { fearGreed: fg }));
+          // Calls are judged by their plan at the asset class's cost, as the analysis publishes them.
+          const o = analyzeOptionsOf(deps.config.planCosts, asset, venue, deps.config.signalMinExpectedR);
+          const sig = signal(ctx, { fearGreed: fg, plan: o.plan, minExpectedR: o.signal?.minExpectedR });
+          rows.push(signalRow(asset.id, ctx, { fearGreed: fg, signal: sig }));
           byId.set(asset.id, asset);
         } catch (err) {
           // Candles the engine refuses leave the asset out of the list.

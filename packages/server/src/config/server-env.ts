@@ -77,6 +77,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       ...mcpAllowedOriginsFromEnv(env),
       ...verification,
       planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
+      ...signalMinExpectedRFromEnv(env.MARKETLENS_SIGNAL_MIN_EXPECTED_R),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
     ...(env.MARKETLENS_SECRET_KEY_PREVIOUS
@@ -187,4 +188,14 @@ function previousKeyOf(base64: string): Buffer {
       ),
     );
   }
+}
+
+/** MARKETLENS_SIGNAL_MIN_EXPECTED_R: a number in -100..100 (R); absent or blank: core's default. */
+function signalMinExpectedRFromEnv(raw: string | undefined): { signalMinExpectedR?: number } {
+  if (raw === undefined || raw.trim() === '') return {};
+  const x = /^-?\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!(x >= -100 && x <= 100)) {
+    throw new Error(`MARKETLENS_SIGNAL_MIN_EXPECTED_R: '${raw}' is not a number of R in -100..100`);
+  }
+  return { signalMinExpectedR: x };
 }

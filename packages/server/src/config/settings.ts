@@ -285,6 +285,13 @@ export const SETTINGS: readonly Setting[] = [
     "core's cost model per asset class",
     'round trip of published plans: `<class>[@<venue>]=<fee %>/<spread %>`, e.g. `coins=0.05/0.02,fx@oanda=0/0.01`',
   ),
+  s(
+    'signalMinExpectedR',
+    'MARKETLENS_SIGNAL_MIN_EXPECTED_R',
+    'number',
+    '0',
+    "a Buy or Sell is published only when its plan's expected R after costs, at the lower end of its 90% interval, is above this (R, -100..100)",
+  ),
   s('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
   s(
     'pilotUniverse',

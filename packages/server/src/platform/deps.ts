@@ -46,6 +46,11 @@ export interface ServerConfig {
   mcpAllowedOrigins?: readonly string[];
   /** Round-trip costs of published plans per asset class and venue (`MARKETLENS_PLAN_COSTS`); absent: core's `COST_MODELS`. */
   planCosts?: readonly import('../analysis/plan-costs.js').PlanCostOverride[];
+  /**
+   * Floor of a call's expected R after costs at the lower end of its interval
+   * (`MARKETLENS_SIGNAL_MIN_EXPECTED_R`, -100..100); absent: core's `SIGNAL_MIN_EXPECTED_R` (0).
+   */
+  signalMinExpectedR?: number;
   /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
   venueLimits?: import('../market/venue-guard.js').VenueLimits;
   /**

@@ -432,7 +432,8 @@ describe('assets named by ticker or pair', () => {
 describe('plan costs by market', () => {
   it("publishes each plan with its asset class's round trip, and net R below gross", async () => {
     const { roundTripCostPct } = await import('@marketlens/core');
-    const local = harness({ rateLimit: { limit: 1_000_000, windowMs: 60_000 } });
+    // The edge floor lowered (MARKETLENS_SIGNAL_MIN_EXPECTED_R) so that the simulated calls publish plans.
+    const local = harness({ rateLimit: { limit: 1_000_000, windowMs: 60_000 }, signalMinExpectedR: -100 });
     const p = await local.signup();
     await grantTier(local.storage, p.userId, 'pro', 'admin', 30, local.clock.now);
     const headers = { 'x-session-token': p.token };
@@ -467,6 +468,7 @@ describe('plan costs by market', () => {
     const local = harness({
       rateLimit: { limit: 1_000_000, windowMs: 60_000 },
       planCosts: [{ asset_class: 'coins', venue: 'marketlens-sim', feePct: 0.01, spreadPct: 0.01 }],
+      signalMinExpectedR: -100,
     });
     const p = await local.signup();
     await grantTier(local.storage, p.userId, 'pro', 'admin', 30, local.clock.now);
