@@ -7,6 +7,7 @@ export { type Analysis, type AnalysisLevels, type AnalyzeOptions, analyze } from
 export { AssessmentError, type AssessmentErrorReason } from './assessment-error.js';
 export { InputError, type InputErrorCode } from './errors.js';
 export {
+  FEAR_GREED_HISTORY,
   FEAR_GREED_WEIGHTS,
   FEAR_GREED_ZONES,
   type FearGreed,
@@ -18,6 +19,13 @@ export {
   fearGreed,
   fearGreedZone,
 } from './feargreed/fear-greed.js';
+export {
+  ANALYSIS_HISTORY,
+  type AnalysisHistory,
+  analysisHistory,
+  type HistoryOutput,
+  LEVELS_HISTORY,
+} from './history/history.js';
 // Indicators
 export { AD, ad } from './indicators/ad.js';
 export { ADOsc, type AdOscOptions, adOsc } from './indicators/adosc.js';
@@ -163,6 +171,7 @@ export {
   type ThesisStatus,
 } from './position/assessment.js';
 export {
+  REGIME_HISTORY,
   REGIME_PHASES,
   type Regime,
   type RegimeOptions,
@@ -172,11 +181,13 @@ export {
   regime,
   regimeSeries,
   regimeTransitions,
+  type SwingStructure,
 } from './regime/regime.js';
 export {
   CANDLE_PATTERNS,
   type CandlePattern,
   type OHLC,
+  PATTERNS_HISTORY,
   type PatternOptions,
   patternsAt,
 } from './screeners/patterns.js';
@@ -238,6 +249,7 @@ export {
 } from './signal/context.js';
 export {
   SIGNAL_FACTORS,
+  SIGNAL_HISTORY,
   SIGNAL_MIN_EDGE,
   SIGNAL_WEIGHTS,
   type Signal,
@@ -253,6 +265,7 @@ export {
   type RatingLabel,
   type RatingVote,
   ratingLabel,
+  TECHNICAL_RATING_HISTORY,
   type TechnicalRating,
   type TechnicalRatingOptions,
   technicalRating,

@@ -64,7 +64,13 @@ const en: Phrases = {
     greed: 'greed',
     extreme_greed: 'extreme greed',
   },
-  phase: { accumulation: 'accumulation', markup: 'markup', distribution: 'distribution', markdown: 'markdown' },
+  phase: {
+    accumulation: 'accumulation',
+    markup: 'markup',
+    distribution: 'distribution',
+    markdown: 'markdown',
+    range: 'a trading range',
+  },
   direction: { long: 'long', short: 'short' },
   pattern: {
     bullish_engulfing: 'bullish engulfing',
@@ -92,6 +98,10 @@ const en: Phrases = {
       v.has('change_pct')
         ? `The price is ${v.t('close')}, ${v.t('change_pct')} on the last bar.`
         : `The price is ${v.t('close')}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `There is not enough history to rate it: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, the rating needs ${v.t('needed')}.`
+        : 'There is not enough history to rate it yet.',
     signal: (v) => `The signal reads ${v.w('action', en.action)} with ${v.t('confidence_pct')} confidence.`,
     trend: (v) =>
       v.has('adx')
@@ -147,6 +157,7 @@ const es: Phrases = {
     markup: 'fase alcista',
     distribution: 'fase de distribución',
     markdown: 'fase bajista',
+    range: 'fase lateral',
   },
   direction: { long: 'largo', short: 'corto' },
   pattern: {
@@ -175,6 +186,10 @@ const es: Phrases = {
       v.has('change_pct')
         ? `El precio está en ${v.t('close')}, ${v.t('change_pct')} en la última vela.`
         : `El precio está en ${v.t('close')}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `No hay historial suficiente para valorarlo: ${v.t('candles')} ${v.t('candles') === '1' ? 'vela' : 'velas'}, la valoración necesita ${v.t('needed')}.`
+        : 'Todavía no hay historial suficiente para valorarlo.',
     signal: (v) => `La señal es ${v.w('action', es.action)} con una confianza del ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -230,6 +245,7 @@ const de: Phrases = {
     markup: 'Aufwärtsphase',
     distribution: 'Distributionsphase',
     markdown: 'Abwärtsphase',
+    range: 'Seitwärtsphase',
   },
   direction: { long: 'Long', short: 'Short' },
   pattern: {
@@ -258,6 +274,10 @@ const de: Phrases = {
       v.has('change_pct')
         ? `Der Kurs liegt bei ${v.t('close')}, ${v.t('change_pct')} in der letzten Kerze.`
         : `Der Kurs liegt bei ${v.t('close')}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `Für eine Bewertung reicht die Historie nicht aus: ${v.t('candles')} ${v.t('candles') === '1' ? 'Kerze' : 'Kerzen'}, die Bewertung braucht ${v.t('needed')}.`
+        : 'Für eine Bewertung reicht die Historie noch nicht aus.',
     signal: (v) => `Das Signal lautet ${v.w('action', de.action)} mit einer Konfidenz von ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -315,6 +335,7 @@ const fr: Phrases = {
     markup: 'phase de hausse',
     distribution: 'phase de distribution',
     markdown: 'phase de baisse',
+    range: 'phase latérale',
   },
   direction: { long: 'acheteur', short: 'vendeur' },
   pattern: {
@@ -345,6 +366,10 @@ const fr: Phrases = {
       v.has('change_pct')
         ? `Le cours est à ${v.t('close')}, ${v.t('change_pct')} sur la dernière bougie.`
         : `Le cours est à ${v.t('close')}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `L'historique ne suffit pas pour l'évaluer : ${v.t('candles')} ${v.t('candles') === '1' ? 'bougie' : 'bougies'}, l'évaluation en demande ${v.t('needed')}.`
+        : "L'historique ne suffit pas encore pour l'évaluer.",
     signal: (v) => `Le signal est ${v.w('action', fr.action)} avec une confiance de ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -401,6 +426,7 @@ const pt: Phrases = {
     markup: 'fase de alta',
     distribution: 'fase de distribuição',
     markdown: 'fase de baixa',
+    range: 'fase lateral',
   },
   direction: { long: 'comprado', short: 'vendido' },
   pattern: {
@@ -429,6 +455,10 @@ const pt: Phrases = {
       v.has('change_pct')
         ? `O preço está em ${v.t('close')}, ${v.t('change_pct')} no último candle.`
         : `O preço está em ${v.t('close')}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `Não há histórico suficiente para avaliá-lo: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, a avaliação precisa de ${v.t('needed')}.`
+        : 'Ainda não há histórico suficiente para avaliá-lo.',
     signal: (v) => `O sinal é ${v.w('action', pt.action)} com confiança de ${v.t('confidence_pct')}.`,
     trend: (v) =>
       v.has('adx')
@@ -473,7 +503,7 @@ const ja: Phrases = {
     greed: '強欲',
     extreme_greed: '極度の強欲',
   },
-  phase: { accumulation: '集積', markup: '上昇', distribution: '分配', markdown: '下落' },
+  phase: { accumulation: '集積', markup: '上昇', distribution: '分配', markdown: '下落', range: '保ち合い' },
   direction: { long: 'ロング', short: 'ショート' },
   pattern: {
     bullish_engulfing: '強気の包み足',
@@ -501,6 +531,10 @@ const ja: Phrases = {
       v.has('change_pct')
         ? `価格は${v.t('close')}、直近の足の騰落率は${v.t('change_pct')}です。`
         : `価格は${v.t('close')}です。`,
+    history: (v) =>
+      v.has('needed')
+        ? `評価するには履歴が足りません（ローソク足${v.t('candles')}本、評価には${v.t('needed')}本が必要）。`
+        : '評価するにはまだ履歴が足りません。',
     signal: (v) => `シグナルは「${v.w('action', ja.action)}」、信頼度は${v.t('confidence_pct')}です。`,
     trend: (v) =>
       v.has('adx')
@@ -544,7 +578,7 @@ const zh: Phrases = {
     greed: '贪婪',
     extreme_greed: '极度贪婪',
   },
-  phase: { accumulation: '吸筹', markup: '拉升', distribution: '派发', markdown: '下跌' },
+  phase: { accumulation: '吸筹', markup: '拉升', distribution: '派发', markdown: '下跌', range: '震荡' },
   direction: { long: '做多', short: '做空' },
   pattern: {
     bullish_engulfing: '看涨吞没',
@@ -571,6 +605,10 @@ const zh: Phrases = {
       v.has('change_pct')
         ? `价格为${v.t('close')}，最近一根K线涨跌幅为${v.t('change_pct')}。`
         : `价格为${v.t('close')}。`,
+    history: (v) =>
+      v.has('needed')
+        ? `历史数据不足，无法评级：现有${v.t('candles')}根K线，评级需要${v.t('needed')}根。`
+        : '历史数据尚不足，无法评级。',
     signal: (v) => `信号为「${v.w('action', zh.action)}」，置信度为${v.t('confidence_pct')}。`,
     trend: (v) =>
       v.has('adx') ? `趋势${v.w('direction', zh.trend)}（ADX ${v.t('adx')}）。` : `趋势${v.w('direction', zh.trend)}。`,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { fearGreed } from '../feargreed/fear-greed.js';
-import { regime } from '../regime/regime.js';
+import { REGIME_HISTORY, regime } from '../regime/regime.js';
 import { filterSignals, type SignalRow, signalRow } from '../screeners/signal-list.js';
 import { toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
@@ -246,8 +246,8 @@ describe('signal', () => {
     let reached = 0;
     fc.assert(
       fc.property(longCandles(), fc.nat(), (rows, cut) => {
-        // A few as-of bars fall in the warm-up (0..59), most after it.
-        const k = cut % 10 === 0 ? cut % 60 : 60 + (cut % (rows.length - 60));
+        // A few as-of bars fall in the warm-up (0..219: the regime, the last factor, needs 220), most after it.
+        const k = cut % 10 === 0 ? cut % REGIME_HISTORY : REGIME_HISTORY + (cut % (rows.length - REGIME_HISTORY));
         const full = computeContext(toColumns(rows));
         const s = signal(full, { asOf: k });
         if (pastWarmUp(s)) reached++;

@@ -53,7 +53,9 @@ function signalLines(s: Signal): string {
     .map((f) => `${f.name} ${num(f.score, 2)} (weight ${num(f.weight, 2)})`)
     .join(', ');
   return lines(
-    `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)} (base rate ${share(s.base_rate)}), score ${num(s.score, 3)}${s.reason === 'no_edge' ? ' (no edge over the base rate: holding)' : ''}`,
+    s.reason === 'insufficient_data'
+      ? 'Signal: none (insufficient_data: not enough history to rate)'
+      : `Signal: ${s.action.toUpperCase()}, confidence ${share(s.confidence)} (base rate ${share(s.base_rate)}), score ${num(s.score, 3)}${s.reason === 'no_edge' ? ' (no edge over the base rate: holding)' : ''}`,
     factors.length > 0 ? `Factors: ${factors}` : null,
   );
 }
@@ -75,6 +77,13 @@ function planLines(z: TradePlan): string {
   );
 }
 
+/** What was withheld for too short a history, with the candles each part needs; null when nothing was. */
+function historyLine(h: AnalysisData['history']): string | null {
+  if (h.insufficient.length === 0) return null;
+  const needs = h.insufficient.map((o) => `${o} (${h.min_candles[o]} candles)`).join(', ');
+  return `Not enough history (${h.candles} candles, insufficient_data): ${needs}`;
+}
+
 const levelText = (l: Level | null) => (l ? `${num(l.low)} - ${num(l.high)} (${pct(l.distance_pct)})` : 'none');
 
 /** The readable summary of an analysis: price, signal, Fear & Greed, zones and the trade plan. */
@@ -86,7 +95,8 @@ export function renderAnalysis(a: AnalysisData): string {
     `Fear & Greed: ${a.fear_greed.score ?? 'unavailable'}${a.fear_greed.zone ? ` (${a.fear_greed.zone})` : ''}`,
     `Nearest support: ${levelText(a.levels.nearest_support)}; nearest resistance: ${levelText(a.levels.nearest_resistance)}`,
     planLines(a.zone),
-    a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+    a.patterns && a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+    historyLine(a.history),
     a.live
       ? `Live: ${num(a.live.price)} (${pct(a.live.change_pct)} since the close analysed)${a.live.entry_distance_pct === null ? '' : `, ${pct(a.live.entry_distance_pct)} from the entry zone`}`
       : null,
