@@ -175,16 +175,24 @@ describe('signal', () => {
   });
 
   it('publishes the calibrated probability: the base rate where the curve is flat, a hold when an edge is asked', () => {
-    // 1 ms apart: intraday, whose fitted curve is the constant base rate (no measured edge).
+    // 1 ms apart: intraday, with a flat curve at the base rate (no measured edge). The shipped
+    // intraday curve was flat until the regime lost its vote (issue 38), so the flat curve is built here.
     const c = toColumns(trend(300, 0.006));
-    const intraday = SIGNAL_CALIBRATION.families.intraday;
-    expect(intraday.direction).toBe('constant');
-    const raw = signal(c, { minEdge: -1 });
+    const intraday = {
+      ...SIGNAL_CALIBRATION.families.intraday,
+      direction: 'constant' as const,
+      knots: [{ evidence: 0.5, probability: SIGNAL_CALIBRATION.families.intraday.base_rate, plans: 1 }],
+    };
+    const calibration: SignalCalibration = {
+      provenance: SIGNAL_CALIBRATION.provenance,
+      families: { daily: SIGNAL_CALIBRATION.families.daily, intraday },
+    };
+    const raw = signal(c, { minEdge: -1, calibration });
     expect(raw.confidence).toBeCloseTo(intraday.base_rate, 12);
     expect(raw.base_rate).toBe(intraday.base_rate);
     // By default a call at the base rate is published, its confidence saying plainly that it has no edge.
-    expect(signal(c)).toMatchObject({ action: raw.action, confidence: raw.confidence });
-    const gated = signal(c, { minEdge: 0.02 });
+    expect(signal(c, { calibration })).toMatchObject({ action: raw.action, confidence: raw.confidence });
+    const gated = signal(c, { minEdge: 0.02, calibration });
     expect(gated).toMatchObject({ action: 'hold', reason: 'no_edge', score: raw.score });
     expect(gated.confidence).toBeCloseTo(1 - intraday.base_rate, 12);
     expect(gated.raw_confidence).toBe(raw.raw_confidence);
