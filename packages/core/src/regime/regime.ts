@@ -337,8 +337,8 @@ function slopeAt(col: Float64Array, atr: Float64Array, i: number, bars: number):
  * Market phase as of a bar, read from price structure as a chartist reads it, with the last
  * confirmed transition, so a server can push regime changes off `d1`.
  *
- * Per bar, with ATR = ATR(14) (Wilder), swing highs and lows as fractals (a high above the 3
- * highs before it and at least the 3 after it, known 3 bars later; the mirror for lows), the
+ * Per bar, with ATR = ATR(14) (Wilder), swing highs and lows as fractals (a high above the 5
+ * highs before it and at least the 5 after it, known 5 bars later; the mirror for lows), the
  * structure `up` when the last swing high and low are above the ones before them (higher highs,
  * higher lows) and the close above the last low, `down` for the mirror, else `mixed`; the slopes
  * `slope50 = (EMA50 - EMA50[10]) / ATR` and `slope200 = (SMA200 - SMA200[20]) / ATR`; and the
