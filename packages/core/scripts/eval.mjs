@@ -7,7 +7,7 @@
 // shuffled-level null with its permutation test, and the searches of zone detection and plan
 // parameters on the training part) and evaluation-reliability.svg beside it. Deterministic: the
 // same bytes on every run (the timing line goes to the console only).
-// EVAL_ONLY=levels, EVAL_ONLY=plans or EVAL_ONLY=signals runs that part alone and prints it without writing files.
+// EVAL_ONLY=levels, EVAL_ONLY=plans, EVAL_ONLY=signals or EVAL_ONLY=regime runs that part alone and prints it without writing files.
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,7 @@ import {
   fitCalibration,
   SIGNAL_CALIBRATION,
   SIGNAL_MIN_EDGE,
+  SIGNAL_WEIGHTS,
   supportResistance,
   timeframeFamily,
 } from '../dist/index.js';
@@ -33,6 +34,7 @@ import {
   zoneEvents,
 } from './levels-null.mjs';
 import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
+import { regimeEvaluation, regimeSectionLines } from './regime-eval.mjs';
 import { signalEdgeSection } from './signal-edge.mjs';
 import { closed, dataDir, loadSeries, MIN_PLANS, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
@@ -46,8 +48,8 @@ if (!series) {
 const OUTCOMES = ['pending', 'entered', 'tp_hit', 'stopped_out', 'time_stopped', 'expired'];
 const PERMUTATIONS = 1000;
 const ONLY = process.env.EVAL_ONLY ?? null;
-if (ONLY !== null && ONLY !== 'levels' && ONLY !== 'plans' && ONLY !== 'signals') {
-  console.error(`EVAL_ONLY must be levels, plans or signals, got ${ONLY}`);
+if (ONLY !== null && !['levels', 'plans', 'signals', 'regime'].includes(ONLY)) {
+  console.error(`EVAL_ONLY must be levels, plans, signals or regime, got ${ONLY}`);
   process.exit(2);
 }
 const runs = (part) => ONLY === null || ONLY === part;
@@ -647,6 +649,13 @@ if (runs('plans')) {
 }
 
 // ---- what the training choices would do to the calibration ----
+// ---- the regime's forward-return separation (issue 38; scripts/regime-eval.mjs) ----
+if (runs('regime')) {
+  for (const line of regimeSectionLines(regimeEvaluation(series), { cycleWeight: SIGNAL_WEIGHTS.cycle_phase })) {
+    out(line);
+  }
+}
+
 if (ONLY === null && levelChoice !== null && planChoice !== null) {
   out('## What the training choices would do to the calibration');
   out();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Analysis, analyze } from './analyze.js';
 import { InputError } from './errors.js';
+import { REGIME_HISTORY } from './regime/regime.js';
 import { computeContext } from './signal/context.js';
 import { candleSeries, seriesPast, toColumns } from './testing/props.js';
 import { reach } from './testing/reach.js';
@@ -19,22 +20,29 @@ function expectWireClean(a: Analysis): void {
   expect(JSON.parse(JSON.stringify(a))).toEqual(a);
 }
 
-/** Bars before every signal factor has a score (the longest factor warm-up is about 55). */
-const WARM_UP = 70;
+/**
+ * Bars before every signal factor has a score: the signal's history (SMA200) and the regime's
+ * (SMA200 and its 20-bar slope) are the longest.
+ */
+const WARM_UP = REGIME_HISTORY;
 
 describe('analyze', () => {
   it('has no look-ahead: a prefix reads what the full series read as of its last candle', () => {
     const read = reach('a prefix with a signal from every factor');
     read.assert(
-      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 240 }), fc.nat(), (rows, cut) => {
-        // the prefix ends past the warm-up where the series allows it
-        const from = Math.min(WARM_UP, rows.length - 1);
-        const k = from + (cut % (rows.length - from));
-        const full = computeContext(toColumns(rows));
-        const a = analyze(full, { asOf: k });
-        read.hitIf(a.signal.factors.every((f) => f.score !== null));
-        expect(a).toEqual(analyze(toColumns(rows.slice(0, k + 1))));
-      }),
+      fc.property(
+        seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: WARM_UP + 100 }),
+        fc.nat(),
+        (rows, cut) => {
+          // the prefix ends past the warm-up where the series allows it
+          const from = Math.min(WARM_UP, rows.length - 1);
+          const k = from + (cut % (rows.length - from));
+          const full = computeContext(toColumns(rows));
+          const a = analyze(full, { asOf: k });
+          read.hitIf(a.signal.factors.every((f) => f.score !== null));
+          expect(a).toEqual(analyze(toColumns(rows.slice(0, k + 1))));
+        },
+      ),
       { numRuns: 60 },
     );
   });
@@ -43,7 +51,7 @@ describe('analyze', () => {
     const planned = reach('a plan past the ATR warm-up');
     const signalled = reach('a signal from every factor');
     signalled.assert(
-      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: 240 }), (rows) => {
+      fc.property(seriesPast(candleSeries, WARM_UP, { minLength: 1, maxLength: WARM_UP + 100 }), (rows) => {
         const a = analyze(toColumns(rows));
         signalled.hitIf(a.signal.factors.every((f) => f.score !== null));
         planned.hitIf(a.zone.atr !== null);

@@ -1,5 +1,12 @@
 import { InputError } from './errors.js';
 import { type FearGreed, fearGreed } from './feargreed/fear-greed.js';
+import {
+  type AnalysisHistory,
+  analysisHistory,
+  withholdFearGreed,
+  withholdRating,
+  withholdSignal,
+} from './history/history.js';
 import type { VolumeProfile } from './levels/volume-profile.js';
 import { type SupportResistance, type SupportResistanceOptions, supportResistance } from './levels/zones.js';
 import { buildPlan, type Direction, type PlanOptions, type TradePlan } from './plan/plan.js';
@@ -16,7 +23,10 @@ import { type TechnicalRating, technicalRating } from './signal/technical-rating
  * below (`nearest_support`) and above (`nearest_resistance`), by `zoneContext`, the one
  * definition the screeners, the signal list and the overview share.
  */
-export type AnalysisLevels = Omit<SupportResistance, 'volume_profile'>;
+export type AnalysisLevels = Omit<SupportResistance, 'volume_profile'> & {
+  /** `insufficient_data`: fewer candles than the levels need (`history.min_candles.levels`); no zones then. */
+  reason?: 'insufficient_data';
+};
 
 /** The full analysis of one series as of one candle: the wire object of `/v2/analysis`. */
 export interface Analysis {
@@ -37,8 +47,10 @@ export interface Analysis {
   technical_rating: TechnicalRating;
   fear_greed: FearGreed;
   regime: Regime;
-  /** Candlestick patterns of the as-of candle. */
-  patterns: CandlePattern[];
+  /** Candlestick patterns of the as-of candle; null below their history (`history.insufficient` names it). */
+  patterns: CandlePattern[] | null;
+  /** The candles read and the candles each output needs; the outputs withheld below their need. */
+  history: AnalysisHistory;
 }
 
 /** Options of {@link analyze}. */
@@ -77,6 +89,11 @@ export interface AnalyzeOptions {
  * Buy/Hold/Sell signal with its factor breakdown, the TradingView-style technical rating, the
  * Fear & Greed score, the regime phase and the candlestick patterns of the candle.
  *
+ * Every output knows the history it needs (`history.min_candles`, see `ANALYSIS_HISTORY`): below
+ * it the output is withheld with `reason: 'insufficient_data'` (the technical rating, Fear & Greed
+ * and regime null, the signal a Hold with score and confidence 0, the levels without zones, the
+ * patterns null), and `history.insufficient` lists what was withheld.
+ *
  * Every part reads one shared indicator context, so each indicator column is computed once.
  * Only candles `0..asOf` are read: the analysis of a prefix equals the analysis of the full
  * series as of the prefix's last candle. Deterministic, pure, synchronous. The last candle may
@@ -111,10 +128,23 @@ export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analys
       'planDirection',
     );
   }
-  const fg = fearGreed(ctx, { asOf: i, ...options?.market });
+  const history = analysisHistory(i + 1);
+  const short = new Set(history.insufficient);
+  const fg = withholdFearGreed(fearGreed(ctx, { asOf: i, ...options?.market }), i + 1);
   const rg = regime(ctx, { ...options?.regime, asOf: i });
-  const sr = supportResistance(ctx.candles, { ...options?.levels, asOf: i, atr: ctx.atr(14) });
-  const { signal: sig, plan } = signalAndPlan(ctx, {
+  const found = supportResistance(ctx.candles, { ...options?.levels, asOf: i, atr: ctx.atr(14) });
+  // Too short a history for levels: none published, so no plan is drawn on them.
+  const sr: SupportResistance & { reason?: 'insufficient_data' } = short.has('levels')
+    ? {
+        ...found,
+        zones: [],
+        inside: null,
+        nearest_support: null,
+        nearest_resistance: null,
+        reason: 'insufficient_data',
+      }
+    : found;
+  const judged = signalAndPlan(ctx, {
     ...options?.signal,
     asOf: i,
     fearGreed: fg,
@@ -122,6 +152,9 @@ export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analys
     levels: sr,
     plan: options?.plan,
   });
+  // Too short a history for the signal: a Hold, and the plan it was judged by is not published.
+  const sig = withholdSignal(judged.signal, i + 1);
+  const plan = sig === judged.signal ? judged.plan : null;
   const direction: Direction | null | undefined =
     planDirection === 'trend' ? undefined : sig.action === 'buy' ? 'long' : sig.action === 'sell' ? 'short' : null;
   // A published call's plan is the one it was judged by; a hold publishes none (see its declined_plan).
@@ -136,9 +169,10 @@ export function analyze(candles: ContextInput, options?: AnalyzeOptions): Analys
     volume_profile,
     zone,
     signal: sig,
-    technical_rating: technicalRating(ctx, { asOf: i }),
+    technical_rating: withholdRating(technicalRating(ctx, { asOf: i }), i + 1),
     fear_greed: fg,
     regime: rg,
-    patterns: patternsAtUnchecked(ctx.candles, i),
+    patterns: short.has('patterns') ? null : patternsAtUnchecked(ctx.candles, i),
+    history,
   };
 }

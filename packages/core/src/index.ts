@@ -7,6 +7,7 @@ export { type Analysis, type AnalysisLevels, type AnalyzeOptions, analyze } from
 export { AssessmentError, type AssessmentErrorReason } from './assessment-error.js';
 export { InputError, type InputErrorCode } from './errors.js';
 export {
+  FEAR_GREED_HISTORY,
   FEAR_GREED_WEIGHTS,
   FEAR_GREED_ZONES,
   type FearGreed,
@@ -18,6 +19,13 @@ export {
   fearGreed,
   fearGreedZone,
 } from './feargreed/fear-greed.js';
+export {
+  ANALYSIS_HISTORY,
+  type AnalysisHistory,
+  analysisHistory,
+  type HistoryOutput,
+  LEVELS_HISTORY,
+} from './history/history.js';
 // Indicators
 export { AD, ad } from './indicators/ad.js';
 export { ADOsc, type AdOscOptions, adOsc } from './indicators/adosc.js';
@@ -177,6 +185,7 @@ export {
   type ThesisStatus,
 } from './position/assessment.js';
 export {
+  REGIME_HISTORY,
   REGIME_PHASES,
   type Regime,
   type RegimeOptions,
@@ -186,11 +195,13 @@ export {
   regime,
   regimeSeries,
   regimeTransitions,
+  type SwingStructure,
 } from './regime/regime.js';
 export {
   CANDLE_PATTERNS,
   type CandlePattern,
   type OHLC,
+  PATTERNS_HISTORY,
   type PatternOptions,
   patternsAt,
 } from './screeners/patterns.js';
@@ -260,6 +271,7 @@ export {
 export {
   type DeclinedPlan,
   SIGNAL_FACTORS,
+  SIGNAL_HISTORY,
   SIGNAL_MIN_EDGE,
   SIGNAL_MIN_EXPECTED_R,
   SIGNAL_WEIGHTS,
@@ -277,6 +289,7 @@ export {
   type RatingLabel,
   type RatingVote,
   ratingLabel,
+  TECHNICAL_RATING_HISTORY,
   type TechnicalRating,
   type TechnicalRatingOptions,
   technicalRating,

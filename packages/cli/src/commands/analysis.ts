@@ -225,8 +225,11 @@ export const analyzeCommand: Command = {
       '\n',
       planText(style, a.zone, price),
       '\n',
-      `rating ${a.technical_rating.rating ?? 'n/a'} (${num(a.technical_rating.value, 3)})   regime ${a.regime.phase ?? 'n/a'}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}   fear & greed ${a.fear_greed.score === null ? 'n/a' : Math.round(a.fear_greed.score)} ${a.fear_greed.zone ?? ''}\n`,
-      a.patterns.length > 0 ? `patterns ${a.patterns.join(', ')}\n` : '',
+      `rating ${a.technical_rating.rating ?? `n/a${a.technical_rating.reason ? ` (${a.technical_rating.reason})` : ''}`} (${num(a.technical_rating.value, 3)})   regime ${a.regime.phase ?? 'n/a'}${a.regime.transition ? ` (from ${a.regime.transition.from}, ${a.regime.transition.bars_ago} bars ago)` : ''}   fear & greed ${a.fear_greed.score === null ? 'n/a' : Math.round(a.fear_greed.score)} ${a.fear_greed.zone ?? ''}\n`,
+      a.patterns && a.patterns.length > 0 ? `patterns ${a.patterns.join(', ')}\n` : '',
+      a.history.insufficient.length > 0
+        ? `history     ${a.history.candles} candles, not enough for ${a.history.insufficient.map((o) => `${o} (needs ${a.history.min_candles[o]})`).join(', ')}\n`
+        : '',
       '\n',
       `${overview}\n`,
     );

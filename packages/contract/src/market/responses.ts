@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PromotionSchema } from '../promotions/responses.js';
 import { DEFAULT_TIMEFRAME, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
 import { CHART_DEPTH, FEAR_GREED_ZONES } from './requests.js';
-import { CANDLE_PATTERNS, REGIME_PHASES, SIGNAL_FACTORS } from './words.js';
+import { CANDLE_PATTERNS, HISTORY_OUTPUTS, REGIME_PHASES, SIGNAL_FACTORS } from './words.js';
 
 /** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */
 
@@ -100,6 +100,10 @@ const LevelsSchema = z
     }),
     nearest_resistance: NearestLevelSchema.nullable().meta({
       description: 'The nearest zone entirely above the mark; distances to its bottom',
+    }),
+    reason: z.literal('insufficient_data').optional().meta({
+      description:
+        'Fewer candles than the levels need (`history.min_candles.levels`): no zones, no nearest support or resistance',
     }),
   })
   .meta({ id: 'AnalysisLevels' });
@@ -228,7 +232,7 @@ export const SignalSchema = z
     threshold: n,
     reason: z.enum(['insufficient_data', 'no_edge']).optional().meta({
       description:
-        "`insufficient_data`: no factor out of warm-up; `no_edge`: the score called a side but its calibrated probability did not clear the base rate, or its plan's expected R after costs was not above 0 at the lower end of its interval (or the plan had no trade), so the signal holds",
+        "`insufficient_data`: fewer candles than the signal needs (`history.min_candles.signal`, 200) or no factor out of warm-up: a Hold with score and confidence 0; `no_edge`: the score called a side but its calibrated probability did not clear the base rate, or its plan's expected R after costs was not above 0 at the lower end of its interval (or the plan had no trade), so the signal holds",
     }),
     edge: SignalEdgeSchema.nullable().meta({
       description:
@@ -258,7 +262,10 @@ const TechnicalRatingSchema = z
     rating: RatingLabel.nullable(),
     moving_averages: RatingGroupSchema,
     oscillators: RatingGroupSchema,
-    reason: z.literal('insufficient_data').optional(),
+    reason: z.literal('insufficient_data').optional().meta({
+      description:
+        'Fewer candles than the rating needs (`history.min_candles.technical_rating`, 200): value, rating and the group values are null; the votes cast are listed',
+    }),
   })
   .meta({ id: 'TechnicalRating' });
 
@@ -273,24 +280,69 @@ export const FearGreedSchema = z
     unavailable: z.array(
       z.object({ name: FgComponent, reason: z.enum(['not_supplied', 'insufficient_data', 'no_volume']) }),
     ),
-    reason: z.literal('insufficient_data').optional(),
+    reason: z.literal('insufficient_data').optional().meta({
+      description:
+        'Fewer candles than Fear & Greed needs (`history.min_candles.fear_greed`) or no component computable: score and zone are null',
+    }),
   })
   .meta({ id: 'FearGreed' });
 
-const Phase = z.enum(REGIME_PHASES);
+const Phase = z.enum(REGIME_PHASES).meta({
+  description:
+    'markup / markdown: an advance / decline (swing structure and EMA50 slope, or a 2-ATR thrust); accumulation / distribution: a range while SMA200 still falls / rises; range: a range with a flat SMA200',
+});
 const RegimeSchema = z
   .object({
     phase: Phase.nullable(),
     previous_phase: Phase.nullable(),
     since: time.nullable(),
-    bars_in_phase: nn,
+    bars_in_phase: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: 'Bars of the current phase, the as-of bar included: at least 1; null with `reason`' }),
     strength: nn,
     transition: z.object({ from: Phase, to: Phase, time, bars_ago: z.number().int() }).nullable(),
     changed: z.boolean(),
-    inputs: z.object({ ema_50: nn, atr_14: nn, efficiency_ratio: nn, move_atr: nn, channel_position: nn }),
-    reason: z.literal('insufficient_data').optional(),
+    structure: z.enum(['up', 'down', 'mixed']).nullable().meta({
+      description:
+        'Swing structure: higher highs and higher lows (up), lower highs and lower lows (down), else mixed; null before two swings each way',
+    }),
+    inputs: z.object({
+      ema_50: nn,
+      atr_14: nn,
+      efficiency_ratio: nn,
+      move_atr: nn.meta({
+        description: 'Net move of the last 20 closes in ATR(14): never markdown above +2, never markup below -2',
+      }),
+      channel_position: nn,
+      sma_200: nn,
+      ema_50_slope_atr: nn,
+      sma_200_slope_atr: nn,
+      swing_high: nn,
+      previous_swing_high: nn,
+      swing_low: nn,
+      previous_swing_low: nn,
+    }),
+    reason: z.literal('insufficient_data').optional().meta({
+      description: 'Fewer candles than the regime needs (`history.min_candles.regime`, 220): phase null',
+    }),
   })
   .meta({ id: 'Regime' });
+
+const HistoryOutput = z.enum(HISTORY_OUTPUTS);
+const HistorySchema = z
+  .object({
+    candles: z.number().int().meta({ description: 'Candles the analysis read: the as-of candle and those before it' }),
+    min_candles: z.record(HistoryOutput, z.number().int()).meta({
+      description: 'Candles each output needs before it is published; below it the output carries `insufficient_data`',
+    }),
+    insufficient: z.array(HistoryOutput).meta({
+      description: 'The outputs withheld for too short a history (null or empty, with `reason: insufficient_data`)',
+    }),
+  })
+  .meta({ id: 'AnalysisHistory' });
 
 const LiveMarkSchema = z
   .object({
@@ -319,7 +371,11 @@ export const AnalysisSchema = z
     technical_rating: TechnicalRatingSchema,
     fear_greed: FearGreedSchema,
     regime: RegimeSchema,
-    patterns: z.array(z.enum(CANDLE_PATTERNS)),
+    patterns: z
+      .array(z.enum(CANDLE_PATTERNS))
+      .nullable()
+      .meta({ description: 'Candlestick patterns of the as-of candle; null below `history.min_candles.patterns`' }),
+    history: HistorySchema,
     live: LiveMarkSchema.nullable().meta({
       description:
         'The candle still forming when the candles were read (null when none is: a closed session or a stale source); it moves distances, never the analysis',

@@ -13,7 +13,11 @@ export const CANDLE_PATTERNS = ['bullish_engulfing', 'bearish_engulfing', 'hamme
 export type CandlePatternName = (typeof CANDLE_PATTERNS)[number];
 
 /** The phases of the market regime. */
-export const REGIME_PHASES = ['accumulation', 'markup', 'distribution', 'markdown'] as const;
+export const REGIME_PHASES = ['accumulation', 'markup', 'distribution', 'markdown', 'range'] as const;
+
+/** The outputs of an analysis that need a history of candles before they are published. */
+export const HISTORY_OUTPUTS = ['technical_rating', 'fear_greed', 'patterns', 'levels', 'signal', 'regime'] as const;
+export type HistoryOutputName = (typeof HISTORY_OUTPUTS)[number];
 export type RegimePhaseName = (typeof REGIME_PHASES)[number];
 
 /** Sort orders of the signal list. */

@@ -114,6 +114,14 @@ export function fearGreedZone(score: number): FearGreedZone {
 }
 
 const VOL_PERIOD = 14;
+
+/**
+ * Candles Fear & Greed needs, counting the as-of candle: the volatility of 14 log returns (15
+ * candles) averaged over 90 bars, so every component read from candles is defined from the
+ * 104th candle. Below it an analysis publishes no score (`insufficient_data`); the function
+ * itself scores the components present.
+ */
+export const FEAR_GREED_HISTORY = 104;
 const VOLUME_SHORT = 10;
 const VOLUME_LONG = 30;
 /** Funding rate read as neutral: the usual 0.01% per 8 h baseline of perpetual swaps. */
@@ -214,7 +222,9 @@ function overextensionComponent(ctx: IndicatorContext, i: number): Raw | FearGre
  * The weights of the components present are renormalised to sum to 1. Zones over the integer
  * score: `extreme_fear` 0-24, `fear` 25-44, `neutral` 45-55, `greed` 56-75, `extreme_greed`
  * 76-100 ({@link FEAR_GREED_ZONES}). Needs 15 candles for momentum and 44 for volatility; with
- * no component computable, `score` and `zone` are null with `reason: 'insufficient_data'`.
+ * no component computable, `score` and `zone` are null with `reason: 'insufficient_data'`. Every
+ * component read from candles is defined from {@link FEAR_GREED_HISTORY} (104) candles, the
+ * history below which an analysis withholds the score (`withholdFearGreed`).
  * Reads candles `0..asOf` only.
  * @throws InputError on bad candles, index or market inputs.
  */

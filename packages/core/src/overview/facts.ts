@@ -1,4 +1,5 @@
 import type { FearGreed } from '../feargreed/fear-greed.js';
+import type { AnalysisHistory } from '../history/history.js';
 import type { SupportResistance } from '../levels/zones.js';
 import type { TradePlan } from '../plan/plan.js';
 import type { Regime } from '../regime/regime.js';
@@ -11,6 +12,7 @@ import { type FactFormat, formatNeutral } from './format.js';
 /** The kinds of facts, in the order {@link overviewFacts} lists them. */
 export type FactId =
   | 'price'
+  | 'history'
   | 'signal'
   | 'trend'
   | 'momentum'
@@ -61,6 +63,8 @@ export interface OverviewInput {
     | null;
   zone?: TradePlan | null;
   patterns?: readonly CandlePattern[] | null;
+  /** The history block: with it the `history` fact says how many candles the rating needs. */
+  history?: Pick<AnalysisHistory, 'candles' | 'min_candles'> | null;
 }
 
 /** The market an analysis is of, as the overview quotes its prices. */
@@ -170,9 +174,12 @@ function signalValues(sig: Signal): Record<string, FactValue> {
 }
 
 /**
- * The facts of an analysis, in a fixed order: price (close, bar change), signal (see
- * {@link signalValues}: a call's probability and expected R, a hold's reason, never a confidence
- * in holding), trend (direction from the signal's trend factor: above 0.25 up,
+ * The facts of an analysis, in a fixed order: price (close, bar change), history (when the
+ * signal or the technical rating is withheld for too short a history, `insufficient_data`: the
+ * narrative says there is not enough history to rate it, with the candles read and the candles
+ * needed when `history` is given; no signal fact then), signal (see {@link signalValues}: a call's
+ * probability and expected R, a hold's reason, never a confidence in holding), trend (direction
+ * from the signal's trend factor: above 0.25 up,
  * below -0.25 down; ADX), momentum (RSI with overbought >= 70 / oversold <= 30; MACD histogram
  * side), technical rating (with `relation` to the signal: `differs` when the rating leans to
  * another side than the signal's action, the narrative then says why both stand and names in
@@ -206,7 +213,22 @@ export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = 
   }
   const sig = analysis.signal;
   let trend: string | null = null;
-  if (sig) {
+  const tr = analysis.technical_rating;
+  // Too short a history to rate: say so instead of a rating (and of a Hold that means nothing).
+  const unrated = sig?.reason === 'insufficient_data' || tr?.reason === 'insufficient_data';
+  if (unrated) {
+    const h = analysis.history;
+    const values: Record<string, FactValue> = {};
+    if (h && fin(h.candles)) {
+      const needs = [h.min_candles.signal, h.min_candles.technical_rating].filter((x) => fin(x) && x > h.candles);
+      if (needs.length > 0) {
+        values.candles = num(h.candles, 'integer');
+        values.needed = num(Math.max(...needs), 'integer');
+      }
+    }
+    facts.push({ id: 'history', values });
+  }
+  if (sig && sig.reason !== 'insufficient_data') {
     facts.push({ id: 'signal', values: signalValues(sig) });
     const t = sig.factors.find((f) => f.name === 'trend')?.score;
     if (fin(t)) {
@@ -227,7 +249,6 @@ export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = 
     }
     facts.push({ id: 'momentum', values });
   }
-  const tr = analysis.technical_rating;
   if (tr && tr.value !== null && tr.rating !== null) {
     const values: Record<string, FactValue> = { rating: word(tr.rating), value: num(tr.value, 'decimal_2') };
     if (sig) {

@@ -63,7 +63,21 @@ const FULL: OverviewInput = {
     strength: 0.4,
     transition: { from: 'accumulation', to: 'markup', time: 0, bars_ago: 17 },
     changed: false,
-    inputs: { ema_50: 1, atr_14: 1, efficiency_ratio: 0.4, move_atr: 3, channel_position: 0.9 },
+    structure: 'up',
+    inputs: {
+      ema_50: 1,
+      atr_14: 1,
+      efficiency_ratio: 0.4,
+      move_atr: 3,
+      channel_position: 0.9,
+      sma_200: 1,
+      ema_50_slope_atr: 0.5,
+      sma_200_slope_atr: 0.8,
+      swing_high: 2,
+      previous_swing_high: 1.5,
+      swing_low: 1,
+      previous_swing_low: 0.8,
+    },
   },
   levels: {
     nearest_support: {

@@ -93,7 +93,13 @@ const en: Phrases = {
     greed: 'greed',
     extreme_greed: 'extreme greed',
   },
-  phase: { accumulation: 'accumulation', markup: 'markup', distribution: 'distribution', markdown: 'markdown' },
+  phase: {
+    accumulation: 'accumulation',
+    markup: 'markup',
+    distribution: 'distribution',
+    markdown: 'markdown',
+    range: 'a trading range',
+  },
   direction: { long: 'long', short: 'short' },
   pattern: {
     bullish_engulfing: 'bullish engulfing',
@@ -130,6 +136,10 @@ const en: Phrases = {
       v.has('change_pct')
         ? `The price is ${priceWithQuote(v)}, ${v.t('change_pct')} on the last bar.`
         : `The price is ${priceWithQuote(v)}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `There is not enough history to rate it: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, the rating needs ${v.t('needed')}.`
+        : 'There is not enough history to rate it yet.',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `The signal reads ${v.w('action', en.action)}: ${v.w('hold_reason', en.holdReason)}.` +
@@ -201,6 +211,7 @@ const es: Phrases = {
     markup: 'fase alcista',
     distribution: 'fase de distribución',
     markdown: 'fase bajista',
+    range: 'fase lateral',
   },
   // As Spanish traders write it: "operar en largo", "ponerse en corto".
   direction: { long: 'en largo', short: 'en corto' },
@@ -241,6 +252,10 @@ const es: Phrases = {
       v.has('change_pct')
         ? `El precio está en ${priceWithQuote(v)}, ${v.t('change_pct')} en la última vela.`
         : `El precio está en ${priceWithQuote(v)}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `No hay historial suficiente para valorarlo: ${v.t('candles')} ${v.t('candles') === '1' ? 'vela' : 'velas'}, la valoración necesita ${v.t('needed')}.`
+        : 'Todavía no hay historial suficiente para valorarlo.',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `La señal es ${v.w('action', es.action)}: ${v.w('hold_reason', es.holdReason)}.` +
@@ -312,6 +327,7 @@ const de: Phrases = {
     markup: 'Aufwärtsphase',
     distribution: 'Distributionsphase',
     markdown: 'Abwärtsphase',
+    range: 'Seitwärtsphase',
   },
   direction: { long: 'Long', short: 'Short' },
   pattern: {
@@ -349,6 +365,10 @@ const de: Phrases = {
       v.has('change_pct')
         ? `Der Kurs liegt bei ${priceWithQuote(v)}, ${v.t('change_pct')} in der letzten Kerze.`
         : `Der Kurs liegt bei ${priceWithQuote(v)}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `Für eine Bewertung reicht die Historie nicht aus: ${v.t('candles')} ${v.t('candles') === '1' ? 'Kerze' : 'Kerzen'}, die Bewertung braucht ${v.t('needed')}.`
+        : 'Für eine Bewertung reicht die Historie noch nicht aus.',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `Das Signal lautet ${v.w('action', de.action)}: ${v.w('hold_reason', de.holdReason)}.` +
@@ -422,6 +442,7 @@ const fr: Phrases = {
     markup: 'phase de hausse',
     distribution: 'phase de distribution',
     markdown: 'phase de baisse',
+    range: 'phase latérale',
   },
   direction: { long: 'acheteur', short: 'vendeur' },
   pattern: {
@@ -461,6 +482,10 @@ const fr: Phrases = {
       v.has('change_pct')
         ? `Le cours est à ${priceWithQuote(v)}, ${v.t('change_pct')} sur la dernière bougie.`
         : `Le cours est à ${priceWithQuote(v)}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `L'historique ne suffit pas pour l'évaluer : ${v.t('candles')} ${v.t('candles') === '1' ? 'bougie' : 'bougies'}, l'évaluation en demande ${v.t('needed')}.`
+        : "L'historique ne suffit pas encore pour l'évaluer.",
     signal: (v) =>
       v.t('action') === 'hold'
         ? `Le signal est ${v.w('action', fr.action)} : ${v.w('hold_reason', fr.holdReason)}.` +
@@ -533,6 +558,7 @@ const pt: Phrases = {
     markup: 'fase de alta',
     distribution: 'fase de distribuição',
     markdown: 'fase de baixa',
+    range: 'fase lateral',
   },
   direction: { long: 'comprado', short: 'vendido' },
   pattern: {
@@ -570,6 +596,10 @@ const pt: Phrases = {
       v.has('change_pct')
         ? `O preço está em ${priceWithQuote(v)}, ${v.t('change_pct')} no último candle.`
         : `O preço está em ${priceWithQuote(v)}.`,
+    history: (v) =>
+      v.has('needed')
+        ? `Não há histórico suficiente para avaliá-lo: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, a avaliação precisa de ${v.t('needed')}.`
+        : 'Ainda não há histórico suficiente para avaliá-lo.',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `O sinal é ${v.w('action', pt.action)}: ${v.w('hold_reason', pt.holdReason)}.` +
@@ -630,7 +660,7 @@ const ja: Phrases = {
     greed: '強欲',
     extreme_greed: '極度の強欲',
   },
-  phase: { accumulation: '集積', markup: '上昇', distribution: '分配', markdown: '下落' },
+  phase: { accumulation: '集積', markup: '上昇', distribution: '分配', markdown: '下落', range: '保ち合い' },
   direction: { long: 'ロング', short: 'ショート' },
   pattern: {
     bullish_engulfing: '強気の包み足',
@@ -667,6 +697,10 @@ const ja: Phrases = {
       v.has('change_pct')
         ? `価格は${priceWithQuote(v)}、直近の足の騰落率は${v.t('change_pct')}です。`
         : `価格は${priceWithQuote(v)}です。`,
+    history: (v) =>
+      v.has('needed')
+        ? `評価するには履歴が足りません（ローソク足${v.t('candles')}本、評価には${v.t('needed')}本が必要）。`
+        : '評価するにはまだ履歴が足りません。',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `シグナルは「${v.w('action', ja.action)}」です：${v.w('hold_reason', ja.holdReason)}。` +
@@ -727,7 +761,7 @@ const zh: Phrases = {
     greed: '贪婪',
     extreme_greed: '极度贪婪',
   },
-  phase: { accumulation: '吸筹', markup: '拉升', distribution: '派发', markdown: '下跌' },
+  phase: { accumulation: '吸筹', markup: '拉升', distribution: '派发', markdown: '下跌', range: '震荡' },
   direction: { long: '做多', short: '做空' },
   pattern: {
     bullish_engulfing: '看涨吞没',
@@ -763,6 +797,10 @@ const zh: Phrases = {
       v.has('change_pct')
         ? `价格为${priceWithQuote(v)}，最近一根K线涨跌幅为${v.t('change_pct')}。`
         : `价格为${priceWithQuote(v)}。`,
+    history: (v) =>
+      v.has('needed')
+        ? `历史数据不足，无法评级：现有${v.t('candles')}根K线，评级需要${v.t('needed')}根。`
+        : '历史数据尚不足，无法评级。',
     signal: (v) =>
       v.t('action') === 'hold'
         ? `信号为「${v.w('action', zh.action)}」：${v.w('hold_reason', zh.holdReason)}。` +

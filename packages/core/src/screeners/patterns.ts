@@ -37,6 +37,12 @@ export interface PatternOptions {
 const DOJI_BODY = 0.1;
 /** Body at most this fraction of the range: the small real body of a hammer or shooting star. */
 const SMALL_BODY = 0.35;
+/**
+ * Candles the analysis needs before it reports patterns, counting the as-of candle: the hammer's
+ * and shooting star's prior trend of 5 bars (the default `trendBars`) before the previous candle.
+ */
+export const PATTERNS_HISTORY = 7;
+
 /** Shadow on the body's side at most this fraction of the range ("little or no" shadow). */
 const SHORT_SHADOW = 0.1;
 

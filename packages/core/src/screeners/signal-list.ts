@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { FEAR_GREED_ZONES, type FearGreed, type FearGreedZone, fearGreed } from '../feargreed/fear-greed.js';
+import { withholdFearGreed, withholdSignal } from '../history/history.js';
 import type { PlanOptions } from '../plan/plan.js';
 import { asOfIndex, type ContextInput, contextOf, ok, orNull } from '../signal/context.js';
 import { type Signal, type SignalAction, signal, volumeStats } from '../signal/signal.js';
@@ -80,8 +81,8 @@ export function signalRow(assetId: string, input: ContextInput, options?: Signal
   const ctx = contextOf(input);
   const i = asOfIndex(ctx, options?.asOf);
   const zones = options?.zones;
-  const fg = options?.fearGreed ?? fearGreed(ctx, { asOf: i });
-  const sig = options?.signal ?? signal(ctx, { asOf: i, fearGreed: fg, plan: options?.plan });
+  const fg = options?.fearGreed ?? withholdFearGreed(fearGreed(ctx, { asOf: i }), i + 1);
+  const sig = options?.signal ?? withholdSignal(signal(ctx, { asOf: i, fearGreed: fg, plan: options?.plan }), i + 1);
   const call = sig.action !== 'hold' ? sig.edge : null;
   const trendScore = sig.factors.find((f) => f.name === 'trend')?.score ?? null;
   const b = detectBreakout(ctx, { asOf: i, zones });

@@ -202,9 +202,11 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
     }
   });
 
-  it('leaving one series out: Brier below the base rate, reliability error 5..6 points (the 5-point target is missed)', () => {
+  it('leaving one series out: Brier below the base rate, reliability error 7..9 points (the 5-point target is missed)', () => {
     // Series differ in their base rate (the daily stocks by up to 5 points), which a fit on the
-    // other series cannot know; the error is asserted as it is, not as the target.
+    // other series cannot know; the error is asserted as it is, not as the target. It was 5..6
+    // points while the regime voted in the signal; without its vote (issue 38: no held-out value
+    // in the phase) it is 8.1 points, with the new regime's vote it would be 9.1.
     const rows: { p: number; b: number; hit: boolean }[] = [];
     for (const name of new Set(plans.map((r) => r.series))) {
       const curves = Object.fromEntries(
@@ -216,7 +218,7 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
     }
     const loso = score(rows);
     expect(loso.brier).toBeLessThan(loso.base);
-    expect(loso.reliability).toBeGreaterThan(0.05);
-    expect(loso.reliability).toBeLessThanOrEqual(0.06);
+    expect(loso.reliability).toBeGreaterThan(0.07);
+    expect(loso.reliability).toBeLessThanOrEqual(0.09);
   });
 });

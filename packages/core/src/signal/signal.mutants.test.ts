@@ -102,6 +102,7 @@ function factorsByHand(
     markdown: -(0.5 + 0.5 * st),
     accumulation: 0.3,
     distribution: -0.3,
+    range: 0,
   };
   const bounded = (x: number | null) => (x === null ? null : clamp(x, -1, 1));
   return {

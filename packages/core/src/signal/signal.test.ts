@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { fearGreed } from '../feargreed/fear-greed.js';
-import { regime } from '../regime/regime.js';
+import { REGIME_HISTORY, regime } from '../regime/regime.js';
 import { filterSignals, type SignalRow, signalRow } from '../screeners/signal-list.js';
 import { toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
@@ -175,24 +175,32 @@ describe('signal', () => {
   });
 
   it('publishes the calibrated probability: the base rate where the curve is flat, a hold when an edge is asked', () => {
-    // 1 ms apart: intraday, whose fitted curve is the constant base rate (no measured edge).
+    // 1 ms apart: intraday, with a flat curve at the base rate (no measured edge). The shipped
+    // intraday curve was flat until the regime lost its vote (issue 38), so the flat curve is built here.
     const c = toColumns(trend(300, 0.006));
-    const intraday = SIGNAL_CALIBRATION.families.intraday;
-    expect(intraday.direction).toBe('constant');
-    const raw = signal(c, { minEdge: -1 });
+    const intraday = {
+      ...SIGNAL_CALIBRATION.families.intraday,
+      direction: 'constant' as const,
+      knots: [{ evidence: 0.5, probability: SIGNAL_CALIBRATION.families.intraday.base_rate, plans: 1 }],
+    };
+    const calibration: SignalCalibration = {
+      provenance: SIGNAL_CALIBRATION.provenance,
+      families: { daily: SIGNAL_CALIBRATION.families.daily, intraday },
+    };
+    const raw = signal(c, { minEdge: -1, calibration });
     expect(raw.confidence).toBeCloseTo(intraday.base_rate, 12);
     expect(raw.base_rate).toBe(intraday.base_rate);
     // By default a call at the base rate is published only when its plan's expected R after costs
     // clears 0 at the lower end of its interval; here the intraday base rate (about 21%) lies below
     // the plan's break-even, so the call holds for lack of edge and shows the plan it declined.
-    const d = signal(c);
+    const d = signal(c, { calibration });
     expect(raw.action).toBe('buy');
     expect(d).toMatchObject({ action: 'hold', reason: 'no_edge', score: raw.score });
     expect(d.declined_plan).toMatchObject({ direction: 'long', recommendation: false });
     expect(d.edge?.probability).toBeCloseTo(intraday.base_rate, 12);
     expect(d.edge?.expected_r_low).toBeLessThanOrEqual(0);
     expect(d.edge?.probability).toBeLessThan(d.edge?.break_even ?? 0);
-    const gated = signal(c, { minEdge: 0.02 });
+    const gated = signal(c, { minEdge: 0.02, calibration });
     expect(gated).toMatchObject({ action: 'hold', reason: 'no_edge', score: raw.score });
     expect(gated.confidence).toBeCloseTo(1 - intraday.base_rate, 12);
     expect(gated.raw_confidence).toBe(raw.raw_confidence);
@@ -263,8 +271,8 @@ describe('signal', () => {
     let reached = 0;
     fc.assert(
       fc.property(longCandles(), fc.nat(), (rows, cut) => {
-        // A few as-of bars fall in the warm-up (0..59), most after it.
-        const k = cut % 10 === 0 ? cut % 60 : 60 + (cut % (rows.length - 60));
+        // A few as-of bars fall in the warm-up (0..219: the regime, the last factor, needs 220), most after it.
+        const k = cut % 10 === 0 ? cut % REGIME_HISTORY : REGIME_HISTORY + (cut % (rows.length - REGIME_HISTORY));
         const full = computeContext(toColumns(rows));
         const s = signal(full, { asOf: k });
         if (pastWarmUp(s)) reached++;

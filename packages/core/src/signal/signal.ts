@@ -25,14 +25,28 @@ export const SIGNAL_FACTORS: readonly SignalFactorName[] = [
   'cycle_phase',
 ];
 
-/** Default factor weights (they sum to 1). */
+/**
+ * Candles the signal needs, counting the as-of candle: its trend factor reads SMA(200). Below it
+ * an analysis publishes a Hold with score 0, confidence 0 and `reason: 'insufficient_data'`,
+ * whatever the short-period factors say (`withholdSignal`).
+ */
+export const SIGNAL_HISTORY = 200;
+
+/**
+ * Default factor weights (they sum to 1). `cycle_phase` weighs 0: in the walk-forward on real
+ * series (EVALUATION.md, the regime's section) the forward returns after markup and after
+ * markdown could not be told apart on the held-out part, so the regime is reported beside the
+ * signal but casts no vote by default (give it a weight to restore one).
+ */
 export const SIGNAL_WEIGHTS: Readonly<Record<SignalFactorName, number>> = {
-  trend: 0.25,
-  momentum: 0.2,
-  sentiment: 0.1,
-  breakout: 0.15,
-  risk: 0.15,
-  cycle_phase: 0.15,
+  // The earlier weights (0.25, 0.2, 0.1, 0.15, 0.15) over the 0.85 left once the cycle phase's
+  // 0.15 is taken out: the signal reads as if the factor were absent, nothing else changes.
+  trend: 25 / 85,
+  momentum: 20 / 85,
+  sentiment: 10 / 85,
+  breakout: 15 / 85,
+  risk: 15 / 85,
+  cycle_phase: 0,
 };
 
 /**
@@ -102,7 +116,7 @@ export interface Signal {
   /** Composite score beyond which the action is buy (above) or sell (below minus). */
   threshold: number;
   /**
-   * `insufficient_data`: no factor could be computed. `no_edge`: the score called a buy or sell
+   * `insufficient_data`: no factor could be computed (or, in an analysis, fewer than {@link SIGNAL_HISTORY} candles). `no_edge`: the score called a buy or sell
    * (its side is the sign of `score`) but its calibrated probability was not `minEdge` above
    * the base rate, or the lower end of its expected-R interval after costs was not above
    * `minExpectedR` (or its plan had no trade), so the signal holds.
@@ -287,6 +301,8 @@ function cycleFactor(rg: Regime): Raw {
       return { score: 0.3, inputs };
     case 'distribution':
       return { score: -0.3, inputs };
+    case 'range':
+      return { score: 0, inputs };
     default:
       return { score: null, inputs };
   }
@@ -334,8 +350,9 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  *   `z = (close - SMA20) / stddev20`, and RSI extremes (`-(RSI - 70) / 30` above 70,
  *   `(30 - RSI) / 30` below 30).
  * - `cycle_phase` (see `regime`): markup `0.5 + 0.5 * strength`, markdown the negative,
- *   accumulation 0.3, distribution -0.3 (a pause within an intact uptrend reads markup, so a
- *   continuing advance never scores bearish here).
+ *   accumulation 0.3, distribution -0.3, range 0 (a pause within an intact uptrend reads markup,
+ *   so a continuing advance never scores bearish here). Its default weight is 0: reported, no
+ *   vote, since the walk-forward found no held-out value in it.
  * Composite `score = sum(w * s) / sum(w)` over the factors present (weights default
  * {@link SIGNAL_WEIGHTS}, renormalised; a factor in warm-up is absent with a reason).
  * Raw action: `buy` when `score > threshold` (0.15), `sell` when `score < -threshold`, else `hold`.
@@ -371,6 +388,8 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * Where the data show no edge the curve is flat at the base rate, so every buy and sell there
  * holds: that is the measured outcome, not a default.
  * With no factor present: hold, score 0, confidence 0, raw 0, `reason: 'insufficient_data'`.
+ * An analysis withholds the signal the same way below {@link SIGNAL_HISTORY} (200) candles
+ * (`withholdSignal`), whatever the short-period factors say.
  * Reads candles `0..asOf` only (the Fear & Greed and regime given in options must be of the
  * same bar).
  * @example
@@ -432,7 +451,8 @@ export function signalAndPlan(
     const r = raws[f];
     const s = r.score === null ? null : clamp(r.score, -1, 1);
     const w = s === null || coverage === 0 ? 0 : weights[f] / coverage;
-    const contribution = s === null ? 0 : w * s;
+    // + 0 turns the -0 of a zero weight times a negative score into 0, which JSON cannot tell apart
+    const contribution = s === null ? 0 : w * s + 0;
     const factor: SignalFactor = {
       name: f,
       score: s,

@@ -1,5 +1,12 @@
 import { asOfIndex, type ContextInput, contextOf, type IndicatorContext, ok, orNull } from './context.js';
 
+/**
+ * Candles the technical rating needs, counting the as-of candle: its longest votes (SMA and EMA
+ * 200) are cast from the 200th candle. Below it an analysis publishes no rating
+ * (`insufficient_data`), so a rating never stands on a handful of short-period votes.
+ */
+export const TECHNICAL_RATING_HISTORY = 200;
+
 /** The five states of TradingView's Technical Ratings. */
 export type RatingLabel = 'strong_sell' | 'sell' | 'neutral' | 'buy' | 'strong_buy';
 
@@ -287,7 +294,10 @@ function oscillatorVotes(ctx: IndicatorContext, i: number): RatingVote[] {
  * - Bull Bear Power (EMA 13): buy in an uptrend with bear power < 0 and rising; sell in a
  *   downtrend with bull power > 0 and falling.
  * - Ultimate Oscillator 7/14/28: buy > 70, sell < 30.
- * A vote whose inputs are still warming up is not cast (null), as in the built-in.
+ * A vote whose inputs are still warming up is not cast (null), as in the built-in, and the
+ * groups count the votes cast. An analysis withholds the rating below
+ * {@link TECHNICAL_RATING_HISTORY} (200) candles, when the 200-period averages cannot vote
+ * (`withholdRating`).
  * Deviations: indicators use core's kernels (TA-Lib seeding for EMA and MACD, TradingView's
  * convention for the DMI); seeds differ only during the first bars of a series. Where core
  * reads a flat window as neutral (Stochastic 50, Williams %R -50) Pine reads na; the vote is

@@ -78,6 +78,7 @@ function signalHeadline(s: Signal): string {
     return `Signal: ${s.action.toUpperCase()}, ${share(s.confidence)} chance that its plan reaches target 1 before the stop (base rate ${share(s.base_rate)})${worth}, score ${num(s.score, 3)}`;
   }
   const reason = s.reason ?? 'conflicting';
+  if (reason === 'insufficient_data') return 'Signal: none (insufficient_data: not enough history to rate)';
   const d = s.declined_plan;
   const declined =
     d !== null && d.direction !== null && e !== null
@@ -103,6 +104,13 @@ function planLines(z: TradePlan): string {
   );
 }
 
+/** What was withheld for too short a history, with the candles each part needs; null when nothing was. */
+function historyLine(h: AnalysisData['history']): string | null {
+  if (h.insufficient.length === 0) return null;
+  const needs = h.insufficient.map((o) => `${o} (${h.min_candles[o]} candles)`).join(', ');
+  return `Not enough history (${h.candles} candles, insufficient_data): ${needs}`;
+}
+
 const levelText = (l: Level | null) => (l ? `${num(l.low)} - ${num(l.high)} (${pct(l.distance_pct)})` : 'none');
 
 /** The readable summary of an analysis: price, signal, Fear & Greed, zones and the trade plan. */
@@ -114,7 +122,8 @@ export function renderAnalysis(a: AnalysisData): string {
     `Fear & Greed: ${a.fear_greed.score ?? 'unavailable'}${a.fear_greed.zone ? ` (${a.fear_greed.zone})` : ''}`,
     `Nearest support: ${levelText(a.levels.nearest_support)}; nearest resistance: ${levelText(a.levels.nearest_resistance)}`,
     planLines(a.zone),
-    a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+    a.patterns && a.patterns.length > 0 ? `Candle patterns: ${a.patterns.join(', ')}` : null,
+    historyLine(a.history),
     a.live
       ? `Live: ${num(a.live.price)} (${pct(a.live.change_pct)} since the close analysed)${a.live.entry_distance_pct === null ? '' : `, ${pct(a.live.entry_distance_pct)} from the entry zone`}`
       : null,

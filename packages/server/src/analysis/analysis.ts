@@ -369,6 +369,7 @@ export function analysisWire(result: AnalysisResult) {
       transition: a.regime.transition && { ...a.regime.transition, time: iso(a.regime.transition.time) },
     },
     patterns: a.patterns,
+    history: a.history,
     live: liveWire(result),
   };
 }
