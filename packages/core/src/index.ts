@@ -96,6 +96,7 @@ export { VWAP, type VwapAnchor, type VwapCandles, type VwapOptions, vwap } from 
 export { VWMA, type VwmaOptions, vwma } from './indicators/vwma.js';
 export { WillR, type WillROptions, willr } from './indicators/willr.js';
 export { WMA, type WmaOptions, wma } from './indicators/wma.js';
+export { type RangeExtremes, WEEKS_52_MS } from './levels/range.js';
 // Analysis engine
 export { findSwings, type Swing, type SwingOptions, type ZigzagOptions, zigzag } from './levels/swings.js';
 export {
@@ -110,7 +111,9 @@ export {
   type SupportResistance,
   type SupportResistanceOptions,
   supportResistance,
+  ZONE_SOURCES,
   type Zone,
+  type ZoneSource,
 } from './levels/zones.js';
 export {
   type Fact,

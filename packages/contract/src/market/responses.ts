@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PromotionSchema } from '../promotions/responses.js';
 import { DEFAULT_TIMEFRAME, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
 import { CHART_DEPTH, FEAR_GREED_ZONES } from './requests.js';
-import { CANDLE_PATTERNS, HISTORY_OUTPUTS, REGIME_PHASES, SIGNAL_FACTORS } from './words.js';
+import { CANDLE_PATTERNS, HISTORY_OUTPUTS, REGIME_PHASES, SIGNAL_FACTORS, ZONE_SOURCES } from './words.js';
 
 /** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */
 
@@ -81,6 +81,15 @@ const zoneFields = {
   last_touch_index: z.number().int(),
   last_touch_time: time,
   volume: n,
+  sources: z.array(z.enum(ZONE_SOURCES)).min(1).meta({
+    description:
+      "What made the zone: swing (clustered swing highs/lows), gap (a price gap not filled since), all_time_high / all_time_low (of the whole stored history before the as-of candle), high_52w / low_52w, volume_node (holds the volume profile's point of control)",
+  }),
+  timeframe: z.string().nullable().meta({
+    description:
+      "The timeframe of the candles the zone was found on: the next higher one (w1 for daily candles, d1 for intraday) when one of its swings came from it; null when the candles' spacing is not a known timeframe",
+    example: 'w1',
+  }),
 };
 const ZoneSchema = z.object(zoneFields).meta({ id: 'PriceZone' });
 const NearestLevelSchema = z.object({ ...zoneFields, distance_pct: n, distance_atr: nn }).meta({ id: 'NearestLevel' });
@@ -104,6 +113,31 @@ const LevelsSchema = z
     reason: z.literal('insufficient_data').optional().meta({
       description:
         'Fewer candles than the levels need (`history.min_candles.levels`): no zones, no nearest support or resistance',
+    }),
+    range: z
+      .object({
+        all_time_high: n,
+        all_time_high_time: time,
+        all_time_low: n,
+        all_time_low_time: time,
+        high_52w: n,
+        low_52w: n,
+        candles: z.number().int().meta({ description: 'Candles of history read for the extremes' }),
+      })
+      .meta({
+        description: 'Extremes of the whole stored history up to the as-of candle (not only the levels window)',
+      }),
+    at_all_time_high: z.boolean().meta({
+      description:
+        'The close is at or above the high of every earlier stored candle: no stored level lies above, which is why the resistance side may be empty',
+    }),
+    at_all_time_low: z.boolean().meta({
+      description: 'The close is at or below the low of every earlier stored candle (mirrors at_all_time_high)',
+    }),
+    timeframe: z.string().nullable().meta({ description: "The candles' timeframe, read from their spacing" }),
+    higher_timeframe: z.string().nullable().meta({
+      description:
+        'The higher timeframe whose swings took part in the levels (w1 for daily, d1 for intraday); null when none',
     }),
   })
   .meta({ id: 'AnalysisLevels' });

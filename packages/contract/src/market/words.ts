@@ -9,6 +9,18 @@ export const SIGNAL_FACTORS = ['trend', 'momentum', 'sentiment', 'breakout', 'ri
 export type SignalFactor = (typeof SIGNAL_FACTORS)[number];
 
 /** The candle patterns the analysis reports. */
+/** What made a support/resistance zone (core's `ZONE_SOURCES`, in the order a zone lists them). */
+export const ZONE_SOURCES = [
+  'swing',
+  'gap',
+  'all_time_high',
+  'all_time_low',
+  'high_52w',
+  'low_52w',
+  'volume_node',
+] as const;
+export type ZoneSource = (typeof ZONE_SOURCES)[number];
+
 export const CANDLE_PATTERNS = ['bullish_engulfing', 'bearish_engulfing', 'hammer', 'shooting_star', 'doji'] as const;
 export type CandlePatternName = (typeof CANDLE_PATTERNS)[number];
 

@@ -138,6 +138,8 @@ function reference(rows: readonly Candle[], o: Opts) {
       last_touch_index: last,
       last_touch_time: c.time[last],
       volume,
+      sources: ['swing'],
+      timeframe: null,
     };
   });
 

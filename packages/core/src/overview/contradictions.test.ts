@@ -247,6 +247,8 @@ describe('the narrative never contradicts itself', () => {
           last_touch_index: 1,
           last_touch_time: 0,
           volume: 1,
+          sources: ['swing'],
+          timeframe: 'd1',
         },
         nearest_support: null,
         nearest_resistance: null,

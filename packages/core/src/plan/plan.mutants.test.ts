@@ -32,6 +32,8 @@ function zone(low: number, high: number, strength = 0.5, mark = 100): Zone {
     last_touch_index: 0,
     last_touch_time: 0,
     volume: 0,
+    sources: ['swing'],
+    timeframe: 'h1',
   };
 }
 
@@ -47,6 +49,19 @@ function levelsOf(c: Candles, atr: number | null, zones: Zone[], asOf = c.close.
     nearest_support: null,
     nearest_resistance: null,
     volume_profile: { poc: 100, value_area_low: 99, value_area_high: 101, total_volume: 0, basis: 'time', bins: [] },
+    range: {
+      all_time_high: 0,
+      all_time_high_time: 0,
+      all_time_low: 0,
+      all_time_low_time: 0,
+      high_52w: 0,
+      low_52w: 0,
+      candles: 0,
+    },
+    at_all_time_high: false,
+    at_all_time_low: false,
+    timeframe: 'h1',
+    higher_timeframe: null,
   };
 }
 

@@ -35,6 +35,8 @@ function zone(kind: Zone['kind'], low: number, high: number, strength = 0.5): Zo
     last_touch_index: 10,
     last_touch_time: 10 * 3_600_000,
     volume: 0,
+    sources: ['swing'],
+    timeframe: 'h1',
   };
 }
 
@@ -54,6 +56,19 @@ function levelsOf(c: Candles, atr: number | null, zones: Zone[]): SupportResista
     nearest_support: null,
     nearest_resistance: null,
     volume_profile: { poc: 100, value_area_low: 99, value_area_high: 101, total_volume: 0, basis: 'time', bins: [] },
+    range: {
+      all_time_high: 0,
+      all_time_high_time: 0,
+      all_time_low: 0,
+      all_time_low_time: 0,
+      high_52w: 0,
+      low_52w: 0,
+      candles: 0,
+    },
+    at_all_time_high: false,
+    at_all_time_low: false,
+    timeframe: 'h1',
+    higher_timeframe: null,
   };
 }
 

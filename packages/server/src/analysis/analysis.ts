@@ -353,6 +353,11 @@ export function analysisWire(result: AnalysisResult) {
     levels: {
       ...a.levels,
       as_of_time: iso(a.levels.as_of_time),
+      range: {
+        ...a.levels.range,
+        all_time_high_time: iso(a.levels.range.all_time_high_time),
+        all_time_low_time: iso(a.levels.range.all_time_low_time),
+      },
       zones: a.levels.zones.map(zone),
       inside: a.levels.inside && zone(a.levels.inside),
       nearest_support: nearest(a.levels.nearest_support),
