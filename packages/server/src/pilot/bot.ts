@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatedLeg } from '@marketlens/core';
 import type { MarketData } from '@marketlens/exchanges';
 import { type AssetRef, assetRef } from '../analysis/analysis.js';
-import { advanceOutcomes, PLAN_COST_PCT } from '../analysis/plans/outcomes.js';
+import { advanceOutcomes, PLAN_COST_PCT, planCostPct } from '../analysis/plans/outcomes.js';
 import { publishPlans } from '../analysis/plans/recorder.js';
 import { universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
@@ -25,8 +25,15 @@ export function roundUsd(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-/** Realized figures of a trade's closed legs: PnL after the 0.20% cost, and the size-weighted exit. */
-export function legsResult(trade: Pick<PilotTradeRecord, 'side' | 'entry_price' | 'quantity'>, legs: SimulatedLeg[]) {
+/**
+ * Realized figures of a trade's closed legs: PnL after the round-trip cost (`costPct`: the plan's
+ * own, its asset class's, as its outcome is scored; default the flat 0.20%), and the size-weighted exit.
+ */
+export function legsResult(
+  trade: Pick<PilotTradeRecord, 'side' | 'entry_price' | 'quantity'>,
+  legs: SimulatedLeg[],
+  costPct: number = PLAN_COST_PCT,
+) {
   const s = trade.side === 'long' ? 1 : -1;
   let pnl = 0;
   let closedPct = 0;
@@ -34,7 +41,7 @@ export function legsResult(trade: Pick<PilotTradeRecord, 'side' | 'entry_price' 
   for (const leg of legs) {
     if (leg.exit_price === null) continue;
     const qty = (trade.quantity * leg.size_pct) / 100;
-    pnl += qty * s * (leg.exit_price - trade.entry_price) - (PLAN_COST_PCT / 100) * trade.entry_price * qty;
+    pnl += qty * s * (leg.exit_price - trade.entry_price) - (costPct / 100) * trade.entry_price * qty;
     closedPct += leg.size_pct;
     exitSum += leg.size_pct * leg.exit_price;
   }
@@ -48,7 +55,7 @@ export function legsResult(trade: Pick<PilotTradeRecord, 'side' | 'entry_price' 
 /** The trade as it stands with the plan's progress (legs, and the close once the plan is final). */
 export function tradeWithPlan(trade: PilotTradeRecord, plan: PublishedPlanRow): PilotTradeRecord {
   const final = FINAL_OUTCOMES.has(plan.outcome);
-  const r = legsResult(trade, plan.legs);
+  const r = legsResult(trade, plan.legs, planCostPct(plan.plan));
   return {
     ...trade,
     legs: plan.legs,

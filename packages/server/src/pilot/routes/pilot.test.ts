@@ -36,7 +36,12 @@ async function setup() {
   const onPilotTrade = vi.fn();
   const deps: AppDeps = {
     storage: h.storage,
-    config: { ...DEFAULT_CONFIG, pilot: { ...DEFAULT_PILOT_CONFIG, universe: ['bitcoin', 'ethereum', 'solana'] } },
+    // the expected-R floor lowered: the simulated venue's calls rarely clear it (issue 40)
+    config: {
+      ...DEFAULT_CONFIG,
+      signalMinExpectedR: -100,
+      pilot: { ...DEFAULT_PILOT_CONFIG, universe: ['bitcoin', 'ethereum', 'solana'] },
+    },
     now: () => h.clock.now,
     market: h.market,
     isPilotEligible: async (userId) => userId === eligible.userId,
