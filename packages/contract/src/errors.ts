@@ -134,6 +134,11 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'The email verification link is unknown, already used or older than 24 hours; ask for a new one.',
   },
+  PasswordMismatch: {
+    code: 'PasswordMismatch',
+    status: 403,
+    meaning: "The password given again to confirm an operation (deleting the account) is not the account's.",
+  },
   InvalidResetToken: {
     code: 'InvalidResetToken',
     status: 400,

@@ -198,8 +198,8 @@ describe('account deletion', () => {
     await t.call('POST', '/v2/assets/favorites', { asset_id: 'dogecoin' }, auth);
 
     const wrong = await t.call('DELETE', '/v1/users/me', { password: 'not-it-123' }, auth);
-    expect(wrong.status).toBe(401);
-    expect(wrong.body.code).toBe('InvalidCredentials');
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.code).toBe('PasswordMismatch');
     expect(await t.h.storage.users.byId(userId)).not.toBeNull();
     expect((await t.call('DELETE', '/v1/users/me', undefined, auth)).status).toBe(400);
 

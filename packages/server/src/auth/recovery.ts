@@ -81,11 +81,11 @@ export async function confirmPasswordReset(deps: AppDeps, token: string, passwor
  * `DELETE /v1/users/me`: erases the signed-in account once its password is given again: the user,
  * sessions, API keys (their audit record is kept), connections and their credentials, positions,
  * fills, alerts, devices, webhooks, OAuth codes and tokens, favorites and mails. Irreversible; a
- * wrong password is 401 `InvalidCredentials` and changes nothing.
+ * wrong password is 403 `PasswordMismatch` (the session itself is valid) and changes nothing.
  */
 export async function deleteAccount(deps: AppDeps, user: UserRecord, password: string): Promise<void> {
   if (!(await verifyPassword(password, user.password_hash))) {
-    throw new AppError('InvalidCredentials', 'The password is wrong');
+    throw new AppError('PasswordMismatch', 'The password is wrong; the account is unchanged');
   }
   await deps.storage.users.erase(user.id, deps.now());
   forgetUser(user.id);

@@ -16,6 +16,8 @@ export interface ServerConfig {
    * prefix of `ipv6Prefix` bits (default 64), for the connection cap too.
    */
   rateLimit: { limit: number; windowMs: number; ipv6Prefix?: number };
+  /** OAuth clients one account may have approved (default `MAX_CLIENTS_PER_ACCOUNT`, 25); tests of the protocol raise it. */
+  oauthClientsPerAccount?: number;
   /** News feeds (`GET /v1/news/`): RSS or Atom, by URL or file path, fetched in the background. */
   news: { feeds: readonly string[]; refreshMs: number; timeoutMs: number };
   /** An OpenAI-compatible endpoint that rewrites the overview narrative; null: the facts' text only. */

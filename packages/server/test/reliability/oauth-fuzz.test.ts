@@ -70,10 +70,18 @@ let user: { token: string; email: string };
 const named = new Map<string, App>();
 
 beforeAll(async () => {
-  h = offlineHarness();
+  // One user approves every fuzzed client: the per-account cap (tested in storage/sql/oauth.test.ts)
+  // would otherwise drop the oldest ones while the fuzz still uses them.
+  const perAccount = { oauthClientsPerAccount: 1_000_000 };
+  h = offlineHarness(perAccount);
   for (const origin of ORIGINS.map(normalOrigin)) {
     if (['localhost', '127.0.0.1', '[::1]'].includes(new URL(origin).hostname)) continue;
-    const config = { ...DEFAULT_CONFIG, rateLimit: { limit: 1e12, windowMs: 60_000 }, publicUrl: origin };
+    const config = {
+      ...DEFAULT_CONFIG,
+      ...perAccount,
+      rateLimit: { limit: 1e12, windowMs: 60_000 },
+      publicUrl: origin,
+    };
     named.set(
       origin,
       createApp({ storage: h.storage, config, now: () => h.clock.now, market: h.market }, { logError: () => {} }),
@@ -109,6 +117,13 @@ const options = <T>(offset: number): fc.Parameters<T> => ({
   },
 });
 
+/**
+ * The address each request comes from: a new one every 10 requests, so the per-address cap on
+ * unapproved clients (tested in `storage/sql/oauth.test.ts`) never decides a fuzzed registration.
+ */
+let sent = 0;
+const nextAddress = () => `203.0.113.${(Math.floor(sent++ / 10) % 250) + 1}`;
+
 async function send(w: Wire): Promise<Answer> {
   const bodyless = w.method === 'GET' || w.method === 'HEAD';
   const init: RequestInit = {
@@ -118,9 +133,10 @@ async function send(w: Wire): Promise<Answer> {
     redirect: 'manual',
   };
   const app = appOf(w.url);
+  const ip = nextAddress();
   const res = await (app
-    ? app.request(w.url, init, { incoming: { socket: { remoteAddress: '203.0.113.7' } } })
-    : h.request(w.url, init));
+    ? app.request(w.url, init, { incoming: { socket: { remoteAddress: ip } } })
+    : h.request(w.url, init, ip));
   const text = await res.text();
   return { status: res.status, type: res.headers.get('content-type') ?? '', headers: res.headers, text };
 }

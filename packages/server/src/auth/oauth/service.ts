@@ -342,7 +342,7 @@ export async function approve(
       created_at: now,
       expires_at: now + AUTH_CODE_TTL_MS,
     },
-    MAX_CLIENTS_PER_ACCOUNT,
+    deps.config.oauthClientsPerAccount ?? MAX_CLIENTS_PER_ACCOUNT,
   );
   const url = new URL(request.redirect_uri);
   url.searchParams.set('code', code);

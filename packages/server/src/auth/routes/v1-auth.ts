@@ -164,17 +164,21 @@ const resetConfirmRoute = operation(PUBLIC, {
   responses: { 200: json(envelopeOf(PasswordResetDoneSchema, 'PasswordResetDoneEnvelope'), 'The new password holds') },
 });
 
-const deleteMeRoute = operation(SESSION_ONLY, {
-  method: 'delete',
-  path: '/v1/users/me',
-  operationId: 'deleteAccount',
-  tags: ['Auth'],
-  summary: 'Delete the account (irreversible)',
-  description:
-    'Erases the signed-in account once its password is given again: the user, sessions, API keys, exchange connections and their credentials, positions, fills, alerts, devices, webhooks, OAuth grants, favorites and mails. Only the audit record of its API keys (id, name, prefix, created and revoked times) is kept. REST only (no MCP tool). 401 `InvalidCredentials` for a wrong password, and nothing changes.',
-  request: { body: { content: { 'application/json': { schema: DeleteAccountSchema } }, required: true } },
-  responses: { 200: json(envelopeOf(AccountDeletedSchema, 'AccountDeletedEnvelope'), 'The account is erased') },
-});
+const deleteMeRoute = operation(
+  SESSION_ONLY,
+  {
+    method: 'delete',
+    path: '/v1/users/me',
+    operationId: 'deleteAccount',
+    tags: ['Auth'],
+    summary: 'Delete the account (irreversible)',
+    description:
+      'Erases the signed-in account once its password is given again: the user, sessions, API keys, exchange connections and their credentials, positions, fills, alerts, devices, webhooks, OAuth grants, favorites and mails. Only the audit record of its API keys (id, name, prefix, created and revoked times) is kept. REST only (no MCP tool). 403 `PasswordMismatch` for a wrong password, and nothing changes.',
+    request: { body: { content: { 'application/json': { schema: DeleteAccountSchema } }, required: true } },
+    responses: { 200: json(envelopeOf(AccountDeletedSchema, 'AccountDeletedEnvelope'), 'The account is erased') },
+  },
+  [403],
+);
 
 export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
   serve(resetRequestRoute, async (c) => {
