@@ -227,6 +227,9 @@ start_cluster() {
   local listen=${LISTEN_PORT:-$(free_port)} user=''
   export MARKETLENS_ENV=${MARKETLENS_ENV:-production}
   export MARKETLENS_PUBLIC_URL=${MARKETLENS_PUBLIC_URL:-http://127.0.0.1:$listen}
+  # Production mails verification and reset links: to SMTP when MARKETLENS_SMTP_URL is set, else to
+  # a file the operator reads (mode 0600), never to the log.
+  if [ -z "${MARKETLENS_SMTP_URL:-}" ]; then export MARKETLENS_MAIL_FILE=${MARKETLENS_MAIL_FILE:-$CLUSTER_DIR/mail.txt}; fi
   # What restart and the workers start with: every MARKETLENS_* setting, the URLs, HOST.
   {
     env | grep -E '^(MARKETLENS_[A-Z0-9_]+|DATABASE_URL|REDIS_URL|HOST)=' | grep -vE '^MARKETLENS_(TEST_|SERVICES_DIR|CLUSTER_DIR|REDIS_AOF)' |
