@@ -26,7 +26,6 @@ const arg = (name, dflt) => {
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
 const SERVER = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const STEP = 300_000; // m5
 
 /** A child: one server instance on the shifted clock; answers the parent's questions over IPC. */
 async function serve() {
