@@ -241,22 +241,30 @@ export class Live {
         limit: CHART_DEPTH.free,
       });
       if (result.analysis.as_of < open) {
-        if (attempt + 1 > this.#options.closeRetries) return;
-        const timer = setTimeout(() => {
-          this.#retryTimers.delete(timer);
-          void this.#candleClosed(assetId, tf, open, attempt + 1);
-        }, this.#options.closeRetryMs);
-        timer.unref();
-        this.#retryTimers.add(timer);
+        this.#retryClose(assetId, tf, open, attempt);
         return;
       }
       await recordServedPlan(deps, market, result);
       await this.#transport.publish('analysis', analysisTopic(assetId, tf), JSON.stringify(analysisWire(result)));
     } catch (err) {
+      // This instance holds the candle's claim: a failure (the venue, the shared cache) is retried
+      // here, or no instance would send it.
       this.#options.warn(
-        `analysis of ${assetId} ${tf} at ${iso(open)} failed: ${err instanceof Error ? err.message : String(err)}`,
+        `analysis of ${assetId} ${tf} at ${iso(open)} failed (attempt ${attempt + 1}): ${err instanceof Error ? err.message : String(err)}`,
       );
+      this.#retryClose(assetId, tf, open, attempt);
     }
+  }
+
+  /** Asks again for a candle's analysis a little later, a few times at most. */
+  #retryClose(assetId: string, tf: Timeframe, open: number, attempt: number): void {
+    if (attempt + 1 > this.#options.closeRetries || !this.#pairs.has(`${assetId}|${tf}`)) return;
+    const timer = setTimeout(() => {
+      this.#retryTimers.delete(timer);
+      void this.#candleClosed(assetId, tf, open, attempt + 1);
+    }, this.#options.closeRetryMs);
+    timer.unref();
+    this.#retryTimers.add(timer);
   }
 
   /** One price read per followed asset (none while the previous read of it is in flight). */
