@@ -92,6 +92,8 @@ describe('the overview at the market tick, in its quote currency', () => {
         volume: 1,
         distance_pct: -4,
         distance_atr: -1,
+        sources: ['swing' as const],
+        timeframe: null,
       },
       nearest_resistance: null,
     },

@@ -421,6 +421,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         last_touch_index: r.limit - 10,
         last_touch_time: '2026-01-05T00:00:00.000Z',
         volume: 3600,
+        sources: ['swing' as const],
+        timeframe: 'd1',
       };
       return {
         ...served(r),
@@ -461,6 +463,19 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           inside: null,
           nearest_support: { ...support, distance_pct: -8.1, distance_atr: -2.25 },
           nearest_resistance: null,
+          range: {
+            all_time_high: 131,
+            all_time_high_time: '2025-11-20T00:00:00.000Z',
+            all_time_low: 82,
+            all_time_low_time: '2025-03-02T00:00:00.000Z',
+            high_52w: 131,
+            low_52w: 82,
+            candles: r.limit,
+          },
+          at_all_time_high: false,
+          at_all_time_low: false,
+          timeframe: 'd1',
+          higher_timeframe: 'w1',
         },
         volume_profile: {
           poc: 104,
@@ -717,6 +732,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         spot_pairs: 3,
         futures_pairs: 2,
         futures_open_interest_usd: 2.5e6,
+        live: true,
         spot_tickers: TEST_TICKERS.filter((t) => t.market_type === 'spot'),
         futures_tickers: TEST_TICKERS.filter((t) => t.market_type === 'derivatives'),
       };

@@ -58,6 +58,8 @@ async function seeded(key: Uint8Array, n: number) {
         created_at: NOW,
         updated_at: NOW,
         active: true,
+        deactivated_at: null,
+        deactivated_reason: null,
       },
       10,
     ),
