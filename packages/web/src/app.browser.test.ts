@@ -54,8 +54,8 @@ async function startServer(dir: string, port: number): Promise<{ child: ChildPro
   while (Date.now() < deadline) {
     const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
     if (url !== undefined) {
-      // The app's address is the banner's first line.
-      expect(out.split('\n')[0]).toBe(`marketlens app:  ${url}/app`);
+      // The app's address is the banner's first line (log lines of jobs may come between).
+      expect(out.split('\n').find((l) => l.startsWith('marketlens '))).toBe(`marketlens app:  ${url}/app`);
       return { child, url };
     }
     if (child.exitCode !== null) throw new Error(`the server exited: ${out}`);
@@ -165,7 +165,7 @@ describe.skipIf(noChromium)(
   () => {
     let dir: string;
     let server: { child: ChildProcess; url: string };
-    let profile: string;
+    let profile: string | undefined;
     let context: BrowserContext;
     let page: Page;
     const pageErrors: string[] = [];
@@ -175,8 +175,9 @@ describe.skipIf(noChromium)(
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'ml-web-'));
       server = await startServer(dir, 0);
-      profile = mkdtempSync(join(tmpdir(), 'ml-chromium-'));
-      context = await chromium.launchPersistentContext(profile, {
+      const made = mkdtempSync(join(tmpdir(), 'ml-chromium-'));
+      profile = made;
+      context = await chromium.launchPersistentContext(made, {
         executablePath: CHROMIUM,
         headless: true,
         viewport: { width: 1280, height: 860 },
@@ -212,7 +213,7 @@ describe.skipIf(noChromium)(
     afterAll(async () => {
       await context?.close();
       if (server !== undefined) await stopServer(server.child);
-      rmSync(profile, { recursive: true, force: true });
+      if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });
     });
 

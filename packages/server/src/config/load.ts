@@ -282,8 +282,10 @@ export function loadConfig(input: LoadConfigInput = {}): MarketlensConfig {
   const production = mode === 'production';
   const serving = input.purpose !== 'migrate';
   if (!serving) {
-    // Migrating needs the database alone: the key encrypts credentials, which no migration reads.
+    // Migrating needs the database alone: the key encrypts credentials and mail goes to users, and a
+    // migration does neither.
     delete env.MARKETLENS_SECRET_KEY;
+    env.MARKETLENS_EMAIL_VERIFICATION = 'off';
   }
   if (serving && production && !env.MARKETLENS_SECRET_KEY?.trim()) {
     throw new ConfigError(

@@ -16,6 +16,8 @@ const PRODUCTION = {
   MARKETLENS_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
   MARKETLENS_PUBLIC_URL: 'https://api.example.com',
   MARKETLENS_DRAIN_MS: '3000',
+  // No mail in this test: production's mail rule (SMTP or a mail file) is tested in config/.
+  MARKETLENS_EMAIL_VERIFICATION: 'off',
 };
 
 /** Concurrent keep-alive clients. */
