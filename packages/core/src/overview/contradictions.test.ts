@@ -136,7 +136,13 @@ function checkNarrative(a: Analysis, reach: Reach): void {
   // a buy or sell is published with the plan it was judged by, never without one
   if (a.signal.action !== 'hold') expect(a.zone.direction).toBe(a.signal.action === 'buy' ? 'long' : 'short');
   // a hold states no confidence; one that declined a plan names it with its odds against its break-even
-  if (a.signal.action === 'hold') {
+  // too short a history to rate: the narrative says so (history fact) and states no signal at all,
+  // rather than a Hold that means nothing
+  expect(fact(facts, 'history') !== undefined).toBe(
+    a.signal.reason === 'insufficient_data' || a.technical_rating.reason === 'insufficient_data',
+  );
+  if (a.signal.reason === 'insufficient_data') expect(sig).toBeUndefined();
+  else if (a.signal.action === 'hold') {
     expect(sig?.values.confidence_pct).toBeUndefined();
     expect(sig?.values.hold_reason?.value).toBe(a.signal.reason ?? 'conflicting');
     if (a.signal.declined_plan?.direction != null && a.signal.edge !== null) {
