@@ -334,8 +334,9 @@ export async function createMarketlens(
 
 /**
  * Says that the server started: in JSON log format (production) one log line whose message is the
- * first of {@link startupLines} and whose fields are the rest (never the demo credentials, which
- * production has not); otherwise the lines themselves, to `print`.
+ * `marketlens server listening on ...` line of {@link startupLines} (the one operators and
+ * supervisors look for, see deploy/README.md) and whose fields are the rest (never the demo
+ * credentials, which production has not); otherwise the lines themselves, to `print`.
  */
 export function announceStart(
   ml: Marketlens,
@@ -352,6 +353,7 @@ export function announceStart(
   ml.logger.info(
     {
       url: server.url,
+      app: `${server.url}/app`,
       docs: `${server.url}/docs`,
       openapi: `${server.url}${paths.openapi}`,
       dataDir: ml.config.server.dataDir,
@@ -362,7 +364,7 @@ export function announceStart(
       // Its credentials never go to a log: `marketlens admin` makes keys for it.
       demoUser: ml.demo?.email ?? null,
     },
-    lines[0] ?? 'marketlens server listening',
+    lines.find((line) => line.startsWith('marketlens server listening on ')) ?? 'marketlens server listening',
   );
 }
 

@@ -163,6 +163,32 @@ describe.skipIf(noRedis)('BullMqJobs (skips without MARKETLENS_TEST_REDIS_URL: s
     expect(states.every((s) => s.endsWith(':present'))).toBe(true);
   });
 
+  it('heals no schedule that was never declared: a worker started before any instance re-creates nothing', async () => {
+    const prefix = freshPrefix();
+    const states: string[] = [];
+    const recreated: string[] = [];
+    const worker = runner({
+      prefix,
+      schedule: false,
+      work: false,
+      scheduleCheckMs: 3_600_000,
+      onScheduleCheck: (name, state) => states.push(`${name}:${state}`),
+      onScheduleRecreated: (name) => recreated.push(name),
+    });
+    await worker.every('unseen', 200, async () => undefined);
+    await worker.checkSchedules();
+    expect(recreated).toEqual([]);
+    expect(await worker.queue('unseen').getJobScheduler('unseen')).toBeUndefined();
+    // Once an instance declared it, the worker heals it like any other.
+    const instance = runner({ prefix, work: false, scheduleCheckMs: 3_600_000 });
+    await instance.every('unseen', 200, async () => undefined);
+    await worker.checkSchedules();
+    expect(states.at(-1)).toBe('unseen:present');
+    await worker.queue('unseen').removeJobScheduler('unseen');
+    await worker.checkSchedules();
+    expect(recreated).toEqual(['unseen']);
+  });
+
   it('checks the schedules after a reconnection to Redis, without being asked', async () => {
     const prefix = freshPrefix();
     const recreated: string[] = [];

@@ -99,6 +99,13 @@ export class BullMqJobs implements JobRunner {
   private closed = false;
   /** The repeatable jobs given to {@link every}, by name: their interval. */
   private readonly repeatable = new Map<JobName, number>();
+  /**
+   * The repeatable jobs whose schedule this process declared itself or found in Redis: only those
+   * can be missing (Redis lost them). One not seen yet is still being declared, by this process at
+   * start or by another (an API instance starting after this worker), or is declared by none (a
+   * deployment without API instances): none of these is healed nor reported.
+   */
+  private readonly seen = new Set<JobName>();
   private readonly checkMs: number;
   private checkTimer: NodeJS.Timeout | null = null;
   /** The check under way, so that a reconnection during a check does not start a second one. */
@@ -147,10 +154,11 @@ export class BullMqJobs implements JobRunner {
 
   /**
    * Checks that the schedule of every repeatable job this process was given exists, and re-creates
-   * a missing one, once across the cluster: the process that first takes the job's heal lock in
-   * Redis (held one interval, at least 5 s) re-creates it, the others see it back at their next
-   * check. Each result goes to `onScheduleCheck`. Resolves when done; a Redis failure ends the
-   * check early (the next one tries again). Runs on its own; tests and operators may call it.
+   * a missing one (one it declared or found before: see {@link seen}), once across the cluster:
+   * the process that first takes the job's heal lock in Redis (held one interval, at least 5 s)
+   * re-creates it, the others see it back at their next check. Each result goes to
+   * `onScheduleCheck`. Resolves when done; a Redis failure ends the check early (the next one tries
+   * again). Runs on its own; tests and operators may call it.
    */
   checkSchedules(): Promise<void> {
     if (this.closed) return Promise.resolve();
@@ -160,9 +168,12 @@ export class BullMqJobs implements JobRunner {
         if (this.closed) return;
         const queue = this.queue(name);
         if ((await queue.getJobScheduler(name)) !== undefined) {
+          this.seen.add(name);
           this.onScheduleCheck(name, 'present');
           continue;
         }
+        // Not created yet (or being created right now), as opposed to lost: nothing to heal.
+        if (!this.seen.has(name)) continue;
         const lock = `${this.prefix}:${name}:schedule-heal`;
         const won = await this.redis().set(
           lock,
@@ -198,6 +209,7 @@ export class BullMqJobs implements JobRunner {
       { every: intervalMs },
       { name, data: {}, opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED } },
     );
+    this.seen.add(name);
   }
 
   /** Starts the periodic check and the connection whose every (re)connection triggers one, on the first call. */
