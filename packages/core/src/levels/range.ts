@@ -1,6 +1,6 @@
 import type { Candles } from '../types.js';
 
-/** The 52-week span of {@link rangeExtremes}: 364 days, 52 whole weeks (ms). */
+/** The 52-week span of `rangeExtremes`: 364 days, 52 whole weeks (ms). */
 export const WEEKS_52_MS = 364 * 86_400_000;
 
 /** The extremes of the whole stored history as of one candle. */

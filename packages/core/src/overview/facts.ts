@@ -177,7 +177,7 @@ function signalValues(sig: Signal): Record<string, FactValue> {
  * The facts of an analysis, in a fixed order: price (close, bar change), history (when the
  * signal or the technical rating is withheld for too short a history, `insufficient_data`: the
  * narrative says there is not enough history to rate it, with the candles read and the candles
- * needed when `history` is given; no signal fact then), signal (see {@link signalValues}: a call's
+ * needed when `history` is given; no signal fact then), signal (see `signalValues`: a call's
  * probability and expected R, a hold's reason, never a confidence in holding), trend (direction
  * from the signal's trend factor: above 0.25 up,
  * below -0.25 down; ADX), momentum (RSI with overbought >= 70 / oversold <= 30; MACD histogram
