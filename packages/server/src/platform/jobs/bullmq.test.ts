@@ -214,6 +214,38 @@ describe.skipIf(noRedis)('BullMqJobs (skips without MARKETLENS_TEST_REDIS_URL: s
     expect(await queue.getJobScheduler('reconnect')).toBeDefined();
   });
 
+  it('checks once more when asked during a check that already looked (a reconnection mid-check)', async () => {
+    // The first check reads schedule 'early' as present; while it goes on to 'late', the schedule
+    // goes and a check is asked for (as Redis coming back asks). Returning the check under way
+    // would leave 'early' missing until the next periodic check (an hour here).
+    const prefix = freshPrefix();
+    const recreated: string[] = [];
+    let armed = false;
+    let removal: Promise<unknown> | undefined;
+    const jobs: BullMqJobs = runner({
+      prefix,
+      scheduleCheckMs: 3_600_000,
+      onScheduleRecreated: (job) => recreated.push(job),
+      onScheduleCheck: (job, result) => {
+        if (!armed || job !== 'early' || result !== 'present') return;
+        armed = false;
+        // Same queue connection as the checks' reads, so the removal is ordered before them.
+        removal = jobs.queue('early').removeJobScheduler('early');
+        void jobs.checkSchedules();
+      },
+    });
+    await jobs.every('early', 60_000, async () => undefined);
+    await jobs.every('late', 60_000, async () => undefined);
+    await jobs.checkSchedules();
+    armed = true;
+    await jobs.checkSchedules();
+    expect(armed).toBe(false);
+    await removal;
+    await until(() => recreated.length === 1, 5_000);
+    expect(recreated).toEqual(['early']);
+    expect(await jobs.queue('early').getJobScheduler('early')).toBeDefined();
+  });
+
   it('checks the schedules every scheduleCheckMs', async () => {
     const prefix = freshPrefix();
     const recreated: string[] = [];

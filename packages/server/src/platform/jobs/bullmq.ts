@@ -108,8 +108,13 @@ export class BullMqJobs implements JobRunner {
   private readonly seen = new Set<JobName>();
   private readonly checkMs: number;
   private checkTimer: NodeJS.Timeout | null = null;
-  /** The check under way, so that a reconnection during a check does not start a second one. */
+  /** The check under way, so that a reconnection during a check does not start a second one at once. */
   private checking: Promise<void> | null = null;
+  /**
+   * A check was asked for while one was under way: that one may have looked before the schedule
+   * went (a reconnection to a Redis that restarted empty during the check), so one more follows it.
+   */
+  private checkAgain = false;
   /** The connection of the schedule checks: its heal locks, and its reconnections trigger a check. */
   private watcher: Redis | null = null;
   private readonly onScheduleCheck: (name: JobName, state: ScheduleState) => void;
@@ -162,7 +167,11 @@ export class BullMqJobs implements JobRunner {
    */
   checkSchedules(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.checking !== null) return this.checking;
+    if (this.checking !== null) {
+      this.checkAgain = true;
+      return this.checking;
+    }
+    this.checkAgain = false;
     const check = (async () => {
       for (const [name, every] of this.repeatable) {
         if (this.closed) return;
@@ -195,6 +204,7 @@ export class BullMqJobs implements JobRunner {
       .catch((err: unknown) => this.onConnectionError(err instanceof Error ? err : new Error(String(err))))
       .finally(() => {
         this.checking = null;
+        if (this.checkAgain) void this.checkSchedules();
       });
     this.checking = check;
     return check;
