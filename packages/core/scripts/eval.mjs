@@ -7,7 +7,7 @@
 // shuffled-level null with its permutation test, and the searches of zone detection and plan
 // parameters on the training part) and evaluation-reliability.svg beside it. Deterministic: the
 // same bytes on every run (the timing line goes to the console only).
-// EVAL_ONLY=levels, EVAL_ONLY=plans, EVAL_ONLY=signals or EVAL_ONLY=regime runs that part alone and prints it without writing files.
+// EVAL_ONLY=levels, EVAL_ONLY=plans, EVAL_ONLY=signals, EVAL_ONLY=factors or EVAL_ONLY=regime runs that part alone and prints it without writing files.
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,7 @@ import {
 } from './levels-null.mjs';
 import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
 import { regimeEvaluation, regimeSectionLines } from './regime-eval.mjs';
+import { factorSearchSection } from './factor-search.mjs';
 import { signalEdgeSection } from './signal-edge.mjs';
 import { closed, dataDir, loadSeries, MIN_PLANS, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
@@ -48,8 +49,8 @@ if (!series) {
 const OUTCOMES = ['pending', 'entered', 'tp_hit', 'stopped_out', 'time_stopped', 'expired'];
 const PERMUTATIONS = 1000;
 const ONLY = process.env.EVAL_ONLY ?? null;
-if (ONLY !== null && !['levels', 'plans', 'signals', 'regime'].includes(ONLY)) {
-  console.error(`EVAL_ONLY must be levels, plans, signals or regime, got ${ONLY}`);
+if (ONLY !== null && !['levels', 'plans', 'signals', 'factors', 'regime'].includes(ONLY)) {
+  console.error(`EVAL_ONLY must be levels, plans, signals, factors or regime, got ${ONLY}`);
   process.exit(2);
 }
 const runs = (part) => ONLY === null || ONLY === part;
@@ -765,6 +766,12 @@ function svg() {
 if (runs('signals')) {
   out('');
   for (const l of signalEdgeSection(series)) out(l);
+}
+
+// The search for an edge among published factors (issue 40): scripts/factor-search.mjs.
+if (runs('factors')) {
+  out('');
+  for (const l of factorSearchSection(series)) out(l);
 }
 
 if (ONLY === null) {
