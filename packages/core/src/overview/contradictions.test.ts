@@ -80,6 +80,8 @@ function one(f: Fact, locale: OverviewLocale): string {
 interface Reach {
   narratives: number;
   ratingDiffers: number;
+  /** Of those, Holds whose factors lean the rating's way, held by the edge gate (no factor named). */
+  ratingHeld: number;
   phaseDiffers: number;
   /** Holds that declined a call's plan: the text says why, never a confidence in holding. */
   declined: number;
@@ -87,7 +89,7 @@ interface Reach {
 }
 
 function newReach(): Reach {
-  return { narratives: 0, ratingDiffers: 0, phaseDiffers: 0, declined: 0, inside: 0 };
+  return { narratives: 0, ratingDiffers: 0, ratingHeld: 0, phaseDiffers: 0, declined: 0, inside: 0 };
 }
 
 /**
@@ -117,7 +119,20 @@ function checkNarrative(a: Analysis, reach: Reach): void {
     const pulls = a.signal.factors.map((f) => ({ name: f.name, pull: d * f.contribution }));
     const most = Math.max(0, ...pulls.map((x) => x.pull));
     const named = rating?.values.factor?.value;
-    if (most > 0) expect(pulls.find((x) => x.name === named)?.pull).toBe(most);
+    // ... unless the signal is a Hold whose own score leans the rating's way: then no factor made
+    // the difference, its gate did, and the fact names the gate's reason instead (issue 40.4)
+    const lean = a.signal.score > 0 ? 'buy' : a.signal.score < 0 ? 'sell' : 'hold';
+    const held =
+      a.signal.action === 'hold' &&
+      a.signal.reason !== undefined &&
+      a.signal.reason !== 'insufficient_data' &&
+      lean !== 'hold' &&
+      lean === ratingSide(String(rating?.values.rating.value));
+    expect(rating?.values.gate?.value).toBe(held ? a.signal.reason : undefined);
+    if (held) {
+      reach.ratingHeld++;
+      expect(named).toBeUndefined();
+    } else if (most > 0) expect(pulls.find((x) => x.name === named)?.pull).toBe(most);
     else expect(named).toBeUndefined();
   }
 
@@ -300,6 +315,7 @@ describe('the narrative never contradicts itself', () => {
       expect(reach.narratives).toBeGreaterThan(100);
       // every kind of would-be contradiction occurs on the real data, so each check above ran
       expect(reach.ratingDiffers).toBeGreaterThan(0);
+      expect(reach.ratingHeld).toBeGreaterThan(0);
       expect(reach.phaseDiffers).toBeGreaterThan(0);
       expect(reach.declined).toBeGreaterThan(0);
       expect(reach.inside).toBeGreaterThan(0);

@@ -121,6 +121,17 @@ function factorAgainst(sig: Signal, ratingSide: 'buy' | 'hold' | 'sell'): string
 }
 
 /**
+ * Why a Hold differs from a rating on the side its own score leans to: no factor made the
+ * difference (they lean the rating's way), the gate did; its reason (`no_edge`, `poor_reward`), or
+ * null when the Hold is not such a one.
+ */
+function heldAtGate(sig: Signal, ratingSide: 'buy' | 'hold' | 'sell'): string | null {
+  if (sig.action !== 'hold' || sig.reason === undefined || sig.reason === 'insufficient_data') return null;
+  const lean = sig.score > 0 ? 'buy' : sig.score < 0 ? 'sell' : 'hold';
+  return lean === ratingSide && lean !== 'hold' ? sig.reason : null;
+}
+
+/**
  * A regime phase against the trend's direction: `differs` when the phase points the other way
  * (markup or accumulation, the phases after or before a rise, against a down trend; markdown or
  * distribution against an up trend).
@@ -183,7 +194,8 @@ function signalValues(sig: Signal): Record<string, FactValue> {
  * below -0.25 down; ADX), momentum (RSI with overbought >= 70 / oversold <= 30; MACD histogram
  * side), technical rating (with `relation` to the signal: `differs` when the rating leans to
  * another side than the signal's action, the narrative then says why both stand and names in
- * `factor` the signal's factor that pulled hardest from the rating's side), Fear & Greed,
+ * `factor` the signal's factor that pulled hardest from the rating's side, or, for a Hold whose
+ * own score leans the rating's way, names in `gate` the reason its gate held: `no_edge`), Fear & Greed,
  * regime (or `regime_change` when the as-of bar confirmed a transition; with `relation` to the
  * trend: `differs` for an up trend in distribution or markdown, a down trend in accumulation or
  * markup), the zone holding the price (`inside_zone`: it is then neither support nor
@@ -255,7 +267,9 @@ export function overviewFacts(analysis: OverviewInput, market: OverviewMarket = 
       values.signal = word(sig.action);
       const side = ratingSide(tr.rating);
       values.relation = word(side === sig.action ? 'agrees' : 'differs');
-      const pulled = side === sig.action ? null : factorAgainst(sig, side);
+      const gate = side === sig.action ? null : heldAtGate(sig, side);
+      if (gate !== null) values.gate = word(gate);
+      const pulled = side === sig.action || gate !== null ? null : factorAgainst(sig, side);
       if (pulled !== null) values.factor = word(pulled);
     }
     facts.push({ id: 'technical_rating', values });

@@ -64,6 +64,13 @@ interface Phrases {
    * naming the factor that pulled hardest from the rating's side when the fact has one.
    */
   ratingDiffers: Sentence;
+  /**
+   * A Hold whose factors lean the rating's way, held by its gate: `gate` is the reason
+   * (`no_edge`, `poor_reward`), said in {@link Phrases.gate}'s words.
+   */
+  ratingHeld: Sentence;
+  /** Why a Hold's gate declined the plan its factors lean to, by the signal's reason. */
+  gate: Record<string, string>;
   /** After the regime when its phase points against the trend: why both stand. */
   phaseDiffers: Sentence;
   say: Record<FactId, Sentence>;
@@ -129,6 +136,12 @@ const en: Phrases = {
   ratingDiffers: (v) =>
     `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}); the ${v.w('signal', en.action)} signal also weighs sentiment, risk and the market phase, which is why the two differ.` +
     (v.has('factor') ? ` The factor that weighed most against the rating's side is ${v.w('factor', en.factor)}.` : ''),
+  ratingHeld: (v) =>
+    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}), and the signal's factors lean the same way; the signal is ${v.w('signal', en.action)} because ${v.w('gate', en.gate)}.`,
+  gate: {
+    no_edge: 'the plan on that side has no edge after costs',
+    poor_reward: 'the plan on that side offers too little reward for its risk after costs',
+  },
   phaseDiffers: (v) =>
     `This phase describes the longer cycle, so it can differ from the short-term ${v.w('trend', en.trend)} trend.`,
   say: {
@@ -245,6 +258,12 @@ const es: Phrases = {
     (v.has('factor')
       ? ` El factor que más pesó en contra del lado de la calificación: ${v.w('factor', es.factor)}.`
       : ''),
+  ratingHeld: (v) =>
+    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}), y los factores de la señal se inclinan hacia el mismo lado; la señal es ${v.w('signal', es.action)} porque ${v.w('gate', es.gate)}.`,
+  gate: {
+    no_edge: 'el plan de ese lado no tiene ventaja después de costes',
+    poor_reward: 'el plan de ese lado ofrece muy poca recompensa para su riesgo después de costes',
+  },
   phaseDiffers: (v) =>
     `Esta fase describe el ciclo más largo, por eso puede diferir de la tendencia ${v.w('trend', es.trend)} a corto plazo.`,
   say: {
@@ -358,6 +377,12 @@ const de: Phrases = {
   ratingDiffers: (v) =>
     `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}); das Signal ${v.w('signal', de.action)} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.` +
     (v.has('factor') ? ` Am stärksten gegen die Seite des Ratings wog der Faktor ${v.w('factor', de.factor)}.` : ''),
+  ratingHeld: (v) =>
+    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}), und die Faktoren des Signals neigen zur selben Seite; das Signal lautet ${v.w('signal', de.action)}, weil ${v.w('gate', de.gate)}.`,
+  gate: {
+    no_edge: 'der Plan auf dieser Seite nach Kosten keinen Vorteil hat',
+    poor_reward: 'der Plan auf dieser Seite nach Kosten zu wenig Ertrag für sein Risiko bietet',
+  },
   phaseDiffers: (v) =>
     `Diese Phase beschreibt den längeren Zyklus und kann daher vom kurzfristigen Trend (${v.w('trend', de.trend)}) abweichen.`,
   say: {
@@ -475,6 +500,12 @@ const fr: Phrases = {
   ratingDiffers: (v) =>
     `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}) ; le signal ${v.w('signal', fr.action)} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.` +
     (v.has('factor') ? ` Le facteur qui a le plus pesé contre le côté de la note : ${v.w('factor', fr.factor)}.` : ''),
+  ratingHeld: (v) =>
+    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}), et les facteurs du signal penchent du même côté ; le signal est ${v.w('signal', fr.action)} car ${v.w('gate', fr.gate)}.`,
+  gate: {
+    no_edge: "le plan de ce côté n'a pas d'avantage après frais",
+    poor_reward: 'le plan de ce côté offre trop peu de gain pour son risque après frais',
+  },
   phaseDiffers: (v) =>
     `Cette phase décrit le cycle long et peut donc différer de la tendance ${v.w('trend', fr.trend)} à court terme.`,
   say: {
@@ -589,6 +620,12 @@ const pt: Phrases = {
   ratingDiffers: (v) =>
     `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}); o sinal ${v.w('signal', pt.action)} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.` +
     (v.has('factor') ? ` O fator que mais pesou contra o lado da classificação: ${v.w('factor', pt.factor)}.` : ''),
+  ratingHeld: (v) =>
+    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}), e os fatores do sinal apontam para o mesmo lado; o sinal é ${v.w('signal', pt.action)} porque ${v.w('gate', pt.gate)}.`,
+  gate: {
+    no_edge: 'o plano desse lado não tem vantagem depois dos custos',
+    poor_reward: 'o plano desse lado oferece pouco retorno para o seu risco depois dos custos',
+  },
   phaseDiffers: (v) =>
     `Esta fase descreve o ciclo mais longo, por isso pode diferir da tendência ${v.w('trend', pt.trend)} de curto prazo.`,
   say: {
@@ -690,6 +727,12 @@ const ja: Phrases = {
   ratingDiffers: (v) =>
     `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。「${v.w('signal', ja.action)}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。` +
     (v.has('factor') ? `評価の方向に最も強く逆らった要因は${v.w('factor', ja.factor)}です。` : ''),
+  ratingHeld: (v) =>
+    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）で、シグナルの要因も同じ方向に傾いていますが、${v.w('gate', ja.gate)}ため、シグナルは「${v.w('signal', ja.action)}」です。`,
+  gate: {
+    no_edge: 'その方向のプランにはコスト控除後の優位性がない',
+    poor_reward: 'その方向のプランはコスト控除後のリスクに対するリターンが小さすぎる',
+  },
   phaseDiffers: (v) =>
     `この局面はより長い周期を表すため、短期の${v.w('trend', ja.trend)}トレンドと異なることがあります。`,
   say: {
@@ -791,6 +834,12 @@ const zh: Phrases = {
   ratingDiffers: (v) =>
     `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}）；「${v.w('signal', zh.action)}」信号还考虑情绪、风险和市场阶段，因此两者不同。` +
     (v.has('factor') ? `与评级方向相反、影响最大的因素是${v.w('factor', zh.factor)}。` : ''),
+  ratingHeld: (v) =>
+    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}），信号的各因素也倾向同一方向，但${v.w('gate', zh.gate)}，因此信号为「${v.w('signal', zh.action)}」。`,
+  gate: {
+    no_edge: '该方向的计划扣除成本后没有优势',
+    poor_reward: '该方向的计划扣除成本后回报相对风险过小',
+  },
   phaseDiffers: (v) => `该阶段反映更长的周期，因此可能与短期${v.w('trend', zh.trend)}趋势不同。`,
   say: {
     price: (v) =>
@@ -894,7 +943,8 @@ function valuesOf(fact: Fact, write: NumberWriter): Values {
  * text is a fact's value written for the locale ({@link formatFactValue}). Where two facts could
  * read as a contradiction the text says why both stand: a technical rating whose `relation` to
  * the signal is `differs` is called the tally of indicator votes that the signal weighs with
- * more; a regime whose `relation` to the trend is `differs` is followed by a sentence saying the
+ * more (or, when the fact names a `gate`, a Hold whose factors lean the rating's way and why its
+ * gate held); a regime whose `relation` to the trend is `differs` is followed by a sentence saying the
  * phase reads the longer cycle. Facts of an unknown id are skipped.
  */
 export function renderOverview(facts: readonly Fact[], locale?: string | null): string {
@@ -907,7 +957,7 @@ export function renderOverview(facts: readonly Fact[], locale?: string | null): 
     const v = valuesOf(fact, write);
     const differs = v.t('relation') === 'differs';
     if (fact.id === 'technical_rating' && differs) {
-      out.push(p.ratingDiffers(v));
+      out.push(v.has('gate') ? p.ratingHeld(v) : p.ratingDiffers(v));
       continue;
     }
     out.push(p.say[fact.id](v));
