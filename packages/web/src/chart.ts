@@ -14,7 +14,9 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { h } from './dom.js';
-import { price } from './format.js';
+import { num, price } from './format.js';
+import type { Catalog } from './i18n/catalog.js';
+import { word } from './i18n/catalogs.js';
 
 type Zone = AnalysisResponse['levels']['zones'][number];
 type Bar = CandlesResponse['candles'][number];
@@ -128,11 +130,17 @@ function liveBar(b: Bar) {
   };
 }
 
+/** How many of the latest candles the chart shows at first (scroll or zoom out for the rest). */
+export const VISIBLE_BARS = 150;
+
 /** Creates the chart inside a new element (append the element, then feed it). */
-export function createAssetChart(onZonesDrawn: (count: number) => void): AssetChart {
-  const host = h('div', { class: 'chart', role: 'img', 'aria-label': 'Price chart' });
+export function createAssetChart(t: Catalog, onZonesDrawn: (count: number) => void): AssetChart {
+  const host = h('div', { class: 'chart', role: 'img', 'aria-label': t.chart.label });
   const tooltip = h('div', { class: 'chart-tip', hidden: true });
-  const element = h('div', { class: 'chart-wrap' }, host, tooltip);
+  // The plan's lines are named here, beside the chart, rather than in labels on the price axis,
+  // where they crowded each other and the scale's own labels near the close.
+  const legend = h('ul', { class: 'chart-legend', 'data-testid': 'plan-legend', hidden: true });
+  const element = h('div', { class: 'chart-wrap' }, host, legend, tooltip);
   const chart: IChartApi = createChart(host, {
     autoSize: true,
     layout: { background: { color: '#10141b' }, textColor: '#c9d1dc', attributionLogo: false },
@@ -153,6 +161,21 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
   const bands = new ZoneBands(onZonesDrawn);
   candles.attachPrimitive(bands);
   let lines: ReturnType<typeof candles.createPriceLine>[] = [];
+  let planPrices: number[] = [];
+  // The plan's prices are kept inside the scale's range, so no line of the plan is off the chart.
+  candles.applyOptions({
+    autoscaleInfoProvider: (base: () => { priceRange: { minValue: number; maxValue: number } } | null) => {
+      const range = base();
+      if (range === null || planPrices.length === 0) return range;
+      return {
+        ...range,
+        priceRange: {
+          minValue: Math.min(range.priceRange.minValue, ...planPrices),
+          maxValue: Math.max(range.priceRange.maxValue, ...planPrices),
+        },
+      };
+    },
+  });
   let timeframe = '';
   let locale = 'en';
   let lastClosed: Bar | null = null;
@@ -165,7 +188,14 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       tooltip.hidden = true;
       return;
     }
-    tooltip.textContent = `${zone.kind === 'support' ? 'Support' : 'Resistance'} ${price(zone.low, locale)}–${price(zone.high, locale)} · ${timeframe} · strength ${zone.strength.toFixed(2)} · ${zone.touches} touches`;
+    const kind = word(t.words.zoneKinds, zone.kind);
+    tooltip.textContent = t.chart.tooltip(
+      kind.charAt(0).toLocaleUpperCase(locale) + kind.slice(1),
+      `${price(zone.low, locale)}–${price(zone.high, locale)}`,
+      timeframe,
+      num(zone.strength, locale),
+      zone.touches,
+    );
     tooltip.style.left = `${Math.min(point.x + 12, host.clientWidth - 260)}px`;
     tooltip.style.top = `${point.y + 12}px`;
     tooltip.hidden = false;
@@ -195,8 +225,13 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       }
       candles.setData(bars);
       volume.setData(vols);
-      // After the element has its size (the chart may be created before it is attached).
-      requestAnimationFrame(() => chart.timeScale().fitContent());
+      // After the element has its size (the chart may be created before it is attached): the latest
+      // candles, where the plan is, at a width a trader reads; the rest is a scroll away.
+      requestAnimationFrame(() => {
+        const n = bars.length;
+        if (n <= VISIBLE_BARS) chart.timeScale().fitContent();
+        else chart.timeScale().setVisibleLogicalRange({ from: n - VISIBLE_BARS, to: n + 2 });
+      });
     },
     updateLive(live) {
       if (live === null || (lastClosed !== null && chartTime(live.time) <= chartTime(lastClosed.time))) return;
@@ -210,26 +245,37 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       for (const line of lines) candles.removePriceLine(line);
       lines = [];
       const plan = analysis.zone;
-      const add = (value: number | null, title: string, color: string, style: LineStyle) => {
+      planPrices = [];
+      const items: HTMLElement[] = [];
+      const add = (value: number | null, name: string, r: string, color: string, style: LineStyle) => {
         if (value === null) return;
+        planPrices.push(value);
         lines.push(
           candles.createPriceLine({
             price: value,
             color,
             lineWidth: 2,
             lineStyle: style,
+            // The price on the axis (the scale moves overlapping labels apart); the name and R in the legend.
             axisLabelVisible: true,
-            title,
+            title: '',
           }),
         );
+        const swatch = h('span', { class: 'swatch' });
+        swatch.style.borderColor = color;
+        swatch.style.borderStyle = style === LineStyle.Solid ? 'solid' : 'dashed';
+        items.push(h('li', {}, swatch, `${name} ${price(value, locale)}`, r === '' ? '' : ` · ${r}`));
       };
       if (plan.direction !== null) {
-        add(plan.entry_price, `Entry (${plan.direction})`, '#4f8cff', LineStyle.Solid);
-        add(plan.stop_loss, 'Stop −1R', DOWN, LineStyle.Dashed);
+        const direction = word(t.words.directions, plan.direction);
+        add(plan.entry_price, t.chart.entry(direction), '', '#4f8cff', LineStyle.Solid);
+        add(plan.stop_loss, t.chart.stop, '−1R', DOWN, LineStyle.Dashed);
         plan.take_profits.forEach((tp, i) => {
-          add(tp.price, `T${i + 1} ${tp.risk_reward.toFixed(1)}R`, UP, LineStyle.Dashed);
+          add(tp.price, t.chart.target(i + 1), `${num(tp.risk_reward, locale, 1)}R`, UP, LineStyle.Dashed);
         });
       }
+      legend.replaceChildren(...items);
+      legend.hidden = items.length === 0;
     },
     destroy() {
       chart.remove();
