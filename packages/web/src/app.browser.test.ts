@@ -15,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithout } from '../../core/src/testing/shared-data.js';
+import { noticeOf } from '../../server/src/alerts/push/notices.js';
+import { startFakeGcm } from '../test/fake-gcm.js';
 import { en } from './i18n/en.js';
 import { es } from './i18n/es.js';
 import { PUSH_SUBSCRIBE_TIMEOUT_MS } from './push.js';
@@ -150,7 +152,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /** The launch options every Chromium of the suite uses (a fresh profile each). */
-function launchOptions(locale: string) {
+function launchOptions(locale: string, extraArgs: string[] = []) {
   return {
     executablePath: CHROMIUM,
     headless: true,
@@ -168,6 +170,7 @@ function launchOptions(locale: string) {
       '--disable-component-update',
       '--disable-sync',
       '--font-render-hinting=none',
+      ...extraArgs,
     ],
   };
 }
@@ -342,6 +345,100 @@ describe.skipIf(noChromium)(
         await push.close();
       }
     }, 60_000);
+
+    it('gets a real PushSubscription from Chromium through a stand-in push service, which the server registers; the worker shows a pushed alert', async () => {
+      const session = (await context.cookies(server.url)).find((c) => c.name === 'marketlens_session');
+      expect(session).toBeDefined();
+      const gcm = await startFakeGcm();
+      const made = mkdtempSync(join(tmpdir(), 'ml-chromium-push-'));
+      const browser = await chromium.launchPersistentContext(made, launchOptions('en-US', gcm.switches));
+      try {
+        if (session !== undefined) await browser.addCookies([session]);
+        await browser.grantPermissions(['notifications'], { origin: server.url });
+        const p = browser.pages()[0] ?? (await browser.newPage());
+        p.on('pageerror', (e) => pageErrors.push(e.message));
+        p.on('console', (m) => {
+          if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) consoleErrors.push(m.text());
+        });
+        await p.goto(`${server.url}/app/account`);
+        const serverKey = await p.evaluate(async () => {
+          const r = await fetch('/v1/devices/vapid_public_key');
+          return ((await r.json()) as { data: { public_key: string } }).data.public_key;
+        });
+        await p.getByTestId('enable-push').click();
+        const status = p.getByTestId('push-status');
+        await expect.poll(() => status.getAttribute('data-state'), POLL).toBe('on');
+        expect(await status.textContent()).toBe(en.account.push.on);
+        // Chromium registered with the push service for the server's VAPID key ...
+        const registration = gcm.requests.find((r) => r.path === '/register' && r.form.sender === serverKey);
+        expect(registration?.form['X-subtype']).toContain(server.url);
+        expect(gcm.tokens.length).toBeGreaterThan(0);
+        // ... and the page sent the subscription it got to the server, which now lists it as a device.
+        const subscription = await p.evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration('/app/');
+          const sub = await r?.pushManager.getSubscription();
+          return sub?.toJSON() ?? null;
+        });
+        expect(subscription?.endpoint).toMatch(/^https:\/\/[\w.-]+\/fcm\/send\//);
+        expect(gcm.tokens.some((t) => subscription?.endpoint?.endsWith(`/fcm/send/${t}`))).toBe(true);
+        expect(Buffer.from(subscription?.keys?.p256dh ?? '', 'base64url')).toHaveLength(65);
+        expect(Buffer.from(subscription?.keys?.auth ?? '', 'base64url')).toHaveLength(16);
+        const devices = await p.evaluate(
+          async () =>
+            ((await (await fetch('/v1/devices')).json()) as { data: { endpoint: string; active: boolean }[] }).data,
+        );
+        expect(devices.map((d) => [d.endpoint, d.active])).toContainEqual([subscription?.endpoint, true]);
+
+        // A push as the server sends it (its own payload builder), handed to the worker by DevTools
+        // (the stand-in does not deliver messages): the alert is shown, tagged by its trigger key.
+        const cdp = await browser.newCDPSession(p);
+        const registrationId = new Promise<string>((done) => {
+          cdp.on(
+            'ServiceWorker.workerRegistrationUpdated',
+            (e: { registrations: { registrationId: string; scopeURL: string }[] }) => {
+              const found = e.registrations.find((r) => r.scopeURL === `${server.url}/app/`);
+              if (found !== undefined) done(found.registrationId);
+            },
+          );
+        });
+        await cdp.send('ServiceWorker.enable');
+        const notice = noticeOf({
+          key: 'alert:e2e:1',
+          category: 'alert',
+          title: 'Bitcoin ↑ 100,000',
+          body: 'Bitcoin reached 100,000 (last close 100,512)',
+          time: new Date().toISOString(),
+          data: { asset_id: 'bitcoin', kind: 'price', target: 100000 },
+        });
+        await cdp.send('ServiceWorker.deliverPushMessage', {
+          origin: server.url,
+          registrationId: await registrationId,
+          data: notice.payload,
+        });
+        await expect
+          .poll(
+            () =>
+              p.evaluate(async () => {
+                const r = await navigator.serviceWorker.getRegistration('/app/');
+                const shown = (await r?.getNotifications()) ?? [];
+                return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
+              }),
+            POLL,
+          )
+          .toEqual([
+            {
+              title: 'Bitcoin ↑ 100,000',
+              body: 'Bitcoin reached 100,000 (last close 100,512)',
+              tag: 'alert:e2e:1',
+              data: { asset: 'bitcoin' },
+            },
+          ]);
+      } finally {
+        await browser.close();
+        await gcm.close();
+        rmSync(made, { recursive: true, force: true });
+      }
+    }, 90_000);
 
     it('draws bitcoin with its zones, switches timeframe and says when one is gated', async () => {
       await page.goto(`${server.url}/app/asset/bitcoin`);
