@@ -450,6 +450,10 @@ describe.skipIf(noChromium)(
         .poll(async () => Number(await page.locator('.chart-slot').getAttribute('data-zones-drawn')))
         .toBeGreaterThan(0);
       expect(await page.getByTestId('signal-action').textContent()).toMatch(/^(BUY|HOLD|SELL)$/);
+      // The plan's lines are named in the chart's legend, one entry each (entry, stop, targets):
+      // the plan panel's facts are the direction and the same lines.
+      const planFacts = await page.locator('#plan-h + dl dt').count();
+      expect(await page.locator('[data-testid="plan-legend"] li').count()).toBe(planFacts === 0 ? 0 : planFacts - 1);
       // Hovering a band names the zone with its timeframe and strength: sweep the chart top to bottom.
       const box = await page.locator('.chart').boundingBox();
       expect(box).not.toBeNull();

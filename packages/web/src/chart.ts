@@ -17,6 +17,7 @@ import { h } from './dom.js';
 import { num, price } from './format.js';
 import type { Catalog } from './i18n/catalog.js';
 import { word } from './i18n/catalogs.js';
+import { planLines } from './plan-legend.js';
 
 type Zone = AnalysisResponse['levels']['zones'][number];
 type Bar = CandlesResponse['candles'][number];
@@ -130,19 +131,27 @@ function liveBar(b: Bar) {
   };
 }
 
+/** A price on the chart's scale: two decimals from 1 up, four below (the scale's steps are coarse). */
+export function axisPrice(value: number, locale: string): string {
+  const d = Math.abs(value) >= 1 ? 2 : 4;
+  return value.toLocaleString(locale, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
+}
+
 /** How many of the latest candles the chart shows at first (scroll or zoom out for the rest). */
 export const VISIBLE_BARS = 150;
 
 /** Creates the chart inside a new element (append the element, then feed it). */
-export function createAssetChart(t: Catalog, onZonesDrawn: (count: number) => void): AssetChart {
+export function createAssetChart(t: Catalog, pageLocale: string, onZonesDrawn: (count: number) => void): AssetChart {
   const host = h('div', { class: 'chart', role: 'img', 'aria-label': t.chart.label });
   const tooltip = h('div', { class: 'chart-tip', hidden: true });
-  // The plan's lines are named here, beside the chart, rather than in labels on the price axis,
-  // where they crowded each other and the scale's own labels near the close.
+  // The plan's lines are named here, over the chart's corner, rather than in labels on the price
+  // axis, where they crowded each other and the scale's own labels near the close.
   const legend = h('ul', { class: 'chart-legend', 'data-testid': 'plan-legend', hidden: true });
   const element = h('div', { class: 'chart-wrap' }, host, legend, tooltip);
   const chart: IChartApi = createChart(host, {
     autoSize: true,
+    // The scale's prices and the time axis's dates in the page's language (`80,09` in Spanish).
+    localization: { locale: pageLocale, priceFormatter: (p: number) => axisPrice(p, pageLocale) },
     layout: { background: { color: '#10141b' }, textColor: '#c9d1dc', attributionLogo: false },
     grid: { vertLines: { color: '#1c2330' }, horzLines: { color: '#1c2330' } },
     timeScale: { timeVisible: true, secondsVisible: false, borderColor: '#2a3342' },
@@ -156,7 +165,13 @@ export function createAssetChart(t: Catalog, onZonesDrawn: (count: number) => vo
     wickUpColor: UP,
     wickDownColor: DOWN,
   });
-  const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: 'volume' });
+  // No label of its own on the price axis: a volume figure there sat on the price scale's labels.
+  const volume = chart.addSeries(HistogramSeries, {
+    priceFormat: { type: 'volume' },
+    priceScaleId: 'volume',
+    lastValueVisible: false,
+    priceLineVisible: false,
+  });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
   const bands = new ZoneBands(onZonesDrawn);
   candles.attachPrimitive(bands);
@@ -177,7 +192,7 @@ export function createAssetChart(t: Catalog, onZonesDrawn: (count: number) => vo
     },
   });
   let timeframe = '';
-  let locale = 'en';
+  let locale = pageLocale;
   let lastClosed: Bar | null = null;
 
   chart.subscribeCrosshairMove((param) => {
@@ -244,36 +259,29 @@ export function createAssetChart(t: Catalog, onZonesDrawn: (count: number) => vo
       bands.set(analysis.levels.zones);
       for (const line of lines) candles.removePriceLine(line);
       lines = [];
-      const plan = analysis.zone;
-      planPrices = [];
-      const items: HTMLElement[] = [];
-      const add = (value: number | null, name: string, r: string, color: string, style: LineStyle) => {
-        if (value === null) return;
-        planPrices.push(value);
+      const plan = planLines(analysis.zone, t, locale);
+      planPrices = plan.map((l) => l.price);
+      const colors = { entry: '#4f8cff', stop: DOWN, target: UP } as const;
+      const items = plan.map((l) => {
+        const color = colors[l.role];
         lines.push(
           candles.createPriceLine({
-            price: value,
+            price: l.price,
             color,
             lineWidth: 2,
-            lineStyle: style,
-            // The price on the axis (the scale moves overlapping labels apart); the name and R in the legend.
-            axisLabelVisible: true,
+            lineStyle: l.dashed ? LineStyle.Dashed : LineStyle.Solid,
+            // No label on the price axis: the plan's prices lie within a few ticks of each other and of
+            // the close, and their labels covered one another and the scale's own. The legend names
+            // each line with its price and R instead.
+            axisLabelVisible: false,
             title: '',
           }),
         );
         const swatch = h('span', { class: 'swatch' });
         swatch.style.borderColor = color;
-        swatch.style.borderStyle = style === LineStyle.Solid ? 'solid' : 'dashed';
-        items.push(h('li', {}, swatch, `${name} ${price(value, locale)}`, r === '' ? '' : ` · ${r}`));
-      };
-      if (plan.direction !== null) {
-        const direction = word(t.words.directions, plan.direction);
-        add(plan.entry_price, t.chart.entry(direction), '', '#4f8cff', LineStyle.Solid);
-        add(plan.stop_loss, t.chart.stop, '−1R', DOWN, LineStyle.Dashed);
-        plan.take_profits.forEach((tp, i) => {
-          add(tp.price, t.chart.target(i + 1), `${num(tp.risk_reward, locale, 1)}R`, UP, LineStyle.Dashed);
-        });
-      }
+        swatch.style.borderStyle = l.dashed ? 'dashed' : 'solid';
+        return h('li', { 'data-role': l.role }, swatch, l.text);
+      });
       legend.replaceChildren(...items);
       legend.hidden = items.length === 0;
     },

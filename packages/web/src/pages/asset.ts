@@ -259,7 +259,7 @@ export function renderAssetPage(
       const candles = await candlesRead;
       if (stopped) return true;
       if (chart === null) {
-        chart = createAssetChart(t, (count) => {
+        chart = createAssetChart(t, locale, (count) => {
           chartSlot.dataset.zonesDrawn = String(count);
         });
         chartSlot.replaceChildren(chart.element);
