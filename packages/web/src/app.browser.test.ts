@@ -410,29 +410,38 @@ describe.skipIf(noChromium)(
           time: new Date().toISOString(),
           data: { asset_id: 'bitcoin', kind: 'price', target: 100000 },
         });
-        await cdp.send('ServiceWorker.deliverPushMessage', {
-          origin: server.url,
-          registrationId: await registrationId,
-          data: notice.payload,
-        });
-        await expect
-          .poll(
-            () =>
-              p.evaluate(async () => {
-                const r = await navigator.serviceWorker.getRegistration('/app/');
-                const shown = (await r?.getNotifications()) ?? [];
-                return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
-              }),
-            POLL,
-          )
-          .toEqual([
-            {
-              title: 'Bitcoin ↑ 100,000',
-              body: 'Bitcoin reached 100,000 (last close 100,512)',
-              tag: 'alert:e2e:1',
-              data: { asset: 'bitcoin' },
-            },
-          ]);
+        const id = await registrationId;
+        const shown = () =>
+          p.evaluate(async () => {
+            const r = await navigator.serviceWorker.getRegistration('/app/');
+            const list = (await r?.getNotifications()) ?? [];
+            return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
+          });
+        // A dispatch made right after DevTools attaches to the worker is sometimes dropped before the
+        // worker sees it (2 of 5 runs here, no worker error reported): it is made again until a
+        // notification shows, at most five times. The trigger's key is the notification's tag, so a
+        // repeat replaces the one shown: exactly one is expected.
+        let notifications: Awaited<ReturnType<typeof shown>> = [];
+        for (let attempt = 0; attempt < 5 && notifications.length === 0; attempt++) {
+          await cdp.send('ServiceWorker.deliverPushMessage', {
+            origin: server.url,
+            registrationId: id,
+            data: notice.payload,
+          });
+          const until = Date.now() + 3_000;
+          while (notifications.length === 0 && Date.now() < until) {
+            await new Promise((r) => setTimeout(r, 200));
+            notifications = await shown();
+          }
+        }
+        expect(notifications).toEqual([
+          {
+            title: 'Bitcoin ↑ 100,000',
+            body: 'Bitcoin reached 100,000 (last close 100,512)',
+            tag: 'alert:e2e:1',
+            data: { asset: 'bitcoin' },
+          },
+        ]);
       } finally {
         await browser.close();
         await gcm.close();
@@ -672,13 +681,27 @@ describe.skipIf(noChromium)(
     });
 
     it('matches the screenshot references (the moving numbers masked)', async () => {
+      if (UPDATE) {
+        // The README's picture: the asset page as it is, generated here rather than by hand, of the
+        // first asset (bitcoin first) whose daily analysis has a plan at this hour of the simulated
+        // market, so the picture shows the plan's lines and legend.
+        const shown = await page.evaluate(async () => {
+          const read = async <T>(path: string) => ((await (await fetch(path)).json()) as { data: T }).data;
+          const rows = await read<{ id: string }[]>('/v2/assets/?asset_class=all&limit=500');
+          for (const id of ['bitcoin', ...rows.map((r) => r.id).filter((id) => id !== 'bitcoin')]) {
+            const a = await read<{ zone: { direction: string | null } } | undefined>(`/v2/analysis/${id}`);
+            if (a?.zone.direction) return id;
+          }
+          return 'bitcoin';
+        });
+        await page.goto(`${server.url}/app/asset/${shown}`);
+        await chartReady(page);
+        await page.waitForLoadState('networkidle');
+        writeFileSync(README_SHOT, await page.screenshot({ fullPage: false }));
+      }
       await page.goto(`${server.url}/app/asset/bitcoin`);
       await chartReady(page);
       await page.waitForLoadState('networkidle');
-      if (UPDATE) {
-        // The README's picture: the asset page as it is, generated here rather than by hand.
-        writeFileSync(README_SHOT, await page.screenshot({ fullPage: false }));
-      }
       const masked = await page.screenshot({
         mask: [
           page.locator('.chart-slot'),
