@@ -7,6 +7,7 @@ import type {
   ScreenerResponse,
   SignalFactor,
   SignalList,
+  SignalSortName,
   TierName,
   UserConnection,
 } from '@marketlens/contract';
@@ -85,6 +86,7 @@ export interface Catalog {
     syncStatuses: Record<SyncStatus, string>;
     thesis: Record<Thesis, string>;
     warnings: Record<PositionWarning, string>;
+    sorts: Record<SignalSortName, string>;
     signalControls: Record<SignalControlName, string>;
   };
   asset: {

@@ -5,6 +5,7 @@ import {
   NOTIFICATION_STATUSES,
   REGIME_PHASES,
   SIGNAL_FACTORS,
+  SIGNAL_SORTS,
   TIERS,
 } from '@marketlens/contract';
 import { describe, expect, it } from 'vitest';
@@ -66,6 +67,7 @@ describe('the page text catalogs', () => {
       expect(Object.keys(t.words.patterns).sort()).toEqual([...CANDLE_PATTERNS].sort());
       expect(Object.keys(t.words.alertKinds).sort()).toEqual([...NOTIFICATION_KINDS].sort());
       expect(Object.keys(t.words.alertStatuses).sort()).toEqual([...NOTIFICATION_STATUSES].sort());
+      expect(Object.keys(t.words.sorts).sort()).toEqual([...SIGNAL_SORTS].sort());
     }
     expect([...SIGNAL_CONTROL_NAMES].sort()).toEqual(SIGNAL_CONTROLS.map((c) => c.name).sort());
   });

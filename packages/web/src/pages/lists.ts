@@ -22,7 +22,7 @@ function tabs(t: Catalog) {
 /** A value of a signal control (an action, a trend, a zone, a pattern) in the page's language. */
 function controlValue(t: Catalog, value: string): string {
   const w = t.words;
-  for (const table of [w.actions, w.trends, w.breakouts, w.fearGreedZones, w.zoneKinds, w.patterns]) {
+  for (const table of [w.actions, w.trends, w.breakouts, w.fearGreedZones, w.zoneKinds, w.patterns, w.sorts]) {
     if (Object.hasOwn(table, value)) return word(table, value);
   }
   return word({}, value);
