@@ -418,7 +418,7 @@ describe.skipIf(noChromium)(
             return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown }));
           });
         // A dispatch made right after DevTools attaches to the worker is sometimes dropped before the
-        // worker sees it (2 of 5 runs here, no worker error reported): it is made again until a
+        // worker sees it (3 of 5 runs here, no worker error reported): it is made again until a
         // notification shows, at most five times. The trigger's key is the notification's tag, so a
         // repeat replaces the one shown: exactly one is expected.
         let notifications: Awaited<ReturnType<typeof shown>> = [];
