@@ -88,6 +88,8 @@ export interface Catalog {
     warnings: Record<PositionWarning, string>;
     sorts: Record<SignalSortName, string>;
     signalControls: Record<SignalControlName, string>;
+    /** What each control does, the hint on its label. */
+    signalControlHints: Record<SignalControlName, string>;
   };
   asset: {
     signal: string;

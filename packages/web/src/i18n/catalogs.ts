@@ -13,10 +13,15 @@ export const CATALOGS: Record<Locale, Catalog> = { en, es, de, fr, pt, ja, zh };
 
 /**
  * The word for a value the API spells (`extreme_greed`, `stop_wrong_side`) from one of the
- * catalog's word tables; a value the table does not know yet (a newer server) is shown as the API
- * spells it, underscores as spaces.
+ * catalog's word tables; a value the table does not know yet (a newer server) is shown as `unknown`
+ * when given, else as the API spells it, underscores as spaces.
  */
-export function word(table: Readonly<Record<string, string>>, value: string | null | undefined): string {
+export function word(
+  table: Readonly<Record<string, string>>,
+  value: string | null | undefined,
+  unknown?: string,
+): string {
   if (value === null || value === undefined) return '–';
-  return Object.hasOwn(table, value) ? (table[value] as string) : value.replace(/_/g, ' ');
+  if (Object.hasOwn(table, value)) return table[value] as string;
+  return unknown ?? value.replace(/_/g, ' ');
 }

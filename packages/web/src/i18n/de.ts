@@ -112,6 +112,20 @@ export const de: Catalog = {
       pattern: 'Kerzenmuster',
       sort: 'Sortierung',
     },
+    signalControlHints: {
+      direction: 'Nur Werte, deren Signal diese Aktion ist.',
+      min_confidence:
+        'Nur Kauf- und Verkaufssignale, deren Konfidenz (die Wahrscheinlichkeit, dass der Plan Ziel 1 vor dem Stop erreicht) mindestens so hoch ist, von 0 bis 1.',
+      trend: 'Nur Werte in diesem Trend.',
+      rsi_band: 'Nur Werte, deren RSI(14) zwischen Minimum und Maximum liegt, beide eingeschlossen.',
+      breakout:
+        'Nur Werte, deren letzte Kerze aus einer Zone oder ihrem 20-Kerzen-Kanal ausgebrochen ist, vom Volumen bestätigt.',
+      volume_surge: 'true: nur Werte mit einer Volumenspitze in der letzten Kerze; false: nur solche ohne.',
+      fear_greed_zone: 'Nur Werte, deren Fear-&-Greed-Zone eine dieser ist.',
+      near_zone: 'Nur Werte nahe ihrer nächsten Unterstützung, ihrem nächsten Widerstand oder einem von beiden.',
+      pattern: 'Nur Werte, deren letzte Kerze eines dieser Muster zeigt.',
+      sort: 'Die Reihenfolge der Liste; nach Konfidenz stehen Kauf- und Verkaufssignale vor Halten.',
+    },
   },
   asset: {
     signal: 'Signal',

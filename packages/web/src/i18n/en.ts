@@ -112,6 +112,19 @@ export const en: Catalog = {
       pattern: 'Candle pattern',
       sort: 'Sort',
     },
+    signalControlHints: {
+      direction: 'Only assets whose signal is this action.',
+      min_confidence:
+        'Only buy and sell calls whose confidence (the probability that the plan reaches target 1 before its stop) is at least this, from 0 to 1.',
+      trend: 'Only assets in this trend.',
+      rsi_band: 'Only assets whose RSI(14) lies between min and max, inclusive.',
+      breakout: 'Only assets whose last candle broke out of a zone or its 20-candle channel, confirmed by volume.',
+      volume_surge: 'true: only assets whose last volume is a surge; false: only those without.',
+      fear_greed_zone: 'Only assets whose Fear & Greed zone is one of these.',
+      near_zone: 'Only assets close to their nearest support, their nearest resistance, or either.',
+      pattern: 'Only assets whose last candle shows one of these patterns.',
+      sort: 'The order of the list; the confidence orders list buy and sell calls before holds.',
+    },
   },
   asset: {
     signal: 'Signal',

@@ -112,6 +112,20 @@ export const es: Catalog = {
       pattern: 'Patrón de velas',
       sort: 'Orden',
     },
+    signalControlHints: {
+      direction: 'Solo activos cuya señal es esta acción.',
+      min_confidence:
+        'Solo señales de compra o venta cuya confianza (la probabilidad de que el plan alcance el objetivo 1 antes del stop) sea al menos este valor, de 0 a 1.',
+      trend: 'Solo activos con esta tendencia.',
+      rsi_band: 'Solo activos cuyo RSI(14) está entre el mínimo y el máximo, ambos incluidos.',
+      breakout: 'Solo activos cuya última vela rompió una zona o su canal de 20 velas, con confirmación de volumen.',
+      volume_surge: 'true: solo activos con un pico de volumen en la última vela; false: solo los que no lo tienen.',
+      fear_greed_zone: 'Solo activos cuya zona de Miedo y Codicia es una de estas.',
+      near_zone:
+        'Solo activos cerca de su soporte más cercano, de su resistencia más cercana o de cualquiera de los dos.',
+      pattern: 'Solo activos cuya última vela muestra uno de estos patrones.',
+      sort: 'El orden de la lista; los órdenes por confianza ponen las señales de compra y venta antes que las de mantener.',
+    },
   },
   asset: {
     signal: 'Señal',

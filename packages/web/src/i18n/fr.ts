@@ -112,6 +112,22 @@ export const fr: Catalog = {
       pattern: 'Figure de chandelier',
       sort: 'Tri',
     },
+    signalControlHints: {
+      direction: 'Uniquement les actifs dont le signal est cette action.',
+      min_confidence:
+        'Uniquement les signaux d’achat ou de vente dont la confiance (la probabilité que le plan atteigne l’objectif 1 avant le stop) est au moins égale à cette valeur, de 0 à 1.',
+      trend: 'Uniquement les actifs dans cette tendance.',
+      rsi_band: 'Uniquement les actifs dont le RSI(14) est compris entre le minimum et le maximum inclus.',
+      breakout:
+        'Uniquement les actifs dont la dernière bougie a cassé une zone ou son canal de 20 bougies, confirmé par le volume.',
+      volume_surge:
+        'true : uniquement les actifs avec un pic de volume sur la dernière bougie ; false : uniquement ceux sans.',
+      fear_greed_zone: 'Uniquement les actifs dont la zone Peur et Avidité est l’une de celles-ci.',
+      near_zone:
+        'Uniquement les actifs proches de leur support le plus proche, de leur résistance la plus proche, ou de l’un des deux.',
+      pattern: 'Uniquement les actifs dont la dernière bougie montre l’une de ces figures.',
+      sort: 'L’ordre de la liste ; les tris par confiance placent les signaux d’achat et de vente avant « conserver ».',
+    },
   },
   asset: {
     signal: 'Signal',

@@ -106,6 +106,11 @@ describe('the page text catalogs', () => {
     expect(word(CATALOGS.es.words.fearGreedZones, 'extreme_greed')).toBe('codicia extrema');
     expect(word(CATALOGS.es.words.fearGreedZones, 'new_zone_name')).toBe('new zone name');
     expect(word(en.words.tiers, null)).toBe('–');
+    // A newer server's control: its own (English) description as the hint.
+    expect(word(en.words.signalControlHints, 'new_control', 'Only assets that...')).toBe('Only assets that...');
+    expect(word(CATALOGS.ja.words.signalControlHints, 'trend', 'Only assets in this trend (...)')).toBe(
+      'このトレンドの銘柄のみ。',
+    );
     // Never a key of Object.prototype.
     expect(word(en.words.tiers, 'constructor')).toBe('constructor');
   });

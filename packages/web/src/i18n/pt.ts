@@ -112,6 +112,21 @@ export const pt: Catalog = {
       pattern: 'Padrão de candle',
       sort: 'Ordem',
     },
+    signalControlHints: {
+      direction: 'Somente ativos cujo sinal é esta ação.',
+      min_confidence:
+        'Somente sinais de compra ou venda cuja confiança (a probabilidade de o plano atingir o alvo 1 antes do stop) seja pelo menos este valor, de 0 a 1.',
+      trend: 'Somente ativos nesta tendência.',
+      rsi_band: 'Somente ativos cujo RSI(14) está entre o mínimo e o máximo, inclusive.',
+      breakout:
+        'Somente ativos cujo último candle rompeu uma zona ou o seu canal de 20 candles, com confirmação de volume.',
+      volume_surge: 'true: somente ativos com pico de volume no último candle; false: somente os sem.',
+      fear_greed_zone: 'Somente ativos cuja zona de Medo e Ganância é uma destas.',
+      near_zone:
+        'Somente ativos perto do suporte mais próximo, da resistência mais próxima ou de qualquer um dos dois.',
+      pattern: 'Somente ativos cujo último candle mostra um destes padrões.',
+      sort: 'A ordem da lista; as ordens por confiança põem os sinais de compra e venda antes dos de manter.',
+    },
   },
   asset: {
     signal: 'Sinal',

@@ -112,6 +112,18 @@ export const zh: Catalog = {
       pattern: 'K 线形态',
       sort: '排序',
     },
+    signalControlHints: {
+      direction: '只看信号为该操作的资产。',
+      min_confidence: '只看置信度（计划在止损前达到目标 1 的概率）不低于该值的买入或卖出信号，取值 0 到 1。',
+      trend: '只看处于该趋势的资产。',
+      rsi_band: '只看 RSI(14) 在最小值与最大值之间（含两端）的资产。',
+      breakout: '只看最近一根 K 线放量突破某个区域或其 20 根 K 线通道的资产。',
+      volume_surge: 'true：只看最近一根 K 线放量的资产；false：只看未放量的。',
+      fear_greed_zone: '只看恐惧与贪婪区域属于其中之一的资产。',
+      near_zone: '只看接近最近支撑、最近阻力或两者之一的资产。',
+      pattern: '只看最近一根 K 线出现这些形态之一的资产。',
+      sort: '列表的排序；按置信度排序时，买入和卖出信号排在持有之前。',
+    },
   },
   asset: {
     signal: '信号',

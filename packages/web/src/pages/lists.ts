@@ -240,8 +240,8 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
       ...(config?.signals.controls ?? []).map((c) =>
         h(
           'label',
-          // The description is the server's (English), as a hint; the name is the page's.
-          { class: pro ? '' : 'locked', title: c.description },
+          // The page's hint for a control it knows; the server's (English) description for a newer one.
+          { class: pro ? '' : 'locked', title: word(t.words.signalControlHints, c.name, c.description) },
           `${word(t.words.signalControls, c.name)} `,
           c.type === 'enum' && c.values !== null
             ? h(
