@@ -20,6 +20,9 @@ export class ApiError extends Error {
 /** The code the page gives a request that never got an answer. */
 export const UNREACHABLE = 'Unreachable';
 
+/** The code the page gives an answer it cannot read (no JSON body, not the API's envelope). */
+export const BAD_ANSWER = 'BadAnswer';
+
 interface Envelope<T> {
   success: boolean;
   code: string | number;
@@ -64,10 +67,10 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
   try {
     payload = await response.json();
   } catch {
-    throw new ApiError(response.status, 'GeneralError', `The server answered ${response.status} without a JSON body.`);
+    throw new ApiError(response.status, BAD_ANSWER, `The server answered ${response.status} without a JSON body.`);
   }
   if (!isEnvelope(payload)) {
-    throw new ApiError(response.status, 'GeneralError', `The server answered ${response.status} in an unknown shape.`);
+    throw new ApiError(response.status, BAD_ANSWER, `The server answered ${response.status} in an unknown shape.`);
   }
   if (!response.ok || !payload.success) {
     throw new ApiError(response.status, payload.code, payload.message ?? `Request failed (${response.status})`);

@@ -14,7 +14,10 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { h } from './dom.js';
-import { price } from './format.js';
+import { num, price } from './format.js';
+import type { Catalog } from './i18n/catalog.js';
+import { word } from './i18n/catalogs.js';
+import { planLines } from './plan-legend.js';
 
 type Zone = AnalysisResponse['levels']['zones'][number];
 type Bar = CandlesResponse['candles'][number];
@@ -128,13 +131,27 @@ function liveBar(b: Bar) {
   };
 }
 
+/** A price on the chart's scale: two decimals from 1 up, four below (the scale's steps are coarse). */
+export function axisPrice(value: number, locale: string): string {
+  const d = Math.abs(value) >= 1 ? 2 : 4;
+  return value.toLocaleString(locale, { minimumFractionDigits: d, maximumFractionDigits: d, useGrouping: false });
+}
+
+/** How many of the latest candles the chart shows at first (scroll or zoom out for the rest). */
+export const VISIBLE_BARS = 150;
+
 /** Creates the chart inside a new element (append the element, then feed it). */
-export function createAssetChart(onZonesDrawn: (count: number) => void): AssetChart {
-  const host = h('div', { class: 'chart', role: 'img', 'aria-label': 'Price chart' });
+export function createAssetChart(t: Catalog, pageLocale: string, onZonesDrawn: (count: number) => void): AssetChart {
+  const host = h('div', { class: 'chart', role: 'img', 'aria-label': t.chart.label });
   const tooltip = h('div', { class: 'chart-tip', hidden: true });
-  const element = h('div', { class: 'chart-wrap' }, host, tooltip);
+  // The plan's lines are named here, over the chart's corner, rather than in labels on the price
+  // axis, where they crowded each other and the scale's own labels near the close.
+  const legend = h('ul', { class: 'chart-legend', 'data-testid': 'plan-legend', hidden: true });
+  const element = h('div', { class: 'chart-wrap' }, host, legend, tooltip);
   const chart: IChartApi = createChart(host, {
     autoSize: true,
+    // The scale's prices and the time axis's dates in the page's language (`80,09` in Spanish).
+    localization: { locale: pageLocale, priceFormatter: (p: number) => axisPrice(p, pageLocale) },
     layout: { background: { color: '#10141b' }, textColor: '#c9d1dc', attributionLogo: false },
     grid: { vertLines: { color: '#1c2330' }, horzLines: { color: '#1c2330' } },
     timeScale: { timeVisible: true, secondsVisible: false, borderColor: '#2a3342' },
@@ -148,13 +165,34 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
     wickUpColor: UP,
     wickDownColor: DOWN,
   });
-  const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: 'volume' });
+  // No label of its own on the price axis: a volume figure there sat on the price scale's labels.
+  const volume = chart.addSeries(HistogramSeries, {
+    priceFormat: { type: 'volume' },
+    priceScaleId: 'volume',
+    lastValueVisible: false,
+    priceLineVisible: false,
+  });
   chart.priceScale('volume').applyOptions({ scaleMargins: { top: 0.82, bottom: 0 } });
   const bands = new ZoneBands(onZonesDrawn);
   candles.attachPrimitive(bands);
   let lines: ReturnType<typeof candles.createPriceLine>[] = [];
+  let planPrices: number[] = [];
+  // The plan's prices are kept inside the scale's range, so no line of the plan is off the chart.
+  candles.applyOptions({
+    autoscaleInfoProvider: (base: () => { priceRange: { minValue: number; maxValue: number } } | null) => {
+      const range = base();
+      if (range === null || planPrices.length === 0) return range;
+      return {
+        ...range,
+        priceRange: {
+          minValue: Math.min(range.priceRange.minValue, ...planPrices),
+          maxValue: Math.max(range.priceRange.maxValue, ...planPrices),
+        },
+      };
+    },
+  });
   let timeframe = '';
-  let locale = 'en';
+  let locale = pageLocale;
   let lastClosed: Bar | null = null;
 
   chart.subscribeCrosshairMove((param) => {
@@ -165,7 +203,14 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       tooltip.hidden = true;
       return;
     }
-    tooltip.textContent = `${zone.kind === 'support' ? 'Support' : 'Resistance'} ${price(zone.low, locale)}–${price(zone.high, locale)} · ${timeframe} · strength ${zone.strength.toFixed(2)} · ${zone.touches} touches`;
+    const kind = word(t.words.zoneKinds, zone.kind);
+    tooltip.textContent = t.chart.tooltip(
+      kind.charAt(0).toLocaleUpperCase(locale) + kind.slice(1),
+      `${price(zone.low, locale)}–${price(zone.high, locale)}`,
+      timeframe,
+      num(zone.strength, locale),
+      zone.touches,
+    );
     tooltip.style.left = `${Math.min(point.x + 12, host.clientWidth - 260)}px`;
     tooltip.style.top = `${point.y + 12}px`;
     tooltip.hidden = false;
@@ -195,8 +240,13 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       }
       candles.setData(bars);
       volume.setData(vols);
-      // After the element has its size (the chart may be created before it is attached).
-      requestAnimationFrame(() => chart.timeScale().fitContent());
+      // After the element has its size (the chart may be created before it is attached): the latest
+      // candles, where the plan is, at a width a trader reads; the rest is a scroll away.
+      requestAnimationFrame(() => {
+        const n = bars.length;
+        if (n <= VISIBLE_BARS) chart.timeScale().fitContent();
+        else chart.timeScale().setVisibleLogicalRange({ from: n - VISIBLE_BARS, to: n + 2 });
+      });
     },
     updateLive(live) {
       if (live === null || (lastClosed !== null && chartTime(live.time) <= chartTime(lastClosed.time))) return;
@@ -209,27 +259,31 @@ export function createAssetChart(onZonesDrawn: (count: number) => void): AssetCh
       bands.set(analysis.levels.zones);
       for (const line of lines) candles.removePriceLine(line);
       lines = [];
-      const plan = analysis.zone;
-      const add = (value: number | null, title: string, color: string, style: LineStyle) => {
-        if (value === null) return;
+      const plan = planLines(analysis.zone, t, locale);
+      planPrices = plan.map((l) => l.price);
+      const colors = { entry: '#4f8cff', stop: DOWN, target: UP } as const;
+      const items = plan.map((l) => {
+        const color = colors[l.role];
         lines.push(
           candles.createPriceLine({
-            price: value,
+            price: l.price,
             color,
             lineWidth: 2,
-            lineStyle: style,
-            axisLabelVisible: true,
-            title,
+            lineStyle: l.dashed ? LineStyle.Dashed : LineStyle.Solid,
+            // No label on the price axis: the plan's prices lie within a few ticks of each other and of
+            // the close, and their labels covered one another and the scale's own. The legend names
+            // each line with its price and R instead.
+            axisLabelVisible: false,
+            title: '',
           }),
         );
-      };
-      if (plan.direction !== null) {
-        add(plan.entry_price, `Entry (${plan.direction})`, '#4f8cff', LineStyle.Solid);
-        add(plan.stop_loss, 'Stop −1R', DOWN, LineStyle.Dashed);
-        plan.take_profits.forEach((tp, i) => {
-          add(tp.price, `T${i + 1} ${tp.risk_reward.toFixed(1)}R`, UP, LineStyle.Dashed);
-        });
-      }
+        const swatch = h('span', { class: 'swatch' });
+        swatch.style.borderColor = color;
+        swatch.style.borderStyle = l.dashed ? 'dashed' : 'solid';
+        return h('li', { 'data-role': l.role }, swatch, l.text);
+      });
+      legend.replaceChildren(...items);
+      legend.hidden = items.length === 0;
     },
     destroy() {
       chart.remove();

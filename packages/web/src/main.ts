@@ -1,6 +1,7 @@
 import './styles.css';
 import { ApiError, prefetch } from './api.js';
 import { h, replace } from './dom.js';
+import { word } from './i18n/catalogs.js';
 import { describeError } from './messages.js';
 import { renderAccountPage, renderVerifyPage } from './pages/account.js';
 import { assetReads, renderAssetPage } from './pages/asset.js';
@@ -20,16 +21,34 @@ function notice(text: string): void {
 }
 
 function showWho(): void {
+  const t = state.text;
   replace(
     who,
-    state.me === null ? h('a', { href: '/app/account' }, 'Sign in') : `${state.me.user.email} · ${state.me.tier}`,
+    state.me === null
+      ? h('a', { href: '/app/account' }, t.shell.signIn)
+      : t.shell.who(state.me.user.email, word(t.words.tiers, state.me.tier)),
   );
+}
+
+/** The page's frame (index.html, written in English) in the browser's language. */
+function localizeShell(): void {
+  const t = state.text.shell;
+  document.documentElement.lang = state.locale;
+  const set = (id: string, text: string) => {
+    const el = document.getElementById(id);
+    if (el !== null) el.textContent = text;
+  };
+  set('skip', t.skip);
+  set('nav-lists', t.lists);
+  set('nav-account', t.account);
+  set('search-label', t.searchLabel);
+  document.getElementById('main-nav')?.setAttribute('aria-label', t.mainNav);
+  document.getElementById('search')?.setAttribute('placeholder', t.searchPlaceholder);
 }
 
 /** Renders the page the location names. */
 function render(): void {
   cleanup();
-  document.documentElement.lang = state.locale;
   showWho();
   const route = parseRoute(location.pathname, location.search);
   const query = new URLSearchParams(location.search).get('q') ?? '';
@@ -88,18 +107,20 @@ async function start(attempt = 0, keep = ''): Promise<void> {
     render();
   } catch (err) {
     if (err instanceof ApiError && err.code === 'InvalidSession') {
-      await start(attempt, describeError(err));
+      await start(attempt, describeError(err, state.text));
       return;
     }
-    notice(describeError(err));
+    notice(describeError(err, state.text));
     replace(
       main,
       h('h1', {}, 'marketlens'),
-      h('p', { role: 'alert', 'data-testid': 'start-message' }, describeError(err)),
+      h('p', { role: 'alert', 'data-testid': 'start-message' }, describeError(err, state.text)),
     );
     setTimeout(() => void start(attempt + 1), Math.min(10_000, 1_000 * 2 ** attempt));
   }
 }
+
+localizeShell();
 
 // An asset page's reads start with the app, beside the config: the chart need not wait for it.
 const first = parseRoute(location.pathname, location.search);

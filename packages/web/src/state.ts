@@ -1,5 +1,7 @@
 import type { ConfigDocument } from '@marketlens/contract';
 import { api } from './api.js';
+import type { Catalog } from './i18n/catalog.js';
+import { CATALOGS } from './i18n/catalogs.js';
 import { type Locale, pickLocale } from './locale.js';
 
 /** The signed-in account as `/v1/auth/me` answers it. */
@@ -14,10 +16,13 @@ export interface AppState {
   config: ConfigDocument | null;
   me: Me | null;
   locale: Locale;
+  /** The page's text in that language. */
+  text: Catalog;
 }
 
 /** The page's state, filled by {@link refreshState}. */
-export const state: AppState = { config: null, me: null, locale: pickLocale(navigator.languages ?? ['en']) };
+const locale = pickLocale(navigator.languages ?? ['en']);
+export const state: AppState = { config: null, me: null, locale, text: CATALOGS[locale] };
 
 /**
  * Reads the config document and the account again (after sign-in, sign-out, an ended session or a

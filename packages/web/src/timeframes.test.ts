@@ -9,8 +9,14 @@ describe('timeframeChoices', () => {
         { value: 'd1', needs_pro: false },
       ]),
     ).toEqual([
-      { value: 'h1', gated: true, label: 'h1 · Pro' },
-      { value: 'd1', gated: false, label: 'd1' },
+      { value: 'h1', gated: true, tier: 'Pro', label: 'h1 · Pro' },
+      { value: 'd1', gated: false, tier: '', label: 'd1' },
+    ]);
+  });
+
+  it("names the tier as the page's language does", () => {
+    expect(timeframeChoices([{ value: 'h4', needs_pro: true }], 'プロ')).toEqual([
+      { value: 'h4', gated: true, tier: 'プロ', label: 'h4 · プロ' },
     ]);
   });
 });

@@ -1,19 +1,26 @@
-/** A timeframe button's state: whether it needs a tier the caller lacks, and the label saying so. */
+/** A timeframe button's state: whether it needs a tier the caller lacks, which, and the label saying so. */
 export interface TimeframeChoice {
   value: string;
   gated: boolean;
+  /** The tier that unlocks it, as the page names it (empty when not gated). */
+  tier: string;
   label: string;
 }
 
 /**
  * The timeframe switcher's choices from `/v2/config`'s `analysis.timeframes`: a timeframe that
- * needs Pro for this caller is labelled with the tier that unlocks it.
+ * needs Pro for this caller is labelled with the tier that unlocks it (`proName`: the page's name
+ * of the tier in its language).
  */
-export function timeframeChoices(timeframes: readonly { value: string; needs_pro: boolean }[]): TimeframeChoice[] {
+export function timeframeChoices(
+  timeframes: readonly { value: string; needs_pro: boolean }[],
+  proName = 'Pro',
+): TimeframeChoice[] {
   return timeframes.map((t) => ({
     value: t.value,
     gated: t.needs_pro,
-    label: t.needs_pro ? `${t.value} · Pro` : t.value,
+    tier: t.needs_pro ? proName : '',
+    label: t.needs_pro ? `${t.value} · ${proName}` : t.value,
   }));
 }
 

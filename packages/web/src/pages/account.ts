@@ -9,8 +9,11 @@ import type {
 } from '@marketlens/contract';
 import { ApiError, api } from '../api.js';
 import { type Child, h, replace } from '../dom.js';
-import { num, price, prob, words } from '../format.js';
+import { num, price, prob } from '../format.js';
+import type { Catalog } from '../i18n/catalog.js';
+import { word } from '../i18n/catalogs.js';
 import { describeError } from '../messages.js';
+import { enablePush } from '../push.js';
 import { refreshState, state } from '../state.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -28,12 +31,12 @@ function svg<K extends keyof SVGElementTagNameMap>(
  * The reliability diagram: each calibration bucket's hit rate (y) against its mean confidence (x),
  * beside the diagonal a calibrated signal follows; a bucket with no resolved plan is left out.
  */
-export function reliabilityDiagram(buckets: readonly CalibrationBucket[]): SVGSVGElement {
+export function reliabilityDiagram(buckets: readonly CalibrationBucket[], t: Catalog, locale: string): SVGSVGElement {
   const size = 220;
   const pad = 28;
   const scale = (v: number) => pad + v * (size - 2 * pad);
   const root = svg('svg', { viewBox: `0 0 ${size} ${size}`, width: size, height: size, role: 'img' });
-  root.setAttribute('aria-label', 'Reliability diagram: hit rate against confidence');
+  root.setAttribute('aria-label', t.account.diagramLabel);
   root.append(
     svg('rect', { x: pad, y: pad, width: size - 2 * pad, height: size - 2 * pad, fill: 'none', stroke: '#3a4457' }),
     svg('line', {
@@ -54,7 +57,7 @@ export function reliabilityDiagram(buckets: readonly CalibrationBucket[]): SVGSV
       fill: '#4f8cff',
     });
     const title = svg('title', {});
-    title.textContent = `confidence ${(b.mean_confidence * 100).toFixed(0)} %: ${b.hits} of ${b.resolved} hit target 1`;
+    title.textContent = t.account.diagramDot(prob(b.mean_confidence, locale), b.hits, b.resolved);
     dot.append(title);
     root.append(dot);
   }
@@ -80,7 +83,7 @@ function form(
     e.preventDefault();
     out.textContent = '';
     onSubmit(new FormData(f)).catch((err: unknown) => {
-      out.textContent = describeError(err);
+      out.textContent = describeError(err, state.text);
     });
   });
   return f;
@@ -98,6 +101,7 @@ const text = (data: FormData, name: string) => {
 
 /** Signed out: sign up (verify when the server asks for it) and sign in. */
 function signedOut(root: HTMLElement, rerender: () => void): void {
+  const a = state.text.account;
   const credentials = async (path: string, data: FormData) => {
     const body = { email: text(data, 'email'), password: text(data, 'password') };
     const result = await api<Session | { email: string; verification: 'pending' }>(path, {
@@ -106,11 +110,7 @@ function signedOut(root: HTMLElement, rerender: () => void): void {
       headers: { 'x-session-cookie': '1' },
     });
     if ('verification' in result) {
-      replace(
-        root,
-        h('h1', {}, 'Check your email'),
-        h('p', { role: 'status' }, `A verification link is on its way to ${result.email}. Follow it, then sign in.`),
-      );
+      replace(root, h('h1', {}, a.checkEmail), h('p', { role: 'status' }, a.verificationSent(result.email)));
       return;
     }
     await refreshState();
@@ -118,21 +118,21 @@ function signedOut(root: HTMLElement, rerender: () => void): void {
   };
   replace(
     root,
-    h('h1', {}, 'Account'),
+    h('h1', {}, a.title),
     h(
       'div',
       { class: 'cols' },
       h(
         'section',
         { class: 'panel', 'aria-labelledby': 'in-h' },
-        h('h2', { id: 'in-h' }, 'Sign in'),
+        h('h2', { id: 'in-h' }, a.signIn),
         form(
-          'Sign in',
+          a.signIn,
           [
-            field('email', 'Email', 'email', { required: true, autocomplete: 'username' }),
-            field('password', 'Password', 'password', { required: true, autocomplete: 'current-password' }),
+            field('email', a.email, 'email', { required: true, autocomplete: 'username' }),
+            field('password', a.password, 'password', { required: true, autocomplete: 'current-password' }),
           ],
-          'Sign in',
+          a.signIn,
           (d) => credentials('/v1/auth/login', d),
           'login',
         ),
@@ -140,18 +140,18 @@ function signedOut(root: HTMLElement, rerender: () => void): void {
       h(
         'section',
         { class: 'panel', 'aria-labelledby': 'up-h' },
-        h('h2', { id: 'up-h' }, 'Create an account'),
+        h('h2', { id: 'up-h' }, a.createAccount),
         form(
-          'Sign up',
+          a.signUp,
           [
-            field('email', 'Email', 'email', { required: true, autocomplete: 'email' }),
-            field('password', 'Password (8 characters or more)', 'password', {
+            field('email', a.email, 'email', { required: true, autocomplete: 'email' }),
+            field('password', a.newPassword, 'password', {
               required: true,
               minlength: '8',
               autocomplete: 'new-password',
             }),
           ],
-          'Sign up',
+          a.signUp,
           (d) => credentials('/v1/auth/signup', d),
           'signup',
         ),
@@ -162,99 +162,80 @@ function signedOut(root: HTMLElement, rerender: () => void): void {
 
 /** A section filled by `load`, showing the API's message when it fails. */
 function section(title: string, id: string, load: (body: HTMLElement) => Promise<void>): HTMLElement {
-  const body = h('div', { class: 'section-body' }, h('p', {}, 'Loading…'));
+  const body = h('div', { class: 'section-body' }, h('p', {}, state.text.account.loading));
   const s = h(
     'section',
     { class: 'panel', 'aria-labelledby': `${id}-h`, 'data-testid': id },
     h('h2', { id: `${id}-h` }, title),
     body,
   );
-  load(body).catch((err: unknown) => replace(body, h('p', { role: 'alert' }, describeError(err))));
+  load(body).catch((err: unknown) => replace(body, h('p', { role: 'alert' }, describeError(err, state.text))));
   return s;
 }
 
-/** base64url to bytes (a VAPID public key for PushManager.subscribe). */
-function fromBase64Url(s: string): Uint8Array<ArrayBuffer> {
-  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  const out = new Uint8Array(new ArrayBuffer(b.length));
-  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
-  return out;
-}
-
-/** Subscribes this browser to Web Push and registers it as a device of the account. */
-async function enablePush(): Promise<string> {
-  if (!('serviceWorker' in navigator) || !('PushManager' in window)) return 'This browser has no Web Push.';
-  const { public_key } = await api<{ public_key: string }>('/v1/devices/vapid_public_key');
-  const registration = await navigator.serviceWorker.register('/app/sw.js', { scope: '/app/' });
-  await navigator.serviceWorker.ready;
-  let subscription: PushSubscription;
-  try {
-    subscription = await registration.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: fromBase64Url(public_key),
-    });
-  } catch (err) {
-    return `The browser refused a push subscription: ${err instanceof Error ? err.message : String(err)}`;
-  }
-  await api('/v1/devices', {
-    method: 'POST',
-    body: { ...subscription.toJSON(), name: navigator.userAgent.slice(0, 60) },
-  });
-  return 'Push notifications are on for this browser.';
-}
-
 function alertsSection(): HTMLElement {
-  return section('Alerts', 'alerts', async (body) => {
+  const t = state.text;
+  const a = t.account;
+  return section(a.alerts, 'alerts', async (body) => {
     const list = await api<Notification[]>('/v1/notifications', { fresh: true });
     const refresh = () => (body.parentElement as HTMLElement).replaceWith(alertsSection());
-    const status = h('p', { role: 'status' });
+    const status = h('p', { role: 'status', 'data-testid': 'push-status' });
     replace(
       body,
       h(
         'ul',
         { class: 'plain rows', 'data-testid': 'alert-list' },
-        ...list.map((n) =>
-          h(
+        ...list.map((n) => {
+          const asset = n.body.asset?.name ?? n.body.asset_id;
+          const kind = word(t.words.alertKinds, n.kind);
+          const alertStatus = word(t.words.alertStatuses, n.status);
+          const target = String(n.body.target);
+          return h(
             'li',
             {},
-            `${n.body.asset?.name ?? n.body.asset_id} · ${words(n.kind)} ${n.body.target}${n.body.timeframe ? ` on ${n.body.timeframe}` : ''} · ${n.status} `,
+            n.body.timeframe
+              ? a.alertRowOn(asset, kind, target, n.body.timeframe, alertStatus)
+              : a.alertRow(asset, kind, target, alertStatus),
+            ' ',
             h(
               'button',
               {
                 type: 'button',
-                'aria-label': `Delete the ${words(n.kind)} alert on ${n.body.asset_id}`,
+                'aria-label': a.deleteAlert(kind, n.body.asset_id),
                 onclick: () => {
                   api(`/v1/notifications/${n.id}`, { method: 'DELETE' })
                     .then(refresh)
                     .catch((err: unknown) => {
-                      status.textContent = describeError(err);
+                      status.textContent = describeError(err, t);
                     });
                 },
               },
-              'Delete',
+              a.delete,
             ),
-          ),
-        ),
+          );
+        }),
       ),
-      list.length === 0 ? h('p', {}, 'No alerts yet.') : null,
+      list.length === 0 ? h('p', {}, a.noAlerts) : null,
       form(
-        'Create an alert',
+        a.createAlertForm,
         [
-          field('asset_id', 'Asset id', 'text', { required: true, value: 'bitcoin' }),
+          field('asset_id', a.assetId, 'text', { required: true, value: 'bitcoin' }),
           h(
             'p',
             { class: 'field' },
-            h('label', { for: 'alert-kind' }, 'Kind'),
+            h('label', { for: 'alert-kind' }, a.kind),
             h(
               'select',
               { id: 'alert-kind', name: 'kind' },
-              ...(state.config?.alerts.kinds ?? []).map((k) => h('option', { value: k.kind }, words(k.kind))),
+              ...(state.config?.alerts.kinds ?? []).map((k) =>
+                h('option', { value: k.kind }, word(t.words.alertKinds, k.kind)),
+              ),
             ),
           ),
-          field('target', 'Target', 'number', { required: true, step: 'any' }),
-          field('timeframe', 'Timeframe (not for price)', 'text', { placeholder: 'h1' }),
+          field('target', a.target, 'number', { required: true, step: 'any' }),
+          field('timeframe', a.alertTimeframe, 'text', { placeholder: 'h1' }),
         ],
-        'Create alert',
+        a.createAlert,
         async (d) => {
           const tf = text(d, 'timeframe');
           await api('/v1/notifications', {
@@ -274,17 +255,22 @@ function alertsSection(): HTMLElement {
         'button',
         {
           type: 'button',
+          'data-testid': 'enable-push',
           onclick: () => {
-            enablePush()
-              .then((m) => {
-                status.textContent = m;
+            status.textContent = a.push.waiting;
+            delete status.dataset.state;
+            enablePush(t)
+              .then((outcome) => {
+                status.textContent = outcome.text;
+                status.dataset.state = outcome.state;
               })
               .catch((err: unknown) => {
-                status.textContent = describeError(err);
+                status.textContent = describeError(err, t);
+                status.dataset.state = 'error';
               });
           },
         },
-        'Enable push notifications',
+        a.enablePush,
       ),
       status,
     );
@@ -292,7 +278,9 @@ function alertsSection(): HTMLElement {
 }
 
 function keysSection(shown = ''): HTMLElement {
-  return section('API keys', 'keys', async (body) => {
+  const t = state.text;
+  const a = t.account;
+  return section(a.keys, 'keys', async (body) => {
     const keys = await api<ApiKey[]>('/v1/users/api_keys', { fresh: true });
     const secret = h('p', { class: 'secret', role: 'status', 'data-testid': 'new-key' }, shown);
     const refresh = (next = '') => (body.parentElement as HTMLElement).replaceWith(keysSection(next));
@@ -308,10 +296,10 @@ function keysSection(shown = ''): HTMLElement {
           h(
             'tr',
             {},
-            h('th', { scope: 'col' }, 'Name'),
-            h('th', { scope: 'col' }, 'Prefix'),
-            h('th', { scope: 'col' }, 'State'),
-            h('th', { scope: 'col' }, 'Action'),
+            h('th', { scope: 'col' }, a.name),
+            h('th', { scope: 'col' }, a.prefix),
+            h('th', { scope: 'col' }, a.keyState),
+            h('th', { scope: 'col' }, a.action),
           ),
         ),
         h(
@@ -323,7 +311,7 @@ function keysSection(shown = ''): HTMLElement {
               {},
               h('td', {}, k.name ?? '–'),
               h('td', {}, h('code', {}, k.prefix)),
-              h('td', {}, k.is_active ? 'active' : 'revoked or expired'),
+              h('td', {}, k.is_active ? a.active : a.inactive),
               h(
                 'td',
                 {},
@@ -332,16 +320,16 @@ function keysSection(shown = ''): HTMLElement {
                     'button',
                     {
                       type: 'button',
-                      'aria-label': `Revoke key ${k.name ?? k.prefix}`,
+                      'aria-label': a.revokeKey(k.name ?? k.prefix),
                       onclick: () => {
                         api(`/v1/users/api_keys/${k.id}`, { method: 'DELETE' })
                           .then(() => refresh())
                           .catch((err: unknown) => {
-                            secret.textContent = describeError(err);
+                            secret.textContent = describeError(err, t);
                           });
                       },
                     },
-                    'Revoke',
+                    a.revoke,
                   ),
               ),
             ),
@@ -349,19 +337,19 @@ function keysSection(shown = ''): HTMLElement {
         ),
       ),
       form(
-        'Create an API key',
+        a.createKeyForm,
         [
-          field('name', 'Name', 'text', { required: true }),
-          field('expires_in_days', 'Expires in days (1–365, optional)', 'number', { min: '1', max: '365' }),
+          field('name', a.name, 'text', { required: true }),
+          field('expires_in_days', a.expiresInDays, 'number', { min: '1', max: '365' }),
         ],
-        'Create key',
+        a.createKey,
         async (d) => {
           const days = text(d, 'expires_in_days');
           const created = await api<{ key: string }>('/v1/users/api_keys', {
             method: 'POST',
             body: { name: text(d, 'name'), ...(days ? { expires_in_days: Number(days) } : {}) },
           });
-          refresh(`Your new key, shown only now: ${created.key}`);
+          refresh(a.newKey(created.key));
         },
         'key-form',
       ),
@@ -370,12 +358,14 @@ function keysSection(shown = ''): HTMLElement {
 }
 
 function connectionsSection(): HTMLElement {
-  return section('Connections', 'connections', async (body) => {
+  const t = state.text;
+  const a = t.account;
+  return section(a.connections, 'connections', async (body) => {
     const list = await api<UserConnection[]>('/v1/connections/user', { fresh: true });
     replace(
       body,
       list.length === 0
-        ? h('p', {}, 'No exchange connected. Connections are read-only: marketlens never trades.')
+        ? h('p', {}, a.noConnections)
         : h(
             'ul',
             { class: 'plain rows' },
@@ -383,10 +373,8 @@ function connectionsSection(): HTMLElement {
               h(
                 'li',
                 {},
-                `${c.exchange_id}: sync ${c.sync.status}`,
-                c.sync.last_success_at
-                  ? ` · last ${new Date(c.sync.last_success_at).toLocaleString(state.locale)}`
-                  : '',
+                a.connectionRow(c.exchange_id, word(t.words.syncStatuses, c.sync.status)),
+                c.sync.last_success_at ? a.lastSync(new Date(c.sync.last_success_at).toLocaleString(state.locale)) : '',
                 c.sync.last_error ? ` · ${c.sync.last_error}` : '',
               ),
             ),
@@ -398,30 +386,34 @@ function connectionsSection(): HTMLElement {
 /** The assessment of a position against the published zones, as the API words it (descriptive, no advice). */
 export function positionAssessment(a: PositionAnalysis): HTMLElement {
   const locale = state.locale;
+  const t = state.text;
+  const l = t.account;
   const support = a.nearest_levels?.support ?? null;
   const resistance = a.nearest_levels?.resistance ?? null;
   return h(
     'dl',
     { class: 'facts' },
-    h('dt', {}, 'Thesis'),
-    h('dd', {}, words(a.thesis_status)),
-    h('dt', {}, 'Unrealized R'),
+    h('dt', {}, l.thesis),
+    h('dd', {}, word(t.words.thesis, a.thesis_status)),
+    h('dt', {}, l.unrealizedR),
     h('dd', {}, num(a.unrealized_r, locale)),
-    h('dt', {}, 'Remaining R:R'),
+    h('dt', {}, l.remainingRR),
     h('dd', {}, num(a.remaining_rr, locale)),
-    h('dt', {}, 'Entry vs plan'),
+    h('dt', {}, l.entryVsPlan),
     h('dd', {}, a.entry_vs_plan_pct === null ? '–' : `${num(a.entry_vs_plan_pct, locale)} %`),
-    h('dt', {}, 'Nearest support'),
+    h('dt', {}, l.nearestSupport),
     h('dd', {}, support === null ? '–' : `${price(support.low, locale)}–${price(support.high, locale)}`),
-    h('dt', {}, 'Nearest resistance'),
+    h('dt', {}, l.nearestResistance),
     h('dd', {}, resistance === null ? '–' : `${price(resistance.low, locale)}–${price(resistance.high, locale)}`),
-    h('dt', {}, 'Warnings'),
-    h('dd', {}, a.warnings.length === 0 ? 'none' : a.warnings.map(words).join(', ')),
+    h('dt', {}, l.warnings),
+    h('dd', {}, a.warnings.length === 0 ? l.none : a.warnings.map((w) => word(t.words.warnings, w)).join(', ')),
   );
 }
 
 function positionsSection(): HTMLElement {
-  return section('Positions', 'positions', async (body) => {
+  const t = state.text;
+  const a = t.account;
+  return section(a.positions, 'positions', async (body) => {
     const data = await api<{
       positions: {
         id: string;
@@ -435,7 +427,7 @@ function positionsSection(): HTMLElement {
     replace(
       body,
       list.length === 0
-        ? h('p', {}, 'No open positions.')
+        ? h('p', {}, a.noPositions)
         : h(
             'ul',
             { class: 'plain rows' },
@@ -444,7 +436,13 @@ function positionsSection(): HTMLElement {
               return h(
                 'li',
                 {},
-                `${p.pair} ${p.side} · mark ${price(p.current_price, state.locale)} · PnL ${num(p.unrealized_pnl, state.locale)} `,
+                a.positionRow(
+                  p.pair,
+                  word(t.words.directions, p.side),
+                  price(p.current_price, state.locale),
+                  num(p.unrealized_pnl, state.locale),
+                ),
+                ' ',
                 h(
                   'button',
                   {
@@ -455,11 +453,11 @@ function positionsSection(): HTMLElement {
                           replace(out, positionAssessment(a));
                         })
                         .catch((err: unknown) => {
-                          out.textContent = describeError(err);
+                          out.textContent = describeError(err, t);
                         });
                     },
                   },
-                  'Analyse against the zones',
+                  a.analysePosition,
                 ),
                 out,
               );
@@ -470,7 +468,9 @@ function positionsSection(): HTMLElement {
 }
 
 function trackRecordSection(): HTMLElement {
-  return section('Track record of the published plans', 'track', async (body) => {
+  const t = state.text;
+  const a = t.account;
+  return section(a.trackRecord, 'track', async (body) => {
     const record = await api<ServiceTrackRecord>('/v2/track-record');
     const c = record.total.counts as Record<string, number>;
     replace(
@@ -478,15 +478,19 @@ function trackRecordSection(): HTMLElement {
       h(
         'p',
         {},
-        `Targets hit: ${c.tp_hit ?? 0} · stopped out: ${c.stopped_out ?? 0} · time stops: ${c.time_stopped ?? 0} · mean R ${num(record.total.mean_realized_r, state.locale)} (after ${record.cost_pct} % costs).`,
+        a.trackSummary(
+          c.tp_hit ?? 0,
+          c.stopped_out ?? 0,
+          c.time_stopped ?? 0,
+          num(record.total.mean_realized_r, state.locale),
+          `${num(record.cost_pct, state.locale)} %`,
+        ),
       ),
-      reliabilityDiagram(record.total.calibration),
+      reliabilityDiagram(record.total.calibration, t, state.locale),
       h(
         'p',
         { class: 'note' },
-        record.total.calibration.some((b) => b.resolved > 0)
-          ? 'Each dot: the share of plans that reached target 1 against the confidence published with them; a calibrated signal lies on the diagonal.'
-          : `No plan has resolved yet (${prob(0, state.locale)} of buckets filled).`,
+        record.total.calibration.some((b) => b.resolved > 0) ? a.diagramNote : a.nothingResolved,
       ),
     );
   });
@@ -499,14 +503,15 @@ export function renderAccountPage(root: HTMLElement, rerender: () => void): () =
     signedOut(root, rerender);
     return () => undefined;
   }
+  const t = state.text;
   const out = h('p', { role: 'status' });
   replace(
     root,
-    h('h1', {}, 'Account'),
+    h('h1', {}, t.account.title),
     h(
       'p',
       { 'data-testid': 'me' },
-      `Signed in as ${me.user.email} · ${me.tier} plan `,
+      t.account.signedInAs(me.user.email, word(t.words.tiers, me.tier)),
       h(
         'button',
         {
@@ -514,16 +519,17 @@ export function renderAccountPage(root: HTMLElement, rerender: () => void): () =
           onclick: () => {
             api('/v1/auth/logout', { method: 'POST' })
               .catch((err: unknown) => {
-                if (!(err instanceof ApiError && err.code === 'InvalidSession')) out.textContent = describeError(err);
+                if (!(err instanceof ApiError && err.code === 'InvalidSession'))
+                  out.textContent = describeError(err, t);
               })
               .then(refreshState)
               .then(rerender)
               .catch((err: unknown) => {
-                out.textContent = describeError(err);
+                out.textContent = describeError(err, t);
               });
           },
         },
-        'Sign out',
+        t.account.signOut,
       ),
     ),
     out,
@@ -536,14 +542,15 @@ export function renderAccountPage(root: HTMLElement, rerender: () => void): () =
 
 /** `/app/verify?token=`: redeems the mailed link, then offers sign-in. */
 export function renderVerifyPage(root: HTMLElement, token: string | null): () => void {
-  const msg = h('p', { role: 'status' }, 'Verifying…');
-  replace(root, h('h1', {}, 'Verify your email'), msg);
-  if (token === null) msg.textContent = 'The link has no token.';
+  const t = state.text;
+  const msg = h('p', { role: 'status' }, t.account.verifying);
+  replace(root, h('h1', {}, t.account.verifyTitle), msg);
+  if (token === null) msg.textContent = t.account.noToken;
   else
     api<{ user: { email: string } }>(`/v1/auth/verify?token=${encodeURIComponent(token)}`)
-      .then((v) => replace(msg, `${v.user.email} is verified. `, h('a', { href: '/app/account' }, 'Sign in')))
+      .then((v) => replace(msg, t.account.verified(v.user.email), h('a', { href: '/app/account' }, t.account.signIn)))
       .catch((err: unknown) => {
-        msg.textContent = describeError(err);
+        msg.textContent = describeError(err, t);
       });
   return () => undefined;
 }

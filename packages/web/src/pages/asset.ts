@@ -2,7 +2,9 @@ import type { AnalysisResponse, CandlesResponse, OverviewResponse } from '@marke
 import { ApiError, api, apiOnce, localeHeader } from '../api.js';
 import { type AssetChart, createAssetChart } from '../chart.js';
 import { type Child, h, replace } from '../dom.js';
-import { num, price, prob, words } from '../format.js';
+import { num, price, prob } from '../format.js';
+import type { Catalog } from '../i18n/catalog.js';
+import { word } from '../i18n/catalogs.js';
 import { describeError } from '../messages.js';
 import { state } from '../state.js';
 import { assetPath, timeframeChoices } from '../timeframes.js';
@@ -25,31 +27,36 @@ function optionalNumber(obj: object, key: string): number | null {
   return typeof value === 'number' ? value : null;
 }
 
-function signalPanel(signal: Signal, locale: string): HTMLElement {
+function signalPanel(signal: Signal, locale: string, t: Catalog): HTMLElement {
+  const a = t.asset;
   const expectedR = optionalNumber(signal, 'expected_r');
   const maxAbs = Math.max(1e-9, ...signal.factors.map((f) => Math.abs(f.contribution)));
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'signal-h' },
-    h('h2', { id: 'signal-h' }, 'Signal'),
-    h('p', { class: `action action-${signal.action}`, 'data-testid': 'signal-action' }, signal.action.toUpperCase()),
+    h('h2', { id: 'signal-h' }, a.signal),
+    h(
+      'p',
+      { class: `action action-${signal.action}`, 'data-testid': 'signal-action', 'data-action': signal.action },
+      word(t.words.actions, signal.action).toLocaleUpperCase(locale),
+    ),
     h(
       'dl',
       { class: 'facts' },
-      h('dt', {}, 'Confidence'),
+      h('dt', {}, a.confidence),
       h('dd', {}, prob(signal.confidence, locale)),
-      h('dt', {}, 'Base rate'),
+      h('dt', {}, a.baseRate),
       h('dd', {}, prob(signal.base_rate, locale)),
-      expectedR !== null && h('dt', {}, 'Expected R'),
+      expectedR !== null && h('dt', {}, a.expectedR),
       expectedR !== null && h('dd', {}, num(expectedR, locale)),
-      h('dt', {}, 'Score'),
+      h('dt', {}, a.score),
       h('dd', {}, num(signal.score, locale)),
-      signal.reason !== undefined && h('dt', {}, 'Reason'),
-      signal.reason !== undefined && h('dd', {}, words(signal.reason)),
+      signal.reason !== undefined && h('dt', {}, a.reason),
+      signal.reason !== undefined && h('dd', {}, word(t.words.signalReasons, signal.reason)),
     ),
     h(
       'ul',
-      { class: 'bars', 'aria-label': 'Factor contributions' },
+      { class: 'bars', 'aria-label': a.factorContributions },
       ...signal.factors.map((f) => {
         const width = `${Math.round((Math.abs(f.contribution) / maxAbs) * 100)}%`;
         const bar = h('span', { class: `bar ${f.contribution >= 0 ? 'pos' : 'neg'}` });
@@ -57,7 +64,7 @@ function signalPanel(signal: Signal, locale: string): HTMLElement {
         return h(
           'li',
           {},
-          h('span', { class: 'bar-name' }, words(f.name)),
+          h('span', { class: 'bar-name' }, word(t.words.factors, f.name)),
           h('span', { class: 'bar-track' }, bar),
           h('span', { class: 'bar-value' }, num(f.contribution, locale, 3)),
         );
@@ -66,49 +73,52 @@ function signalPanel(signal: Signal, locale: string): HTMLElement {
   );
 }
 
-function planPanel(a: AnalysisResponse, locale: string): HTMLElement {
-  const plan = a.zone;
+function planPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTMLElement {
+  const plan = analysis.zone;
+  const a = t.asset;
+  const reason = word(t.words.planReasons, plan.reason);
   const rows: Child[] =
     plan.direction === null
-      ? [h('p', {}, `No trade: ${words(plan.reason)}${plan.bias ? ` (bias ${plan.bias})` : ''}.`)]
+      ? [h('p', {}, plan.bias ? a.noTradeWithBias(reason, word(t.words.directions, plan.bias)) : a.noTrade(reason))]
       : [
           h(
             'dl',
             { class: 'facts' },
-            h('dt', {}, 'Direction'),
-            h('dd', {}, plan.direction),
-            h('dt', {}, 'Entry'),
+            h('dt', {}, a.direction),
+            h('dd', {}, word(t.words.directions, plan.direction)),
+            h('dt', {}, a.entry),
             h('dd', {}, price(plan.entry_price, locale)),
-            h('dt', {}, 'Stop'),
+            h('dt', {}, a.stop),
             h('dd', {}, price(plan.stop_loss, locale)),
             ...plan.take_profits.flatMap((tp, i) => [
-              h('dt', {}, `Target ${i + 1} (${tp.size_pct} %)`),
+              h('dt', {}, a.target(i + 1, `${num(tp.size_pct, locale, 0)} %`)),
               h('dd', {}, `${price(tp.price, locale)} · ${num(tp.risk_reward, locale, 1)} R`),
             ]),
           ),
         ];
-  return h('section', { class: 'panel', 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, 'Plan'), ...rows);
+  return h('section', { class: 'panel', 'aria-labelledby': 'plan-h' }, h('h2', { id: 'plan-h' }, a.plan), ...rows);
 }
 
-function levelsPanel(a: AnalysisResponse, locale: string): HTMLElement {
-  const zones = [...a.levels.zones].sort((x, y) => y.mid - x.mid);
+function levelsPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTMLElement {
+  const a = t.asset;
+  const zones = [...analysis.levels.zones].sort((x, y) => y.mid - x.mid);
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'levels-h' },
-    h('h2', { id: 'levels-h' }, 'Levels'),
+    h('h2', { id: 'levels-h' }, a.levels),
     h(
       'table',
       { class: 'table', 'data-testid': 'zones' },
-      h('caption', { class: 'sr-only' }, `Support and resistance zones on ${a.timeframe}`),
+      h('caption', { class: 'sr-only' }, a.levelsCaption(analysis.timeframe)),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'Zone'),
-          h('th', { scope: 'col' }, 'Range'),
-          h('th', { scope: 'col' }, 'Strength'),
+          h('th', { scope: 'col' }, a.zone),
+          h('th', { scope: 'col' }, a.range),
+          h('th', { scope: 'col' }, a.strength),
         ),
       ),
       h(
@@ -118,9 +128,9 @@ function levelsPanel(a: AnalysisResponse, locale: string): HTMLElement {
           h(
             'tr',
             { class: z.kind },
-            h('td', {}, z.kind),
+            h('td', {}, word(t.words.zoneKinds, z.kind)),
             h('td', {}, `${price(z.low, locale)} – ${price(z.high, locale)}`),
-            h('td', {}, `${num(z.strength, locale)} · ${z.touches}×`),
+            h('td', {}, a.touchesShort(num(z.strength, locale), z.touches)),
           ),
         ),
       ),
@@ -128,28 +138,39 @@ function levelsPanel(a: AnalysisResponse, locale: string): HTMLElement {
   );
 }
 
-function sentimentPanel(a: AnalysisResponse, locale: string): HTMLElement {
-  const fg = a.fear_greed;
-  const r = a.regime;
+function sentimentPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTMLElement {
+  const a = t.asset;
+  const fg = analysis.fear_greed;
+  const r = analysis.regime;
   return h(
     'section',
     { class: 'panel', 'aria-labelledby': 'fg-h' },
-    h('h2', { id: 'fg-h' }, 'Fear & Greed and regime'),
-    h('p', { class: 'big' }, fg.score === null ? '–' : String(fg.score), ' ', h('span', {}, words(fg.zone))),
+    h('h2', { id: 'fg-h' }, a.sentiment),
+    h(
+      'p',
+      { class: 'big' },
+      fg.score === null ? '–' : String(fg.score),
+      ' ',
+      h('span', {}, word(t.words.fearGreedZones, fg.zone)),
+    ),
     h(
       'ul',
       { class: 'plain' },
       ...fg.components.map((c) =>
-        h('li', {}, `${words(c.name)}: ${num(c.value, locale, 0)} (weight ${num(c.weight, locale)})`),
+        h(
+          'li',
+          {},
+          a.componentWeight(word(t.words.fearGreedComponents, c.name), num(c.value, locale, 0), num(c.weight, locale)),
+        ),
       ),
     ),
     h(
       'p',
       {},
-      'Regime: ',
-      h('strong', {}, words(r.phase)),
-      r.since !== null ? ` since ${new Date(r.since).toLocaleDateString(locale)}` : '',
-      r.strength !== null ? ` · strength ${num(r.strength, locale)}` : '',
+      `${a.regime}: `,
+      h('strong', {}, word(t.words.phases, r.phase)),
+      r.since !== null ? a.since(new Date(r.since).toLocaleDateString(locale)) : '',
+      r.strength !== null ? a.regimeStrength(num(r.strength, locale)) : '',
     ),
   );
 }
@@ -170,25 +191,27 @@ export function renderAssetPage(
   const defaultTf = config?.analysis.default_timeframe ?? 'd1';
   const timeframe = requested ?? defaultTf;
   const locale = state.locale;
+  const t = state.text;
   const title = h('h1', {}, assetId);
   const lastPrice = h('p', { class: 'last', 'aria-live': 'polite', 'data-testid': 'last-price' });
   const message = h('div', { class: 'message', role: 'alert', 'data-testid': 'asset-message' });
   const switcher = h(
     'div',
-    { class: 'tf', role: 'group', 'aria-label': 'Timeframe' },
-    ...timeframeChoices(config?.analysis.timeframes ?? [{ value: defaultTf, needs_pro: false }]).map((t) =>
-      h(
-        'button',
-        {
-          type: 'button',
-          class: t.value === timeframe ? 'on' : '',
-          'aria-pressed': t.value === timeframe ? 'true' : 'false',
-          'data-tf': t.value,
-          title: t.gated ? `${t.value} needs the Pro plan` : `Show ${t.value}`,
-          onclick: () => navigate(assetPath(assetId, t.value, defaultTf)),
-        },
-        t.label,
-      ),
+    { class: 'tf', role: 'group', 'aria-label': t.asset.timeframe },
+    ...timeframeChoices(config?.analysis.timeframes ?? [{ value: defaultTf, needs_pro: false }], t.words.tiers.pro).map(
+      (choice) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: choice.value === timeframe ? 'on' : '',
+            'aria-pressed': choice.value === timeframe ? 'true' : 'false',
+            'data-tf': choice.value,
+            title: choice.gated ? t.asset.needsTier(choice.value, choice.tier) : t.asset.show(choice.value),
+            onclick: () => navigate(assetPath(assetId, choice.value, defaultTf)),
+          },
+          choice.label,
+        ),
     ),
   );
   const chartSlot = h('div', { class: 'chart-slot' });
@@ -207,7 +230,7 @@ export function renderAssetPage(
   let timer: ReturnType<typeof setTimeout> | undefined;
   const query = `timeframe=${encodeURIComponent(timeframe)}`;
   const base = `/v2/analysis/${encodeURIComponent(assetId)}`;
-  const gatedLabel = `The ${timeframe} timeframe`;
+  const gatedLabel = t.asset.theTimeframe(timeframe);
 
   const showError = (err: unknown) => {
     const code = err instanceof ApiError ? String(err.code) : 'Error';
@@ -215,15 +238,15 @@ export function renderAssetPage(
     const signIn = code === 'Unauthorized' || code === 'InvalidSession';
     replace(
       message,
-      describeError(err, { tierFor: gatedLabel }),
+      describeError(err, t, { tierFor: gatedLabel }),
       signIn ? ' ' : null,
-      signIn ? h('a', { href: '/app/account' }, 'Sign in or create an account') : null,
+      signIn ? h('a', { href: '/app/account' }, t.asset.signInOrSignUp) : null,
     );
     message.dataset.code = code;
   };
 
   const showLast = (value: number, live: boolean) => {
-    lastPrice.textContent = `${price(value, locale)} · ${live ? 'live' : 'last close'}`;
+    lastPrice.textContent = `${price(value, locale)} · ${live ? t.asset.live : t.asset.lastClose}`;
   };
 
   const reads = assetReads(assetId, timeframe);
@@ -236,7 +259,7 @@ export function renderAssetPage(
       const candles = await candlesRead;
       if (stopped) return true;
       if (chart === null) {
-        chart = createAssetChart((count) => {
+        chart = createAssetChart(t, locale, (count) => {
           chartSlot.dataset.zonesDrawn = String(count);
         });
         chartSlot.replaceChildren(chart.element);
@@ -260,17 +283,19 @@ export function renderAssetPage(
       });
       replace(
         side,
-        signalPanel(analysis.signal, locale),
-        planPanel(analysis, locale),
-        levelsPanel(analysis, locale),
-        sentimentPanel(analysis, locale),
+        signalPanel(analysis.signal, locale, t),
+        planPanel(analysis, locale, t),
+        levelsPanel(analysis, locale, t),
+        sentimentPanel(analysis, locale, t),
       );
       api<OverviewResponse>(`${base}/overview?${query}`, { headers: localeHeader(locale) })
         .then((o) => {
-          if (!stopped) replace(narrative, h('h2', { id: 'story-h' }, 'Overview'), h('p', { lang: o.locale }, o.text));
+          if (!stopped)
+            replace(narrative, h('h2', { id: 'story-h' }, t.asset.overview), h('p', { lang: o.locale }, o.text));
         })
         .catch((err: unknown) => {
-          if (!stopped) replace(narrative, h('h2', { id: 'story-h' }, 'Overview'), h('p', {}, describeError(err)));
+          if (!stopped)
+            replace(narrative, h('h2', { id: 'story-h' }, t.asset.overview), h('p', {}, describeError(err, t)));
         });
       return true;
     } catch (err) {

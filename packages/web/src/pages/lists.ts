@@ -1,18 +1,32 @@
 import type { AssetListRow, ScreenerResponse, SignalList } from '@marketlens/contract';
 import { api } from '../api.js';
 import { h, replace } from '../dom.js';
-import { pct, price, prob, words } from '../format.js';
+import { num, pct, price, prob } from '../format.js';
+import type { Catalog } from '../i18n/catalog.js';
+import { word } from '../i18n/catalogs.js';
 import { describeError } from '../messages.js';
 import { matchesSearch } from '../search.js';
 import { isPro, state } from '../state.js';
 import { assetPath } from '../timeframes.js';
 
-const TABS = [
-  ['watchlist', 'Watchlist'],
-  ['assets', 'All assets'],
-  ['signals', 'Signals'],
-  ['screener', 'Screener'],
-] as const;
+/** The tabs of the lists page with their names in the page's language. */
+function tabs(t: Catalog) {
+  return [
+    ['watchlist', t.lists.watchlist],
+    ['assets', t.lists.allAssets],
+    ['signals', t.lists.signals],
+    ['screener', t.lists.screener],
+  ] as const;
+}
+
+/** A value of a signal control (an action, a trend, a zone, a pattern) in the page's language. */
+function controlValue(t: Catalog, value: string): string {
+  const w = t.words;
+  for (const table of [w.actions, w.trends, w.breakouts, w.fearGreedZones, w.zoneKinds, w.patterns, w.sorts]) {
+    if (Object.hasOwn(table, value)) return word(table, value);
+  }
+  return word({}, value);
+}
 
 /**
  * Up and down arrows move the focus between the rows' links of a list (Home and End to its ends);
@@ -41,6 +55,7 @@ function assetLink(id: string, text: string): HTMLAnchorElement {
 /** A table of assets with their price and changes, each row linking to its page. */
 function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id: string, on: boolean) => void) {
   const locale = state.locale;
+  const t = state.text;
   const signedIn = state.me !== null;
   const table = h(
     'table',
@@ -51,13 +66,13 @@ function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id:
       h(
         'tr',
         {},
-        h('th', { scope: 'col' }, 'Asset'),
-        h('th', { scope: 'col' }, 'Class'),
-        h('th', { scope: 'col', class: 'n' }, 'Price'),
+        h('th', { scope: 'col' }, t.lists.asset),
+        h('th', { scope: 'col' }, t.lists.assetClass),
+        h('th', { scope: 'col', class: 'n' }, t.lists.price),
         h('th', { scope: 'col', class: 'n' }, '1h'),
         h('th', { scope: 'col', class: 'n' }, '24h'),
         h('th', { scope: 'col', class: 'n' }, '7d'),
-        signedIn && h('th', { scope: 'col' }, 'Watch'),
+        signedIn && h('th', { scope: 'col' }, t.lists.watch),
       ),
     ),
     h(
@@ -69,7 +84,7 @@ function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id:
           'tr',
           { 'data-asset': r.id },
           h('td', {}, assetLink(r.id, `${r.name} (${r.symbol})`)),
-          h('td', {}, r.asset_class),
+          h('td', {}, word(t.words.assetClasses, r.asset_class)),
           h('td', { class: 'n' }, price(r.price, locale)),
           h('td', { class: 'n' }, pct(r.change_1h_pct, locale)),
           h('td', { class: 'n' }, pct(r.change_24h_pct, locale)),
@@ -84,7 +99,7 @@ function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id:
                   type: 'button',
                   class: 'fav',
                   'aria-pressed': on ? 'true' : 'false',
-                  'aria-label': `${on ? 'Remove' : 'Add'} ${r.name} ${on ? 'from' : 'to'} the watchlist`,
+                  'aria-label': on ? t.lists.remove(r.name) : t.lists.add(r.name),
                   onclick: () => onToggle(r.id, !on),
                 },
                 on ? '★' : '☆',
@@ -100,19 +115,20 @@ function assetTable(rows: AssetListRow[], favorites: Set<string>, onToggle: (id:
 
 /** The lists page: the watchlist, all assets (with search), the signal list and the screener. */
 export function renderListsPage(root: HTMLElement, tab: string, query: string, navigate: (path: string) => void) {
+  const t = state.text;
   const message = h('div', { class: 'message', role: 'alert', 'data-testid': 'list-message' });
   const body = h('div', { class: 'list-body' });
   const nav = h(
     'nav',
-    { class: 'tabs', 'aria-label': 'Lists' },
-    ...TABS.map(([id, label]) =>
+    { class: 'tabs', 'aria-label': t.lists.tabs },
+    ...tabs(t).map(([id, label]) =>
       h('a', { href: `/app/lists/${id}`, 'aria-current': id === tab ? 'page' : false }, label),
     ),
   );
-  replace(root, h('h1', {}, 'Lists'), nav, message, body);
+  replace(root, h('h1', {}, t.lists.title), nav, message, body);
   let stopped = false;
   const fail = (err: unknown) => {
-    if (!stopped) message.textContent = describeError(err);
+    if (!stopped) message.textContent = describeError(err, t);
   };
 
   const favoritesOf = async (): Promise<Set<string>> => {
@@ -134,7 +150,7 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
     message.textContent = '';
     if (tab === 'watchlist') {
       if (state.me === null) {
-        replace(body, h('p', {}, 'Sign in to keep a watchlist. ', h('a', { href: '/app/account' }, 'Sign in')));
+        replace(body, h('p', {}, `${t.lists.signInForWatchlist} `, h('a', { href: '/app/account' }, t.shell.signIn)));
         return;
       }
       const rows = await api<AssetListRow[]>('/v2/assets/favorites?asset_class=all&limit=500', { fresh: true });
@@ -142,7 +158,7 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
       replace(
         body,
         rows.length === 0
-          ? h('p', {}, 'Your watchlist is empty: add assets from All assets.')
+          ? h('p', {}, t.lists.emptyWatchlist)
           : assetTable(rows, favs, (id, on) => void toggle(id, on)),
       );
     } else if (tab === 'assets') {
@@ -153,7 +169,7 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
       const found = rows.filter((r) => matchesSearch(r, query));
       replace(
         body,
-        query !== '' ? h('p', {}, `${found.length} assets match “${query}”.`) : null,
+        query !== '' ? h('p', {}, t.lists.matches(found.length, query)) : null,
         assetTable(found, favs, (id, on) => void toggle(id, on)),
       );
     } else if (tab === 'signals') {
@@ -178,19 +194,24 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
           'section',
           { class: 'panel' },
           h('h2', {}, title),
-          items.length === 0 ? h('p', {}, 'None today.') : ul,
+          items.length === 0 ? h('p', {}, t.lists.noneToday) : ul,
         );
       };
       replace(
         body,
-        h('p', {}, `${screener.assets_screened} assets screened on d1.`),
+        h('p', {}, t.lists.screened(screener.assets_screened, 'd1')),
         list(
-          'Breakouts',
+          t.lists.breakouts,
           screener.breakouts,
-          (i) => `${screener.breakouts[i].direction} · ${pct(screener.breakouts[i].distance_pct, locale)}`,
+          (i) =>
+            `${word(t.words.breakouts, screener.breakouts[i].direction)} · ${pct(screener.breakouts[i].distance_pct, locale)}`,
         ),
-        list('Oversold', screener.oversold, (i) => `RSI ${screener.oversold[i].rsi_14.toFixed(1)}`),
-        list('Volume surges', screener.volume_surges, (i) => `×${screener.volume_surges[i].volume_ratio.toFixed(1)}`),
+        list(t.lists.oversold, screener.oversold, (i) => `RSI ${num(screener.oversold[i].rsi_14, locale, 1)}`),
+        list(
+          t.lists.volumeSurges,
+          screener.volume_surges,
+          (i) => `×${num(screener.volume_surges[i].volume_ratio, locale, 1)}`,
+        ),
       );
     }
   };
@@ -202,11 +223,11 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
     const timeframe = params.get('timeframe') ?? 'd1';
     const controls = h(
       'form',
-      { class: 'controls', 'aria-label': 'Signal list controls' },
+      { class: 'controls', 'aria-label': t.lists.controls },
       h(
         'label',
         {},
-        'Timeframe ',
+        `${t.lists.timeframe} `,
         h(
           'select',
           {
@@ -219,14 +240,21 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
       ...(config?.signals.controls ?? []).map((c) =>
         h(
           'label',
-          { class: pro ? '' : 'locked', title: c.description },
-          `${words(c.name)} `,
+          // The page's hint for a control it knows; the server's (English) description for a newer one.
+          { class: pro ? '' : 'locked', title: word(t.words.signalControlHints, c.name, c.description) },
+          `${word(t.words.signalControls, c.name)} `,
           c.type === 'enum' && c.values !== null
             ? h(
                 'select',
                 { name: c.name, disabled: !pro, 'aria-describedby': 'pro-note' },
-                h('option', { value: '' }, c.default === null ? 'any' : `${c.default} (default)`),
-                ...c.values.map((v) => h('option', { value: v, selected: params.get(c.name) === v }, words(v))),
+                h(
+                  'option',
+                  { value: '' },
+                  c.default === null ? t.lists.any : t.lists.byDefault(controlValue(t, c.default)),
+                ),
+                ...c.values.map((v) =>
+                  h('option', { value: v, selected: params.get(c.name) === v }, controlValue(t, v)),
+                ),
               )
             : h('input', {
                 name: c.name,
@@ -236,15 +264,11 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
                 'aria-describedby': 'pro-note',
               }),
           // The tier the control needs, for a caller without it.
-          pro ? '' : h('span', { class: 'badge' }, 'Pro'),
+          pro ? '' : h('span', { class: 'badge' }, t.words.tiers.pro),
         ),
       ),
-      pro ? h('button', { type: 'submit' }, 'Apply') : null,
-      h(
-        'p',
-        { id: 'pro-note', class: 'note' },
-        pro ? 'Controls apply as you type and press Enter.' : 'The controls need the Pro plan.',
-      ),
+      pro ? h('button', { type: 'submit' }, t.lists.apply) : null,
+      h('p', { id: 'pro-note', class: 'note' }, pro ? t.lists.controlsApply : t.lists.controlsNeedPro),
     );
     controls.addEventListener('submit', (e) => {
       e.preventDefault();
@@ -265,11 +289,11 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
         h(
           'tr',
           {},
-          h('th', { scope: 'col' }, 'Asset'),
-          h('th', { scope: 'col' }, 'Action'),
-          h('th', { scope: 'col', class: 'n' }, 'Confidence'),
-          h('th', { scope: 'col' }, 'Trend'),
-          h('th', { scope: 'col', class: 'n' }, 'Change'),
+          h('th', { scope: 'col' }, t.lists.asset),
+          h('th', { scope: 'col' }, t.lists.action),
+          h('th', { scope: 'col', class: 'n' }, t.lists.confidence),
+          h('th', { scope: 'col' }, t.lists.trend),
+          h('th', { scope: 'col', class: 'n' }, t.lists.change),
         ),
       ),
       h(
@@ -280,9 +304,9 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
             'tr',
             {},
             h('td', {}, assetLink(r.asset.id, `${r.asset.name} (${r.asset.symbol})`)),
-            h('td', { class: `action-${r.action}` }, r.action),
+            h('td', { class: `action-${r.action}` }, word(t.words.actions, r.action)),
             h('td', { class: 'n' }, prob(r.confidence, locale)),
-            h('td', {}, r.trend),
+            h('td', {}, word(t.words.trends, r.trend)),
             h('td', { class: 'n' }, pct(r.change_pct, locale)),
           ),
         ),
@@ -292,7 +316,7 @@ export function renderListsPage(root: HTMLElement, tab: string, query: string, n
     replace(
       target,
       controls,
-      list.restricted ? h('p', { class: 'note' }, `The free list: the top ${list.limit} of ${list.total}.`) : null,
+      list.restricted ? h('p', { class: 'note' }, t.lists.freeList(list.limit, list.total)) : null,
       table,
     );
   };
