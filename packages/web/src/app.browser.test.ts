@@ -459,6 +459,17 @@ describe.skipIf(noChromium)(
         .poll(async () => Number(await page.locator('.chart-slot').getAttribute('data-zones-drawn')))
         .toBeGreaterThan(0);
       expect(await page.getByTestId('signal-action').textContent()).toMatch(/^(BUY|HOLD|SELL)$/);
+      // A call shows its probability with the base rate, break-even and expected R; a Hold never
+      // shows a confidence in holding, only why there is no trade (issue 40).
+      const action = await page.getByTestId('signal-action').getAttribute('data-action');
+      const terms = await page.locator('#signal-h ~ dl dt').allTextContents();
+      if (action === 'hold') expect(terms).not.toContain('Confidence');
+      else {
+        expect(terms).toEqual(expect.arrayContaining(['Confidence', 'Base rate', 'Break-even', 'Expected R']));
+        expect(await page.getByTestId('signal-expected-r').textContent()).toMatch(
+          /^-?\d+\.\d\d R \[-?\d+\.\d\d, -?\d+\.\d\d\]$/,
+        );
+      }
       // The plan's lines are named in the chart's legend, one entry each (entry, stop, targets):
       // the plan panel's facts are the direction and the same lines.
       const planFacts = await page.locator('#plan-h + dl dt').count();
@@ -569,6 +580,21 @@ describe.skipIf(noChromium)(
         rmSync(made, { recursive: true, force: true });
       }
     }, 90_000);
+
+    it('writes a stock at its cent tick in the panels and the chart legend', async () => {
+      await page.goto(`${server.url}/app/asset/stock-aapl`);
+      await chartReady(page);
+      await page.waitForSelector('[data-testid="zones"] tbody tr');
+      const cents = /^\d{1,3}(,\d{3})*\.\d{2}$/;
+      const ranges = await page.locator('[data-testid="zones"] tbody td:nth-child(2)').allTextContents();
+      expect(ranges.length).toBeGreaterThan(0);
+      for (const r of ranges) for (const p of r.split(' – ')) expect(p).toMatch(cents);
+      const planPrices = await page.locator('#plan-h + dl dd').allTextContents();
+      for (const text of planPrices.slice(1)) expect(text.split(' · ')[0]).toMatch(cents);
+      for (const line of await page.locator('[data-testid="plan-legend"] li').allTextContents()) {
+        expect(line).toMatch(/ \d{1,3}(,\d{3})*\.\d{2}( · |$)/);
+      }
+    });
 
     it('shows the API message for an unknown asset', async () => {
       await page.goto(`${server.url}/app/asset/no-such-coin-xyz`);

@@ -141,7 +141,12 @@ export function axisPrice(value: number, locale: string): string {
 export const VISIBLE_BARS = 150;
 
 /** Creates the chart inside a new element (append the element, then feed it). */
-export function createAssetChart(t: Catalog, pageLocale: string, onZonesDrawn: (count: number) => void): AssetChart {
+export function createAssetChart(
+  t: Catalog,
+  pageLocale: string,
+  onZonesDrawn: (count: number) => void,
+  tick: number | null = null,
+): AssetChart {
   const host = h('div', { class: 'chart', role: 'img', 'aria-label': t.chart.label });
   const tooltip = h('div', { class: 'chart-tip', hidden: true });
   // The plan's lines are named here, over the chart's corner, rather than in labels on the price
@@ -206,7 +211,7 @@ export function createAssetChart(t: Catalog, pageLocale: string, onZonesDrawn: (
     const kind = word(t.words.zoneKinds, zone.kind);
     tooltip.textContent = t.chart.tooltip(
       kind.charAt(0).toLocaleUpperCase(locale) + kind.slice(1),
-      `${price(zone.low, locale)}–${price(zone.high, locale)}`,
+      `${price(zone.low, locale, tick)}–${price(zone.high, locale, tick)}`,
       timeframe,
       num(zone.strength, locale),
       zone.touches,
@@ -259,7 +264,7 @@ export function createAssetChart(t: Catalog, pageLocale: string, onZonesDrawn: (
       bands.set(analysis.levels.zones);
       for (const line of lines) candles.removePriceLine(line);
       lines = [];
-      const plan = planLines(analysis.zone, t, locale);
+      const plan = planLines(analysis.zone, t, locale, tick);
       planPrices = plan.map((l) => l.price);
       const colors = { entry: '#4f8cff', stop: DOWN, target: UP } as const;
       const items = plan.map((l) => {

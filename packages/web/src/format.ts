@@ -11,9 +11,35 @@ export function priceDecimals(value: number): number {
   return Math.min(8, 2 - Math.floor(Math.log10(abs)) + 2);
 }
 
-/** A price with the decimals its size calls for. */
-export function price(value: number | null | undefined, locale: string): string {
+/**
+ * The tick a price is shown at when the venue does not say: 0.01 for stocks (the rule of core's
+ * `defaultTickSize`), none for coins, fx and on-chain tokens, whose steps vary by market.
+ */
+export function tickOf(assetClass: string | null | undefined): number | null {
+  return assetClass === 'stocks' ? 0.01 : null;
+}
+
+/** The decimals that write multiples of `tick` exactly: 2 for 0.01 and 0.25, 0 for 1 (at most 12). */
+export function tickDecimals(tick: number): number {
+  for (let d = 0; d < 12; d++) {
+    const scaled = tick * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, scaled)) return d;
+  }
+  return 12;
+}
+
+/**
+ * A price as the market quotes it: with a `tick`, rounded to the nearest tick and written with the
+ * tick's decimals (`80.18` for 80.177 at 0.01), unless it spans fewer than ten ticks (a sub-cent
+ * price); otherwise with the decimals its size calls for.
+ */
+export function price(value: number | null | undefined, locale: string, tick: number | null = null): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return DASH;
+  if (tick !== null && tick > 0 && Math.abs(value) >= 10 * tick) {
+    const d = tickDecimals(tick);
+    const rounded = Math.sign(value) * Math.round(Math.abs(value) / tick) * tick;
+    return rounded.toLocaleString(locale, { minimumFractionDigits: d, maximumFractionDigits: d });
+  }
   const d = priceDecimals(value);
   return value.toLocaleString(locale, { minimumFractionDigits: d > 4 ? d : Math.min(d, 2), maximumFractionDigits: d });
 }

@@ -96,6 +96,12 @@ export interface Catalog {
     confidence: string;
     baseRate: string;
     expectedR: string;
+    /** The probability at which the plan neither wins nor loses after costs. */
+    breakEven: string;
+    /** A Hold's declined plan: what it was worth, marked as no recommendation. */
+    declinedPlan: string;
+    /** The declined plan's probability of target 1 against its break-even. */
+    declinedOdds: (probability: string, breakEven: string) => string;
     score: string;
     reason: string;
     factorContributions: string;

@@ -2,7 +2,7 @@ import type { AnalysisResponse, CandlesResponse, OverviewResponse } from '@marke
 import { ApiError, api, apiOnce, localeHeader } from '../api.js';
 import { type AssetChart, createAssetChart } from '../chart.js';
 import { type Child, h, replace } from '../dom.js';
-import { num, price, prob } from '../format.js';
+import { num, price, prob, tickOf } from '../format.js';
 import type { Catalog } from '../i18n/catalog.js';
 import { word } from '../i18n/catalogs.js';
 import { describeError } from '../messages.js';
@@ -21,15 +21,55 @@ export const LIVE_POLL_MS = 5_000;
 
 type Signal = AnalysisResponse['signal'];
 
-/** A field the API may add later (expected R, say), shown when present. */
-function optionalNumber(obj: object, key: string): number | null {
-  const value = (obj as Record<string, unknown>)[key];
-  return typeof value === 'number' ? value : null;
+/** An expected R with its interval: `0.12 R [−0.05, 0.30]`. */
+function expectedRText(edge: NonNullable<Signal['edge']>, locale: string): string {
+  return `${num(edge.expected_r, locale)} R [${num(edge.expected_r_low, locale)}, ${num(edge.expected_r_high, locale)}]`;
+}
+
+/**
+ * The signal's figures. A call shows its probability of target 1 (its confidence) beside the base
+ * rate and its plan's break-even and expected R after costs; a Hold shows why there is no trade
+ * and, when it declined a plan, that plan's odds against its break-even: never a confidence in
+ * holding (issue 40).
+ */
+function signalFacts(signal: Signal, locale: string, t: Catalog): Child[] {
+  const a = t.asset;
+  const edge = signal.edge;
+  if (signal.action !== 'hold') {
+    return [
+      h('dt', {}, a.confidence),
+      h('dd', { 'data-testid': 'signal-confidence' }, prob(signal.confidence, locale)),
+      h('dt', {}, a.baseRate),
+      h('dd', {}, prob(signal.base_rate, locale)),
+      edge !== null && h('dt', {}, a.breakEven),
+      edge !== null && h('dd', {}, prob(edge.break_even, locale)),
+      edge !== null && h('dt', {}, a.expectedR),
+      edge !== null && h('dd', { 'data-testid': 'signal-expected-r' }, expectedRText(edge, locale)),
+      h('dt', {}, a.score),
+      h('dd', {}, num(signal.score, locale)),
+    ];
+  }
+  const declined = signal.declined_plan !== null && signal.declined_plan.direction !== null && edge !== null;
+  return [
+    signal.reason !== undefined && h('dt', {}, a.reason),
+    signal.reason !== undefined &&
+      h('dd', { 'data-testid': 'signal-reason' }, word(t.words.signalReasons, signal.reason)),
+    declined && h('dt', {}, a.declinedPlan),
+    declined &&
+      h(
+        'dd',
+        { 'data-testid': 'signal-declined' },
+        `${word(t.words.directions, signal.declined_plan?.direction ?? '')}: ${a.declinedOdds(prob(edge.probability, locale), prob(edge.break_even, locale))}`,
+      ),
+    declined && h('dt', {}, a.expectedR),
+    declined && h('dd', {}, expectedRText(edge, locale)),
+    h('dt', {}, a.score),
+    h('dd', {}, num(signal.score, locale)),
+  ];
 }
 
 function signalPanel(signal: Signal, locale: string, t: Catalog): HTMLElement {
   const a = t.asset;
-  const expectedR = optionalNumber(signal, 'expected_r');
   const maxAbs = Math.max(1e-9, ...signal.factors.map((f) => Math.abs(f.contribution)));
   return h(
     'section',
@@ -40,20 +80,7 @@ function signalPanel(signal: Signal, locale: string, t: Catalog): HTMLElement {
       { class: `action action-${signal.action}`, 'data-testid': 'signal-action', 'data-action': signal.action },
       word(t.words.actions, signal.action).toLocaleUpperCase(locale),
     ),
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', {}, a.confidence),
-      h('dd', {}, prob(signal.confidence, locale)),
-      h('dt', {}, a.baseRate),
-      h('dd', {}, prob(signal.base_rate, locale)),
-      expectedR !== null && h('dt', {}, a.expectedR),
-      expectedR !== null && h('dd', {}, num(expectedR, locale)),
-      h('dt', {}, a.score),
-      h('dd', {}, num(signal.score, locale)),
-      signal.reason !== undefined && h('dt', {}, a.reason),
-      signal.reason !== undefined && h('dd', {}, word(t.words.signalReasons, signal.reason)),
-    ),
+    h('dl', { class: 'facts' }, ...signalFacts(signal, locale, t)),
     h(
       'ul',
       { class: 'bars', 'aria-label': a.factorContributions },
@@ -75,6 +102,7 @@ function signalPanel(signal: Signal, locale: string, t: Catalog): HTMLElement {
 
 function planPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTMLElement {
   const plan = analysis.zone;
+  const tick = tickOf(analysis.asset.asset_class);
   const a = t.asset;
   const reason = word(t.words.planReasons, plan.reason);
   const rows: Child[] =
@@ -87,12 +115,12 @@ function planPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTML
             h('dt', {}, a.direction),
             h('dd', {}, word(t.words.directions, plan.direction)),
             h('dt', {}, a.entry),
-            h('dd', {}, price(plan.entry_price, locale)),
+            h('dd', {}, price(plan.entry_price, locale, tick)),
             h('dt', {}, a.stop),
-            h('dd', {}, price(plan.stop_loss, locale)),
+            h('dd', {}, price(plan.stop_loss, locale, tick)),
             ...plan.take_profits.flatMap((tp, i) => [
               h('dt', {}, a.target(i + 1, `${num(tp.size_pct, locale, 0)} %`)),
-              h('dd', {}, `${price(tp.price, locale)} · ${num(tp.risk_reward, locale, 1)} R`),
+              h('dd', {}, `${price(tp.price, locale, tick)} · ${num(tp.risk_reward, locale, 1)} R`),
             ]),
           ),
         ];
@@ -101,6 +129,7 @@ function planPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTML
 
 function levelsPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HTMLElement {
   const a = t.asset;
+  const tick = tickOf(analysis.asset.asset_class);
   const zones = [...analysis.levels.zones].sort((x, y) => y.mid - x.mid);
   return h(
     'section',
@@ -129,7 +158,7 @@ function levelsPanel(analysis: AnalysisResponse, locale: string, t: Catalog): HT
             'tr',
             { class: z.kind },
             h('td', {}, word(t.words.zoneKinds, z.kind)),
-            h('td', {}, `${price(z.low, locale)} – ${price(z.high, locale)}`),
+            h('td', {}, `${price(z.low, locale, tick)} – ${price(z.high, locale, tick)}`),
             h('td', {}, a.touchesShort(num(z.strength, locale), z.touches)),
           ),
         ),
@@ -245,8 +274,10 @@ export function renderAssetPage(
     message.dataset.code = code;
   };
 
+  // The market's tick for the asset's class, known once its candles came (the asset is in them).
+  let tick: number | null = null;
   const showLast = (value: number, live: boolean) => {
-    lastPrice.textContent = `${price(value, locale)} · ${live ? t.asset.live : t.asset.lastClose}`;
+    lastPrice.textContent = `${price(value, locale, tick)} · ${live ? t.asset.live : t.asset.lastClose}`;
   };
 
   const reads = assetReads(assetId, timeframe);
@@ -258,10 +289,16 @@ export function renderAssetPage(
       analysisRead.catch(() => undefined);
       const candles = await candlesRead;
       if (stopped) return true;
+      tick = tickOf(candles.asset.asset_class);
       if (chart === null) {
-        chart = createAssetChart(t, locale, (count) => {
-          chartSlot.dataset.zonesDrawn = String(count);
-        });
+        chart = createAssetChart(
+          t,
+          locale,
+          (count) => {
+            chartSlot.dataset.zonesDrawn = String(count);
+          },
+          tick,
+        );
         chartSlot.replaceChildren(chart.element);
       }
       // The chart first, as soon as its candles are here; the analysis is drawn on it when it comes.
