@@ -96,10 +96,19 @@ export const RecordStatsSchema = z
       description:
         "Mean break-even probability of the calls' plans: the hit rate at which they earn 0 R after the round-trip cost (loss_r / (win_r + loss_r)); a record with an edge has hit_rate above it. Null when nothing resolved",
     }),
-    expected_r: MeanIntervalSchema.nullable().meta({
-      description:
-        "Mean expected R after costs the calls were published with (the signal's edge), low and high the means of their intervals' ends; null when nothing resolved or a call's interval is unknown (a live plan stores its probability, not its interval)",
-    }),
+    expected_r: z
+      .object({
+        mean: z.number(),
+        low: nn.meta({ description: "Mean of the calls' interval lower ends; null when a call's interval is unknown" }),
+        high: nn.meta({
+          description: "Mean of the calls' interval upper ends; null when a call's interval is unknown",
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Mean expected R after costs the calls were published with (their plan at their published probability); low and high the means of their intervals' ends, null for live plans (a published plan stores its probability, not its interval). Null when nothing resolved",
+      }),
     realized_r: MeanIntervalSchema.nullable().meta({
       description:
         "Mean realized R after the asset class's round-trip cost, with its Student-t interval; compare with expected_r. Null when nothing resolved",

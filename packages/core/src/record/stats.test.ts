@@ -158,11 +158,14 @@ describe('recordStats', () => {
     expect([s.from, s.to]).toEqual([10, 40]);
   });
 
-  it('leaves the expected R and break-even unknown when one call lacks them (a live plan without its edge)', () => {
-    const s = recordStats([trade({}), trade({ expected_r_low: null, expected_r_high: null, break_even: null })]);
-    expect(s.expected_r).toBeNull();
-    expect(s.break_even_hit_rate).toBeNull();
-    expect(s.realized_r).not.toBeNull();
+  it("leaves what one call lacks unknown: the interval's ends of a live plan, any expected R or break-even", () => {
+    const s = recordStats([trade({}), trade({ expected_r: 0.3, expected_r_low: null, expected_r_high: null })]);
+    expect(s.expected_r).toEqual({ mean: expect.closeTo(0.2, 12), low: null, high: null });
+    expect(s.break_even_hit_rate).toBeCloseTo(0.3, 12);
+    const t = recordStats([trade({}), trade({ expected_r: null, break_even: null })]);
+    expect(t.expected_r).toBeNull();
+    expect(t.break_even_hit_rate).toBeNull();
+    expect(t.realized_r).not.toBeNull();
   });
 
   it('agrees with its parts on any calls, the drawdown taken in closing order', () => {

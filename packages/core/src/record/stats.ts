@@ -37,9 +37,9 @@ export interface RecordStats {
   break_even_hit_rate: number | null;
   /**
    * Mean expected R after costs the calls were made with; `low`/`high` the means of their
-   * intervals' ends. Null when a call's expected R is unknown.
+   * intervals' ends, null when a call's interval is unknown. Null when a call's expected R is unknown.
    */
-  expected_r: MeanInterval | null;
+  expected_r: { mean: number; low: number | null; high: number | null } | null;
   /** Mean realized R after costs with its Student-t interval (low = high = mean for one call); null without calls. */
   realized_r: MeanInterval | null;
   /** Sum of the realized R. */
@@ -139,8 +139,12 @@ export function recordStats(trades: readonly RecordTrade[], level: number = EDGE
     hit_rate: hitRateInterval(hits, n, level),
     break_even_hit_rate: n > 0 && known('break_even') ? meanOf('break_even') : null,
     expected_r:
-      n > 0 && known('expected_r') && known('expected_r_low') && known('expected_r_high')
-        ? { mean: meanOf('expected_r'), low: meanOf('expected_r_low'), high: meanOf('expected_r_high') }
+      n > 0 && known('expected_r')
+        ? {
+            mean: meanOf('expected_r'),
+            low: known('expected_r_low') ? meanOf('expected_r_low') : null,
+            high: known('expected_r_high') ? meanOf('expected_r_high') : null,
+          }
         : null,
     realized_r: meanInterval(rs, level),
     total_r: rs.reduce((s, r) => s + r, 0),

@@ -76,7 +76,7 @@ const STATE = stateKey('backtest-record', (): BacktestState => ({ local: null, s
 export async function servedSeries(deps: AppDeps): Promise<{ asset: Asset; timeframe: Timeframe }[]> {
   const universe = universeOf(marketOf(deps));
   const counts = new Map<string, number>();
-  for (const a of await deps.storage.publishedPlans.aggregate(1)) {
+  for (const a of await deps.storage.publishedPlans.aggregate(2)) {
     const key = `${a.asset_id}\u0000${a.timeframe}`;
     counts.set(key, (counts.get(key) ?? 0) + a.count);
   }
