@@ -155,6 +155,18 @@ describe('the backtest record on a files: market', () => {
     expect(b.label).toContain(`${s.calls} of ${s.analyses} analyses published a Buy or Sell`);
   });
 
+  it('abandons a run under way when the process stops, keeping nothing and reporting no failure', async () => {
+    const { deps, get } = await app();
+    const ended: string[] = [];
+    const jobs = observeJobs(new InProcessJobs(), (run) => ended.push(`${run.job}:${run.ok ? 'ok' : run.error}`));
+    const backtest = await scheduleBacktest(deps, jobs, 3_600_000);
+    // the first run has started (immediately) and yields after its first slice; stop it there
+    backtest.stop();
+    await jobs.close();
+    expect(ended).toEqual([`${BACKTEST_JOB}:ok`]);
+    expect((await get<ServiceTrackRecord>('/v2/track-record')).body.data.backtest.status).toBe('pending');
+  });
+
   it('scores the calls it publishes with the figures core computes (the edge floor lowered by the operator)', async () => {
     const { deps, market, get } = await app({ signalMinExpectedR: -100 });
     await refreshBacktest(deps);

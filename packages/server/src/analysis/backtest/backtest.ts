@@ -117,7 +117,12 @@ export function statsWire(s: RecordStats): RecordStatsWire {
  * out-of-sample start for the series' family, with the options its published analyses use (the
  * asset class's cost, the operator's edge floor). Yields to the event loop every few analyses.
  */
-async function walkSeries(deps: AppDeps, asset: Asset, timeframe: Timeframe): Promise<StoredSeries> {
+async function walkSeries(
+  deps: AppDeps,
+  asset: Asset,
+  timeframe: Timeframe,
+  signal: AbortSignal | undefined,
+): Promise<StoredSeries> {
   const market = marketOf(deps);
   const base = {
     asset_id: asset.id,
@@ -150,6 +155,7 @@ async function walkSeries(deps: AppDeps, asset: Asset, timeframe: Timeframe): Pr
       first ??= w.first_time;
       last = w.last_time ?? last;
       await pause();
+      signal?.throwIfAborted();
     }
     return {
       ...base,
@@ -163,6 +169,7 @@ async function walkSeries(deps: AppDeps, asset: Asset, timeframe: Timeframe): Pr
       trades,
     };
   } catch (err) {
+    if (signal?.aborted === true) throw err;
     return {
       ...base,
       candles: 0,
@@ -177,19 +184,25 @@ async function walkSeries(deps: AppDeps, asset: Asset, timeframe: Timeframe): Pr
   }
 }
 
-/** Walks every served series ({@link servedSeries}), one after the other. */
-export async function computeBacktest(deps: AppDeps): Promise<StoredBacktest> {
+/**
+ * Walks every served series ({@link servedSeries}), one after the other; `signal` abandons the walk
+ * (it rejects with the signal's reason) at the next yield.
+ */
+export async function computeBacktest(deps: AppDeps, signal?: AbortSignal): Promise<StoredBacktest> {
   const series: StoredSeries[] = [];
-  for (const { asset, timeframe } of await servedSeries(deps)) series.push(await walkSeries(deps, asset, timeframe));
+  for (const { asset, timeframe } of await servedSeries(deps)) {
+    series.push(await walkSeries(deps, asset, timeframe, signal));
+  }
   return { as_of: deps.now(), series };
 }
 
 /**
  * One run of the job: computes the backtest and keeps it for this app, and for every instance in
- * Redis when the deployment shares state. Running it twice only recomputes the same figures.
+ * Redis when the deployment shares state. Running it twice only recomputes the same figures; an
+ * abandoned run (`signal`) keeps nothing.
  */
-export async function refreshBacktest(deps: AppDeps): Promise<StoredBacktest> {
-  const record = await computeBacktest(deps);
+export async function refreshBacktest(deps: AppDeps, signal?: AbortSignal): Promise<StoredBacktest> {
+  const record = await computeBacktest(deps, signal);
   const state = stateOf(deps, STATE);
   state.local = record;
   if (deps.shared !== undefined) {
@@ -279,15 +292,24 @@ export function backtestWire(stored: StoredBacktest | null, filter: BacktestFilt
  * Declares {@link BACKTEST_JOB} on `jobs` every `intervalMs` (the first run at once): one run at a
  * time across every process sharing the runner; a failed run is the runner's to report (the log,
  * the job metrics) and the next one tries again. A process that works jobs computes; the others
- * read what it stored.
+ * read what it stored. `stop` abandons a run under way at its next yield (a stopping server does
+ * not wait for a whole walk), and the runs after it.
  */
-export function scheduleBacktest(deps: AppDeps, jobs: JobRunner, intervalMs: number): Promise<void> {
-  return jobs.every(
+export async function scheduleBacktest(deps: AppDeps, jobs: JobRunner, intervalMs: number): Promise<{ stop(): void }> {
+  const stopping = new AbortController();
+  await jobs.every(
     BACKTEST_JOB,
     intervalMs,
     async () => {
-      await refreshBacktest(deps);
+      if (stopping.signal.aborted) return;
+      try {
+        await refreshBacktest(deps, stopping.signal);
+      } catch (err) {
+        // abandoned because the process stops: not a failure
+        if (!stopping.signal.aborted) throw err;
+      }
     },
     { immediately: true },
   );
+  return { stop: () => stopping.abort() };
 }

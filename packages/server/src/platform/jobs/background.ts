@@ -72,7 +72,7 @@ export async function startBackgroundJobs(
   const warmer =
     warmMs > 0 && marketOf(deps).venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs, undefined, jobs) : null;
   const backtestMs = deps.config.backtestIntervalMs ?? 0;
-  await Promise.all([
+  const [, , backtest] = await Promise.all([
     sync.start(jobs),
     alerts.start(jobs),
     backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs) : null,
@@ -82,6 +82,7 @@ export async function startBackgroundJobs(
     async stop() {
       // The schedulers stop first (synchronously: a sync under way ends at its next page), then the
       // runner stops taking jobs and waits for the handlers under way.
+      backtest?.stop();
       const stopping = Promise.all([sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
       await jobs.close();
       await stopping;
