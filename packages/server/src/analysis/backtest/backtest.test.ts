@@ -190,6 +190,7 @@ describe('the backtest record on a files: market', () => {
     // The filters narrow the backtest as they narrow the live record.
     const h1 = (await get<ServiceTrackRecord>('/v2/track-record?timeframe=h1')).body.data.backtest;
     expect([h1.series, h1.analyses, h1.total.count, h1.call_share]).toEqual([[], 0, 0, null]);
+    expect(h1.label).toContain('No series here');
     const coins = (await get<ServiceTrackRecord>('/v2/track-record?asset_class=coins')).body.data.backtest;
     expect(coins.series).toEqual([]);
     expect(

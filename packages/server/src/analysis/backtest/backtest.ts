@@ -249,8 +249,12 @@ export function backtestLabel(record: Omit<BacktestRecord, 'label'>): string {
   if (record.status === 'pending') {
     return `${what} The background job has not finished its first run yet; the figures appear once it has.`;
   }
-  if (record.analyses === 0)
-    return `${what} No candle was analysed: no served series has candles past the calibration window.`;
+  if (record.series.length === 0) {
+    return `${what} No series here: the job walks the assets and timeframes with published plans, the pilot's, and the first assets on d1.`;
+  }
+  if (record.analyses === 0) {
+    return `${what} No candle was analysed: no series has candles past the calibration window.`;
+  }
   const s = record.total;
   const calls = `${record.calls} of ${record.analyses} analyses published a Buy or Sell (${pct(record.call_share ?? 0, 2)})`;
   const few =
