@@ -11,8 +11,10 @@ import {
   walkForward,
 } from '@marketlens/core';
 import { type MarketData, openMarket, parseSourceList, splitClosed } from '@marketlens/exchanges';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../../app.js';
+import { createApp, OPENAPI_PATH } from '../../app.js';
 import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
 import { type AppDeps, DEFAULT_CONFIG, type ServerConfig } from '../../platform/deps.js';
 import { InProcessJobs } from '../../platform/jobs/in-process.js';
@@ -214,6 +216,21 @@ describe('the backtest record on a files: market', () => {
     expect(own.body.data.backtest).toEqual(
       backtestWire(await latestBacktest(deps), { asset_id: 'stock-nvda', timeframe: 'd1' }),
     );
+    // Both answers, with a walked series, are what the OpenAPI document says.
+    const doc = (await get<unknown>(OPENAPI_PATH)).body as unknown as Record<string, unknown>;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: 'https://marketlens.local/openapi.json' });
+    const responseOf = (path: string) =>
+      ajv.compile({
+        $ref: `https://marketlens.local/openapi.json#/paths/${path.replaceAll('/', '~1')}/get/responses/200/content/application~1json/schema`,
+      });
+    const perAsset = responseOf('/v2/analysis/{asset_id}/track-record');
+    expect(perAsset(own.body), ajv.errorsText(perAsset.errors)).toBe(true);
+    const service = responseOf('/v2/track-record');
+    const all = (await get<ServiceTrackRecord>('/v2/track-record')).body;
+    expect(all.data.backtest.series.length).toBe(1);
+    expect(service(all), ajv.errorsText(service.errors)).toBe(true);
     const unknown = await get('/v2/analysis/no-such-asset/track-record', { 'x-api-key': key });
     expect([unknown.status, unknown.body.code]).toEqual([400, 'UnknownAsset']);
     expect(typeof unknown.body.message).toBe('string');
