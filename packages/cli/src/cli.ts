@@ -10,6 +10,7 @@ import { importCommand } from './commands/import.js';
 import { mcpCommand } from './commands/mcp.js';
 import { screenCommand } from './commands/screen.js';
 import { serveCommand } from './commands/serve.js';
+import { trackRecordCommand } from './commands/track-record.js';
 import { workerCommand } from './commands/worker.js';
 import { EXIT, type ExitCode, toCliError, usageError } from './errors.js';
 import type { Io } from './io.js';
@@ -31,6 +32,7 @@ const COMMANDS: readonly Command[] = [
   chartCommand,
   importCommand,
   backtestCommand,
+  trackRecordCommand,
   serveCommand,
   mcpCommand,
   workerCommand,

@@ -188,6 +188,24 @@ export {
   type ThesisStatus,
 } from './position/assessment.js';
 export {
+  hitRateInterval,
+  type MeanInterval,
+  maxDrawdownR,
+  meanInterval,
+  type RecordStats,
+  type RecordTrade,
+  recordStats,
+  studentT,
+} from './record/stats.js';
+export {
+  outOfSampleSince,
+  WALK_FORWARD_WARMUP,
+  type WalkForward,
+  type WalkForwardCall,
+  type WalkForwardOptions,
+  walkForward,
+} from './record/walk-forward.js';
+export {
   REGIME_HISTORY,
   REGIME_PHASES,
   type Regime,

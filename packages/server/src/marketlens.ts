@@ -1,15 +1,18 @@
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ServiceTrackRecord, TrackRecordQuery } from '@marketlens/contract';
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
 import type { Backend } from '@marketlens/mcp';
 import type { Logger } from 'pino';
 import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
+import { refreshBacktest } from './analysis/backtest/backtest.js';
 import { shareInvalidations } from './auth/session-cache.js';
 import { mailerOf } from './auth/verification/mailer.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
 import { type McpCaller, mcpBackend } from './mcp/backend.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
+import { clientInfo } from './platform/client-version.js';
 import type { AppDeps } from './platform/deps.js';
 import { BullMqJobs } from './platform/jobs/bullmq.js';
 import { type JobReporting, queueReporters } from './platform/jobs/report.js';
@@ -62,6 +65,12 @@ export interface Marketlens {
    * the REST routes and `/mcp` call, over this instance's storage, market and shared state.
    */
   mcpBackend(caller: McpCaller): Required<Backend>;
+  /**
+   * The service's track record as `GET /v2/track-record` answers it (`marketlens track-record`). With
+   * `refreshBacktest`, the backtest record's job runs once on this instance first (else the record
+   * shows the backtest this instance or, with Redis, the deployment's job last computed).
+   */
+  trackRecord(query: TrackRecordQuery, options?: { refreshBacktest?: boolean }): Promise<ServiceTrackRecord>;
   /**
    * `marketlens worker`: works the background jobs the instances schedule on Redis; resolves once
    * connected. Needs `redis.url`. With `metricsPort`, it also serves its metrics (the job runs it
@@ -273,6 +282,14 @@ export async function createMarketlens(
     mcpBackend(caller) {
       const { deps, useCases } = application();
       return mcpBackend(deps, caller, useCases);
+    },
+    async trackRecord(query, options) {
+      const { deps, useCases } = application();
+      if (options?.refreshBacktest === true) await refreshBacktest(deps);
+      return useCases.analysis.serviceTrackRecord(
+        { caller: { kind: 'anonymous' }, client: clientInfo(undefined, undefined) },
+        query,
+      );
     },
     async work(options) {
       if (worker !== null) return worker;

@@ -72,6 +72,122 @@ export const TrackRecordGroupSchema = TrackRecordFiguresSchema.extend({
 }).meta({ id: 'TrackRecordGroup' });
 export type TrackRecordGroup = z.output<typeof TrackRecordGroupSchema>;
 
+/** A mean (or rate) with the ends of its central interval (the record's `level`). */
+export const MeanIntervalSchema = z
+  .object({
+    mean: z.number(),
+    low: z.number().meta({ description: 'Lower end of the central interval' }),
+    high: z.number().meta({ description: 'Upper end of the central interval' }),
+  })
+  .meta({ id: 'MeanInterval' });
+
+/**
+ * The audit figures of a record's resolved calls (entered and closed: tp_hit, stopped_out,
+ * time_stopped), the same for the live record and the backtest (core's `recordStats`).
+ */
+export const RecordStatsSchema = z
+  .object({
+    count: count.meta({ description: 'Resolved calls: entered and closed (tp_hit, stopped_out, time_stopped)' }),
+    hits: count.meta({ description: 'Of those, target 1 reached before the stop (tp_hit)' }),
+    hit_rate: MeanIntervalSchema.nullable().meta({
+      description: 'hits / count with its Jeffreys (Beta posterior) interval; null when nothing resolved',
+    }),
+    break_even_hit_rate: nn.meta({
+      description:
+        "Mean break-even probability of the calls' plans: the hit rate at which they earn 0 R after the round-trip cost (loss_r / (win_r + loss_r)); a record with an edge has hit_rate above it. Null when nothing resolved",
+    }),
+    expected_r: z
+      .object({
+        mean: z.number(),
+        low: nn.meta({ description: "Mean of the calls' interval lower ends; null when a call's interval is unknown" }),
+        high: nn.meta({
+          description: "Mean of the calls' interval upper ends; null when a call's interval is unknown",
+        }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Mean expected R after costs the calls were published with (their plan at their published probability); low and high the means of their intervals' ends, null for live plans (a published plan stores its probability, not its interval). Null when nothing resolved",
+      }),
+    realized_r: MeanIntervalSchema.nullable().meta({
+      description:
+        "Mean realized R after the asset class's round-trip cost, with its Student-t interval; compare with expected_r. Null when nothing resolved",
+    }),
+    total_r: z.number().meta({ description: 'Sum of the realized R' }),
+    max_drawdown_r: z.number().min(0).meta({
+      description:
+        'Largest fall of the cumulative realized R from a running peak (0 R at the start included), the calls taken in closing order, in R; 0 when nothing resolved',
+    }),
+    from: time.nullable().meta({ description: 'Candle time of the first resolved call; null when none' }),
+    to: time.nullable().meta({ description: 'Closing time of the last resolved call; null when none' }),
+    level: z.number().meta({ description: 'Coverage of the intervals (0.9: central 90%)' }),
+  })
+  .meta({ id: 'RecordStats' });
+export type RecordStats = z.output<typeof RecordStatsSchema>;
+
+/** The live record's audit: the plans as published, from the first one the server served. */
+export const LiveRecordSchema = z
+  .object({
+    kind: z.literal('live').meta({ description: 'Always `live`: plans the service published, scored afterwards' }),
+    label: z.string().meta({ description: 'What the record is, in one sentence' }),
+    stats: RecordStatsSchema,
+  })
+  .meta({ id: 'LiveRecord' });
+export type LiveRecord = z.output<typeof LiveRecordSchema>;
+
+/** The backtest of one served asset on one timeframe. */
+export const BacktestSeriesSchema = z
+  .object({
+    asset_id: z.string(),
+    asset_class: AssetClassSchema,
+    timeframe: z.enum(TIMEFRAMES),
+    cost_pct: z.number().meta({
+      description: "Round-trip cost of the series' plans and outcomes, % of the fill: the asset class's, as published",
+    }),
+    candles: count.meta({ description: 'Closed candles the walk-forward read (the newest stored ones)' }),
+    out_of_sample_since: time.nullable().meta({
+      description:
+        "The day after the calibration's training window for the timeframe's family: only candles opening at or after it are analysed; null when the calibration names no window for the family",
+    }),
+    analyses: count.meta({ description: 'Candles analysed (each one reading only the candles up to it)' }),
+    calls: count.meta({ description: 'Of those, a published Buy or Sell (the rest are Holds)' }),
+    first_analysis_at: time.nullable().meta({ description: 'Open time of the first candle analysed; null when none' }),
+    last_analysis_at: time.nullable().meta({ description: 'Open time of the last candle analysed; null when none' }),
+    stats: RecordStatsSchema,
+    error: z.string().nullable().meta({
+      description: 'Why the series could not be read this time (its source failed); null when it was walked',
+    }),
+  })
+  .meta({ id: 'BacktestSeries' });
+export type BacktestSeries = z.output<typeof BacktestSeriesSchema>;
+
+/**
+ * The backtest record: a walk-forward of today's signal over the stored candles of each served asset
+ * and timeframe, out of sample after the calibration's window, refreshed by a background job.
+ */
+export const BacktestRecordSchema = z
+  .object({
+    kind: z.literal('backtest').meta({
+      description: 'Always `backtest`: simulated calls on past candles, not plans the service published',
+    }),
+    label: z.string().meta({
+      description: 'What the record is and what it shows (how few analyses publish a call, when so), in plain words',
+    }),
+    status: z.enum(['ready', 'pending']).meta({
+      description: '`pending`: the background job has not finished its first run yet (every figure empty)',
+    }),
+    as_of: time.nullable().meta({ description: 'When the background job computed it; null while pending' }),
+    analyses: count.meta({ description: 'Candles analysed over every series below' }),
+    calls: count.meta({ description: 'Of those, a published Buy or Sell' }),
+    call_share: nn.meta({ description: 'calls / analyses; null without analyses' }),
+    total: RecordStatsSchema.meta({ description: 'Over every series below' }),
+    series: z
+      .array(BacktestSeriesSchema)
+      .meta({ description: 'One per served asset and timeframe, by timeframe then asset' }),
+  })
+  .meta({ id: 'BacktestRecord' });
+export type BacktestRecord = z.output<typeof BacktestRecordSchema>;
+
 /** `GET /v2/track-record` data and `get_track_record` output: the service-wide record. */
 export const ServiceTrackRecordSchema = z
   .object({
@@ -85,6 +201,14 @@ export const ServiceTrackRecordSchema = z
     total: TrackRecordFiguresSchema.meta({ description: 'Over every group below' }),
     groups: z.array(TrackRecordGroupSchema).meta({
       description: 'One per timeframe and asset class with at least one plan, by timeframe then class',
+    }),
+    live: LiveRecordSchema.meta({
+      description:
+        'The audit of the plans above (the filters applied): resolved calls, hit rate against break-even, expected against realized R, drawdown',
+    }),
+    backtest: BacktestRecordSchema.meta({
+      description:
+        'Beside the live record, the backtest over the served assets and timeframes (the filters applied): labelled, never mixed in the figures above',
     }),
   })
   .meta({ id: 'ServiceTrackRecord' });
@@ -138,6 +262,11 @@ export const PlanTrackRecordSchema = TrackRecordFiguresSchema.extend({
     description: "Round-trip cost deducted from every outcome, % of the fill: the asset class's, as its plans use",
   }),
   recent: z.array(PublishedPlanSchema).meta({ description: `The newest ${RECENT_PLANS} plans, newest first` }),
+  live: LiveRecordSchema.meta({ description: "The audit of this asset's plans on the timeframe" }),
+  backtest: BacktestRecordSchema.meta({
+    description:
+      'The backtest of this asset on the timeframe: its one series, or none when it is not among the served series the job walks',
+  }),
 }).meta({ id: 'PlanTrackRecord' });
 export type PlanTrackRecord = z.output<typeof PlanTrackRecordSchema>;
 

@@ -389,6 +389,91 @@ const TEST_FIGURES: TrackRecordData['total'] = {
   last_published_at: '2026-01-14T00:00:00.000Z',
 };
 
+type Stats = TrackRecordData['live']['stats'];
+type BacktestData = TrackRecordData['backtest'];
+
+/** The audit of no resolved call. */
+const NO_STATS: Stats = {
+  count: 0,
+  hits: 0,
+  hit_rate: null,
+  break_even_hit_rate: null,
+  expected_r: null,
+  realized_r: null,
+  total_r: 0,
+  max_drawdown_r: 0,
+  from: null,
+  to: null,
+  level: 0.9,
+};
+
+/**
+ * The audit of TEST_FIGURES' two resolved plans (core's recordStats): the hit (+2R, published at
+ * 0.9, closed first) and the stop (-1R, at 0.7), break-even 0.35, expected 3p - 1.04 R each.
+ */
+const TEST_STATS: Stats = {
+  count: 2,
+  hits: 1,
+  hit_rate: { mean: 0.5, low: 0.09730818173966327, high: 0.9026918182603367 },
+  break_even_hit_rate: 0.35,
+  expected_r: { mean: 1.36, low: null, high: null },
+  realized_r: { mean: 0.5, low: -8.97062727204358, high: 9.97062727204358 },
+  total_r: 1,
+  max_drawdown_r: 1,
+  from: '2026-01-10T00:00:00.000Z',
+  to: '2026-01-13T00:00:00.000Z',
+  level: 0.9,
+};
+
+/** The backtest of bitcoin on d1: 800 analyses, 3 calls, two resolved (+1.2R hit, -1.04R stop). */
+const BACKTEST_STATS: Stats = {
+  count: 2,
+  hits: 1,
+  hit_rate: { mean: 0.5, low: 0.09730818173966327, high: 0.9026918182603367 },
+  break_even_hit_rate: 0.39,
+  expected_r: { mean: 0.04, low: 0.0075, high: 0.075 },
+  realized_r: { mean: 0.08, low: -6.991401696459206, high: 7.151401696459206 },
+  total_r: 0.16,
+  max_drawdown_r: 1.04,
+  from: '2025-06-02T00:00:00.000Z',
+  to: '2025-09-18T00:00:00.000Z',
+  level: 0.9,
+};
+
+function backtestOf(any: boolean): BacktestData {
+  const series = any
+    ? [
+        {
+          asset_id: 'bitcoin',
+          asset_class: 'coins' as const,
+          timeframe: 'd1' as const,
+          cost_pct: 0.22,
+          candles: 1000,
+          out_of_sample_since: '2010-03-23T00:00:00.000Z',
+          analyses: 800,
+          calls: 3,
+          first_analysis_at: '2023-11-20T00:00:00.000Z',
+          last_analysis_at: '2026-01-28T00:00:00.000Z',
+          stats: BACKTEST_STATS,
+          error: null,
+        },
+      ]
+    : [];
+  return {
+    kind: 'backtest',
+    label: any
+      ? 'Backtest, not live trading: 3 of 800 analyses published a Buy or Sell (0.38%): almost every analysis is a Hold.'
+      : 'Backtest, not live trading: no series matches.',
+    status: 'ready',
+    as_of: NOW,
+    analyses: any ? 800 : 0,
+    calls: any ? 3 : 0,
+    call_share: any ? 3 / 800 : null,
+    total: any ? BACKTEST_STATS : NO_STATS,
+    series,
+  };
+}
+
 export interface FakeCalls {
   [method: string]: unknown[];
 }
@@ -716,6 +801,14 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         asset_class: r.asset_class ?? null,
         total: any ? TEST_FIGURES : NO_FIGURES,
         groups: any ? [{ timeframe: 'd1', asset_class: 'coins', cost_pct: 0.22, ...TEST_FIGURES }] : [],
+        live: {
+          kind: 'live',
+          label: any
+            ? 'Live: the plans the service published; 2 entered and closed.'
+            : 'Live: none entered and closed yet.',
+          stats: any ? TEST_STATS : NO_STATS,
+        },
+        backtest: backtestOf(any),
       };
     },
     async exchangeDetail(id) {

@@ -56,6 +56,41 @@ describe('get_track_record', () => {
     );
     expect(r.text).toContain('0.8-1: hit rate 100% of 1 resolved (mean confidence 90%)');
     expect(r.text).toContain('- d1 coins (cost 0.22%): 3 plans');
+    // The live audit, then the backtest beside it, labelled as one.
+    expect(r.text).toContain(
+      'Live audit: 2 resolved, hit rate 50% [10%, 90%] against a break-even of 35%; expected +1.36R, realized +0.5R [-8.97R, +9.97R] per call (90% intervals); max drawdown 1R; 2026-01-10 to 2026-01-13',
+    );
+    expect(r.text).toContain(
+      'Backtest (simulated, not live trading; as of 2026-01-15T12:00:00.000Z): 3 calls in 800 analyses (0.38%); 2 resolved, hit rate 50% [10%, 90%] against a break-even of 39%; expected +0.04R [+0.01R, +0.07R], realized +0.08R',
+    );
+    expect(r.text).toContain('- backtest bitcoin d1 (cost 0.22%): 3 calls in 800 analyses; 2 resolved');
+    expect(r.text.indexOf('Live audit')).toBeLessThan(r.text.indexOf('Backtest'));
+    expect(r.data).toMatchObject({ live: { kind: 'live' }, backtest: { kind: 'backtest', status: 'ready' } });
+  });
+
+  it('says a pending backtest is pending, and an empty audit has nothing to score', async () => {
+    const { backend } = fakeBackend();
+    const pending = {
+      ...backend,
+      market: {
+        ...backend.market,
+        async trackRecord(r: Parameters<typeof backend.market.trackRecord>[0]) {
+          const data = await backend.market.trackRecord({ ...r, asset_class: 'fx' });
+          return {
+            ...data,
+            backtest: {
+              ...data.backtest,
+              status: 'pending' as const,
+              as_of: null,
+              label: 'Backtest, not live trading: not run yet.',
+            },
+          };
+        },
+      },
+    };
+    const r = await call(await connect(pending));
+    expect(r.text).toContain('Live audit: no call entered and closed');
+    expect(r.text).toContain('Backtest (pending): Backtest, not live trading: not run yet.');
   });
 
   it('passes the filters on in the REST spelling, and refuses invalid ones', async () => {

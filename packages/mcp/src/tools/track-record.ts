@@ -32,11 +32,43 @@ function renderCalibration(f: Figures): string {
   return `Calibration: ${buckets.join('; ')}`;
 }
 
+type Stats = TrackRecordData['live']['stats'];
+
+/**
+ * One line of audit figures: resolved calls, hit rate with its interval against the break-even hit
+ * rate, expected against realized R (with the intervals known), maximum drawdown, dates covered.
+ */
+export function renderStats(s: Stats): string {
+  if (s.count === 0 || s.hit_rate === null || s.realized_r === null) return 'no call entered and closed';
+  const level = share(s.level);
+  const hit = `hit rate ${share(s.hit_rate.mean)} [${share(s.hit_rate.low)}, ${share(s.hit_rate.high)}]`;
+  const even = s.break_even_hit_rate === null ? '' : ` against a break-even of ${share(s.break_even_hit_rate)}`;
+  const e = s.expected_r;
+  const expected =
+    e === null
+      ? ''
+      : `expected ${inR(e.mean)}${e.low === null || e.high === null ? '' : ` [${inR(e.low)}, ${inR(e.high)}]`}, `;
+  const realized = `realized ${inR(s.realized_r.mean)} [${inR(s.realized_r.low)}, ${inR(s.realized_r.high)}]`;
+  const range = s.from === null || s.to === null ? '' : `; ${day(s.from)} to ${day(s.to)}`;
+  return `${s.count} resolved, ${hit}${even}; ${expected}${realized} per call (${level} intervals); max drawdown ${num(s.max_drawdown_r, 2)}R${range}`;
+}
+
+function renderBacktest(b: TrackRecordData['backtest']): (string | null)[] {
+  if (b.status === 'pending') return [`Backtest (pending): ${b.label}`];
+  return [
+    `Backtest (simulated, not live trading; as of ${b.as_of}): ${b.calls} calls in ${b.analyses} analyses (${b.call_share === null ? 'no analyses' : `${num(b.call_share * 100, 2)}%`}); ${renderStats(b.total)}`,
+    ...b.series.map(
+      (x) =>
+        `- backtest ${x.asset_id} ${x.timeframe} (cost ${num(x.cost_pct, 3)}%): ${x.error === null ? `${x.calls} calls in ${x.analyses} analyses; ${renderStats(x.stats)}` : `not read: ${x.error}`}`,
+    ),
+  ];
+}
+
 const getTrackRecord = defineTool({
   name: 'get_track_record',
   title: "The service's track record",
   description:
-    'How every trade plan the service published ended: each plan is recorded when published, before its outcome is known, and scored on the candles after it with a 0.20% round-trip cost. By timeframe and asset class, and in total: plans and counts by outcome (pending, entered, tp_hit, stopped_out, time_stopped, expired), resolved (entered and closed), hit rate (tp_hit / resolved), mean and total realized R after the cost, calibration (confidence buckets against their hit rate) and the dates covered. Filter by timeframe and asset_class. The same figures as the public GET /v2/track-record.',
+    "How every trade plan the service published ended: each plan is recorded when published, before its outcome is known, and scored on the candles after it with its asset class's round-trip cost. By timeframe and asset class, and in total: plans and counts by outcome (pending, entered, tp_hit, stopped_out, time_stopped, expired), resolved (entered and closed), hit rate (tp_hit / resolved), mean and total realized R after the cost, calibration (confidence buckets against their hit rate) and the dates covered. `live` audits the resolved plans: hit rate against the break-even hit rate, expected against realized R with intervals, maximum drawdown in R. Beside it, labelled and never mixed in, `backtest` (kind backtest): a walk-forward of the signal over the stored candles of each served asset and timeframe, out of sample after the calibration's window, with the same audit and how many analyses published a call. Filter by timeframe and asset_class. The same figures as the public GET /v2/track-record.",
   input: TrackRecordInput,
   output: ServiceTrackRecordSchema,
   needs: 'market',
@@ -54,6 +86,8 @@ const getTrackRecord = defineTool({
         renderFigures('All', r.total),
         r.total.plans > 0 ? renderCalibration(r.total) : null,
         ...r.groups.map((g) => renderFigures(`- ${g.timeframe} ${g.asset_class} (cost ${num(g.cost_pct, 3)}%)`, g)),
+        `Live audit: ${renderStats(r.live.stats)}`,
+        ...renderBacktest(r.backtest),
       ),
     };
   },

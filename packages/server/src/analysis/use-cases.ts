@@ -20,9 +20,11 @@ import {
   type SignalResult,
   signalOf,
 } from './analysis.js';
+import { backtestWire, latestBacktest } from './backtest/backtest.js';
 import { candlesOf } from './candles.js';
 import { type FearGreedQuery, fearGreedListOf, insightsOf } from './insights.js';
 import { planCostOf } from './plan-costs.js';
+import { liveTradesOf, liveWire } from './plans/live-record.js';
 import { planRecorded, recordServedPlan } from './plans/recorder.js';
 import { planSumsReader, serviceTrackRecord } from './plans/service-record.js';
 import { planTrackRecord, recentPlans } from './plans/track-record.js';
@@ -151,7 +153,7 @@ export function analysisUseCases(deps: AppDeps) {
     async trackRecord(actor: Actor, assetId: string, timeframe: Timeframe) {
       const asset = requireAsset(deps, assetId, marketOf(deps));
       checkAnalysisAccess(asset, { timeframe, limit: CHART_DEPTH.free }, actor.caller, actor.client);
-      const [record, recent] = await Promise.all([
+      const [record, recent, live, backtest] = await Promise.all([
         planTrackRecord(
           deps.storage,
           asset.id,
@@ -159,8 +161,17 @@ export function analysisUseCases(deps: AppDeps) {
           planCostOf(deps.config.planCosts, asset.asset_class, marketOf(deps).venue),
         ),
         recentPlans(deps.storage, asset.id, timeframe),
+        liveTradesOf(deps.storage, asset.id, timeframe),
+        latestBacktest(deps),
       ]);
-      return { asset: assetRef(asset), ...record, timeframe, recent };
+      return {
+        asset: assetRef(asset),
+        ...record,
+        timeframe,
+        recent,
+        live: liveWire(live),
+        backtest: backtestWire(backtest, { asset_id: asset.id, timeframe }),
+      };
     },
 
     /** The service's track record over every plan it published (public); the sums are kept a minute. */

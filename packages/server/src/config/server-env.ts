@@ -78,6 +78,7 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerOpti
       ...verification,
       planCosts: parsePlanCosts(env.MARKETLENS_PLAN_COSTS),
       ...signalMinExpectedRFromEnv(env.MARKETLENS_SIGNAL_MIN_EXPECTED_R),
+      backtestIntervalMs: backtestIntervalFromEnv(env.MARKETLENS_BACKTEST_INTERVAL_MS),
     },
     ...(env.MARKETLENS_SECRET_KEY ? { credentialsKey: parseCredentialsKey(env.MARKETLENS_SECRET_KEY) } : {}),
     ...(env.MARKETLENS_SECRET_KEY_PREVIOUS
@@ -198,4 +199,14 @@ function signalMinExpectedRFromEnv(raw: string | undefined): { signalMinExpected
     throw new Error(`MARKETLENS_SIGNAL_MIN_EXPECTED_R: '${raw}' is not a number of R in -100..100`);
   }
   return { signalMinExpectedR: x };
+}
+
+/** MARKETLENS_BACKTEST_INTERVAL_MS: ms between two runs of the backtest record job, 0 (never) or at least a minute; default an hour. */
+function backtestIntervalFromEnv(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 3_600_000;
+  const x = Number(raw);
+  if (!Number.isInteger(x) || (x !== 0 && x < 60_000)) {
+    throw new Error(`MARKETLENS_BACKTEST_INTERVAL_MS must be 0 (never) or an integer >= 60000, got ${raw}`);
+  }
+  return x;
 }

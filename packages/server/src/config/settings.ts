@@ -292,6 +292,13 @@ export const SETTINGS: readonly Setting[] = [
     '0',
     "a Buy or Sell is published only when its plan's expected R after costs, at the lower end of its 90% interval, is above this (R, -100..100)",
   ),
+  s(
+    'backtestIntervalMs',
+    'MARKETLENS_BACKTEST_INTERVAL_MS',
+    'integer',
+    '3600000',
+    'time between two runs of the backtest record job (the walk-forward beside the live track record); 0: never',
+  ),
   s('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
   s(
     'pilotUniverse',

@@ -53,6 +53,11 @@ export interface ServerConfig {
    * (`MARKETLENS_SIGNAL_MIN_EXPECTED_R`, -100..100); absent: core's `SIGNAL_MIN_EXPECTED_R` (0).
    */
   signalMinExpectedR?: number;
+  /**
+   * Time between two runs of the backtest record's job (`MARKETLENS_BACKTEST_INTERVAL_MS`, default an
+   * hour from the environment); absent or 0: the job is not scheduled and the backtest stays pending.
+   */
+  backtestIntervalMs?: number;
   /** Bulkhead of a real venue read through `connection` (in flight, waiting, timeout); absent: the defaults. */
   venueLimits?: import('../market/venue-guard.js').VenueLimits;
   /**

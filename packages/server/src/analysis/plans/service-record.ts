@@ -12,8 +12,10 @@ import { iso, marketOf, universeOf } from '../../market/market.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { PlanAggregate } from '../../storage/plans-types.js';
 import type { Storage } from '../../storage/types.js';
+import { backtestWire, latestBacktest } from '../backtest/backtest.js';
 import { planCostOf } from '../plan-costs.js';
-import { figuresOf } from './track-record.js';
+import { allLiveTrades, type LiveTrade, liveWire } from './live-record.js';
+import { figuresOf, RESOLVED_OUTCOMES } from './track-record.js';
 
 /**
  * How long the service-wide sums serve before the database is asked again. They scan every
@@ -50,6 +52,25 @@ export function planSumsReader(storage: Storage): (now: number) => PlanSums {
 /** Reads the sums of every published plan (see {@link planSumsReader}). */
 export type PlanSumsReader = ReturnType<typeof planSumsReader>;
 
+/** The resolved live calls read with each read of the sums, so they are kept exactly as long. */
+const liveReads = new WeakMap<PlanSums, Promise<LiveTrade[]>>();
+
+/** The resolved live calls of every (asset, timeframe) the sums show a resolved plan on, read once per read of the sums. */
+function liveTradesWith(storage: Storage, entry: PlanSums): Promise<LiveTrade[]> {
+  let read = liveReads.get(entry);
+  if (read === undefined) {
+    read = entry.value.then((rows) => {
+      const series = new Map<string, { asset_id: string; timeframe: string }>();
+      for (const r of rows) {
+        if (RESOLVED_OUTCOMES.includes(r.outcome)) series.set(`${r.asset_id}\u0000${r.timeframe}`, r);
+      }
+      return allLiveTrades(storage, series.values());
+    });
+    liveReads.set(entry, read);
+  }
+  return read;
+}
+
 /**
  * The class of the asset a plan was published on: as the asset universe carries it, else (an asset
  * the universe no longer lists) by the id's prefix, `stock-` and `fx-`, coins otherwise.
@@ -74,7 +95,8 @@ export async function serviceTrackRecord(
   sums: PlanSumsReader,
   query: TrackRecordQuery,
 ): Promise<ServiceTrackRecord> {
-  const { at, value } = sums(deps.now());
+  const entry = sums(deps.now());
+  const { at, value } = entry;
   const venue = marketOf(deps).venue;
   const costOf = (c: AssetClass) => planCostOf(deps.config.planCosts, c, venue);
   const classes = new Map<string, AssetClass>();
@@ -113,6 +135,15 @@ export async function serviceTrackRecord(
   // One cost for the whole answer when its classes share one (or a class filter names one).
   const costs = new Set(ordered.map((g) => g.cost_pct));
   if (query.asset_class !== undefined) costs.add(costOf(query.asset_class));
+  const live = (await liveTradesWith(deps.storage, entry)).filter(
+    (t) =>
+      (query.timeframe === undefined || t.timeframe === query.timeframe) &&
+      (query.asset_class === undefined || (classes.get(t.asset_id) ?? classOf(deps, t.asset_id)) === query.asset_class),
+  );
+  const backtest = backtestWire(await latestBacktest(deps), {
+    ...(query.timeframe === undefined ? {} : { timeframe: query.timeframe }),
+    ...(query.asset_class === undefined ? {} : { asset_class: query.asset_class }),
+  });
   return {
     as_of: iso(at),
     cost_pct: costs.size === 1 ? [...costs][0] : null,
@@ -120,5 +151,7 @@ export async function serviceTrackRecord(
     asset_class: query.asset_class ?? null,
     total: figuresOf(kept),
     groups: ordered,
+    live: liveWire(live),
+    backtest,
   };
 }

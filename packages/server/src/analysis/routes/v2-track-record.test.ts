@@ -240,7 +240,38 @@ describe('GET /v2/track-record', () => {
     expect(op.security).toEqual([]);
     expect(op.tags).toEqual(['Analysis']);
     expect(op.description).toContain('hit_rate');
-    expect(op.description).toContain('0.20%');
+    // The description said "a flat 0.20% round-trip cost" while every plan is scored with its asset
+    // class's cost (issue 40); it now says so, and describes the live audit and the backtest beside it.
+    expect(op.description).toContain("asset class's round-trip cost");
+    for (const word of [
+      'break_even_hit_rate',
+      'max_drawdown_r',
+      "kind: 'backtest'",
+      'out_of_sample_since',
+      'call_share',
+    ]) {
+      expect(op.description).toContain(word);
+    }
+    type Node = { $ref?: string; description?: string; properties?: Record<string, Node> };
+    const schemas = (doc as unknown as { components: { schemas: Record<string, Node> } }).components.schemas;
+    const deref = (n: Node | undefined): Node | undefined =>
+      n?.$ref === undefined ? n : schemas[n.$ref.replace('#/components/schemas/', '')];
+    const record = schemas.ServiceTrackRecord.properties ?? {};
+    const described: [Node | undefined, readonly string[]][] = [
+      [
+        schemas.RecordStats,
+        ['count', 'hit_rate', 'break_even_hit_rate', 'expected_r', 'realized_r', 'max_drawdown_r', 'from', 'to'],
+      ],
+      [deref(record.backtest), ['kind', 'label', 'status', 'as_of', 'calls', 'call_share', 'total', 'series']],
+      [deref(record.live), ['kind', 'label']],
+      [schemas.BacktestSeries, ['cost_pct', 'candles', 'out_of_sample_since', 'analyses', 'calls', 'error']],
+    ];
+    for (const [node, fields] of described) {
+      for (const f of fields) {
+        const field = node?.properties?.[f];
+        expect(field?.description ?? deref(field)?.description, f).toBeTruthy();
+      }
+    }
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
     const id = 'https://marketlens.local/openapi.json';
@@ -254,6 +285,50 @@ describe('GET /v2/track-record', () => {
     }
     const error = ajv.compile({ $ref: `${id}#/components/schemas/ErrorResponse` });
     expect(error((await get('?timeframe=h2')).body)).toBe(true);
+  });
+});
+
+describe('the live audit of /v2/track-record', () => {
+  it('audits the resolved plans: hit rate against break-even, expected against realized R, drawdown in closing order', async () => {
+    h = harness();
+    // longPlan: entry 100, stop 95 (risk 5), target 1 at 110, cost 0.2% (0.04 R): a win nets 1.96 R, a
+    // loss costs 1.04 R, so the break-even probability is 1.04 / 3 and the expected R at p is 3p - 1.04.
+    const resolved: [PlanOutcome, number, number, number][] = [
+      // outcome, confidence, realized R, closing hour
+      ['tp_hit', 0.9, 1.5, 10],
+      ['stopped_out', 0.7, -1, 5],
+      ['time_stopped', 0.3, 0.25, 8],
+    ];
+    for (const [k, [outcome, confidence, realized_r, closed]] of resolved.entries()) {
+      const row = planRow(longPlan(T + k * H), T + k * H, {
+        outcome,
+        confidence,
+        realized_r,
+        closed_at: T + closed * H,
+      });
+      await h.storage.publishedPlans.record(row);
+    }
+    await h.storage.publishedPlans.record(planRow(longPlan(T + 4 * H), T + 4 * H, { outcome: 'pending' }));
+    const live = (await get()).body.data as unknown as {
+      live: { kind: string; label: string; stats: Record<string, unknown> & { expected_r: { mean: number } } };
+    };
+    expect(live.live.kind).toBe('live');
+    expect(live.live.label).toContain('3 entered and closed');
+    const s = live.live.stats;
+    expect(s).toMatchObject({ count: 3, hits: 1, from: new Date(T).toISOString(), to: at(10), level: 0.9 });
+    expect((s.hit_rate as { mean: number }).mean).toBeCloseTo(1 / 3, 12);
+    expect(s.break_even_hit_rate).toBeCloseTo(1.04 / 3, 12);
+    expect(s.expected_r.mean).toBeCloseTo(3 * ((0.9 + 0.7 + 0.3) / 3) - 1.04, 12);
+    expect(s.expected_r).toMatchObject({ low: null, high: null });
+    expect((s.realized_r as { mean: number }).mean).toBeCloseTo(0.75 / 3, 12);
+    // closing order: -1 (hour 5), +0.25 (hour 8), +1.5 (hour 10): down 1 R from the start
+    expect(s.max_drawdown_r).toBeCloseTo(1, 12);
+    expect(s.total_r).toBeCloseTo(0.75, 12);
+    // The backtest sits beside it, labelled, pending until its job runs (no job in this harness).
+    expect((await get()).body.data).toMatchObject({ backtest: { kind: 'backtest', status: 'pending' } });
+    // A filter with no plans audits nothing.
+    const none = (await get('?asset_class=fx')).body.data as unknown as { live: { stats: { count: number } } };
+    expect(none.live.stats.count).toBe(0);
   });
 });
 

@@ -9,7 +9,11 @@ import type { JobRunner } from './runner.js';
 describe('startBackgroundJobs', () => {
   it('declares every job on the runner, syncs a new connection at once, and closes the runner on stop', async () => {
     const t = syncTestApp({ sync: { pollMs: 60_000 } });
-    t.deps.config = { ...t.deps.config, pilot: { ...DEFAULT_PILOT_CONFIG, enabled: true, intervalMs: 60_000 } };
+    t.deps.config = {
+      ...t.deps.config,
+      pilot: { ...DEFAULT_PILOT_CONFIG, enabled: true, intervalMs: 60_000 },
+      backtestIntervalMs: 3_600_000,
+    };
     const inner = new InProcessJobs();
     const declared: string[] = [];
     let closed = false;
@@ -32,6 +36,7 @@ describe('startBackgroundJobs', () => {
     // The simulated venue needs no warming: no refresher.
     expect(declared.sort()).toEqual([
       'every alerts',
+      'every backtest-record',
       'every pilot',
       'every sync-due',
       'work alerts-asset',
@@ -48,6 +53,7 @@ describe('startBackgroundJobs', () => {
     });
     // The pilot's first run happens at start.
     await vi.waitFor(async () => expect(await t.storage.pilot.state()).not.toBeNull(), { timeout: 10_000 });
+    // The backtest's first run, started at once, is abandoned at its next yield: stop does not wait a whole walk.
     await background.stop();
     expect(closed).toBe(true);
   });

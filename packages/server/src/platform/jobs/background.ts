@@ -3,6 +3,7 @@ import { openConnection } from '../../accounts/connections.js';
 import { SyncScheduler } from '../../accounts/sync/scheduler.js';
 import { notifyPilotTrade } from '../../alerts/push/pilot.js';
 import { AlertScheduler } from '../../alerts/scheduler.js';
+import { scheduleBacktest } from '../../analysis/backtest/backtest.js';
 import { publishUserEvent } from '../../live/live.js';
 import { marketOf } from '../../market/market.js';
 import { startMarketWarmer } from '../../market/market-warm.js';
@@ -31,8 +32,8 @@ export interface BackgroundJobs {
 /**
  * Declares every background job of the server on `runner` and works them there: the account sync
  * (a `sync-due` poll fanning out one `sync-connection` job per due connection), the alert pass, the
- * pilot with its plan outcomes (when `config.pilot` is enabled) and, on real sources, the market
- * refresher. It sets `deps.requestSync` (a new connection is synced at once) and `deps.pilot` (a
+ * pilot with its plan outcomes (when `config.pilot` is enabled), the backtest record (every
+ * `config.backtestIntervalMs`, when set and above 0) and, on real sources, the market refresher. It sets `deps.requestSync` (a new connection is synced at once) and `deps.pilot` (a
  * new pilot trade raises the `pilot_trade` push). An API server and a `marketlens worker` process
  * both call it; what each does is the runner's roles (schedule, work).
  */
@@ -70,12 +71,18 @@ export async function startBackgroundJobs(
   const warmMs = options.warmMs ?? 0;
   const warmer =
     warmMs > 0 && marketOf(deps).venue !== SIMULATED_VENUE_ID ? startMarketWarmer(deps, warmMs, undefined, jobs) : null;
-  await Promise.all([sync.start(jobs), alerts.start(jobs)]);
+  const backtestMs = deps.config.backtestIntervalMs ?? 0;
+  const [, , backtest] = await Promise.all([
+    sync.start(jobs),
+    alerts.start(jobs),
+    backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs) : null,
+  ]);
   return {
     sync,
     async stop() {
       // The schedulers stop first (synchronously: a sync under way ends at its next page), then the
       // runner stops taking jobs and waits for the handlers under way.
+      backtest?.stop();
       const stopping = Promise.all([sync.stop(), alerts.stop(), pilot?.stop(), warmer?.stop()]);
       await jobs.close();
       await stopping;
