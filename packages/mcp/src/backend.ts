@@ -274,6 +274,28 @@ export interface PilotBackend {
   pilotTrackRecord(request: { before_trade?: number }): Promise<PilotTrackRecord>;
 }
 
+/** A followed candle: an asset id and a timeframe (wire spelling, `d1`, `h1`, ...). */
+export interface Followed {
+  asset_id: string;
+  timeframe: Timeframe;
+}
+
+/** Candle closes, the source of resource subscriptions (`resources/subscribe`). */
+export interface LiveBackend {
+  /**
+   * Checks that one session may follow `followed` together, as `GET /v2/stream` checks a stream:
+   * the assets exist and are analysed, each timeframe passes the tier's gate, and the list fits the
+   * tier's cap. Answers the list with asset ids resolved (a ticker becomes its id); throws the
+   * contract's error otherwise (`UnknownAsset`, `1004`, `StreamSubscriptionLimitExceeded`, ...).
+   */
+  checkFollow(followed: readonly Followed[]): Promise<Followed[]>;
+  /**
+   * Calls `onClose` each time the candle of `followed` closes and its analysis is published; answers
+   * the function that stops following (idempotent). Holds nothing once stopped.
+   */
+  follow(followed: Followed, onClose: () => void): () => void;
+}
+
 /**
  * Everything the tools need. A backend may leave a group out (`account`, `portfolio`, `alerts`,
  * `webhooks`, `pilot`): its tools are then not listed, so a client never sees a tool that cannot work.
@@ -285,4 +307,6 @@ export interface Backend {
   alerts?: AlertBackend;
   webhooks?: WebhookBackend;
   pilot?: PilotBackend;
+  /** Candle closes for resource subscriptions; without it resources are read but not followed. */
+  live?: LiveBackend;
 }

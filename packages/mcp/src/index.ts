@@ -12,6 +12,7 @@ export { UNAVAILABLE } from './render.js';
 export { createRestBackend, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
 export {
   callTool,
+  capabilitiesOf,
   createMcpServer,
   MCP_PACKAGE_VERSION,
   MCP_SERVER_NAME,
@@ -22,3 +23,18 @@ export {
 } from './server.js';
 export type { BackendGroup, ToolDefinition, ToolOutput } from './tool.js';
 export { renderPosition, renderTotals } from './tools/portfolio.js';
+export type { Followed, LiveBackend } from './backend.js';
+export { COMPLETION_LIMIT, complete } from './completions.js';
+export { JSONRPC_RESOURCE_NOT_FOUND, type ProtocolError, protocolErrorOf } from './errors.js';
+export { getPrompt, PROMPTS, promptsOf } from './prompts.js';
+export {
+  ANALYSIS_TEMPLATE,
+  analysisUri,
+  LISTED_ANALYSES,
+  listResources,
+  POSITIONS_URI,
+  parseResourceUri,
+  readResource,
+  TRACK_RECORD_URI,
+} from './resources.js';
+export { DEFAULT_LOG_LEVEL, LOG_LEVELS, McpSession, type Notify } from './session.js';
