@@ -191,7 +191,7 @@ function handle<S extends z.ZodType, R>(
   notFound = false,
 ): void {
   const method = (schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method.value;
-  const loose = z.looseObject({ method: z.literal(method), params: z.unknown() });
+  const loose = z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
   server.setRequestHandler(loose, async (raw) => {
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {

@@ -28,16 +28,22 @@ export type Notify = (notification: ServerNotification) => void;
 
 /** One MCP session's subscriptions and logging level. */
 export class McpSession {
-  /** Followed URIs: what each follows and the function that stops it. */
-  readonly #followed = new Map<string, { followed: Followed; stop: () => void }>();
+  /** Subscribed URIs: what each follows, and the function that stops it while it is followed. */
+  readonly #followed = new Map<string, { followed: Followed; live: LiveBackend; stop: (() => void) | null }>();
   #notify: Notify;
   #level: LoggingLevel = DEFAULT_LOG_LEVEL;
   #closed = false;
+  #paused: boolean;
   /** Subscriptions being checked, so two at once cannot both pass the cap. */
   #pending: Promise<unknown> = Promise.resolve();
 
-  constructor(notify: Notify) {
+  /**
+   * `paused`: the session has nowhere to send notifications yet (an HTTP session before its GET
+   * stream opens), so its subscriptions are kept but no candle is followed until {@link resume}.
+   */
+  constructor(notify: Notify, options: { paused?: boolean } = {}) {
     this.#notify = notify;
+    this.#paused = options.paused ?? false;
   }
 
   /** Where notifications go from now on (stdio binds the connection once it exists). */
@@ -72,16 +78,9 @@ export class McpSession {
       const checked = await live.checkFollow(all);
       const resolved = checked[checked.length - 1] ?? followed;
       if (this.#closed || this.#followed.has(uri)) return;
-      const stop = live.follow(resolved, () => {
-        this.#notify({ method: 'notifications/resources/updated', params: { uri } });
-        this.log('info', 'marketlens.live', {
-          event: 'candle_closed',
-          uri,
-          asset_id: resolved.asset_id,
-          timeframe: resolved.timeframe,
-        });
-      });
-      this.#followed.set(uri, { followed: resolved, stop });
+      const entry = { followed: resolved, live, stop: null as (() => void) | null };
+      this.#followed.set(uri, entry);
+      if (!this.#paused) entry.stop = this.#follow(uri, entry);
     });
     this.#pending = run.catch(() => undefined);
     return run;
@@ -92,7 +91,38 @@ export class McpSession {
     const f = this.#followed.get(uri);
     if (f === undefined) return;
     this.#followed.delete(uri);
-    f.stop();
+    f.stop?.();
+  }
+
+  /**
+   * Stops following every candle but keeps the subscriptions: the session lost where it sends
+   * notifications (its GET stream closed), so nothing is held for it until it comes back.
+   */
+  pause(): void {
+    this.#paused = true;
+    for (const f of this.#followed.values()) {
+      f.stop?.();
+      f.stop = null;
+    }
+  }
+
+  /** Follows the subscriptions again (a GET stream opened). */
+  resume(): void {
+    if (this.#closed) return;
+    this.#paused = false;
+    for (const [uri, f] of this.#followed) f.stop ??= this.#follow(uri, f);
+  }
+
+  #follow(uri: string, f: { followed: Followed; live: LiveBackend }): () => void {
+    return f.live.follow(f.followed, () => {
+      this.#notify({ method: 'notifications/resources/updated', params: { uri } });
+      this.log('info', 'marketlens.live', {
+        event: 'candle_closed',
+        uri,
+        asset_id: f.followed.asset_id,
+        timeframe: f.followed.timeframe,
+      });
+    });
   }
 
   /** Sends `notifications/message` when `level` is at or above the session's level. */
@@ -104,7 +134,7 @@ export class McpSession {
   /** Ends the session: every subscription stops, nothing more is sent. */
   close(): void {
     this.#closed = true;
-    for (const f of this.#followed.values()) f.stop();
+    for (const f of this.#followed.values()) f.stop?.();
     this.#followed.clear();
   }
 }
