@@ -280,20 +280,26 @@ export interface Followed {
   timeframe: Timeframe;
 }
 
+/** Subscriptions checked by {@link LiveBackend.checkFollow}: resolved, and how to follow each. */
+export interface Followable {
+  /** The subscriptions asked, in order, with asset ids resolved (a ticker becomes its id). */
+  followed: Followed[];
+  /**
+   * Calls `onClose` each time the candle of `followed` (one of the list) closes and its analysis is
+   * published; answers the function that stops following (idempotent). Holds nothing once stopped.
+   */
+  watch(followed: Followed, onClose: () => void): () => void;
+}
+
 /** Candle closes, the source of resource subscriptions (`resources/subscribe`). */
 export interface LiveBackend {
   /**
    * Checks that one session may follow `followed` together, as `GET /v2/stream` checks a stream:
-   * the assets exist and are analysed, each timeframe passes the tier's gate, and the list fits the
-   * tier's cap. Answers the list with asset ids resolved (a ticker becomes its id); throws the
-   * contract's error otherwise (`UnknownAsset`, `1004`, `StreamSubscriptionLimitExceeded`, ...).
+   * the assets exist and are analysed, each timeframe passes the tier's gate, and the distinct
+   * candles fit the tier's cap. Throws the contract's error otherwise (`UnknownAsset`, `1004`,
+   * `StreamSubscriptionLimitExceeded`, ...).
    */
-  checkFollow(followed: readonly Followed[]): Promise<Followed[]>;
-  /**
-   * Calls `onClose` each time the candle of `followed` closes and its analysis is published; answers
-   * the function that stops following (idempotent). Holds nothing once stopped.
-   */
-  follow(followed: Followed, onClose: () => void): () => void;
+  checkFollow(followed: readonly Followed[]): Promise<Followable>;
 }
 
 /**

@@ -23,7 +23,7 @@ export {
 } from './server.js';
 export type { BackendGroup, ToolDefinition, ToolOutput } from './tool.js';
 export { renderPosition, renderTotals } from './tools/portfolio.js';
-export type { Followed, LiveBackend } from './backend.js';
+export type { Followable, Followed, LiveBackend } from './backend.js';
 export { COMPLETION_LIMIT, complete } from './completions.js';
 export { JSONRPC_RESOURCE_NOT_FOUND, type ProtocolError, protocolErrorOf } from './errors.js';
 export { getPrompt, PROMPTS, promptsOf } from './prompts.js';

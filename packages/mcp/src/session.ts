@@ -5,7 +5,7 @@
  * and the session outlives them (kept by the route under its `Mcp-Session-Id`).
  */
 import type { LoggingLevel, ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-import type { Followed, LiveBackend } from './backend.js';
+import type { Followable, Followed, LiveBackend } from './backend.js';
 import { ToolError } from './errors.js';
 
 /** Severity order of RFC 5424, lowest first (`logging/setLevel` names the lowest one sent). */
@@ -29,7 +29,10 @@ export type Notify = (notification: ServerNotification) => void;
 /** One MCP session's subscriptions and logging level. */
 export class McpSession {
   /** Subscribed URIs: what each follows, and the function that stops it while it is followed. */
-  readonly #followed = new Map<string, { followed: Followed; live: LiveBackend; stop: (() => void) | null }>();
+  readonly #followed = new Map<
+    string,
+    { followed: Followed; watch: Followable['watch']; stop: (() => void) | null }
+  >();
   #notify: Notify;
   #level: LoggingLevel = DEFAULT_LOG_LEVEL;
   #closed = false;
@@ -76,9 +79,9 @@ export class McpSession {
       if (this.#followed.has(uri)) return;
       const all = [...[...this.#followed.values()].map((f) => f.followed), followed];
       const checked = await live.checkFollow(all);
-      const resolved = checked[checked.length - 1] ?? followed;
+      const resolved = checked.followed[checked.followed.length - 1] ?? followed;
       if (this.#closed || this.#followed.has(uri)) return;
-      const entry = { followed: resolved, live, stop: null as (() => void) | null };
+      const entry = { followed: resolved, watch: checked.watch, stop: null as (() => void) | null };
       this.#followed.set(uri, entry);
       if (!this.#paused) entry.stop = this.#follow(uri, entry);
     });
@@ -113,8 +116,8 @@ export class McpSession {
     for (const [uri, f] of this.#followed) f.stop ??= this.#follow(uri, f);
   }
 
-  #follow(uri: string, f: { followed: Followed; live: LiveBackend }): () => void {
-    return f.live.follow(f.followed, () => {
+  #follow(uri: string, f: { followed: Followed; watch: Followable['watch'] }): () => void {
+    return f.watch(f.followed, () => {
       this.#notify({ method: 'notifications/resources/updated', params: { uri } });
       this.log('info', 'marketlens.live', {
         event: 'candle_closed',

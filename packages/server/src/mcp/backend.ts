@@ -125,9 +125,8 @@ export function mcpBackend(
             `${distinct} subscriptions asked; the ${tier} tier follows at most ${STREAM_SUBSCRIPTION_CAP[tier]} in one session`,
           );
         }
-        return resolved;
+        return { followed: resolved, watch: (f: Followed, onClose: () => void) => liveOf(deps).watch(f, onClose) };
       }),
-      follow: (followed, onClose) => liveOf(deps).watch(followed, onClose),
     },
     pilot: {
       pilotSpectate: paid('GET /pilot/spectate', () => useCases.pilot.spectate(actor)),
