@@ -70,13 +70,20 @@ export async function complete(backend: Backend, params: CompleteRequest['params
     case 'timeframe': {
       const spelled = TIMEFRAMES.flatMap((tf) => {
         const person = spelledTimeframe(tf);
-        return person.startsWith(typed) || tf.startsWith(typed) ? [tf.startsWith(typed) && typed !== '' ? tf : person] : [];
+        return person.startsWith(typed) || tf.startsWith(typed)
+          ? [tf.startsWith(typed) && typed !== '' ? tf : person]
+          : [];
       });
       return answer(spelled);
     }
     case 'asset_id': {
       // Every class, as /v2/assets lists them (most traded first): the matches are ranked by id, ticker, name.
-      const rows = await backend.market.listAssets({ asset_class: 'all', sort: 'volume', sort_dir: 'desc', limit: 500 });
+      const rows = await backend.market.listAssets({
+        asset_class: 'all',
+        sort: 'volume',
+        sort_dir: 'desc',
+        limit: 500,
+      });
       const analysed = rows.filter((r) => !r.is_stablecoin);
       return answer(best(analysed, typed, (r) => [r.id, r.symbol, r.name]).map((r) => r.id));
     }

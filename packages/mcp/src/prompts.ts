@@ -89,7 +89,11 @@ const reviewPositions = define({
       'Reviews your open positions (read-only) against the zones marketlens publishes for each asset: is the entry inside the entry zone, how far is the stop, which take-profit is next, does the signal still agree with the side. Embeds the positions and links each asset’s analysis.',
     arguments: [
       { name: 'timeframe', description: TIMEFRAME_DESCRIPTION, required: false },
-      { name: 'exchange_id', description: 'Only positions on this exchange (an id of list_exchanges)', required: false },
+      {
+        name: 'exchange_id',
+        description: 'Only positions on this exchange (an id of list_exchanges)',
+        required: false,
+      },
     ],
   },
   needs: 'portfolio',
@@ -123,7 +127,11 @@ const explainSignal = define({
     description:
       "Explains an asset's Buy/Hold/Sell signal on a timeframe in plain words: which factors weigh for and against, how confident it is, the trade plan and its zones, and how the service's published plans have fared. Embeds the analysis.",
     arguments: [
-      { name: 'asset_id', description: 'An asset id such as bitcoin (a ticker such as BTC is accepted)', required: true },
+      {
+        name: 'asset_id',
+        description: 'An asset id such as bitcoin (a ticker such as BTC is accepted)',
+        required: true,
+      },
       { name: 'timeframe', description: TIMEFRAME_DESCRIPTION, required: false },
     ],
   },

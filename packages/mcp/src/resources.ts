@@ -36,10 +36,7 @@ export function analysisUri(assetId: string, tf: Timeframe): string {
 }
 
 /** What a resource URI names. */
-export type ResourceRef =
-  | { kind: 'analysis'; followed: Followed }
-  | { kind: 'positions' }
-  | { kind: 'track-record' };
+export type ResourceRef = { kind: 'analysis'; followed: Followed } | { kind: 'positions' } | { kind: 'track-record' };
 
 /**
  * What `uri` names, or a `NotFound` error: a URI of another scheme, another path, or an analysis
@@ -68,7 +65,8 @@ export function parseResourceUri(uri: string): ResourceRef {
       `Unknown timeframe '${m[2].slice(0, 20)}': one of ${TIMEFRAMES.map(spelledTimeframe).join(', ')}`,
     );
   }
-  if (assetId === '' || assetId.length > 128) throw new ToolError('InvalidRequest', 'The asset id is empty or too long');
+  if (assetId === '' || assetId.length > 128)
+    throw new ToolError('InvalidRequest', 'The asset id is empty or too long');
   return { kind: 'analysis', followed: { asset_id: assetId, timeframe: tf } };
 }
 

@@ -248,7 +248,10 @@ export function createMcpServer(backend: Backend, options: McpServerOptions = {}
     async (r) => {
       const ref = parseResourceUri(r.params.uri);
       if (ref.kind !== 'analysis') {
-        throw new ToolError('InvalidRequest', `${r.params.uri} cannot be followed: only analyses update as candles close`);
+        throw new ToolError(
+          'InvalidRequest',
+          `${r.params.uri} cannot be followed: only analyses update as candles close`,
+        );
       }
       if (backend.live === undefined) throw new ToolError('InvalidRequest', 'This server does not follow candles');
       await session.subscribe(backend.live, r.params.uri, ref.followed);

@@ -29,10 +29,7 @@ export type Notify = (notification: ServerNotification) => void;
 /** One MCP session's subscriptions and logging level. */
 export class McpSession {
   /** Subscribed URIs: what each follows, and the function that stops it while it is followed. */
-  readonly #followed = new Map<
-    string,
-    { followed: Followed; watch: Followable['watch']; stop: (() => void) | null }
-  >();
+  readonly #followed = new Map<string, { followed: Followed; watch: Followable['watch']; stop: (() => void) | null }>();
   #notify: Notify;
   #level: LoggingLevel = DEFAULT_LOG_LEVEL;
   #closed = false;

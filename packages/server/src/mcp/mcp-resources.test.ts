@@ -214,7 +214,9 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
 
     const read = await client.readResource({ uri: 'marketlens://analysis/BTC/d1' });
     expect(read.contents[0]).toMatchObject({ uri: 'marketlens://analysis/BTC/d1', mimeType: 'application/json' });
-    const rest = (await (await h.request('/v2/analysis/bitcoin', { headers: { 'x-session-token': (await h.signup()).token } })).json()) as { data: unknown };
+    const rest = (await (
+      await h.request('/v2/analysis/bitcoin', { headers: { 'x-session-token': (await h.signup()).token } })
+    ).json()) as { data: unknown };
     expect(textOf(read)).toEqual(rest.data);
     expect(textOf(await client.readResource({ uri: 'marketlens://positions' }))).toMatchObject({ positions: [] });
     expect(textOf(await client.readResource({ uri: 'marketlens://track-record' }))).toHaveProperty('total');
@@ -235,7 +237,12 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     };
     const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
     const r0 = await remaining(ping);
-    const r1 = await remaining({ jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'marketlens://analysis/bitcoin/1d' } });
+    const r1 = await remaining({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'resources/read',
+      params: { uri: 'marketlens://analysis/bitcoin/1d' },
+    });
     const r2 = await remaining({
       jsonrpc: '2.0',
       id: 3,
@@ -272,7 +279,9 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     expect([e.code, e.data.code]).toEqual([-32602, 'StreamSubscriptionLimitExceeded']);
     e = await rpcError(client.getPrompt({ name: 'explain_signal', arguments: {} }));
     expect([e.code, e.data.code]).toEqual([-32602, 'InvalidRequest']);
-    e = await rpcError(client.getPrompt({ name: 'explain_signal', arguments: { asset_id: 'bitcoin', timeframe: '2d' } }));
+    e = await rpcError(
+      client.getPrompt({ name: 'explain_signal', arguments: { asset_id: 'bitcoin', timeframe: '2d' } }),
+    );
     expect([e.code, e.data.code]).toEqual([-32602, 'InvalidRequest']);
     e = await rpcError(client.getPrompt({ name: 'explain_signal', arguments: { asset_id: 'nosuchcoin' } }));
     expect([e.code, e.data.code]).toEqual([-32602, 'UnknownAsset']);
@@ -330,7 +339,8 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     const explain = await client.getPrompt({ name: 'explain_signal', arguments: { asset_id: 'ETH', timeframe: '4h' } });
     const embedded = explain.messages.find((m) => m.content.type === 'resource');
     expect(embedded?.content).toMatchObject({ resource: { uri: 'marketlens://analysis/ethereum/4h' } });
-    const data = JSON.parse(String((embedded?.content as { resource: { text: string } }).resource.text));
+    if (embedded?.content.type !== 'resource') throw new Error('no embedded analysis');
+    const data = JSON.parse(String((embedded.content.resource as { text: string }).text));
     expect(data.asset.id).toBe('ethereum');
     expect(data.timeframe).toBe('h4');
 
@@ -370,11 +380,15 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     expect(await values(prompt, 'asset_id', 'zzzz-no-such')).toEqual([]);
     expect(await values(prompt, 'timeframe', '1')).toEqual(['15m', '1h', '1d', '1w']);
     expect(await values(prompt, 'timeframe', 'h')).toEqual(['h1', 'h4']);
-    const exchanges = (await (await h.request('/v1/exchanges', { headers: { 'x-session-token': (await h.signup()).token } })).json()) as {
+    const exchanges = (await (
+      await h.request('/v1/exchanges', { headers: { 'x-session-token': (await h.signup()).token } })
+    ).json()) as {
       data: { id: string }[];
     };
     const first = exchanges.data[0]?.id ?? '';
-    expect(await values({ type: 'ref/prompt', name: 'review_positions' }, 'exchange_id', first.slice(0, 2))).toContain(first);
+    expect(await values({ type: 'ref/prompt', name: 'review_positions' }, 'exchange_id', first.slice(0, 2))).toContain(
+      first,
+    );
     const template = { type: 'ref/resource' as const, uri: 'marketlens://analysis/{asset_id}/{timeframe}' };
     expect((await values(template, 'asset_id', 'btc'))[0]).toBe('bitcoin');
     expect(await values(template, 'timeframe', '4')).toEqual(['4h']);
@@ -397,13 +411,20 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
         },
         body: JSON.stringify(body),
       });
-    const sub = { jsonrpc: '2.0', id: 7, method: 'resources/subscribe', params: { uri: 'marketlens://analysis/bitcoin/1d' } };
+    const sub = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'resources/subscribe',
+      params: { uri: 'marketlens://analysis/bitcoin/1d' },
+    };
     const res = await post(sub);
     const body = (await res.json()) as { id: number; error: { code: number; data: { code: string } } };
     expect([body.id, body.error.code, body.error.data.code]).toEqual([7, -32602, 'InvalidRequest']);
     const unknown = await post(sub, { 'mcp-session-id': 'no-such-session' });
     expect(unknown.status).toBe(404);
-    const get = await fetch(`${base}/mcp`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+    const get = await fetch(`${base}/mcp`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    });
     expect(get.status).toBe(405);
   });
 });
@@ -438,8 +459,20 @@ describe('MCP over stdio', () => {
     const user = await h.signup();
     const record = await h.storage.users.byId(user.userId);
     if (!record) throw new Error('no user');
-    const deps: AppDeps = { storage: h.storage, config: DEFAULT_CONFIG, now: () => h.clock.now, market: h.market, state };
-    const backend = mcpBackend(deps, { kind: 'session', user: record, tier: 'free', tier_expires_at: null, api_key_id: null });
+    const deps: AppDeps = {
+      storage: h.storage,
+      config: DEFAULT_CONFIG,
+      now: () => h.clock.now,
+      market: h.market,
+      state,
+    };
+    const backend = mcpBackend(deps, {
+      kind: 'session',
+      user: record,
+      tier: 'free',
+      tier_expires_at: null,
+      api_key_id: null,
+    });
     const toServer = new PassThrough();
     const toClient = new PassThrough();
     const server = createMcpServer(backend);
@@ -452,8 +485,12 @@ describe('MCP over stdio', () => {
     expect(textOf(await client.readResource({ uri: 'marketlens://analysis/bitcoin/1d' }))).toHaveProperty('zone');
     expect((await client.listPrompts()).prompts).toHaveLength(3);
     expect(
-      (await client.complete({ ref: { type: 'ref/prompt', name: 'explain_signal' }, argument: { name: 'asset_id', value: 'eth' } }))
-        .completion.values[0],
+      (
+        await client.complete({
+          ref: { type: 'ref/prompt', name: 'explain_signal' },
+          argument: { name: 'asset_id', value: 'eth' },
+        })
+      ).completion.values[0],
     ).toBe('ethereum');
     await client.setLoggingLevel('debug');
     const e = await rpcError(client.subscribeResource({ uri: 'marketlens://analysis/bitcoin/1w' }));

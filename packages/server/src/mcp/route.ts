@@ -1,10 +1,12 @@
 /**
  * The remote MCP endpoint: `{base}/mcp`, Streamable HTTP, OAuth 2.1 bearer tokens only.
  *
- * Stateless: each POST gets its own MCP server and transport (JSON responses, no `Mcp-Session-Id`),
- * bound to the token's user, so every request is authenticated afresh (token, audience, and the
- * login session the token was issued under) and any instance behind a load balancer can answer.
- * GET (a server-to-client SSE stream) and DELETE (ending a session) have nothing to do here: 405.
+ * Each POST gets its own MCP server and transport (JSON responses), bound to the token's user, so
+ * every request is authenticated afresh (token, audience, and the login session the token was
+ * issued under) and any instance behind a load balancer can answer it. `initialize` also opens a
+ * session (`Mcp-Session-Id`, ./sessions.ts) for what must outlive a request: resource
+ * subscriptions, the logging level, and the GET stream their notifications go on; DELETE ends it.
+ * GET and DELETE without a session id answer 405.
  *
  * Refusals follow RFC 6750 / RFC 9728: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`,
  * plus `error="invalid_token"` when a token was sent and rejected. An API key or a session token is
@@ -210,7 +212,10 @@ export function registerMcpRoutes(
           return c.body(null, 204, CORS);
         }
         const stream = sessions.openStream(held);
-        return new Response(stream.body, { status: 200, headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id } });
+        return new Response(stream.body, {
+          status: 200,
+          headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id },
+        });
       }
       // One message per request: a batch would run many tool calls for one request's budget, and
       // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
@@ -247,7 +252,8 @@ export function registerMcpRoutes(
       };
       // initialize opens a session: what must outlive this request (subscriptions, the logging
       // level, the GET stream) is kept under the id answered in Mcp-Session-Id.
-      const opened = method === 'initialize' && held === null ? sessions.create(caller.user.id, clientId, tokenLive) : null;
+      const opened =
+        method === 'initialize' && held === null ? sessions.create(caller.user.id, clientId, tokenLive) : null;
       const session = (held ?? opened)?.session;
       const server = createMcpServer(mcpBackend(deps, caller, useCases, charge), {
         version: options.version,
