@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { McpSession } from '@marketlens/mcp';
 import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 import { SseStream } from '../live/stream.js';
-import { stateKey, stateOf } from '../platform/app-state.js';
+import { type AppState, stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 
 /** A session without a request or an open stream for this long is ended. */
@@ -167,6 +167,6 @@ export function mcpSessionsOf(deps: AppDeps): McpSessions {
 }
 
 /** An app's MCP sessions once made, else null (tests count them). */
-export function mcpSessionsIn(app: { state?: import('../platform/app-state.js').AppState }): McpSessions | null {
+export function mcpSessionsIn(app: { state?: AppState }): McpSessions | null {
   return stateOf(app, SESSIONS).sessions;
 }
