@@ -9,9 +9,9 @@ import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypt
 import { type App, createApp, type Observability } from './app.js';
 import { mailerOf } from './auth/verification/mailer.js';
 import { liveIn } from './live/live.js';
-import { mcpSessionsIn } from './mcp/sessions.js';
 import { isMarketSources } from './market/market.js';
 import { NewsFeeds } from './market/news/news.js';
+import { mcpSessionsIn } from './mcp/sessions.js';
 import { addressGroup, DEFAULT_IPV6_PREFIX } from './platform/client-ip.js';
 import type { AppDeps, ServerConfig } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
