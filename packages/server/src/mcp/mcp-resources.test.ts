@@ -330,6 +330,24 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 0, timers: 0, followed: 0 });
   });
 
+  it('ends the session, instead of notifying it, once its token no longer holds (signed out)', async () => {
+    const dayEnd = Math.floor(h.clock.now / 86_400_000) * 86_400_000 + 86_400_000;
+    h.clock.now = dayEnd - 30;
+    const c = await httpClient();
+    await c.client.subscribeResource({ uri: 'marketlens://analysis/solana/1d' });
+    const before = sessions();
+    await c.notes.until(() => liveIn({ state })?.stats().watchers === 1, 'the candle followed');
+    // Signing out of the login session the token was approved with revokes the token.
+    const out = await h.json('/v1/auth/logout', {}, { headers: { 'x-session-token': c.user.token } });
+    expect(out.status).toBe(200);
+    // A minute on: the token's last check (when the session opened) is stale, so it is checked again.
+    h.clock.now = dayEnd + 60_000;
+    await c.notes.until(() => sessions().sessions === before.sessions - 1, 'the session to end');
+    expect(c.notes.updated).toEqual([]);
+    expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 0, timers: 0, followed: 0 });
+    await c.client.close();
+  });
+
   it('gets the prompts with their data and completes asset ids, timeframes and exchange ids', async () => {
     const { client, token } = await httpClient(true);
     const { prompts } = await client.listPrompts();

@@ -37,6 +37,8 @@ export interface HttpMcpSession {
   stream: SseStream | null;
   lastSeen: number;
   checkedAt: number;
+  /** The token check in flight, if any (notifications wait for it). */
+  checking: Promise<boolean> | null;
 }
 
 /** The sessions of one app. */
@@ -68,6 +70,7 @@ export class McpSessions {
       stream: null,
       lastSeen: now,
       checkedAt: now,
+      checking: null,
     };
     this.#sessions.set(entry.id, entry);
     return entry;
@@ -142,18 +145,24 @@ export class McpSessions {
     if (s.stream === null || !this.#sessions.has(s.id)) return;
     const frame = encoder.encode(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...n })}\n\n`);
     const now = this.#now();
-    if (now - s.checkedAt <= CHECK_EVERY_MS) {
-      s.stream.write(frame);
-      return;
+    if (s.checking === null && now - s.checkedAt > CHECK_EVERY_MS) {
+      s.checkedAt = now;
+      // Storage away: the notifications go, the token is checked again next time.
+      s.checking = s
+        .tokenLive()
+        .catch(() => true)
+        .then((live) => {
+          s.checking = null;
+          if (!live) this.end(s.id);
+          return live;
+        });
     }
-    s.checkedAt = now;
-    void s.tokenLive().then(
-      (live) => {
-        if (!live) this.end(s.id);
-        else s.stream?.write(frame);
-      },
-      () => s.stream?.write(frame), // storage away: the notification goes, checked again next time
-    );
+    // Behind a check in flight, in order: nothing is sent before the token is known to hold.
+    if (s.checking === null) s.stream.write(frame);
+    else
+      void s.checking.then((live) => {
+        if (live) s.stream?.write(frame);
+      });
   }
 }
 
