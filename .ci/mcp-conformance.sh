@@ -15,11 +15,20 @@
 # - The suite only takes --url, so the stdio server is reached through a Streamable HTTP bridge
 #   (one session = one `marketlens mcp` process, messages relayed unchanged). Only the scenarios
 #   that test the MCP server itself run there (the transport scenarios would test the bridge).
-# - Scenarios for capabilities the server does not advertise (logging, completions, resources,
-#   prompts), the scenarios that call the reference server's fixture tools (`test_simple_text`,
-#   `test_image_content`, ... and `json_schema_2020_12_tool`, which no real server has) and the
-#   two SSE session scenarios (the stateless /mcp issues no session) are the expected failures
-#   below. The script checks that the server advertises exactly `tools`, so a
+# - The server advertises tools, resources (with subscriptions), prompts, completions and logging;
+#   the suite's scenarios for them pass where they ask about the server's own content:
+#   resources-list, prompts-list, completion-complete (a ref completed nowhere answers no values),
+#   logging-set-level. The scenarios that read or call the reference server's fixtures are the
+#   expected failures below: the resources `test://static-text`, `test://static-binary`,
+#   `test://template/{id}/data` and `test://watched-resource` (marketlens answers -32002 Resource
+#   not found, data.code NotFound: it serves marketlens:// URIs only, and subscribing to a URI that
+#   names nothing is refused rather than accepted and never updated), the prompts `test_simple_prompt`,
+#   `test_prompt_with_arguments`, `test_prompt_with_embedded_resource`, `test_prompt_with_image`
+#   (-32602, data.code InvalidRequest: unknown prompt), the tools `test_simple_text`,
+#   `test_image_content`, ... and `json_schema_2020_12_tool` (no real server has them). Since /mcp
+#   answers initialize with an Mcp-Session-Id (the session that holds subscriptions, the logging
+#   level and the GET stream), the two SSE session scenarios run; they pass (JSON answers, which
+#   SEP-1699 allows). The script checks the advertised capabilities, so a
 #   new capability makes it fail until its scenarios are sorted here; the suite itself fails on a
 #   listed scenario that starts passing (stale entry) and on any other scenario that fails.
 #
@@ -30,7 +39,7 @@ ROOT=$(pwd)
 
 CONFORMANCE_VERSION=0.1.16
 NODE22_VERSION=22.23.3
-EXPECTED_CAPABILITIES='["tools"]'
+EXPECTED_CAPABILITIES='["completions","logging","prompts","resources","tools"]'
 
 SERVER_MAIN="$ROOT/packages/server/dist/main.js"
 CLI_MAIN="$ROOT/packages/cli/dist/main.js"
@@ -223,20 +232,17 @@ EOF
 # ---------------------------------------------------------------------------------------------
 cat > "$WORK/expected-failures.yml" <<'EOF'
 server:
-  # capabilities the server does not advertise (it advertises tools only)
-  - logging-set-level          # logging: logging/setLevel answers -32601 Method not found
-  - completion-complete        # completions
-  - resources-list
-  - resources-read-text
-  - resources-read-binary
-  - resources-templates-read
-  - resources-subscribe
-  - resources-unsubscribe
-  - prompts-list
-  - prompts-get-simple
-  - prompts-get-with-args
-  - prompts-get-embedded-resource
-  - prompts-get-with-image
+  # the reference server's fixture resources and prompts (marketlens serves its own: resources/read
+  # of a test:// URI answers -32002 Resource not found, prompts/get of a test_* prompt -32602)
+  - resources-read-text        # test://static-text
+  - resources-read-binary      # test://static-binary
+  - resources-templates-read   # test://template/123/data
+  - resources-subscribe        # test://watched-resource: a subscription to a URI naming nothing is refused
+  - resources-unsubscribe      # subscribes to test://watched-resource first
+  - prompts-get-simple         # test_simple_prompt
+  - prompts-get-with-args      # test_prompt_with_arguments
+  - prompts-get-embedded-resource  # test_prompt_with_embedded_resource
+  - prompts-get-with-image     # test_prompt_with_image
   # the reference server's fixture tools (tools/call of test_* answers -32602 Unknown tool);
   # several also need logging, progress, sampling or elicitation, which the server does not use
   - tools-call-simple-text
@@ -252,15 +258,10 @@ server:
   - elicitation-sep1034-defaults
   - elicitation-sep1330-enums
   - json-schema-2020-12        # pending suite: the fixture tool json_schema_2020_12_tool
-  # SSE transport features that need a session: /mcp is stateless (JSON responses, no
-  # Mcp-Session-Id, which the spec leaves optional), so these end in a WARNING ("Server did not
-  # provide session ID"), which the baseline check counts as a failure
-  - server-sse-polling         # pending suite (SEP-1699)
-  - server-sse-multiple-streams
 EOF
 
 # Scenarios that test the MCP server itself (not the HTTP transport), run over stdio too.
-STDIO_SCENARIOS=(server-initialize ping tools-list)
+STDIO_SCENARIOS=(server-initialize ping tools-list resources-list prompts-list completion-complete logging-set-level)
 
 wait_for() { # file, regex, pid, what
   local i

@@ -274,6 +274,34 @@ export interface PilotBackend {
   pilotTrackRecord(request: { before_trade?: number }): Promise<PilotTrackRecord>;
 }
 
+/** A followed candle: an asset id and a timeframe (wire spelling, `d1`, `h1`, ...). */
+export interface Followed {
+  asset_id: string;
+  timeframe: Timeframe;
+}
+
+/** Subscriptions checked by {@link LiveBackend.checkFollow}: resolved, and how to follow each. */
+export interface Followable {
+  /** The subscriptions asked, in order, with asset ids resolved (a ticker becomes its id). */
+  followed: Followed[];
+  /**
+   * Calls `onClose` each time the candle of `followed` (one of the list) closes and its analysis is
+   * published; answers the function that stops following (idempotent). Holds nothing once stopped.
+   */
+  watch(followed: Followed, onClose: () => void): () => void;
+}
+
+/** Candle closes, the source of resource subscriptions (`resources/subscribe`). */
+export interface LiveBackend {
+  /**
+   * Checks that one session may follow `followed` together, as `GET /v2/stream` checks a stream:
+   * the assets exist and are analysed, each timeframe passes the tier's gate, and the distinct
+   * candles fit the tier's cap. Throws the contract's error otherwise (`UnknownAsset`, `1004`,
+   * `StreamSubscriptionLimitExceeded`, ...).
+   */
+  checkFollow(followed: readonly Followed[]): Promise<Followable>;
+}
+
 /**
  * Everything the tools need. A backend may leave a group out (`account`, `portfolio`, `alerts`,
  * `webhooks`, `pilot`): its tools are then not listed, so a client never sees a tool that cannot work.
@@ -285,4 +313,6 @@ export interface Backend {
   alerts?: AlertBackend;
   webhooks?: WebhookBackend;
   pilot?: PilotBackend;
+  /** Candle closes for resource subscriptions; without it resources are read but not followed. */
+  live?: LiveBackend;
 }

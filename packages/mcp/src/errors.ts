@@ -3,6 +3,7 @@
  * surface it reads. A failure is answered as an MCP tool result with `isError: true`, the code and
  * message as structured content, and the same as text for a model.
  */
+import { ERROR_CODES } from '@marketlens/contract';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 /** A code of the REST `ErrorResponse` table: numeric (1, 1004, 1005) or a stable name. */
@@ -39,4 +40,40 @@ export function toolErrorResult(err: unknown): CallToolResult {
     structuredContent: { code, message },
     content: [{ type: 'text', text: `Error ${code}: ${message}` }],
   };
+}
+
+/** JSON-RPC codes the protocol errors of resources, prompts and completions are answered with. */
+export const JSONRPC_INVALID_PARAMS = -32602;
+export const JSONRPC_INTERNAL_ERROR = -32603;
+/** MCP's "Resource not found" (resources/read, resources/subscribe of a URI naming nothing). */
+export const JSONRPC_RESOURCE_NOT_FOUND = -32002;
+
+const STATUS_OF = new Map<ErrorCode, number>(Object.values(ERROR_CODES).map((row) => [row.code, row.status]));
+
+/** A JSON-RPC error the SDK answers with as given: `code`, `message` and `data`. */
+export interface ProtocolError extends Error {
+  code: number;
+  data: { code: ErrorCode; message: string };
+}
+
+/**
+ * The JSON-RPC error of a failure outside a tool call (reading a resource, getting a prompt,
+ * subscribing): `data` is `{ code, message }` with the REST error code, as a tool error's structured
+ * content. The JSON-RPC code says who can act on it: a resource that names nothing (REST 404, or an
+ * unknown asset when `notFound` is set) is -32002, a failure of the service (code 1, a 5xx) -32603,
+ * and anything the request can change (bad input, a gate, a cap, the rate limit) -32602. Not the
+ * SDK's `McpError`, whose message already carries an `MCP error -32602:` prefix a client adds again.
+ */
+export function protocolErrorOf(err: unknown, notFound = false): ProtocolError {
+  const coded = isCodedError(err);
+  const code = coded ? err.code : GENERAL_ERROR;
+  const message = coded ? err.message : 'Internal error';
+  const status = STATUS_OF.get(code) ?? (coded ? 400 : 500);
+  const rpc =
+    status >= 500
+      ? JSONRPC_INTERNAL_ERROR
+      : status === 404 || (notFound && code === 'UnknownAsset')
+        ? JSONRPC_RESOURCE_NOT_FOUND
+        : JSONRPC_INVALID_PARAMS;
+  return Object.assign(new Error(message), { code: rpc, data: { code, message } });
 }

@@ -83,7 +83,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * Creates the REST `Backend` for one session. Nothing is sent until a tool runs. Webhooks are
  * registered over `/mcp` only (no REST route), so their tools are not listed here.
  */
-export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks'>> {
+export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks' | 'live'>> {
   const base = options.baseUrl.replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(base)) throw new Error(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
   if (options.sessionToken.trim() === '') throw new Error('sessionToken is empty');

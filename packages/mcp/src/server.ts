@@ -11,14 +11,27 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
   type Tool,
+  UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Backend } from './backend.js';
 import { CATALOG } from './catalog.js';
-import { ToolError, toolErrorResult } from './errors.js';
+import { complete } from './completions.js';
+import { protocolErrorOf, ToolError, toolErrorResult } from './errors.js';
+import { getPrompt, promptsOf } from './prompts.js';
+import { listResources, parseResourceUri, readResource, resourceTemplatesOf } from './resources.js';
+import { McpSession } from './session.js';
 import type { ToolDefinition } from './tool.js';
 
 /** Name the server reports to clients. */
@@ -37,6 +50,12 @@ export interface McpServerOptions {
   version?: string;
   /** Called with errors that carry no REST code (the client sees code 1 only). */
   onError?: (err: unknown, tool: string) => void;
+  /**
+   * The session this server serves (subscriptions, logging level), when it outlives the server: the
+   * HTTP endpoint makes a server per request. Absent, the server makes its own, bound to its
+   * connection and ended with it (stdio).
+   */
+  session?: McpSession;
 }
 
 /** The tools of the catalog the backend can serve (a tool whose backend group is absent is left out). */
@@ -148,14 +167,66 @@ function protocolError(code: ErrorCode, message: string): Error & { code: number
   return Object.assign(new Error(message), { code });
 }
 
-/** An MCP server (SDK `Server`) serving the catalog over `backend`; connect it to any transport. */
+/** The capabilities a server over `backend` advertises. */
+export function capabilitiesOf(backend: Backend) {
+  return {
+    tools: {},
+    resources: { subscribe: backend.live !== undefined, listChanged: false },
+    prompts: { listChanged: false },
+    completions: {},
+    logging: {},
+  };
+}
+
+/**
+ * Registers `handler` for `method` with its `params` parsed here: the SDK would answer a request its
+ * schema refuses (a `uri` that is not a string, ...) with -32603 and zod's issue list; parsed here it
+ * is -32602 invalid params. A failure of the handler is a JSON-RPC error with the REST code in `data`
+ * ({@link protocolErrorOf}).
+ */
+function handle<S extends z.ZodType, R>(
+  server: Server,
+  schema: S,
+  handler: (request: z.output<S>) => Promise<R> | R,
+  notFound = false,
+): void {
+  const method = (schema as unknown as z.ZodObject<{ method: z.ZodLiteral<string> }>).shape.method.value;
+  const loose = z.looseObject({ method: z.literal(method), params: z.unknown().optional() });
+  server.setRequestHandler(loose, async (raw) => {
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      throw protocolErrorOf(new ToolError('InvalidRequest', `Invalid ${method} request: ${issuesText(parsed.error)}`));
+    }
+    try {
+      return (await handler(parsed.data)) as Record<string, unknown>;
+    } catch (err) {
+      throw protocolErrorOf(err, notFound);
+    }
+  });
+}
+
+/**
+ * An MCP server (SDK `Server`) over `backend`: the catalog's tools, the resources (analyses,
+ * positions, track record; subscriptions when the backend has `live`), the prompts, completions and
+ * logging. Connect it to any transport.
+ */
 export function createMcpServer(backend: Backend, options: McpServerOptions = {}): Server {
   const tools = toolsOf(backend);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const server = new Server(
     { name: MCP_SERVER_NAME, title: 'marketlens', version: options.version ?? MCP_PACKAGE_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: capabilitiesOf(backend), instructions: INSTRUCTIONS },
   );
+  const session =
+    options.session ??
+    new McpSession((n) => {
+      server.notification(n).catch(() => undefined);
+    });
+  if (options.session === undefined) server.onclose = () => session.close();
+  const onError = (err: unknown, tool: string) => {
+    session.log('error', 'marketlens.tools', { tool, code: 1, message: 'Internal error' });
+    options.onError?.(err, tool);
+  };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(toolListing) }));
   server.setRequestHandler(ToolsCallRequest, (raw) => {
     // The SDK has checked `raw` against CallToolRequestSchema already (invalid params otherwise).
@@ -165,7 +236,39 @@ export function createMcpServer(backend: Backend, options: McpServerOptions = {}
     const tool = byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP spec: tools/call with an unknown name).
     if (!tool) throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return callTool(backend, tool, request.params.arguments, options.onError);
+    return callTool(backend, tool, request.params.arguments, onError);
+  });
+
+  handle(server, ListResourcesRequestSchema, async () => ({ resources: await listResources(backend) }));
+  handle(server, ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: resourceTemplatesOf(backend) }));
+  handle(server, ReadResourceRequestSchema, (r) => readResource(backend, r.params.uri), true);
+  handle(
+    server,
+    SubscribeRequestSchema,
+    async (r) => {
+      const ref = parseResourceUri(r.params.uri);
+      if (ref.kind !== 'analysis') {
+        throw new ToolError(
+          'InvalidRequest',
+          `${r.params.uri} cannot be followed: only analyses update as candles close`,
+        );
+      }
+      if (backend.live === undefined) throw new ToolError('InvalidRequest', 'This server does not follow candles');
+      await session.subscribe(backend.live, r.params.uri, ref.followed);
+      return {};
+    },
+    true,
+  );
+  handle(server, UnsubscribeRequestSchema, (r) => {
+    session.unsubscribe(r.params.uri);
+    return {};
+  });
+  handle(server, ListPromptsRequestSchema, () => ({ prompts: promptsOf(backend).map((p) => p.listing) }));
+  handle(server, GetPromptRequestSchema, (r) => getPrompt(backend, r.params.name, r.params.arguments));
+  handle(server, CompleteRequestSchema, (r) => complete(backend, r.params));
+  handle(server, SetLevelRequestSchema, (r) => {
+    session.level = r.params.level;
+    return {};
   });
   return server;
 }

@@ -11,6 +11,7 @@ import { mailerOf } from './auth/verification/mailer.js';
 import { liveIn } from './live/live.js';
 import { isMarketSources } from './market/market.js';
 import { NewsFeeds } from './market/news/news.js';
+import { mcpSessionsIn } from './mcp/sessions.js';
 import { addressGroup, DEFAULT_IPV6_PREFIX } from './platform/client-ip.js';
 import type { AppDeps, ServerConfig } from './platform/deps.js';
 import { answerClientError } from './platform/errors/client-error.js';
@@ -369,7 +370,9 @@ export async function startServer(
             reporting?.logger.info({ drainMs: period, process: reporting.process }, 'shutdown began');
             if (backlog !== null) clearInterval(backlog);
             if (redisWatch !== null) clearInterval(redisWatch);
-            // Live streams never end by themselves: closed first, so the drain is not held by them.
+            // Live streams and MCP sessions' GET streams never end by themselves: closed first, so
+            // the drain is not held by them.
+            mcpSessionsIn(deps)?.close();
             await liveIn(deps)?.close();
             const drained = await drain(server as Server, { timeoutMs: period, inFlight });
             await Promise.all([news.stop(), background.stop()]);

@@ -54,6 +54,8 @@ export class Live {
   readonly #options: LiveOptions;
   readonly #transport: LiveTransport;
   readonly #streams = new Set<OpenStream>();
+  /** Followers without a stream (MCP resource subscriptions), one candle each. */
+  readonly #watchers = new Set<StreamSubscription>();
   /** Followers per `asset|timeframe`, per asset (prices) and per timeframe (candle clocks). */
   readonly #pairs = new Map<string, number>();
   readonly #assets = new Map<string, number>();
@@ -129,15 +131,49 @@ export class Live {
     return stream;
   }
 
+  /**
+   * Follows one candle without a stream (an MCP resource subscription): `onClose` is called each
+   * time its analysis is published, from this instance's close or another's (with Redis). It shares
+   * the candle clocks, the once-per-cluster analysis and the hub with the streams. Answers the
+   * function that stops following (idempotent); the last follower gone, the timers go too.
+   */
+  watch(followed: StreamSubscription, onClose: () => void): () => void {
+    // A watcher is its own object, so two watchers of one candle are counted twice.
+    const entry: StreamSubscription = { asset_id: followed.asset_id, timeframe: followed.timeframe };
+    this.#watchers.add(entry);
+    this.#follow(entry, 1);
+    this.#schedule();
+    let unsubscribe: (() => void) | null = null;
+    let stopped = false;
+    const attach = () => {
+      if (stopped) return;
+      unsubscribe = this.hub.subscribe([analysisTopic(entry.asset_id, entry.timeframe)], {
+        deliver: () => onClose(),
+      }).close;
+    };
+    const reading = this.#transport.start();
+    if (reading === undefined) attach();
+    else void reading.then(attach);
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      unsubscribe?.();
+      this.#watchers.delete(entry);
+      this.#follow(entry, -1);
+      this.#schedule();
+    };
+  }
+
   /** Publishes a user's event (an alert fired, a sync finished) to their streams on every instance. */
   publishUser(userId: string, type: Extract<LiveEventType, 'alert' | 'sync'>, json: string): Promise<boolean> {
     return this.#transport.publish(type, userTopic(userId), json);
   }
 
-  /** Open streams, timers held and the hub's counts (tests count them; the benchmark reports them). */
+  /** Open streams, watchers, timers held and the hub's counts (tests count them; the benchmark reports them). */
   stats() {
     return {
       streams: this.#streams.size,
+      watchers: this.#watchers.size,
       timers:
         this.#closeTimers.size +
         this.#retryTimers.size +
@@ -172,7 +208,7 @@ export class Live {
 
   /** Starts the timers something needs and clears the ones nothing needs any more. */
   #schedule(): void {
-    const any = this.#streams.size > 0;
+    const any = this.#streams.size > 0 || this.#watchers.size > 0;
     if (any && this.#tick === null) {
       this.#tick = setInterval(() => this.#housekeeping(), this.#options.heartbeatMs);
       this.#tick.unref();

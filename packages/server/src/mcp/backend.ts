@@ -4,9 +4,12 @@
  * tool answers what the route answers, and fails with the route's error code.
  */
 
-import type { Backend } from '@marketlens/mcp';
-import { analysisWire } from '../analysis/analysis.js';
+import { STREAM_SUBSCRIPTION_CAP } from '@marketlens/contract';
+import type { Backend, Followed } from '@marketlens/mcp';
+import { analysisWire, tierOf } from '../analysis/analysis.js';
+import { liveOf } from '../live/live.js';
 import type { Actor, AppDeps, Caller, ClientInfo } from '../platform/deps.js';
+import { AppError } from '../platform/errors/app-error.js';
 import { createUseCases, type UseCases } from '../use-cases.js';
 
 /** A signed-in caller (the user of the access token). */
@@ -103,6 +106,27 @@ export function mcpBackend(
       registerWebhook: paid('MCP register_alert_webhook', (input) => useCases.alerts.registerWebhook(actor, input)),
       webhooks: paid('MCP list_alert_webhooks', () => useCases.alerts.webhooks(actor)),
       deleteWebhook: paid('MCP delete_alert_webhook', (id) => useCases.alerts.deleteWebhook(actor, id)),
+    },
+    live: {
+      // The stream's rules, one subscription at a time (each asset resolved, analysed, its timeframe
+      // within the tier's gate), then the tier's cap on the session's distinct candles.
+      checkFollow: paid('MCP resources/subscribe', async (followed: readonly Followed[]) => {
+        const resolved = followed.map((f) => {
+          // `follow` is a comma-separated list: an id holding a comma names no asset.
+          if (f.asset_id.includes(',')) throw new AppError('UnknownAsset', `Unknown asset '${f.asset_id}'`);
+          const [s] = useCases.live.subscriptions(actor, `${f.asset_id}:${f.timeframe}`);
+          return s;
+        });
+        const distinct = new Set(resolved.map((s) => `${s.asset_id}:${s.timeframe}`)).size;
+        const tier = tierOf(caller);
+        if (distinct > STREAM_SUBSCRIPTION_CAP[tier]) {
+          throw new AppError(
+            'StreamSubscriptionLimitExceeded',
+            `${distinct} subscriptions asked; the ${tier} tier follows at most ${STREAM_SUBSCRIPTION_CAP[tier]} in one session`,
+          );
+        }
+        return { followed: resolved, watch: (f: Followed, onClose: () => void) => liveOf(deps).watch(f, onClose) };
+      }),
     },
     pilot: {
       pilotSpectate: paid('GET /pilot/spectate', () => useCases.pilot.spectate(actor)),

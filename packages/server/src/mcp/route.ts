@@ -1,10 +1,12 @@
 /**
  * The remote MCP endpoint: `{base}/mcp`, Streamable HTTP, OAuth 2.1 bearer tokens only.
  *
- * Stateless: each POST gets its own MCP server and transport (JSON responses, no `Mcp-Session-Id`),
- * bound to the token's user, so every request is authenticated afresh (token, audience, and the
- * login session the token was issued under) and any instance behind a load balancer can answer.
- * GET (a server-to-client SSE stream) and DELETE (ending a session) have nothing to do here: 405.
+ * Each POST gets its own MCP server and transport (JSON responses), bound to the token's user, so
+ * every request is authenticated afresh (token, audience, and the login session the token was
+ * issued under) and any instance behind a load balancer can answer it. `initialize` also opens a
+ * session (`Mcp-Session-Id`, ./sessions.ts) for what must outlive a request: resource
+ * subscriptions, the logging level, and the GET stream their notifications go on; DELETE ends it.
+ * GET and DELETE without a session id answer 405.
  *
  * Refusals follow RFC 6750 / RFC 9728: 401 with `WWW-Authenticate: Bearer resource_metadata="..."`,
  * plus `error="invalid_token"` when a token was sent and rejected. An API key or a session token is
@@ -29,11 +31,18 @@ import { before, type PlatformSteps } from '../platform/pipeline.js';
 import { weightOf } from '../platform/rate-limit/weights.js';
 import type { UseCases } from '../use-cases.js';
 import { type McpCaller, mcpBackend } from './backend.js';
+import { mcpSessionsOf } from './sessions.js';
 
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
 
 const NO_STORE = { 'cache-control': 'no-store' };
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  'x-accel-buffering': 'no',
+};
 
 const CORS = {
   'access-control-allow-origin': '*',
@@ -78,7 +87,9 @@ function refuse(c: Context<AppEnv>, code: AppError, error?: 'invalid_token' | 'i
 }
 
 /** The caller of a `/mcp` request, or the 401 response refusing it. */
-async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; clientId: string } | Response> {
+async function bearerCaller(
+  c: Context<AppEnv>,
+): Promise<{ caller: McpCaller; clientId: string; tokenLive: () => Promise<boolean> } | Response> {
   const header = c.req.header('authorization');
   if (header === undefined) {
     if (c.req.header('x-api-key') !== undefined) {
@@ -107,15 +118,23 @@ async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; cl
     );
   }
   const clientId = token.client_id;
+  const base = baseUrlOf(c);
+  const secret = match[1];
+  const tokenLive = async () => (await verifyAccessToken(deps, base, secret)) !== null;
   try {
     const a = await authenticated(deps.storage, user, deps.now());
     return {
       clientId,
+      tokenLive,
       caller: { kind: 'session', user, tier: a.tier, tier_expires_at: a.tier_expires_at, api_key_id: null },
     };
   } catch {
     // The subscription could not be read: served as free, as on REST.
-    return { clientId, caller: { kind: 'session', user, tier: null, tier_expires_at: null, api_key_id: null } };
+    return {
+      clientId,
+      tokenLive,
+      caller: { kind: 'session', user, tier: null, tier_expires_at: null, api_key_id: null },
+    };
   }
 }
 
@@ -155,8 +174,9 @@ export function registerMcpRoutes(
       checkOrigin(c);
       return c.body(null, 204, {
         ...CORS,
-        'access-control-allow-methods': 'POST, OPTIONS',
-        'access-control-allow-headers': 'authorization, content-type, accept, mcp-protocol-version, last-event-id',
+        'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+        'access-control-allow-headers':
+          'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id',
         'access-control-max-age': '86400',
       });
     }),
@@ -169,11 +189,32 @@ export function registerMcpRoutes(
       checkOrigin(c);
       const bearer = await bearerCaller(c);
       if (bearer instanceof Response) return bearer;
-      const { caller, clientId } = bearer;
-      if (c.req.method !== 'POST') {
-        return c.json(errorBody('MethodNotAllowed', 'This endpoint is stateless: POST only'), 405, {
-          ...CORS,
-          allow: 'POST',
+      const { caller, clientId, tokenLive } = bearer;
+      const deps = c.get('deps');
+      const sessions = mcpSessionsOf(deps);
+      const sessionId = c.req.header('mcp-session-id');
+      const held = sessionId === undefined ? null : sessions.get(sessionId, caller.user.id, clientId);
+      if (sessionId !== undefined && held === null) {
+        // MCP: a request naming an ended (or unknown) session is answered 404; the client starts anew.
+        return c.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, 404, CORS);
+      }
+      if (held !== null) held.tokenLive = tokenLive;
+      if (c.req.method === 'GET' || c.req.method === 'DELETE') {
+        if (held === null) {
+          return c.json(
+            errorBody('MethodNotAllowed', 'GET and DELETE need an Mcp-Session-Id (from initialize); requests are POST'),
+            405,
+            { ...CORS, allow: 'POST' },
+          );
+        }
+        if (c.req.method === 'DELETE') {
+          sessions.end(held.id);
+          return c.body(null, 204, CORS);
+        }
+        const stream = sessions.openStream(held);
+        return new Response(stream.body, {
+          status: 200,
+          headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id },
         });
       }
       // One message per request: a batch would run many tool calls for one request's budget, and
@@ -191,16 +232,33 @@ export function registerMcpRoutes(
           'Invalid Request: batches are not supported; send one JSON-RPC message per request',
         );
       }
+      const method = isRecord(body) ? body.method : undefined;
+      if (method === 'resources/subscribe' && held === null) {
+        const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+        const message = 'resources/subscribe needs a session: send the Mcp-Session-Id that initialize answered';
+        return c.json(
+          { jsonrpc: '2.0', error: { code: -32602, message, data: { code: 'InvalidRequest', message } }, id },
+          200,
+          CORS,
+        );
+      }
       // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
-      // call pays the weight of the REST route doing the same work, in the backend, before it runs.
-      if (isRecord(body) && body.method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
+      // call (or a resource read, a prompt) pays the weight of the REST route doing the same work,
+      // in the backend, before it runs.
+      if (method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
       const charge = (route: string) => {
         const space = route.indexOf(' ');
         return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
       };
-      const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases, charge), {
+      // initialize opens a session: what must outlive this request (subscriptions, the logging
+      // level, the GET stream) is kept under the id answered in Mcp-Session-Id.
+      const opened =
+        method === 'initialize' && held === null ? sessions.create(caller.user.id, clientId, tokenLive) : null;
+      const session = (held ?? opened)?.session;
+      const server = createMcpServer(mcpBackend(deps, caller, useCases, charge), {
         version: options.version,
         onError: (err) => options.logError?.(err, c),
+        ...(session === undefined ? {} : { session }),
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -221,7 +279,14 @@ export function registerMcpRoutes(
         // The budget headers the rate limit wrote on the context (outside a Node server) go on the
         // transport's own response, as on any route.
         for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
+        if (opened !== null) {
+          if (response.ok) response.headers.set('mcp-session-id', opened.id);
+          else sessions.end(opened.id);
+        }
         return response;
+      } catch (err) {
+        if (opened !== null) sessions.end(opened.id);
+        throw err;
       } finally {
         // JSON responses are complete when returned; the per-request server is done.
         await server.close();

@@ -73,6 +73,9 @@ export const RATE_LIMIT_WEIGHTS: Readonly<Record<string, number>> = {
   'MCP register_alert_webhook': 5,
   'MCP list_alert_webhooks': 1,
   'MCP delete_alert_webhook': 1,
+  // A resource subscription resolves and checks the session's candles, as opening a stream does;
+  // its reads cost what the tools doing the same read cost.
+  'MCP resources/subscribe': 2,
   // The manifest and `tools/list` carry every tool's schemas (about 290 KB): weighed by size, a
   // unit per 16 KiB sent, though the manifest is built once and served from memory.
   'GET /mcp/manifest.json': 20,
