@@ -36,7 +36,18 @@ let close: () => Promise<void>;
 
 beforeAll(async () => {
   h = harness();
-  const server = serve({ fetch: h.app.fetch, port: 0, hostname: '127.0.0.1', overrideGlobalObjects: false });
+  // Idle keep-alive connections stay open for a minute: with Node's 5 s, a loaded machine can
+  // stall the inspector process past undici's margin (the server's hint less 2 s) between two
+  // calls, and a POST sent on a connection the server is closing fails with "fetch failed"
+  // (undici retries only idempotent requests). Seen 3 times in 15 runs once the inspector also
+  // opened the session's GET stream (session 13).
+  const server = serve({
+    fetch: h.app.fetch,
+    port: 0,
+    hostname: '127.0.0.1',
+    overrideGlobalObjects: false,
+    serverOptions: { keepAliveTimeout: 60_000 },
+  });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   close = () => new Promise((resolve) => server.close(() => resolve()));
