@@ -93,12 +93,15 @@ export {
   DEMO_EMAIL,
   DEMO_PILOT_DAYS,
   type DemoCredentials,
+  disableUser,
+  enableUser,
   grantPilotAccess,
   grantUserTier,
   PILOT_GRANT_MAX_DAYS,
   revokePilotAccess,
   seedDemo,
   setUserTier,
+  type UserStatusChange,
 } from './platform/admin.js';
 export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
 export type {

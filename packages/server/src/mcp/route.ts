@@ -20,7 +20,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Context, Hono } from 'hono';
 import { baseUrlOf } from '../auth/oauth/base.js';
 import { MCP_SCOPE, mcpResource, protectedResourceMetadata, verifyAccessToken } from '../auth/oauth/service.js';
-import { authenticated } from '../auth/users.js';
+import { authenticated, isDisabled } from '../auth/users.js';
 import type { AppEnv } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ErrorLogger } from '../platform/errors/handler.js';
@@ -96,7 +96,8 @@ async function bearerCaller(c: Context<AppEnv>): Promise<{ caller: McpCaller; cl
   const deps = c.get('deps');
   const token = await verifyAccessToken(deps, baseUrlOf(c), match[1]);
   const user = token ? await deps.storage.users.byId(token.user_id) : null;
-  if (!token || !user) {
+  // A disabled account's tokens are revoked when it is disabled; one issued in a race is refused here.
+  if (!token || !user || isDisabled(user)) {
     return refuse(
       c,
       new AppError(
