@@ -86,6 +86,7 @@ export {
   startupLines,
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
+export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';

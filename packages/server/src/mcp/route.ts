@@ -21,6 +21,7 @@ import type { Context, Hono } from 'hono';
 import { baseUrlOf } from '../auth/oauth/base.js';
 import { MCP_SCOPE, mcpResource, protectedResourceMetadata, verifyAccessToken } from '../auth/oauth/service.js';
 import { authenticated, isDisabled } from '../auth/users.js';
+import { addressGroup } from '../platform/client-ip.js';
 import type { AppEnv } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ErrorLogger } from '../platform/errors/handler.js';
@@ -29,6 +30,7 @@ import { before, type PlatformSteps } from '../platform/pipeline.js';
 import { weightOf } from '../platform/rate-limit/weights.js';
 import type { UseCases } from '../use-cases.js';
 import { type McpCaller, mcpBackend } from './backend.js';
+import { FairGate, MCP_FAIRNESS } from './fair-gate.js';
 
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';
@@ -177,56 +179,77 @@ export function registerMcpRoutes(
           allow: 'POST',
         });
       }
-      // One message per request: a batch would run many tool calls for one request's budget, and
-      // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        body = undefined;
-      }
-      if (Array.isArray(body)) {
-        return jsonRpcError(
-          c,
-          -32600,
-          'Invalid Request: batches are not supported; send one JSON-RPC message per request',
-        );
-      }
-      // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
-      // call pays the weight of the REST route doing the same work, in the backend, before it runs.
-      if (isRecord(body) && body.method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
-      const charge = (route: string) => {
-        const space = route.indexOf(' ');
-        return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
-      };
-      const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases, charge), {
-        version: options.version,
-        onError: (err) => options.logError?.(err, c),
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(c.req.raw, {
-          parsedBody: body,
-          authInfo: {
-            token: 'redacted',
-            clientId,
-            scopes: [MCP_SCOPE],
-            resource: new URL(mcpResource(baseUrlOf(c))),
-          },
+      // Fair between addresses: at most MCP_FAIRNESS.perKey messages of this address run at once,
+      // and a freed slot goes to the addresses in turn, so a flood from one address waits behind
+      // its own queue, never in front of another client's message.
+      const deps = c.get('deps');
+      deps.mcpGate ??= new FairGate(MCP_FAIRNESS);
+      const admitted = deps.mcpGate.acquire(addressGroup(c.get('clientIp'), deps.config.rateLimit.ipv6Prefix));
+      if (admitted === null) {
+        throw new AppError('RateLimited', 'Too many /mcp messages from this address are waiting; retry in a second', {
+          'retry-after': '1',
         });
-        for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
-        // The budget headers the rate limit wrote on the context (outside a Node server) go on the
-        // transport's own response, as on any route.
-        for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
-        return response;
+      }
+      const release = await admitted;
+      try {
+        return await answer(c, caller, clientId);
       } finally {
-        // JSON responses are complete when returned; the per-request server is done.
-        await server.close();
+        release();
       }
     }),
   );
+
+  /** One admitted `/mcp` message: parsed, charged, answered by a per-request MCP server. */
+  async function answer(c: Context<AppEnv>, caller: McpCaller, clientId: string): Promise<Response> {
+    // One message per request: a batch would run many tool calls for one request's budget, and
+    // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      body = undefined;
+    }
+    if (Array.isArray(body)) {
+      return jsonRpcError(
+        c,
+        -32600,
+        'Invalid Request: batches are not supported; send one JSON-RPC message per request',
+      );
+    }
+    // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
+    // call pays the weight of the REST route doing the same work, in the backend, before it runs.
+    if (isRecord(body) && body.method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
+    const charge = (route: string) => {
+      const space = route.indexOf(' ');
+      return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
+    };
+    const server = createMcpServer(mcpBackend(c.get('deps'), caller, useCases, charge), {
+      version: options.version,
+      onError: (err) => options.logError?.(err, c),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(c.req.raw, {
+        parsedBody: body,
+        authInfo: {
+          token: 'redacted',
+          clientId,
+          scopes: [MCP_SCOPE],
+          resource: new URL(mcpResource(baseUrlOf(c))),
+        },
+      });
+      for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
+      // The budget headers the rate limit wrote on the context (outside a Node server) go on the
+      // transport's own response, as on any route.
+      for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
+      return response;
+    } finally {
+      // JSON responses are complete when returned; the per-request server is done.
+      await server.close();
+    }
+  }
 }
