@@ -170,17 +170,17 @@ export function registerMcpRoutes(
     MCP_PATH,
     before(platform, async (c) => {
       checkOrigin(c);
-      const bearer = await bearerCaller(c);
-      if (bearer instanceof Response) return bearer;
-      const { caller, clientId } = bearer;
       if (c.req.method !== 'POST') {
+        const bearer = await bearerCaller(c);
+        if (bearer instanceof Response) return bearer;
         return c.json(errorBody('MethodNotAllowed', 'This endpoint is stateless: POST only'), 405, {
           ...CORS,
           allow: 'POST',
         });
       }
-      // Fair between addresses: at most MCP_FAIRNESS.perKey messages of this address run at once,
-      // and a freed slot goes to the addresses in turn, so a flood from one address waits behind
+      // Fair between addresses, from the token's lookup on: at most MCP_FAIRNESS.perKey messages of
+      // this address run at once, a freed slot goes to the addresses in turn, and an address's
+      // messages hold a slot at most a share of the time, so a flood from one address waits behind
       // its own queue, never in front of another client's message.
       const deps = c.get('deps');
       deps.mcpGate ??= new FairGate(MCP_FAIRNESS);
@@ -192,7 +192,9 @@ export function registerMcpRoutes(
       }
       const release = await admitted;
       try {
-        return await answer(c, caller, clientId);
+        const bearer = await bearerCaller(c);
+        if (bearer instanceof Response) return bearer;
+        return await answer(c, bearer.caller, bearer.clientId);
       } finally {
         release();
       }
