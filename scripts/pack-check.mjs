@@ -2,11 +2,15 @@
 /**
  * The packages as a user receives them. On a built tree (`pnpm build`) this:
  *
- * 1. packs every published package with `pnpm pack` into a temporary directory and checks each
- *    tarball: the metadata fields, a LICENSE, no `workspace:` range left, and a source map only
- *    when the sources it names are inside it (embedded or shipped);
- * 2. installs the tarballs into a fresh consumer project (npm, the local tarballs plus their
- *    registry dependencies), compiles a TypeScript file importing every package's entry from ESM
+ * 1. packs every published package twice, with `npm pack` and with `pnpm pack`, into a temporary
+ *    directory and checks each tarball: the metadata fields, a LICENSE, no `workspace:` range left
+ *    (npm does not rewrite them: the packages' `prepack`/`postpack` run scripts/workspace-ranges.mjs,
+ *    and their package.json must be byte for byte the same after packing), the same dependency
+ *    ranges from both packers, and a source map only when the sources it names are inside it
+ *    (embedded or shipped);
+ * 2. installs the npm-packed tarballs together into a fresh consumer project (npm; each sibling a
+ *    package depends on resolves to its tarball through `overrides`, only third-party dependencies
+ *    come from the registry or npm's cache), compiles a TypeScript file importing every package's entry from ESM
  *    and from CommonJS with `strict` and without `skipLibCheck`, loads every entry in Node and runs
  *    the installed `marketlens --version`;
  * 3. runs `attw` (@arethetypeswrong/cli) and `publint` on every tarball;
@@ -15,7 +19,9 @@
  *    sibling names that sibling's new version, and that the packages have a publish order (the
  *    dependency graph between them has no cycle and reaches no private package).
  *
- * The work tree is never written. Needs the npm registry (for the consumer's dependencies).
+ * The work tree is left as it was (packing rewrites a package.json only between its prepack and
+ * postpack; this checks it is restored). Needs the npm registry or a warm npm cache (for the
+ * consumer's third-party dependencies).
  *
  *   node scripts/pack-check.mjs           run everything, remove the temporary directory
  *   node scripts/pack-check.mjs --keep    leave the temporary directory for inspection
@@ -149,9 +155,9 @@ function tarFile(tarball, path) {
   return run('tar', ['-xOzf', tarball, `package/${path}`]);
 }
 
-/** Checks one tarball's manifest and contents. */
-function inspectTarball(tarball, sourceManifest) {
-  const name = sourceManifest.name;
+/** Checks one tarball's manifest and contents (`packer` names who packed it). */
+function inspectTarball(tarball, sourceManifest, packer) {
+  const name = `${sourceManifest.name} (${packer} pack)`;
   const manifest = JSON.parse(tarFile(tarball, 'package.json'));
   const entries = tarEntries(tarball);
   for (const field of REQUIRED_FIELDS) {
@@ -172,14 +178,37 @@ function inspectTarball(tarball, sourceManifest) {
     if (missing.length > 0) fail(`${name}: ${map} names ${missing.length} source(s) it neither embeds nor ships`);
   }
   const bytes = Number(run('wc', ['-c', tarball]).trim().split(/\s+/)[0]);
-  console.log(`  ${name}@${manifest.version}: ${entries.length} files, ${(bytes / 1024).toFixed(0)} kB packed`);
+  console.log(
+    `  ${sourceManifest.name}@${manifest.version} (${packer}): ${entries.length} files, ${(bytes / 1024).toFixed(0)} kB packed`,
+  );
   return manifest;
+}
+
+const DEPENDENCY_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies'];
+
+/** Fails unless npm's and pnpm's tarballs of one package depend on the same ranges. */
+function sameRanges(name, byNpm, byPnpm) {
+  for (const field of DEPENDENCY_FIELDS) {
+    const a = JSON.stringify(Object.entries(byNpm[field] ?? {}).sort());
+    const b = JSON.stringify(Object.entries(byPnpm[field] ?? {}).sort());
+    if (a !== b) fail(`${name}: npm and pnpm pack different ${field}: ${a} vs ${b}`);
+  }
+}
+
+/** `npm pack` one package into `destination` (its prepack/postpack run); returns the tarball path. */
+function packNpm(packageDir, destination) {
+  const out = run('npm', ['pack', '--pack-destination', destination, '--json'], { cwd: packageDir });
+  return join(destination, JSON.parse(out)[0].filename);
 }
 
 /** `pnpm pack` one package into `destination`; returns the tarball path. */
 function pack(packageDir, destination) {
   const out = pnpm(['pack', '--pack-destination', destination, '--json'], { cwd: packageDir });
-  return JSON.parse(out).filename;
+  // The prepack/postpack scripts' output shares stdout with the JSON: take the object itself.
+  const start = out.search(/^\{$/m);
+  const end = out.lastIndexOf('\n}');
+  if (start < 0 || end < start) throw new Error(`pnpm pack printed no JSON in ${packageDir}:\n${out}`);
+  return JSON.parse(out.slice(start, end + 2)).filename;
 }
 
 function installedVersion(name) {
@@ -258,9 +287,12 @@ function consumerCheck(work, packed) {
   );
   // Install scripts are skipped: native modules are not needed to compile or to load the entries.
   if (
-    !check('npm install of the tarballs', 'npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund'], {
-      cwd: consumer,
-    })
+    !check(
+      'npm install of the tarballs',
+      'npm',
+      ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'],
+      { cwd: consumer },
+    )
   ) {
     return;
   }
@@ -418,16 +450,40 @@ function main() {
   console.log(`Packing into ${work}`);
   try {
     const tarballs = join(work, 'tarballs');
+    const npmTarballs = join(work, 'npm-tarballs');
     mkdirSync(tarballs);
+    mkdirSync(npmTarballs);
     const published = publishOrder(workspacePackages(ROOT).filter(({ manifest }) => !manifest.private));
     for (const { path } of published) {
       if (!existsSync(join(path, 'dist'))) throw new Error(`${path} is not built: run pnpm build first`);
     }
     const packed = published.map(({ path, manifest }) => {
+      const file = join(path, 'package.json');
+      const before = readFileSync(file);
+      let npmTarball;
+      try {
+        npmTarball = packNpm(path, npmTarballs);
+      } finally {
+        if (!readFileSync(file).equals(before)) {
+          fail(`${manifest.name}: npm pack left package.json changed (its postpack restores it)`);
+          writeFileSync(file, before);
+        }
+      }
       const tarball = pack(path, tarballs);
-      return { tarball, manifest: inspectTarball(tarball, manifest) };
+      if (!readFileSync(file).equals(before)) {
+        fail(`${manifest.name}: pnpm pack left package.json changed (its postpack restores it)`);
+        writeFileSync(file, before);
+      }
+      const byNpm = inspectTarball(npmTarball, manifest, 'npm');
+      const byPnpm = inspectTarball(tarball, manifest, 'pnpm');
+      sameRanges(manifest.name, byNpm, byPnpm);
+      return { tarball, npmTarball, manifest: byPnpm };
     });
-    consumerCheck(work, packed);
+    // npm's tarballs are the ones npm could not install before (EUNSUPPORTEDPROTOCOL).
+    consumerCheck(
+      work,
+      packed.map(({ npmTarball, manifest }) => ({ tarball: npmTarball, manifest })),
+    );
     lintTarballs(packed);
     releaseRehearsal(work);
   } finally {

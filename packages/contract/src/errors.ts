@@ -129,6 +129,12 @@ export const ERROR_CODES = {
     meaning:
       'Where verification is required, creating API keys, exchange connections or alerts needs a verified email (`POST /v1/auth/verify/resend`).',
   },
+  AccountDisabled: {
+    code: 'AccountDisabled',
+    status: 403,
+    meaning:
+      'An operator disabled this account: it cannot sign in and its API keys are refused until it is enabled again.',
+  },
   InvalidVerificationToken: {
     code: 'InvalidVerificationToken',
     status: 400,

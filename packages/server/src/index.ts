@@ -86,6 +86,7 @@ export {
   startupLines,
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
+export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
@@ -93,12 +94,15 @@ export {
   DEMO_EMAIL,
   DEMO_PILOT_DAYS,
   type DemoCredentials,
+  disableUser,
+  enableUser,
   grantPilotAccess,
   grantUserTier,
   PILOT_GRANT_MAX_DAYS,
   revokePilotAccess,
   seedDemo,
   setUserTier,
+  type UserStatusChange,
 } from './platform/admin.js';
 export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
 export type {

@@ -413,6 +413,8 @@ export function startupLines(
       `  api key:       ${ml.demo.api_key}`,
       '',
       `  try: curl -s ${server.url}/v2/config -H 'x-api-key: ${ml.demo.api_key}'`,
+      // `pnpm demo` and the server agree: both analyse the last closed candle, never the forming one.
+      '  an analysis is for the last closed candle of its timeframe (as_of); the candle still forming is left out',
     );
   }
   return lines;

@@ -1,4 +1,4 @@
-/** `marketlens admin sessions revoke`, `admin user delete` and `admin key rotate` on a data folder. */
+/** `marketlens admin sessions revoke`, `admin user delete|disable|enable` and `admin key rotate` on a data folder. */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -77,6 +77,61 @@ describe('admin commands for operators', () => {
     expect(await storage.connections.byId('c1')).toBeNull();
     expect(await storage.users.byEmail('other@example.com')).not.toBeNull();
     await storage.close();
+  });
+
+  it('disables a user (sessions ended, key kept, sync skipped) and enables them again', async () => {
+    const { dir, env } = await dataDir();
+    let storage = openDataDir(dir);
+    await storage.apiKeys.createIfBelow(
+      {
+        id: 'k1',
+        user_id: 'u-ops',
+        name: null,
+        prefix: 'mlk_x',
+        key_hash: 'kh1',
+        created_at: 1,
+        expires_at: null,
+        revoked_at: null,
+        last_used_at: null,
+      },
+      5,
+      1,
+    );
+    await storage.close();
+    const r = marketlens(['admin', 'user', 'disable', USER, '--json'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({
+      schema: 'marketlens.admin.user.disabled/1',
+      user_id: 'u-ops',
+      changed: true,
+      sessions: 2,
+      oauth_tokens: 0,
+    });
+    expect(typeof out.disabled_at).toBe('number');
+    const again = marketlens(['admin', 'user', 'disable', 'u-ops'], env);
+    expect(again.stdout).toMatch(
+      /^ops@example\.com: already disabled since .* UTC; 0 sessions ended, 0 OAuth tokens revoked\n$/,
+    );
+    const shown = JSON.parse(marketlens(['admin', 'user', USER, '--json'], env).stdout);
+    expect(shown.user.disabled_at).toBe(out.disabled_at);
+    storage = openDataDir(dir);
+    expect(await storage.sessions.byTokenHash('h-s1')).toBeNull();
+    expect(await storage.sessions.byTokenHash('h-s3')).not.toBeNull();
+    expect(await storage.apiKeys.byHash('kh1')).toMatchObject({ revoked_at: null });
+    expect((await storage.connections.due(2, 10)).map((c) => c.id)).toEqual([]);
+    await storage.close();
+
+    const enabled = marketlens(['admin', 'user', 'enable', USER], env);
+    expect(enabled.code, enabled.stderr).toBe(0);
+    expect(enabled.stdout).toBe(`${USER}: enabled\n`);
+    expect(marketlens(['admin', 'user', 'enable', USER], env).stdout).toBe(`${USER}: was not disabled\n`);
+    expect(JSON.parse(marketlens(['admin', 'user', USER, '--json'], env).stdout).user.disabled_at).toBeNull();
+    storage = openDataDir(dir);
+    expect((await storage.connections.due(2, 10)).map((c) => c.id)).toEqual(['c1']);
+    await storage.close();
+    expect(marketlens(['admin', 'user', 'disable', 'nobody@example.com'], env).code).toBe(3);
+    expect(marketlens(['admin']).stdout).toContain('admin user disable');
   });
 
   it('re-encrypts stored credentials under the new key, once; refuses without both keys', async () => {

@@ -7,6 +7,8 @@ import {
   createApiKey,
   createStorage,
   DEMO_PILOT_DAYS,
+  disableUser,
+  enableUser,
   grantPilotAccess,
   grantUserTier,
   isKeyActive,
@@ -49,6 +51,8 @@ export interface AdminUser {
   /** The grant that raises it, with its expiry, or null. */
   grant: { tier: Tier; source: string; expires_at: number } | null;
   created_at: number;
+  /** When an operator disabled the account, or null (`admin user disable` / `enable`). */
+  disabled_at: number | null;
 }
 
 /** An API key as the admin commands print it: never its hash. */
@@ -133,6 +137,7 @@ async function adminUser(storage: Storage, user: UserRecord, now: number): Promi
         ? null
         : { tier: standing.grant.tier, source: standing.grant.source, expires_at: standing.grant.expires_at },
     created_at: user.created_at,
+    disabled_at: user.disabled_at ?? null,
   };
 }
 
@@ -151,6 +156,7 @@ function userText(u: AdminUser): string {
     ['effective tier', u.effective_tier],
     ['grant', grant],
     ['created', `${utc(u.created_at)} UTC`],
+    ['disabled', u.disabled_at === null ? 'no' : `since ${utc(u.disabled_at)} UTC`],
   ]);
 }
 
@@ -496,6 +502,63 @@ const userDeleteCommand: Command = {
   },
 };
 
+const userDisableCommand: Command = {
+  spec: adminSpec(
+    'user disable',
+    'disable a user: no sign-in, every session and OAuth token ended, API keys refused (kept), syncs and alerts paused',
+    '<email|id>',
+    1,
+    {},
+    [
+      "Sign-in and the user's API keys answer 403 AccountDisabled. Undo with 'marketlens admin user enable' (the keys work again; sessions stay ended).",
+      'Instances believe a session they read for at most one second: the user is signed out everywhere within it.',
+    ],
+  ),
+  async run(args, io) {
+    const done = await withStorage(args, io, async (storage) => {
+      const found = await findUser(storage, args.positionals[0]);
+      return disableUser(storage, found.id, Date.now());
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.user.disabled', {
+        user_id: done.user.id,
+        email: done.user.email,
+        disabled_at: done.user.disabled_at ?? null,
+        changed: done.changed,
+        sessions: done.sessions,
+        oauth_tokens: done.oauth_tokens,
+      });
+      return;
+    }
+    const state = done.changed ? 'disabled' : `already disabled since ${utc(done.user.disabled_at ?? 0)} UTC`;
+    io.stdout(
+      `${done.user.email}: ${state}; ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended, ${done.oauth_tokens} OAuth token${done.oauth_tokens === 1 ? '' : 's'} revoked\n`,
+    );
+  },
+};
+
+const userEnableCommand: Command = {
+  spec: adminSpec(
+    'user enable',
+    'enable a disabled user again: sign-in and the API keys that were active work again',
+    '<email|id>',
+    1,
+    {},
+    ['Sessions and OAuth tokens ended by the disable stay ended: the user signs in again.'],
+  ),
+  async run(args, io) {
+    const done = await withStorage(args, io, async (storage) => {
+      const found = await findUser(storage, args.positionals[0]);
+      return enableUser(storage, found.id);
+    });
+    if (args.flag('json')) {
+      printJson(io, 'admin.user.enabled', { user_id: done.user.id, email: done.user.email, changed: done.changed });
+      return;
+    }
+    io.stdout(`${done.user.email}: ${done.changed ? 'enabled' : 'was not disabled'}\n`);
+  },
+};
+
 const keyRotateCommand: Command = {
   spec: adminSpec(
     'key rotate',
@@ -559,5 +622,7 @@ export const adminCommands: readonly Command[] = [
   pilotRevokeCommand,
   sessionsRevokeCommand,
   userDeleteCommand,
+  userDisableCommand,
+  userEnableCommand,
   keyRotateCommand,
 ];

@@ -7,7 +7,7 @@ import { requestHeader } from '../platform/request-header.js';
 import type { Storage, UserRecord } from '../storage/types.js';
 import { checkSameOrigin, clearingCookieOn, cookieSessionToken } from './cookie-session.js';
 import type { LoadedSession } from './session-cache.js';
-import { authenticated, liveSession } from './users.js';
+import { accountDisabled, authenticated, isDisabled, liveSession } from './users.js';
 
 /** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
 export interface AuthSpec {
@@ -64,6 +64,8 @@ async function apiKeyCaller(deps: AppDeps, key: string): Promise<Caller> {
   const record = await apiKeyRecord(storage, key, now);
   const user = record ? await storage.users.byId(record.user_id) : null;
   if (!record || !user) throw new AppError('InvalidApiKey', 'API key is invalid, expired or revoked');
+  // Kept, not revoked: the keys work again when the operator enables the account.
+  if (isDisabled(user)) throw accountDisabled();
   const caller = await withTier(storage, user, now, 'api_key', record.id);
   await consumeAllowance(usageOf(deps), user.id, caller.tier ?? 'free', now);
   await storage.apiKeys.touch(record.id, now);

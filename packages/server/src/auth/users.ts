@@ -78,6 +78,8 @@ export async function login(
         : 'Email or password is wrong',
     );
   }
+  // Said only to whoever knows the password: a disabled account is not revealed to a guess.
+  if (isDisabled(user)) throw accountDisabled();
   return openSession(storage, user, now);
 }
 
@@ -87,7 +89,20 @@ export async function logout(storage: Storage, token: string): Promise<void> {
   forgetSession(token);
 }
 
-/** The live session of a token and its user, or null. */
+/** Whether an operator disabled the account (`marketlens admin user disable`). */
+export function isDisabled(user: UserRecord): boolean {
+  return (user.disabled_at ?? null) !== null;
+}
+
+/** 403 `AccountDisabled`: what a disabled account's sign-in and API keys are answered with. */
+export function accountDisabled(): AppError {
+  return new AppError(
+    'AccountDisabled',
+    'This account is disabled by the operator: it cannot sign in and its API keys are refused until it is enabled again',
+  );
+}
+
+/** The live session of a token and its user, or null (also when the account is disabled). */
 export async function liveSession(
   storage: Storage,
   token: string,
@@ -96,7 +111,8 @@ export async function liveSession(
   const session = await storage.sessions.byTokenHash(secretHash(token));
   if (!session || session.expires_at <= now) return null;
   const user = await storage.users.byId(session.user_id);
-  return user ? { session, user } : null;
+  // Disabling ends the sessions; one opened in a race with it is refused here.
+  return user && !isDisabled(user) ? { session, user } : null;
 }
 
 export async function authenticated(storage: Storage, user: UserRecord, now: number): Promise<AuthenticatedUser> {

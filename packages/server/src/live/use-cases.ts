@@ -8,7 +8,7 @@ import {
 } from '@marketlens/contract';
 import type { Timeframe } from '@marketlens/exchanges';
 import { checkAnalysisAccess, requireAsset, tierOf } from '../analysis/analysis.js';
-import { liveSession } from '../auth/users.js';
+import { isDisabled, liveSession } from '../auth/users.js';
 import { apiKeyRecord } from '../keys/api-keys.js';
 import { marketOf } from '../market/market.js';
 import type { Actor, AppDeps } from '../platform/deps.js';
@@ -20,7 +20,7 @@ import type { SseStream } from './stream.js';
 /** The credential a stream was opened with, checked again while it is open. */
 export type StreamCredential = { kind: 'session'; token: string } | { kind: 'api_key'; key: string };
 
-const refusal = (name: 'InvalidSession' | 'InvalidApiKey', message: string): ErrorResponse => ({
+const refusal = (name: 'InvalidSession' | 'InvalidApiKey' | 'AccountDisabled', message: string): ErrorResponse => ({
   success: false,
   code: ERROR_CODES[name].code,
   message,
@@ -34,10 +34,14 @@ function credentialCheck(deps: AppDeps, credential: StreamCredential): Credentia
         ? refusal('InvalidSession', 'The session expired or was signed out; the stream ends')
         : null;
   }
-  return async () =>
-    (await apiKeyRecord(deps.storage, credential.key, deps.now())) === null
-      ? refusal('InvalidApiKey', 'The API key was revoked or expired; the stream ends')
+  return async () => {
+    const record = await apiKeyRecord(deps.storage, credential.key, deps.now());
+    if (record === null) return refusal('InvalidApiKey', 'The API key was revoked or expired; the stream ends');
+    const owner = await deps.storage.users.byId(record.user_id);
+    return owner !== null && isDisabled(owner)
+      ? refusal('AccountDisabled', 'The operator disabled this account; the stream ends')
       : null;
+  };
 }
 
 /**

@@ -22,7 +22,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Context, Hono } from 'hono';
 import { baseUrlOf } from '../auth/oauth/base.js';
 import { MCP_SCOPE, mcpResource, protectedResourceMetadata, verifyAccessToken } from '../auth/oauth/service.js';
-import { authenticated } from '../auth/users.js';
+import { authenticated, isDisabled } from '../auth/users.js';
+import { addressGroup } from '../platform/client-ip.js';
 import type { AppEnv } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ErrorLogger } from '../platform/errors/handler.js';
@@ -31,6 +32,7 @@ import { before, type PlatformSteps } from '../platform/pipeline.js';
 import { weightOf } from '../platform/rate-limit/weights.js';
 import type { UseCases } from '../use-cases.js';
 import { type McpCaller, mcpBackend } from './backend.js';
+import { FairGate, MCP_FAIRNESS } from './fair-gate.js';
 import { mcpSessionsOf } from './sessions.js';
 
 export const MCP_PATH = '/mcp';
@@ -107,7 +109,8 @@ async function bearerCaller(
   const deps = c.get('deps');
   const token = await verifyAccessToken(deps, baseUrlOf(c), match[1]);
   const user = token ? await deps.storage.users.byId(token.user_id) : null;
-  if (!token || !user) {
+  // A disabled account's tokens are revoked when it is disabled; one issued in a race is refused here.
+  if (!token || !user || isDisabled(user)) {
     return refuse(
       c,
       new AppError(
@@ -187,110 +190,134 @@ export function registerMcpRoutes(
     MCP_PATH,
     before(platform, async (c) => {
       checkOrigin(c);
-      const bearer = await bearerCaller(c);
-      if (bearer instanceof Response) return bearer;
-      const { caller, clientId, tokenLive } = bearer;
+      // GET (a session's notification stream) and DELETE (its end) hold no slot: a stream lasts.
+      if (c.req.method !== 'POST') return handle(c);
+      // Fair between addresses, from the token's lookup on: at most MCP_FAIRNESS.perKey messages of
+      // this address run at once, a freed slot goes to the addresses in turn, and an address's
+      // messages hold a slot at most a share of the time, so a flood from one address waits behind
+      // its own queue, never in front of another client's message.
       const deps = c.get('deps');
-      const sessions = mcpSessionsOf(deps);
-      const sessionId = c.req.header('mcp-session-id');
-      const held = sessionId === undefined ? null : sessions.get(sessionId, caller.user.id, clientId);
-      if (sessionId !== undefined && held === null) {
-        // MCP: a request naming an ended (or unknown) session is answered 404; the client starts anew.
-        return c.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, 404, CORS);
-      }
-      if (held !== null) held.tokenLive = tokenLive;
-      if (c.req.method === 'GET' || c.req.method === 'DELETE') {
-        if (held === null) {
-          return c.json(
-            errorBody('MethodNotAllowed', 'GET and DELETE need an Mcp-Session-Id (from initialize); requests are POST'),
-            405,
-            { ...CORS, allow: 'POST' },
-          );
-        }
-        if (c.req.method === 'DELETE') {
-          sessions.end(held.id);
-          return c.body(null, 204, CORS);
-        }
-        const stream = sessions.openStream(held);
-        return new Response(stream.body, {
-          status: 200,
-          headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id },
+      deps.mcpGate ??= new FairGate(MCP_FAIRNESS);
+      const admitted = deps.mcpGate.acquire(addressGroup(c.get('clientIp'), deps.config.rateLimit.ipv6Prefix));
+      if (admitted === null) {
+        throw new AppError('RateLimited', 'Too many /mcp messages from this address are waiting; retry in a second', {
+          'retry-after': '1',
         });
       }
-      // One message per request: a batch would run many tool calls for one request's budget, and
-      // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
-      let body: unknown;
+      const release = await admitted;
       try {
-        body = await c.req.json();
-      } catch {
-        body = undefined;
-      }
-      if (Array.isArray(body)) {
-        return jsonRpcError(
-          c,
-          -32600,
-          'Invalid Request: batches are not supported; send one JSON-RPC message per request',
-        );
-      }
-      const method = isRecord(body) ? body.method : undefined;
-      if (method === 'resources/subscribe' && held === null) {
-        const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-        const message = 'resources/subscribe needs a session: send the Mcp-Session-Id that initialize answered';
-        return c.json(
-          { jsonrpc: '2.0', error: { code: -32602, message, data: { code: 'InvalidRequest', message } }, id },
-          200,
-          CORS,
-        );
-      }
-      // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
-      // call (or a resource read, a prompt) pays the weight of the REST route doing the same work,
-      // in the backend, before it runs.
-      if (method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
-      const charge = (route: string) => {
-        const space = route.indexOf(' ');
-        return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
-      };
-      // initialize opens a session: what must outlive this request (subscriptions, the logging
-      // level, the GET stream) is kept under the id answered in Mcp-Session-Id.
-      const opened =
-        method === 'initialize' && held === null ? sessions.create(caller.user.id, clientId, tokenLive) : null;
-      const session = (held ?? opened)?.session;
-      const server = createMcpServer(mcpBackend(deps, caller, useCases, charge), {
-        version: options.version,
-        onError: (err) => options.logError?.(err, c),
-        ...(session === undefined ? {} : { session }),
-      });
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-      });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(c.req.raw, {
-          parsedBody: body,
-          authInfo: {
-            token: 'redacted',
-            clientId,
-            scopes: [MCP_SCOPE],
-            resource: new URL(mcpResource(baseUrlOf(c))),
-          },
-        });
-        for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
-        // The budget headers the rate limit wrote on the context (outside a Node server) go on the
-        // transport's own response, as on any route.
-        for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
-        if (opened !== null) {
-          if (response.ok) response.headers.set('mcp-session-id', opened.id);
-          else sessions.end(opened.id);
-        }
-        return response;
-      } catch (err) {
-        if (opened !== null) sessions.end(opened.id);
-        throw err;
+        return await handle(c);
       } finally {
-        // JSON responses are complete when returned; the per-request server is done.
-        await server.close();
+        release();
       }
     }),
   );
+
+  /** One `/mcp` request: a session's GET stream or DELETE, or one message answered by a per-request MCP server. */
+  async function handle(c: Context<AppEnv>): Promise<Response> {
+    const bearer = await bearerCaller(c);
+    if (bearer instanceof Response) return bearer;
+    const { caller, clientId, tokenLive } = bearer;
+    const deps = c.get('deps');
+    const sessions = mcpSessionsOf(deps);
+    const sessionId = c.req.header('mcp-session-id');
+    const held = sessionId === undefined ? null : sessions.get(sessionId, caller.user.id, clientId);
+    if (sessionId !== undefined && held === null) {
+      // MCP: a request naming an ended (or unknown) session is answered 404; the client starts anew.
+      return c.json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }, 404, CORS);
+    }
+    if (held !== null) held.tokenLive = tokenLive;
+    if (c.req.method === 'GET' || c.req.method === 'DELETE') {
+      if (held === null) {
+        return c.json(
+          errorBody('MethodNotAllowed', 'GET and DELETE need an Mcp-Session-Id (from initialize); requests are POST'),
+          405,
+          { ...CORS, allow: 'POST' },
+        );
+      }
+      if (c.req.method === 'DELETE') {
+        sessions.end(held.id);
+        return c.body(null, 204, CORS);
+      }
+      const stream = sessions.openStream(held);
+      return new Response(stream.body, {
+        status: 200,
+        headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id },
+      });
+    }
+    // One message per request: a batch would run many tool calls for one request's budget, and
+    // the current MCP revision dropped batches. A body that is not JSON is the transport's to refuse.
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      body = undefined;
+    }
+    if (Array.isArray(body)) {
+      return jsonRpcError(
+        c,
+        -32600,
+        'Invalid Request: batches are not supported; send one JSON-RPC message per request',
+      );
+    }
+    const method = isRecord(body) ? body.method : undefined;
+    if (method === 'resources/subscribe' && held === null) {
+      const id = isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+      const message = 'resources/subscribe needs a session: send the Mcp-Session-Id that initialize answered';
+      return c.json(
+        { jsonrpc: '2.0', error: { code: -32602, message, data: { code: 'InvalidRequest', message } }, id },
+        200,
+        CORS,
+      );
+    }
+    // `tools/list` carries every tool's schemas: weighed by its size, as the manifest is. A tool
+    // call (or a resource read, a prompt) pays the weight of the REST route doing the same work,
+    // in the backend, before it runs.
+    if (method === 'tools/list') await platform.charge(c, weightOf('MCP', 'tools/list'));
+    const charge = (route: string) => {
+      const space = route.indexOf(' ');
+      return platform.charge(c, weightOf(route.slice(0, space), route.slice(space + 1)));
+    };
+    // initialize opens a session: what must outlive this request (subscriptions, the logging
+    // level, the GET stream) is kept under the id answered in Mcp-Session-Id.
+    const opened =
+      method === 'initialize' && held === null ? sessions.create(caller.user.id, clientId, tokenLive) : null;
+    const session = (held ?? opened)?.session;
+    const server = createMcpServer(mcpBackend(deps, caller, useCases, charge), {
+      version: options.version,
+      onError: (err) => options.logError?.(err, c),
+      ...(session === undefined ? {} : { session }),
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(c.req.raw, {
+        parsedBody: body,
+        authInfo: {
+          token: 'redacted',
+          clientId,
+          scopes: [MCP_SCOPE],
+          resource: new URL(mcpResource(baseUrlOf(c))),
+        },
+      });
+      for (const [k, v] of Object.entries(CORS)) response.headers.set(k, v);
+      // The budget headers the rate limit wrote on the context (outside a Node server) go on the
+      // transport's own response, as on any route.
+      for (const [k, v] of c.res.headers) if (k.startsWith('x-ratelimit-')) response.headers.set(k, v);
+      if (opened !== null) {
+        if (response.ok) response.headers.set('mcp-session-id', opened.id);
+        else sessions.end(opened.id);
+      }
+      return response;
+    } catch (err) {
+      if (opened !== null) sessions.end(opened.id);
+      throw err;
+    } finally {
+      // JSON responses are complete when returned; the per-request server is done.
+      await server.close();
+    }
+  }
 }

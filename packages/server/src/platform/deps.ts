@@ -134,6 +134,11 @@ export interface AppDeps {
   now: () => number;
   /** Resolved sessions, briefly (createApp gives each app its own when absent; none: always storage). */
   sessionCache?: SessionCache;
+  /**
+   * Admission of `/mcp` messages, fair between client addresses (`mcp/fair-gate.ts`); absent: the
+   * route makes one with `MCP_FAIRNESS` on first use.
+   */
+  mcpGate?: import('../mcp/fair-gate.js').FairGate;
   /** Where market data comes from; absent: the simulated venue on the real clock (see `marketOf`). */
   market?: MarketData;
   /**

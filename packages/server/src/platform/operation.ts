@@ -26,7 +26,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid request (bad parameters, malformed JSON, API key in the query string)',
   401: 'Missing or invalid credential, or a credential this operation does not accept',
   402: 'Paid feature',
-  403: 'Forbidden (e.g. unsupported client version)',
+  403: 'Forbidden (e.g. unsupported client version, an account the operator disabled)',
   404: 'Not found',
   405: 'Method not allowed on this path; see the Allow header',
   410: 'Gone',

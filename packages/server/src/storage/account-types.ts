@@ -69,7 +69,7 @@ export interface ConnectionRepository {
   byId(id: string): Promise<ConnectionRecord | null>;
   /** The user's connections, oldest first (ties by id). */
   byUser(userId: string): Promise<ConnectionRecord[]>;
-  /** Connections whose next sync is due at `now`, most overdue first; at most `limit`. */
+  /** Connections whose next sync is due at `now`, most overdue first; at most `limit`. Disabled accounts' are skipped. */
   due(now: number, limit: number): Promise<ConnectionRecord[]>;
   /** Records the end of a sync attempt (success: failures 0, last_success_at = at). */
   recordOutcome(id: string, outcome: SyncOutcome): Promise<void>;

@@ -86,7 +86,7 @@ export interface AlertRepository {
   /** Replaces the alert; refused with `limit` when it becomes active and the cap is reached. */
   update(alert: AlertRecord, maxActive: number | null): Promise<AlertUpdateResult>;
   remove(userId: string, id: string): Promise<boolean>;
-  /** Every active alert of every user, of one asset when given (the evaluator's work list). */
+  /** Every active alert of every enabled user, of one asset when given (the evaluator's work list; a disabled account's alerts wait). */
   listActive(assetId?: string): Promise<AlertRecord[]>;
   /** Records the last closed candle evaluated, if the alert is still active and armed at `armedAt`. */
   markEvaluated(id: string, armedAt: number, lastOpen: number): Promise<void>;
@@ -114,9 +114,9 @@ export interface PushDeviceRepository {
   remove(userId: string, id: string): Promise<boolean>;
   /** Stops pushes to the device and drops its pending ones. */
   deactivate(id: string, reason: string, now: number): Promise<void>;
-  /** Users with at least one active device. */
+  /** Enabled users with at least one active device. */
   usersWithActiveDevices(): Promise<string[]>;
-  /** Assets favorited by a user with an active device who has not turned regime pushes off. */
+  /** Assets favorited by an enabled user with an active device who has not turned regime pushes off. */
   regimeAssets(): Promise<string[]>;
   /** Those users for one asset. */
   regimeAudience(assetId: string): Promise<string[]>;

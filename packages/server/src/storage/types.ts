@@ -22,6 +22,12 @@ export interface UserRecord {
    * null: not a pending sign-up, such as an account made while verification was off).
    */
   signup_expires_at?: number | null;
+  /**
+   * When an operator disabled the account (`marketlens admin user disable`); absent or null: not
+   * disabled. A disabled account cannot sign in, its API keys are refused (kept, not revoked) and
+   * its scheduled work (connection syncs, alerts, pushes) is skipped until it is enabled again.
+   */
+  disabled_at?: number | null;
 }
 
 export interface SessionRecord {
@@ -62,6 +68,11 @@ export interface UserRepository {
    * at `expiresAt`; false (nothing changed) when the account is verified or absent.
    */
   replacePendingSignup(id: string, passwordHash: string, expiresAt: number): Promise<boolean>;
+  /**
+   * Disables the account at `at` (an earlier disable stands) or, with null, enables it again;
+   * false when absent. Sessions and OAuth tokens are ended by the caller (see `disableUser`).
+   */
+  setDisabled(id: string, at: number | null): Promise<boolean>;
   /** Sets the password (a reset); false when absent. */
   setPassword(id: string, passwordHash: string): Promise<boolean>;
   /** Erases the unverified sign-ups that lapsed at or before `now` (their rows cascade). */

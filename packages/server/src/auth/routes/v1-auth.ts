@@ -98,7 +98,7 @@ const loginRoute = operation(PUBLIC, {
   tags: ['Auth'],
   summary: 'Open a session',
   description:
-    'Where email verification is required, an account whose address is not verified is refused like a wrong password (401 `InvalidCredentials`).',
+    'Where email verification is required, an account whose address is not verified is refused like a wrong password (401 `InvalidCredentials`). An account the operator disabled is refused with 403 `AccountDisabled` once the password is right (its API keys are refused alike until it is enabled again).',
   request: body,
   responses: { 200: json(envelopeOf(SessionSchema), 'Session opened') },
 });

@@ -47,6 +47,17 @@ export function sqlConnections({ db }: Sql): ConnectionRepository {
         .selectFrom('user_connections')
         .selectAll()
         .where('next_sync_at', '<=', now)
+        // A disabled account's connections are not synced; enabled again, they are due at once.
+        .where(({ exists, not, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('users as u')
+                .select('u.id')
+                .whereRef('u.id', '=', 'user_connections.user_id')
+                .where('u.disabled_at', 'is not', null),
+            ),
+          ),
+        )
         .orderBy('next_sync_at')
         .orderBy('id')
         .limit(pageBound(limit) ?? 0)

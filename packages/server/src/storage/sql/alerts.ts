@@ -109,6 +109,17 @@ export function sqlAlerts(s: Sql): AlertRepository {
         .selectAll()
         .where('status', '=', 'active')
         .$if(assetId !== undefined, (q) => q.where('asset_id', '=', assetId as string))
+        // A disabled account's alerts wait (not evaluated, not fired) until it is enabled again.
+        .where(({ exists, not, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('users as u')
+                .select('u.id')
+                .whereRef('u.id', '=', 'alerts.user_id')
+                .where('u.disabled_at', 'is not', null),
+            ),
+          ),
+        )
         .orderBy('asset_id')
         .orderBy('id')
         .execute(),
@@ -198,6 +209,16 @@ export function sqlPushDevices(s: Sql): PushDeviceRepository {
               .where('p.regime_notification_disabled', '=', 1),
           ),
         ),
+      )
+      .where(({ exists, not, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('users as u')
+              .select('u.id')
+              .whereRef('u.id', '=', 'f.user_id')
+              .where('u.disabled_at', 'is not', null),
+          ),
+        ),
       );
   return {
     upsert: (d) =>
@@ -285,6 +306,16 @@ export function sqlPushDevices(s: Sql): PushDeviceRepository {
           .select('user_id')
           .distinct()
           .where('active', '=', 1)
+          .where(({ exists, not, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('users as u')
+                  .select('u.id')
+                  .whereRef('u.id', '=', 'push_devices.user_id')
+                  .where('u.disabled_at', 'is not', null),
+              ),
+            ),
+          )
           .orderBy('user_id')
           .execute()
       ).map((r) => r.user_id),

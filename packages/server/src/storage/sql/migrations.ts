@@ -643,6 +643,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 16,
+    name: 'user_disable',
+    // Users an operator disabled (`marketlens admin user disable`): null while enabled. The
+    // schedulers' work lists (connections due, active alerts, push audiences) join on it.
+    sql: (t) => `
+      ALTER TABLE users ADD COLUMN disabled_at ${t.int};
+    `,
+  },
 ];
 
 /**

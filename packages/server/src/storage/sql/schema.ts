@@ -21,9 +21,10 @@ import type { AlertWebhookRecord, WebhookOutboxRecord } from '../webhooks-types.
 /** A 0/1 integer column standing for a boolean. */
 export type Flag = number;
 
-export interface UsersTable extends Omit<UserRecord, 'email_verified_at' | 'signup_expires_at'> {
+export interface UsersTable extends Omit<UserRecord, 'email_verified_at' | 'signup_expires_at' | 'disabled_at'> {
   email_verified_at: number | null;
   signup_expires_at: number | null;
+  disabled_at: number | null;
 }
 
 export interface PasswordResetsTable {
@@ -200,7 +201,16 @@ export interface Schema {
  * its table has (a view, a spread of a larger object), and only these are inserted.
  */
 export const COLUMNS = {
-  users: ['id', 'email', 'password_hash', 'tier', 'created_at', 'email_verified_at', 'signup_expires_at'],
+  users: [
+    'id',
+    'email',
+    'password_hash',
+    'tier',
+    'created_at',
+    'email_verified_at',
+    'signup_expires_at',
+    'disabled_at',
+  ],
   sessions: ['id', 'user_id', 'token_hash', 'created_at', 'expires_at'],
   tier_grants: ['id', 'user_id', 'tier', 'source', 'granted_at', 'expires_at'],
   api_keys: ['id', 'user_id', 'name', 'prefix', 'key_hash', 'created_at', 'expires_at', 'revoked_at', 'last_used_at'],

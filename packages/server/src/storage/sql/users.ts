@@ -14,9 +14,20 @@ import type {
 import { changes, compiled, lockUser, pageBound, type Sql } from './query.js';
 import { columnsOf } from './schema.js';
 
-/** A user row as a record: `signup_expires_at` only on a pending sign-up (it is optional on the record). */
-function userOf<R extends { signup_expires_at: number | null }>({ signup_expires_at, ...r }: R) {
-  return signup_expires_at === null ? r : { ...r, signup_expires_at };
+/**
+ * A user row as a record: `signup_expires_at` only on a pending sign-up and `disabled_at` only on a
+ * disabled account (both are optional on the record).
+ */
+function userOf<R extends { signup_expires_at: number | null; disabled_at: number | null }>({
+  signup_expires_at,
+  disabled_at,
+  ...r
+}: R) {
+  return {
+    ...r,
+    ...(signup_expires_at === null ? {} : { signup_expires_at }),
+    ...(disabled_at === null ? {} : { disabled_at }),
+  };
 }
 
 /** Users, created together with their initial favorites. */
@@ -32,6 +43,7 @@ export function sqlUsers({ db }: Sql): UserRepository {
             ...columnsOf('users', user),
             email_verified_at: user.email_verified_at ?? null,
             signup_expires_at: user.signup_expires_at ?? null,
+            disabled_at: user.disabled_at ?? null,
           })
           .onConflict((oc) => oc.column('email').doNothing())
           .executeTakeFirst();
@@ -86,6 +98,14 @@ export function sqlUsers({ db }: Sql): UserRepository {
           .set({ password_hash: passwordHash, signup_expires_at: expiresAt })
           .where('id', '=', id)
           .where('email_verified_at', 'is', null)
+          .executeTakeFirst(),
+      ) > 0,
+    setDisabled: async (id, at) =>
+      changes(
+        await db
+          .updateTable('users')
+          .set((eb) => ({ disabled_at: at === null ? null : eb.fn.coalesce('disabled_at', eb.val(at)) }))
+          .where('id', '=', id)
           .executeTakeFirst(),
       ) > 0,
     setPassword: async (id, passwordHash) =>
