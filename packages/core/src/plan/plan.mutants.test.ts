@@ -151,7 +151,6 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     s > 0 ? { ...z } : { low: -z.high, high: -z.low, mid: -z.mid, strength: z.strength },
   );
   const below = sided.filter((z) => z.mid <= m);
-  const above = sided.filter((z) => z.mid > m);
   // the nearest zone at or below the mark: the highest middle (the first listed of equal ones)
   const nearest = below.reduce<Sided | undefined>(
     (best, z) => (best === undefined || z.mid > best.mid ? z : best),

@@ -6,7 +6,6 @@ import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testin
 describe.skipIf(!sharedDataDir)(`poor_reward on the real series (skips when ${sharedDataSkipReason})`, () => {
   it('holds with poor_reward exactly when the call was declined for its reward, and publishes only plans that pay', () => {
     let poor = 0;
-    let published = 0;
     for (const { candles } of loadSharedSeries()) {
       const n = candles.close.length;
       for (let i = 260; i < Math.min(n, 4000); i += 97) {
@@ -19,7 +18,6 @@ describe.skipIf(!sharedDataDir)(`poor_reward on the real series (skips when ${sh
           expect(s.declined_plan?.bias).toBe(s.score > 0 ? 'long' : 'short');
         } else if (s.reason === 'no_edge') expect(s.declined_plan?.reason).not.toBe('poor_reward');
         if (s.action !== 'hold') {
-          published++;
           expect(a.zone.direction).toBe(s.action === 'buy' ? 'long' : 'short');
           expect(a.zone.take_profits[0].risk_reward_net).toBeGreaterThanOrEqual(1.5);
         }
