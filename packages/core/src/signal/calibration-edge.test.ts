@@ -263,11 +263,15 @@ describe('a hold reads as a hold', () => {
           const ctx = computeContext(toColumns(rows));
           const n = rows.length;
           const calibration = calibrationAt(p, 400);
+          // every hold of the window is checked, up to the first that names a declined plan with a
+          // trade (issue 38's plans decline most calls with no trade, target_blocked)
+          let held = false;
           for (let j = 0; j < 40; j++) {
             const k = 210 + ((cut + j) % (n - 210));
             const sig = signal(ctx, { asOf: k, calibration });
             if (sig.action !== 'hold') continue;
-            holds.hit();
+            if (!held) holds.hit();
+            held = true;
             const a = { ...analyze(ctx, { asOf: k }), signal: sig };
             const facts = overviewFacts(a);
             const fact = facts.find((f) => f.id === 'signal');
@@ -283,13 +287,16 @@ describe('a hold reads as a hold', () => {
               expect(text, locale).not.toMatch(CONFIDENCE[locale]);
               if (!shown.includes(pct)) expect(sentence, locale).not.toMatch(own);
             }
-            if (fact?.values.declined !== undefined) withDeclined.hit();
-            break;
+            if (fact?.values.declined !== undefined) {
+              withDeclined.hit();
+              break;
+            }
           }
         },
       ),
-      // Measured: about 95% of draws reach a hold, 40-58% one naming its declined plan; the floors lie
-      // five standard deviations of their binomials below.
+      // Measured: about 95% of draws reach a hold, 40-58% one naming its declined plan (before issue
+      // 38's plans; with them 7% when only the first hold was read, hence the search of the window);
+      // the floors lie five standard deviations of their binomials below.
       { numRuns: 60, atLeast: 0.75, also: [[withDeclined, 0.12]] },
     );
   });
