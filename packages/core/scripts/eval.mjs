@@ -333,7 +333,7 @@ out();
   const geometryRow = (name, recs) => {
     for (const part of ['train', 'test']) {
       const rs = recs.filter((r) => r.part === part);
-      const ps = rs.filter((r) => r.plan);
+      const ps = rs.filter((r) => r.gated_plan);
       const lim = ps.filter((r) => r.entry_type === 'limit');
       const filled = lim.filter((r) => r.outcome !== null && r.outcome !== 'expired' && r.outcome !== 'pending');
       out(

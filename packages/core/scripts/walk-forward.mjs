@@ -98,10 +98,9 @@ export function walk(s, onAnalysis, options = {}) {
     const ev = signalEvidence(a.signal.factors);
     if (ev.side === null) continue;
     const direction = ev.side === 'buy' ? 'long' : 'short';
-    const plan =
-      a.zone.direction === direction
-        ? a.zone
-        : buildPlan(c, { ...a.levels, volume_profile: a.volume_profile }, { ...options.plan, direction });
+    const levels = { ...a.levels, volume_profile: a.volume_profile };
+    const gated = a.zone.direction === direction ? a.zone : buildPlan(c, levels, { ...options.plan, direction });
+    const plan = gated;
     const published = a.signal.action !== 'hold';
     const record = {
       series: s.name,
@@ -118,11 +117,12 @@ export function walk(s, onAnalysis, options = {}) {
       reason: a.signal.reason ?? null,
       confidence: a.signal.confidence,
       plan: plan.direction !== null,
-      plan_reason: plan.reason,
-      entry_type: plan.entry_type,
-      targets: plan.take_profits.length,
-      r1_net: plan.take_profits[0]?.risk_reward_net ?? null,
-      beyond_level: plan.direction === null ? null : targetBeyondLevel(plan, a.levels.zones),
+      gated_plan: gated.direction !== null,
+      plan_reason: gated.reason,
+      entry_type: gated.entry_type,
+      targets: gated.take_profits.length,
+      r1_net: gated.take_profits[0]?.risk_reward_net ?? null,
+      beyond_level: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
       outcome: null,
       realized_r: null,
     };

@@ -19,7 +19,13 @@ describe.skipIf(!sharedDataDir)(
       for (const bySide of [false, true]) {
         const lv = supportResistance(candles, { asOf, bySide });
         // the geometry, whatever its reward
-        const plan = buildPlan(candles, lv, { direction: 'short', costPct, minNetRiskReward: -10, minRiskReward: 0 });
+        const plan = buildPlan(candles, lv, {
+          structure: true,
+          direction: 'short',
+          costPct,
+          minNetRiskReward: -10,
+          minRiskReward: 0,
+        });
         expect(plan.direction).toBe('short');
         expect(plan.invalidation ?? 0).toBeGreaterThanOrEqual(11.94);
         expect(plan.stop_loss ?? 0).toBeGreaterThan(11.94);
@@ -29,7 +35,7 @@ describe.skipIf(!sharedDataDir)(
         if (below.length > 0) expect(plan.take_profits[0].price).toBeGreaterThanOrEqual(Math.max(...below) - 1e-9);
         // with the default minimum: either no trade, or a short waiting above the close (a limit
         // order at a resistance) with the same stop beyond the structure, never one at 11.07
-        const published = buildPlan(candles, lv, { direction: 'short', costPct });
+        const published = buildPlan(candles, lv, { structure: true, direction: 'short', costPct });
         if (published.direction === null) {
           expect(['poor_reward', 'target_blocked']).toContain(published.reason);
         } else {

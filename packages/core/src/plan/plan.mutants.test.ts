@@ -7,7 +7,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ema } from '../indicators/ema.js';
-import { findSwings } from '../levels/swings.js';
 import type { SupportResistance, Zone } from '../levels/zones.js';
 import { caughtInputError as caught } from '../testing/bad-input.js';
 import { toColumns } from '../testing/props.js';
@@ -72,7 +71,6 @@ const DEFAULTS = {
   trendSlow: 50,
   trendDeadbandAtr: 0.1,
   maxPullbackAtr: 1,
-  maxLimitAtr: 3,
   entryWidthAtr: 0.25,
   maxEntryWidthAtr: 1,
   stopBufferAtr: 0.25,
@@ -80,9 +78,7 @@ const DEFAULTS = {
   maxStopAtr: 3,
   fallbackInvalidationAtr: 1,
   minRiskReward: 1,
-  minNetRiskReward: 1.5,
-  obstacleStrength: 0,
-  structureBars: 100,
+  obstacleStrength: 0.6,
   fallbackRiskReward: 2,
   maxTargetAtr: 6,
   minTargetGapAtr: 0.5,
@@ -151,119 +147,68 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     s > 0 ? { ...z } : { low: -z.high, high: -z.low, mid: -z.mid, strength: z.strength },
   );
   const below = sided.filter((z) => z.mid <= m);
+  const above = sided.filter((z) => z.mid > m);
   // the nearest zone at or below the mark: the highest middle (the first listed of equal ones)
   const nearest = below.reduce<Sided | undefined>(
     (best, z) => (best === undefined || z.mid > best.mid ? z : best),
     undefined,
   );
 
-  // one entry band: the stop beyond the structure, the targets at the levels in the way, the checks
-  const tryBand = (high: number, low: number, fallback: number, type: 'market' | 'limit') => {
-    const entry = high;
-    let invalidation = fallback;
-    // the structure: the latest fractal swing low (two candles each side) of the last structureBars
-    // candles below the entry, moved to the low of a zone holding it
-    if (p.structureBars > 0) {
-      const from = Math.max(0, end - p.structureBars);
-      const part = candlesOf(Array.from(c.close).slice(from, end + 1));
-      const swings = findSwings(part).filter((w) => w.kind === (s > 0 ? 'low' : 'high') && s * w.price < entry);
-      const last = swings[swings.length - 1];
-      if (last !== undefined) {
-        // the lowest low of the zones holding the swing itself (not chained through overlapping ones)
-        const swing = s * last.price;
-        invalidation = swing;
-        for (const z of sided) if (z.low <= swing && swing <= z.high) invalidation = Math.min(invalidation, z.low);
-      }
-    }
-    let stop = Math.min(invalidation - p.stopBufferAtr * atr, entry - p.minStopAtr * atr);
-    // a stop inside a zone goes below it, from the highest zone down
-    for (const z of [...sided].sort((x, y) => y.high - x.high)) {
-      if (z.low <= stop && stop <= z.high) {
-        invalidation = z.low;
-        stop = z.low - p.stopBufferAtr * atr;
-      }
-    }
-    const risk = entry - stop;
-    // targets at the first two obstacles: zones entirely above the entry, at least obstacleStrength
-    // strong; an entry inside such a zone whose middle is above the close is blocked
-    const byLow = sided.filter((z) => z.low > entry && z.strength >= p.obstacleStrength).sort((a, b) => a.low - b.low);
-    const cap = entry + p.maxTargetAtr * atr;
-    const targets: number[] = [];
-    if (byLow.length === 0) targets.push(entry + p.fallbackRiskReward * risk);
-    else {
-      targets.push(Math.min(byLow[0].low, cap));
-      const t2 = byLow.find((z) => z.low > targets[0])?.low;
-      if (byLow[0].low <= cap && t2 !== undefined && t2 <= cap && t2 >= targets[0] + p.minTargetGapAtr * atr)
-        targets.push(t2);
-    }
-    const inside = sided.some((z) => z.mid > m && z.low <= entry && entry < z.high && z.strength >= p.obstacleStrength);
-    const prices = [low, high, invalidation, stop, ...targets].map((x) => s * x);
-    const entryPrice = s * entry;
-    const cost = (p.costPct / 100) * entryPrice;
-    let reason: PlanReason | null = null;
-    if (risk <= 0 || prices.some((x) => x <= 0 || !Number.isFinite(x))) reason = 'degenerate_geometry';
-    else if (p.costPct / ((risk / entryPrice) * 100) > p.maxCostR) reason = 'risk_below_cost';
-    else if (inside || targets[0] - entry < p.minRiskReward * risk) reason = 'target_blocked';
-    else if ((targets[0] - entry - cost) / (risk + cost) < p.minNetRiskReward) reason = 'poor_reward';
-    return { type, low, high, entry, invalidation, stop, risk, targets, reason };
-  };
-
-  let first: ReturnType<typeof tryBand>;
+  let low: number;
+  let high: number;
+  let invalidation: number;
   if (nearest !== undefined && m - Math.min(nearest.high, m) <= p.maxPullbackAtr * atr) {
-    const high = Math.min(nearest.high, m);
-    first = tryBand(
-      high,
-      Math.max(nearest.low, high - p.maxEntryWidthAtr * atr),
-      nearest.low,
-      high < m ? 'limit' : 'market',
-    );
+    high = Math.min(nearest.high, m);
+    low = Math.max(nearest.low, high - p.maxEntryWidthAtr * atr);
+    invalidation = nearest.low;
   } else {
-    const low = m - p.entryWidthAtr * atr;
-    let invalidation = low - p.fallbackInvalidationAtr * atr;
+    high = m;
+    low = m - p.entryWidthAtr * atr;
+    invalidation = low - p.fallbackInvalidationAtr * atr;
     // the zone's low when it lies below the band and the stop it gives is within maxStopAtr of the entry
     if (nearest !== undefined && nearest.low < low) {
       const stopThere = nearest.low - p.stopBufferAtr * atr;
-      if (m - stopThere <= p.maxStopAtr * atr) invalidation = nearest.low;
-    }
-    first = tryBand(m, low, invalidation, 'market');
-  }
-  // no plan from there: a limit order at the top of a lower support, the nearest within maxLimitAtr that pays
-  let g = first;
-  if (first.reason !== null) {
-    const lower = [...below].sort((a, b) => b.mid - a.mid);
-    for (const z of lower) {
-      if (z.high >= first.entry || m - z.high > p.maxLimitAtr * atr) continue;
-      const t = tryBand(z.high, Math.max(z.low, z.high - p.maxEntryWidthAtr * atr), z.low, 'limit');
-      if (t.reason === null) {
-        g = t;
-        break;
-      }
+      if (high - stopThere <= p.maxStopAtr * atr) invalidation = nearest.low;
     }
   }
-  if (g.reason !== null) return none(g.reason, direction);
-  const { low, high, entry, invalidation, stop, risk, targets } = g;
+  const entry = high;
+  const stop = Math.min(invalidation - p.stopBufferAtr * atr, entry - p.minStopAtr * atr);
+  const risk = entry - stop;
+
+  // the first zone above the mark, by its lower edge, at least obstacleStrength strong
+  const byLow = [...above].sort((a, b) => a.low - b.low);
+  const obstacle = byLow.find((z) => z.strength >= p.obstacleStrength);
+  const ceiling = obstacle === undefined ? Number.POSITIVE_INFINITY : Math.max(obstacle.low, entry);
+  const blocked = ceiling - entry < p.minRiskReward * risk;
+  const targets: number[] = [];
+  if (!blocked) {
+    const pays = byLow
+      .map((z) => z.low)
+      .filter((t) => t <= ceiling && t - entry >= p.minRiskReward * risk && t - entry <= p.maxTargetAtr * atr);
+    if (pays.length > 0) {
+      targets.push(pays[0]);
+      // a later zone (another zone with the same edge is at a gap of 0)
+      const second = pays.slice(1).find((t) => t > pays[0] && t >= pays[0] + p.minTargetGapAtr * atr);
+      if (second !== undefined) targets.push(second);
+    } else targets.push(Math.min(entry + p.fallbackRiskReward * risk, ceiling));
+  }
   const price = (x: number): number => s * x;
+  const all = [low, high, invalidation, stop, ...targets].map(price);
+  if (risk <= 0 || all.some((x) => x <= 0 || !Number.isFinite(x))) return none('degenerate_geometry', direction);
   const entryPrice = price(entry);
   const riskPct = (risk / entryPrice) * 100;
+  if (p.costPct / riskPct > p.maxCostR) return none('risk_below_cost', direction);
+  if (blocked) return none('target_blocked', direction);
   const cost = (p.costPct / 100) * entryPrice;
-  let window = p.entryWindowBars;
-  // a limit order gets the time a random walk needs to cover its distance from the close, in ATRs
-  const away = (m - entry) / atr;
-  const walk =
-    Math.abs(away * away - Math.round(away * away)) < 1e-9 ? Math.round(away * away) : Math.ceil(away * away);
-  if (g.type === 'limit') window = Math.max(window, Math.min(p.maxHorizonBars, walk));
-  if (o.sessionBarsLeft !== undefined && o.sessionBarsLeft > 0) {
-    if (o.sessionBarsLeft === 1) return none('session_close', direction);
-    window = Math.min(window, o.sessionBarsLeft - 1);
-  }
-  const reach = 2 * ((targets[0] - entry) / atr) ** 2;
+  const reach = ((targets[targets.length - 1] - entry) / atr) ** 2;
   const rounded = Math.round(reach);
   const bars = Math.abs(reach - rounded) < 1e-9 ? rounded : Math.ceil(reach);
   return {
     ...none('no_direction', direction),
     direction,
     reason: null,
-    entry_type: g.type,
+    // an entry below the close (a long; above it for a short) waits as a limit order
+    entry_type: entry < m ? 'limit' : 'market',
     entry_zone: s > 0 ? { low, high } : { low: -high, high: -low },
     entry_price: entryPrice,
     invalidation: price(invalidation),
@@ -277,7 +222,7 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     risk_pct: riskPct,
     cost_pct: p.costPct,
     horizon_bars: o.horizonBars ?? Math.min(p.maxHorizonBars, Math.max(p.minHorizonBars, bars)),
-    entry_window_bars: window,
+    entry_window_bars: p.entryWindowBars,
   };
 }
 
@@ -292,10 +237,6 @@ const optionsArb: fc.Arbitrary<PlanOptions> = fc.record({
     'short',
     'long',
     'short',
-    'long',
-    'short',
-    'long',
-    'short',
     undefined,
     undefined,
     undefined,
@@ -305,26 +246,22 @@ const optionsArb: fc.Arbitrary<PlanOptions> = fc.record({
   trendSlow: maybe(fc.integer({ min: 1, max: 8 })),
   trendDeadbandAtr: maybe(fc.constantFrom(0, 0.25, 1)),
   maxPullbackAtr: maybe(quarter(0, 2)),
-  maxLimitAtr: maybe(fc.constantFrom(0, 1, 3, 6)),
   entryWidthAtr: maybe(quarter(0, 1)),
   maxEntryWidthAtr: maybe(quarter(0, 2)),
   stopBufferAtr: maybe(quarter(0, 1)),
   minStopAtr: maybe(quarter(0.25, 2)),
   maxStopAtr: maybe(quarter(0, 4)),
   fallbackInvalidationAtr: maybe(quarter(0, 2)),
-  minRiskReward: maybe(fc.constantFrom(0, 0, 0.25, 0.5, 1, 2)),
-  minNetRiskReward: maybe(fc.constantFrom(-10, -10, -10, 0, 0.5, 1.5)),
-  structureBars: maybe(fc.constantFrom(0, 5, 20, 100)),
-  sessionBarsLeft: maybe(fc.constantFrom(0, 1, 2, 4)),
+  minRiskReward: maybe(quarter(0, 2)),
   obstacleStrength: maybe(fc.constantFrom(0, 0.5, 0.6, 0.9, 2)),
   fallbackRiskReward: maybe(quarter(0.25, 3)),
-  maxTargetAtr: maybe(quarter(0, 12)),
+  maxTargetAtr: maybe(quarter(0, 8)),
   minTargetGapAtr: maybe(quarter(0, 2)),
   horizonBars: maybe(fc.integer({ min: 1, max: 30 })),
   minHorizonBars: maybe(fc.integer({ min: 1, max: 6 })),
   maxHorizonBars: maybe(fc.integer({ min: 6, max: 40 })),
   entryWindowBars: maybe(fc.integer({ min: 1, max: 9 })),
-  costPct: maybe(fc.constantFrom(0, 0, 0.0625, 0.25, 1)),
+  costPct: maybe(fc.constantFrom(0, 0.0625, 0.25, 1)),
   maxCostR: maybe(fc.constantFrom(0, 0.125, 0.5, 2)),
 });
 
@@ -336,29 +273,24 @@ const optionsArb: fc.Arbitrary<PlanOptions> = fc.record({
  */
 const scenarioArb = fc
   .record({
-    n: fc.integer({ min: 1, max: 90 }),
+    n: fc.integer({ min: 1, max: 60 }),
     back: fc.integer({ min: 0, max: 3 }),
     base: fc.constantFrom(100, 100, 100, 4),
     slope: fc.constantFrom(-1, -0.5, -0.25, 0, 0.25, 0.5, 1),
-    wiggle: fc.array(fc.integer({ min: -2, max: 2 }), { minLength: 90, maxLength: 90 }),
-    atr: fc.constantFrom<number | null>(0.5, 0.5, 0.5, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, null, 0),
+    wiggle: fc.array(fc.integer({ min: -2, max: 2 }), { minLength: 64, maxLength: 64 }),
+    atr: fc.constantFrom<number | null>(0.5, 0.5, 1, 1, 1, 2, 2, 2, null, 0),
     zones: fc.array(
       fc.record({
         at: fc.integer({ min: -40, max: 40 }),
         width: fc.integer({ min: 0, max: 12 }),
         strength: fc.constantFrom(0.2, 0.5, 0.6, 0.9),
       }),
-      { maxLength: 16 },
+      { maxLength: 10 },
     ),
     poison: fc.boolean(),
-    // three draws in four lay the zones apart, as real levels are (they never overlap)
-    apart: fc.constantFrom(true, true, true, false),
     options: optionsArb,
   })
-  .map(({ n, back, base, slope, wiggle, atr, zones: drawn, poison, apart, options }) => {
-    const zones = apart
-      ? drawn.map((z, k) => ({ ...z, at: -40 + 8 * k + (((z.at % 4) + 4) % 4), width: Math.min(z.width, 4) }))
-      : drawn;
+  .map(({ n, back, base, slope, wiggle, atr, zones, poison, options }) => {
     const end = Math.max(0, n - 1 - back);
     const close = Array.from({ length: n }, (_, i) =>
       i > end ? Number.NaN : base + slope * (i - end) + wiggle[i] / 4,
@@ -366,14 +298,12 @@ const scenarioArb = fc
     close[end] = base;
     const fast = options.trendFast ?? DEFAULTS.trendFast;
     const slow = options.trendSlow ?? DEFAULTS.trendSlow;
-    const start = end + 1 - Math.max(10 * Math.max(fast, slow), (options.structureBars ?? DEFAULTS.structureBars) + 1);
+    const start = end + 1 - 10 * Math.max(fast, slow);
     if (poison) for (let i = 0; i < start; i++) close[i] = Number.NaN;
     const c = candlesOf(close);
     const zs = zones.map((z) => zone(base + z.at / 4, base + (z.at + z.width) / 4, z.strength, base));
     return { c, lv: levelsOf(c, atr, zs, end), options };
   });
-
-const s = (plan: TradePlan): number => (plan.direction === 'short' ? -1 : 1);
 
 describe('buildPlan, rebuilt from its doc comment', () => {
   it('equals the documented steps on the quarter grid, every outcome reached', () => {
@@ -386,15 +316,8 @@ describe('buildPlan, rebuilt from its doc comment', () => {
         draws++;
         const key = plan.reason ?? `plan with ${plan.take_profits.length}`;
         seen.set(key, (seen.get(key) ?? 0) + 1);
-        if (plan.entry_type !== null) seen.set(plan.entry_type, (seen.get(plan.entry_type) ?? 0) + 1);
-        // a limit order below the close that the first entry could not publish
-        if (
-          plan.entry_type === 'limit' &&
-          s(plan) * ((plan.entry_price ?? 0) - plan.mark) < -(options.maxPullbackAtr ?? 1) * (lv.atr ?? 0)
-        )
-          seen.set('deep limit', (seen.get('deep limit') ?? 0) + 1);
       }),
-      { numRuns: 3000 },
+      { numRuns: 1500 },
     );
     const reasons: PlanReason[] = [
       'no_direction',
@@ -404,22 +327,17 @@ describe('buildPlan, rebuilt from its doc comment', () => {
       'risk_below_cost',
       'degenerate_geometry',
       'target_blocked',
-      'poor_reward',
-      'session_close',
     ];
-    for (const r of [...reasons, 'plan with 1', 'plan with 2', 'market', 'limit', 'deep limit'])
+    for (const r of [...reasons, 'plan with 1', 'plan with 2'])
       expect(seen.get(r) ?? 0, r).toBeGreaterThan(draws / 100);
-    // about 0.22 of the draws publish a plan (poor_reward and session_close decline some by design):
-    // 0.15 is 9 standard deviations below at 3000 draws; plans with two targets are about 1.1%
-    expect(((seen.get('plan with 1') ?? 0) + (seen.get('plan with 2') ?? 0)) / draws).toBeGreaterThan(0.15);
+    expect(((seen.get('plan with 1') ?? 0) + (seen.get('plan with 2') ?? 0)) / draws).toBeGreaterThan(0.2);
   });
 });
 
 describe('buildPlan: the trend inference at its edges', () => {
   // trendFast 1 is the close itself; trendSlow 3 is seeded with the mean of the first three closes
   // and then halves the distance to each close (k = 2 / 4), so these EMAs are exact.
-  // structureBars 0: the window is the trend's alone (the structure's search is checked below)
-  const trend = { trendFast: 1, trendSlow: 3, structureBars: 0 };
+  const trend = { trendFast: 1, trendSlow: 3 };
 
   it('needs trendSlow candles, inclusive, and reads up to the levels candle only', () => {
     const c = candlesOf([100, 100, 104]); // slow = 101.33.., fast = 104: up by more than 0.1 ATR
@@ -479,16 +397,9 @@ describe('buildPlan: the trend inference at its edges', () => {
     const reached = candlesOf(close.map((x, i) => (i === 45 - 30 ? Number.NaN : x)));
     expect(caught(() => buildPlan(reached, levelsOf(reached, 1, []), trend)).code).toBe('non_finite');
     // the window follows the longer of the two periods
-    const swapped = { trendFast: 3, trendSlow: 1, structureBars: 0 };
+    const swapped = { trendFast: 3, trendSlow: 1 };
     expect(caught(() => buildPlan(reached, levelsOf(reached, 1, []), swapped)).code).toBe('non_finite');
     expect(buildPlan(poisoned, levelsOf(poisoned, 1, []), swapped)).toEqual(buildPlan(c, lv, swapped));
-    // the structural swing's search widens it to structureBars + 1 candles when that is longer
-    expect(caught(() => buildPlan(poisoned, levelsOf(poisoned, 1, []), { ...trend, structureBars: 30 })).code).toBe(
-      'non_finite',
-    );
-    expect(buildPlan(poisoned, levelsOf(poisoned, 1, []), { ...trend, structureBars: 29 })).toEqual(
-      buildPlan(c, lv, { ...trend, structureBars: 29 }),
-    );
   });
 });
 
@@ -668,7 +579,7 @@ describe('buildPlan: geometry edges', () => {
       [3, 1],
     ]) {
       for (const direction of ['long', undefined] as const) {
-        const opts: PlanOptions = { trendFast, trendSlow, direction, structureBars: 0 };
+        const opts: PlanOptions = { trendFast, trendSlow, direction };
         const inside = candlesOf(close);
         inside.volume[15] = Number.NaN;
         const e = caught(() => buildPlan(inside, levelsOf(inside, 1, []), opts));

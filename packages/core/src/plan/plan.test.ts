@@ -90,7 +90,6 @@ function checkPlan(plan: TradePlan): void {
     expect(plan.reason).not.toBeNull();
     expect(plan.cost_pct).toBeNull();
     expect(plan.entry_zone).toBeNull();
-    expect(plan.entry_type).toBeNull();
     expect(plan.entry_price).toBeNull();
     expect(plan.stop_loss).toBeNull();
     expect(plan.invalidation).toBeNull();
@@ -108,8 +107,6 @@ function checkPlan(plan: TradePlan): void {
   const s = plan.direction === 'long' ? 1 : -1;
   expect(zoneBand.low).toBeLessThanOrEqual(zoneBand.high);
   expect(entry).toBe(s > 0 ? zoneBand.high : zoneBand.low);
-  // an entry better than the close is a resting limit order; one at the close is a market entry
-  expect(plan.entry_type).toBe(s * (entry - plan.mark) < 0 ? 'limit' : 'market');
   // stop on the loss side, beyond the band and at or beyond the invalidation; targets on the profit side
   expect(s * (stop - (s > 0 ? zoneBand.low : zoneBand.high))).toBeLessThan(0);
   expect(s * (stop - inv)).toBeLessThanOrEqual(0);
@@ -164,7 +161,7 @@ describe('buildPlan', () => {
         { price: 104, size_pct: 70, risk_reward: 2.75 },
         { price: 108, size_pct: 30, risk_reward: 4.75 },
       ],
-      horizon_bars: 16, // ceil(2 * ((104 - 98.5) / 2)^2): the distance to target 1
+      horizon_bars: 23, // ceil(((108 - 98.5) / 2)^2)
       entry_window_bars: 5,
     });
     expect(plan.risk_pct).toBeCloseTo((2 / 98.5) * 100, 12);
@@ -174,30 +171,8 @@ describe('buildPlan', () => {
     expect(plan.take_profits[1].risk_reward_net).toBeCloseTo(9.303 / 2.197, 12);
   });
 
-  it('builds a short at the mark when the resistance is out of reach, blocked by the support below', () => {
-    // at the close, the support's top at 98.5 is the first level in the way and pays only 1.5 / 5.5 R
-    expect(buildPlan(c, levels, { direction: 'short', maxLimitAtr: 0 })).toMatchObject({
-      direction: null,
-      bias: 'short',
-      reason: 'target_blocked',
-    });
-    // so the short waits at the resistance 2 ATR up (a limit order): stop above it, target 1 at the
-    // support's top; it is given ceil(2^2) = 4, at least the 5 candles of the window, to get there
-    const limit = buildPlan(c, levels, { direction: 'short' });
-    checkPlan(limit);
-    expect(limit).toMatchObject({
-      direction: 'short',
-      entry_type: 'limit',
-      entry_zone: { low: 104, high: 105 },
-      entry_price: 104,
-      invalidation: 105,
-      stop_loss: 105.5,
-      take_profits: [{ price: 98.5, size_pct: 100 }],
-      entry_window_bars: 5,
-    });
-    expect(limit.take_profits[0].risk_reward).toBeCloseTo(5.5 / 1.5, 12);
-    // told that a 0.5 zone is no obstacle, the single fallback target at 2 R
-    const plan = buildPlan(c, levels, { direction: 'short', obstacleStrength: 0.6 });
+  it('builds a short at the mark when the resistance is out of reach, with one fallback target', () => {
+    const plan = buildPlan(c, levels, { direction: 'short' });
     checkPlan(plan);
     expect(plan).toMatchObject({
       direction: 'short',
@@ -205,8 +180,9 @@ describe('buildPlan', () => {
       entry_price: 100,
       invalidation: 105, // the resistance's top: its stop is within 3 ATR of the entry
       stop_loss: 105.5,
+      // the support at 98.5 pays only 1.5 / 5.5 R, so the single target is 2 R
       take_profits: [{ price: 89, size_pct: 100, risk_reward: 2 }],
-      horizon_bars: 50, // ceil(2 * (11 / 2)^2) = 61, cut to maxHorizonBars
+      horizon_bars: 31,
     });
   });
 
@@ -216,12 +192,10 @@ describe('buildPlan', () => {
       zone('resistance', 100.5, 101.5),
       zone('resistance', 130, 131),
     ]);
-    // 100.5, the first level in the way, pays less than 1 R
-    expect(buildPlan(c, tight, { direction: 'long' }).reason).toBe('target_blocked');
-    const plan = buildPlan(c, tight, { direction: 'long', obstacleStrength: 0.6, minNetRiskReward: 1 });
+    const plan = buildPlan(c, tight, { direction: 'long' });
     checkPlan(plan);
     expect(plan.stop_loss).toBe(98.9); // 0.5 ATR below the entry beats 0.25 ATR below 99.6
-    // with the 0.5 zones no obstacles, 130 is beyond 6 ATR: the fallback target at 2 R
+    // 100.5 pays less than 1 R and 130 is beyond 6 ATR: the fallback target at 2 R
     expect(plan.take_profits.length).toBe(1);
     expect(plan.take_profits[0].price).toBeCloseTo(101.9, 12);
     expect(plan.take_profits[0].risk_reward).toBeCloseTo(2, 12);
@@ -242,9 +216,7 @@ describe('buildPlan', () => {
       direction: null,
       reason: 'risk_below_cost',
     });
-    expect(buildPlan(c, levelsOf(c, 0.1, []), { direction: 'long', maxCostR: 10, minNetRiskReward: 0 }).direction).toBe(
-      'long',
-    );
+    expect(buildPlan(c, levelsOf(c, 0.1, []), { direction: 'long', maxCostR: 10 }).direction).toBe('long');
     // a long whose stop would be below zero
     expect(buildPlan(flat(30, 1), levelsOf(flat(30, 1), 2, []), { direction: 'long' })).toMatchObject({
       direction: null,
@@ -338,16 +310,14 @@ describe('buildPlan', () => {
       for (let n = 1000; n < 1400; n += 20) {
         const c = slice(all, n);
         const levels = supportResistance(c);
-        // the direction inferred from the trend's EMAs; no reward minimum, so that plans are made
-        const opts = { minRiskReward: 0, minNetRiskReward: 0 };
-        const plan = buildPlan(c, levels, opts);
+        const plan = buildPlan(c, levels); // the direction inferred from the trend's EMAs
         if (plan.direction !== null) plans++;
         // Every candle before the last 10 * 50 made unreadable: a plan that read one would differ or throw.
         const poisoned = slice(c, n);
         for (const col of [poisoned.open, poisoned.high, poisoned.low, poisoned.close, poisoned.volume]) {
           col.fill(Number.NaN, 0, n - 500);
         }
-        expect(buildPlan(poisoned, levels, opts)).toEqual(plan);
+        expect(buildPlan(poisoned, levels)).toEqual(plan);
       }
       expect(plans).toBeGreaterThan(0);
     },
@@ -409,147 +379,122 @@ function mirrorLevels(lv: SupportResistance, k: number): SupportResistance {
   return { ...lv, mark: k - lv.mark, zones, inside: insideOf(zones, k - lv.mark) };
 }
 
+const RULE_OFF = 2; // an obstacleStrength above every zone's strength: the rule disabled
+
 /**
- * The geometry a chartist checks on every plan: target 1 at or before the first opposing level (no
- * zone entirely above the entry, for a long, starts below target 1: a limit entry below the close
- * counts the levels between it and the close too), target 2 at or before the next, the stop beyond
- * the level it names and inside no zone. Returns the plan.
+ * Builds the plan with the obstacle rule and without it (same entry and stop, the geometry does not
+ * depend on the targets), and checks the rule against the zones: the first opposing zone at least
+ * `obstacleStrength` strong, by its near edge, caps every target; when that edge (or the entry, for a
+ * zone the price is inside) pays less than `minRiskReward` the plan is `target_blocked`, and only then;
+ * a plan whose targets jump no such zone is unchanged by the rule.
  */
-function checkLevelsRule(c: Candles, lv: SupportResistance, opts: PlanOptions): TradePlan {
-  const plan = buildPlan(c, lv, opts);
-  checkPlan(plan);
-  if (plan.direction === null || plan.entry_price === null || plan.stop_loss === null || plan.invalidation === null) {
-    return plan;
+function checkObstacleRule(c: Candles, lv: SupportResistance, opts: PlanOptions): { on: TradePlan; off: TradePlan } {
+  const on = buildPlan(c, lv, opts);
+  checkPlan(on);
+  const off = buildPlan(c, lv, { ...opts, obstacleStrength: RULE_OFF });
+  const threshold = opts.obstacleStrength ?? 0.6;
+  if (off.direction === null || off.entry_price === null || off.stop_loss === null) {
+    // no geometry to cap; a fallback target beyond zero is the one thing the cap may rescue
+    if (off.reason !== 'degenerate_geometry') expect(on).toEqual(off);
+    return { on, off };
   }
-  const s = plan.direction === 'long' ? 1 : -1;
-  const entry = s * plan.entry_price;
-  // the near edges of the levels on the profit side beyond the entry, nearest first
-  const edges = lv.zones
-    .map((z) => (s > 0 ? { near: z.low, far: z.high, mid: z.mid } : { near: -z.high, far: -z.low, mid: -z.mid }))
-    .filter((z) => z.near > entry)
-    .map((z) => z.near)
-    .sort((x, y) => x - y);
-  const t = plan.take_profits.map((tp) => s * tp.price);
-  if (edges.length > 0) expect(t[0]).toBeLessThanOrEqual(edges[0] + 1e-9);
-  if (t.length === 2) {
-    const next = edges.find((e) => e > t[0]);
-    expect(next).toBeDefined();
-    expect(t[1]).toBeLessThanOrEqual((next ?? 0) + 1e-9);
+  const s = off.direction === 'long' ? 1 : -1;
+  const entry = off.entry_price;
+  const risk = s * (entry - off.stop_loss);
+  const nearEdge = (z: Zone): number => (s > 0 ? z.low : z.high);
+  const strong = lv.zones
+    .filter((z) => s * (z.mid - lv.mark) > 0 && z.strength >= threshold)
+    .sort((a, b) => s * (nearEdge(a) - nearEdge(b)));
+  const ceiling = strong.length === 0 ? null : s * (nearEdge(strong[0]) - entry) > 0 ? nearEdge(strong[0]) : entry;
+  if (ceiling !== null && s * (ceiling - entry) < (opts.minRiskReward ?? 1) * risk) {
+    expect(on).toMatchObject({ direction: null, bias: off.direction, reason: 'target_blocked' });
+    return { on, off };
   }
-  // the stop beyond the level it names, and inside no level
-  expect(s * (plan.stop_loss - plan.invalidation)).toBeLessThan(0);
-  for (const z of lv.zones)
-    expect(plan.stop_loss >= z.low && plan.stop_loss <= z.high, 'stop inside a zone').toBe(false);
-  // the published reward at target 1 clears the minimum after costs
-  expect(plan.take_profits[0].risk_reward_net).toBeGreaterThanOrEqual((opts.minNetRiskReward ?? 1.5) - 1e-12);
-  return plan;
+  expect(on.direction).toBe(off.direction);
+  expect([on.entry_zone, on.entry_price, on.stop_loss, on.invalidation]).toEqual([
+    off.entry_zone,
+    off.entry_price,
+    off.stop_loss,
+    off.invalidation,
+  ]);
+  if (ceiling !== null) for (const tp of on.take_profits) expect(s * (tp.price - ceiling)).toBeLessThanOrEqual(0);
+  if (ceiling === null || off.take_profits.every((tp) => s * (tp.price - ceiling) <= 0)) expect(on).toEqual(off);
+  return { on, off };
 }
 
-describe('buildPlan: targets at the levels in the way, the stop beyond the structure', () => {
+describe('buildPlan: a strong opposing zone is an obstacle no target jumps', () => {
   const c = flat(); // closes at 100; the long below enters at 98.5 with its stop at 96.5 (risk 2)
   const support = zone('support', 97, 98.5);
   const long = (zones: Zone[], opts: PlanOptions = {}): TradePlan =>
     buildPlan(c, levelsOf(c, 2, zones), { direction: 'long', ...opts });
 
-  it('takes target 1 at the first opposing level of any strength, target 2 at the next (70/30)', () => {
-    const zones = [support, zone('resistance', 103, 104, 0.9), zone('resistance', 106, 107, 0.3)];
-    const plan = checkLevelsRule(c, levelsOf(c, 2, zones), { direction: 'long' });
-    expect(plan).toMatchObject({ entry_price: 98.5, stop_loss: 96.5 });
-    expect(plan.take_profits.map((t) => [t.price, t.size_pct])).toEqual([
-      [103, 70],
-      [106, 30],
-    ]);
-    // the time stop scales with the distance to target 1: ceil(2 * (4.5 / 2)^2)
-    expect(plan.horizon_bars).toBe(11);
-    // a weak level in the way caps target 1: 101.5 pays 1.5 R gross, 1.28 R after the 0.20% round trip
-    const weak = [...zones, zone('resistance', 101.5, 101.8, 0.1)];
-    expect(long(weak)).toMatchObject({ direction: null, bias: 'long', reason: 'poor_reward' });
-    expect(long(weak, { minNetRiskReward: 1.25 }).take_profits.map((t) => t.price)).toEqual([101.5, 103]);
-    // passed only when told that weak levels do not count
-    expect(long(weak, { obstacleStrength: 0.5 }).take_profits.map((t) => t.price)).toEqual([103]);
-  });
-
-  it('gives no trade below the minimum reward after costs (poor_reward), and says so', () => {
-    // 102 pays 1.75 R gross; after 0.20%: (3.5 - 0.197) / 2.197 = 1.503 R
-    const zones = [support, zone('resistance', 102, 103)];
-    expect(long(zones).take_profits[0].risk_reward_net).toBeCloseTo(3.303 / 2.197, 12);
-    expect(long(zones, { costPct: 0.25 })).toMatchObject({ direction: null, reason: 'poor_reward' });
-    expect(long(zones, { minNetRiskReward: 1.6 })).toMatchObject({ direction: null, reason: 'poor_reward' });
-    expectInputError(() => long(zones, { minNetRiskReward: Number.NaN }), 'invalid_option');
-  });
-
-  it('blocks a long whose entry is inside an opposing level (AAPL d1: targets through 267.83-272.93)', () => {
-    const inside = zone('resistance', 99, 102.5, 0.8); // middle 100.75 above the mark, low below it
-    const zones = [zone('support', 95, 96), inside, zone('resistance', 106, 107, 0.3)];
-    expect(long(zones, { maxLimitAtr: 0 })).toMatchObject({ direction: null, bias: 'long', reason: 'target_blocked' });
-    // the long waits at the support 2 ATR down instead: a limit at 96, stop below 95, target 1 at the
-    // bottom of the resistance the close is in (99): 3 / 1.5 = 2 R gross; target 2 at the next
-    // level, 106, within 6 ATR of the entry
+  it('cuts the targets at the first strong resistance (BTC h1: a target beyond a 12-touch zone)', () => {
+    const zones = [support, zone('resistance', 101.2, 102, 0.9), zone('resistance', 104, 105, 0.3)];
     const plan = long(zones);
     checkPlan(plan);
-    expect(plan).toMatchObject({
-      direction: 'long',
-      entry_type: 'limit',
-      entry_price: 96,
-      invalidation: 95,
-      stop_loss: 94.5,
-      take_profits: [
-        { price: 99, size_pct: 70, risk_reward: 2 },
-        { price: 106, size_pct: 30 },
-      ],
-    });
-    // a limit order is not placed beyond maxLimitAtr: 1.99 ATR keeps the support 2 ATR down out
-    expect(long(zones, { maxLimitAtr: 1.99 })).toMatchObject({ direction: null, reason: 'target_blocked' });
+    expect(plan.take_profits).toEqual([
+      expect.objectContaining({ price: 101.2, size_pct: 100, risk_reward: expect.closeTo(1.35, 12) }),
+    ]);
+    // the rule off: target 2 at 104, beyond the strong zone
+    expect(long(zones, { obstacleStrength: RULE_OFF }).take_profits.map((t) => t.price)).toEqual([101.2, 104]);
   });
 
-  it('puts the stop beyond the latest swing low and the zone that holds it, never inside a level', () => {
-    // flat candles at 100 (lows 99) with a swing low at 95 on candle 20
-    const rows = Array.from({ length: 30 }, (_, i) => ({
-      time: i * 3_600_000,
-      open: 100,
-      high: 101,
-      low: i === 20 ? 95 : 99,
-      close: 100,
-      volume: 10,
-    }));
-    const dip = toColumns(rows);
-    const lv = (zones: Zone[]) => levelsOf(dip, 2, zones);
-    const up = [zone('resistance', 110, 111)];
-    const plan = checkLevelsRule(dip, lv([support, ...up]), { direction: 'long' });
-    expect([plan.invalidation, plan.stop_loss]).toEqual([95, 94.5]);
-    // the swing inside a zone: beyond the zone's low
-    const held = checkLevelsRule(dip, lv([zone('support', 94.4, 95.5), support, ...up]), { direction: 'long' });
-    expect([held.invalidation, held.stop_loss]).toEqual([94.4, 93.9]);
-    // a stop that lands inside a lower zone goes beyond it
-    const lower = checkLevelsRule(dip, lv([zone('support', 93.5, 94.6), support, ...up]), { direction: 'long' });
-    expect([lower.invalidation, lower.stop_loss]).toEqual([93.5, 93]);
-    // structureBars 0: the support's low, as without a swing
-    expect(buildPlan(dip, lv([support, ...up]), { direction: 'long', structureBars: 0 }).stop_loss).toBe(96.5);
-    // the mirror: a short's stop above the swing high
-    const mirrored = mirrorCandles(dip, 200);
-    const short = buildPlan(mirrored, mirrorLevels(lv([support, ...up]), 200), { direction: 'short' });
-    expect([short.invalidation, short.stop_loss]).toEqual([105, 105.5]);
+  it('gives no trade, target_blocked, when the first strong resistance pays less than minRiskReward', () => {
+    const zones = [support, zone('resistance', 100.2, 100.8, 0.7), zone('resistance', 104, 105, 0.3)];
+    const plan = long(zones); // 100.2 pays 1.7 / 2 = 0.85 R
+    checkPlan(plan);
+    expect(plan).toMatchObject({ direction: null, bias: 'long', reason: 'target_blocked', take_profits: [] });
+    // the former behaviour: the zone skipped as paying < 1 R, the target beyond it
+    expect(long(zones, { obstacleStrength: RULE_OFF }).take_profits.map((t) => t.price)).toEqual([104]);
+    // a lower minimum R makes it the target, and a weaker zone is passed
+    expect(long(zones, { minRiskReward: 0.8 }).take_profits.map((t) => t.price)).toEqual([100.2]);
+    expect(long(zones, { obstacleStrength: 0.75 }).take_profits.map((t) => t.price)).toEqual([104]);
   });
 
-  it('takes no entry in the last candle of a session', () => {
-    const zones = [support, zone('resistance', 103, 104), zone('resistance', 106, 107)];
-    expect(long(zones, { sessionBarsLeft: 1 })).toMatchObject({
+  it('blocks a long whose mark is inside a strong resistance (AAPL d1: targets through 267.83-272.93)', () => {
+    const inside = zone('resistance', 99, 102.5, 0.8); // middle 100.75 above the mark, low below it
+    const plan = long([zone('support', 95, 96), inside, zone('resistance', 106, 107, 0.3)]);
+    checkPlan(plan);
+    expect(plan).toMatchObject({ direction: null, bias: 'long', reason: 'target_blocked' });
+    // a weak zone around the mark is passed, as before
+    const weak = long([zone('support', 95, 96), { ...inside, strength: 0.3 }, zone('resistance', 106, 107, 0.3)]);
+    checkPlan(weak);
+    expect(weak.direction).toBe('long');
+  });
+
+  it('never puts the fallback target beyond an obstacle', () => {
+    // the strong zone at 102.6 is beyond maxTargetAtr (2 ATR = 4) from the entry, so it is not a target
+    const zones = [support, zone('resistance', 102.6, 103, 0.9)];
+    const opts = { fallbackRiskReward: 3, maxTargetAtr: 2 };
+    const plan = long(zones, opts);
+    checkPlan(plan);
+    expect(plan.take_profits).toEqual([
+      expect.objectContaining({ price: 102.6, size_pct: 100, risk_reward: expect.closeTo(2.05, 12) }),
+    ]);
+    expect(plan.horizon_bars).toBe(5); // ceil((4.1 / 2)^2)
+    expect(long(zones, { ...opts, obstacleStrength: RULE_OFF }).take_profits[0].price).toBeCloseTo(104.5, 12);
+  });
+
+  it('counts a zone at the threshold as an obstacle; 0 makes every opposing zone one', () => {
+    const zones = [support, zone('resistance', 104, 105, 0.5), zone('resistance', 108, 109, 0.5)];
+    expect(long(zones).take_profits.map((t) => t.price)).toEqual([104, 108]); // 0.5 < 0.6
+    expect(long(zones, { obstacleStrength: 0.5 }).take_profits.map((t) => t.price)).toEqual([104]);
+    expect(long(zones, { obstacleStrength: 0 }).take_profits.map((t) => t.price)).toEqual([104]);
+    // short from the mark (stop 105.5, risk 5.5): the support's top at 98.5 pays 1.5 / 5.5 R
+    expect(buildPlan(c, levelsOf(c, 2, zones), { direction: 'short', obstacleStrength: 0 })).toMatchObject({
       direction: null,
-      bias: 'long',
-      reason: 'session_close',
+      bias: 'short',
+      reason: 'target_blocked',
     });
-    expect(long(zones, { sessionBarsLeft: 3 }).entry_window_bars).toBe(2);
-    expect(long(zones, { sessionBarsLeft: 100 }).entry_window_bars).toBe(5);
-    expect(long(zones, { sessionBarsLeft: 0 }).entry_window_bars).toBe(5); // the next candle opens a session
-    expectInputError(() => long(zones, { sessionBarsLeft: -1 }), 'invalid_option');
   });
 
-  it('mirrors each case exactly: a short below a support is the long above a resistance', () => {
+  it('mirrors each case exactly: a short below a strong support is the long above a strong resistance', () => {
     const cases: [Zone[], PlanOptions][] = [
-      [[support, zone('resistance', 103, 104, 0.9), zone('resistance', 106, 107, 0.3)], {}],
-      [[support, zone('resistance', 101.5, 101.8, 0.1), zone('resistance', 103, 104)], { minNetRiskReward: 1 }],
+      [[support, zone('resistance', 101.2, 102, 0.9), zone('resistance', 104, 105, 0.3)], {}],
+      [[support, zone('resistance', 100.2, 100.8, 0.7), zone('resistance', 104, 105, 0.3)], {}],
       [[zone('support', 95, 96), zone('resistance', 99, 102.5, 0.8)], {}],
-      [[support, zone('resistance', 104, 105, 0.5), zone('resistance', 108, 109, 0.5)], { obstacleStrength: 0.6 }],
+      [[support, zone('resistance', 102.6, 103, 0.9)], { fallbackRiskReward: 3, maxTargetAtr: 2 }],
+      [[support, zone('resistance', 104, 105, 0.5), zone('resistance', 108, 109, 0.5)], { obstacleStrength: 0 }],
     ];
     // flat candles at 100 mirror onto themselves with K = 200
     for (const [zones, opts] of cases) {
@@ -582,19 +527,15 @@ describe('buildPlan: targets at the levels in the way, the stop beyond the struc
         const lv = supportResistance(cs);
         let plans = 0;
         for (const direction of ['long', 'short'] as const) {
-          // no reward minimum here: the geometry is what is checked, on as many plans as there are
-          if (
-            checkLevelsRule(cs, lv, { direction, costPct: 0, minNetRiskReward: 0, minRiskReward: 0 }).direction !== null
-          )
-            plans++;
-          checkLevelsRule(cs, lv, { direction });
+          if (checkObstacleRule(cs, lv, { direction, costPct: 0 }).on.direction !== null) plans++;
         }
         draws++;
         if (plans > 0) reached++;
       }),
       { numRuns: 100 },
     );
-    expect(reached / draws).toBeGreaterThan(0.5);
+    // about 87% of draws give a plan on one side at least (each side alone: about 60%)
+    expect(reached / draws).toBeGreaterThan(0.7);
   });
 
   it('mirrors on long generated series', () => {
@@ -612,9 +553,8 @@ describe('buildPlan: targets at the levels in the way, the stop beyond the struc
         const lm = supportResistance(m);
         let plans = 0;
         for (const direction of ['long', 'short'] as const) {
-          const opts = { costPct: 0, minNetRiskReward: 0, minRiskReward: 0 };
-          const a = buildPlan(cs, lv, { ...opts, direction });
-          const b = buildPlan(m, lm, { ...opts, direction: direction === 'long' ? 'short' : 'long' });
+          const a = buildPlan(cs, lv, { direction, costPct: 0 });
+          const b = buildPlan(m, lm, { direction: direction === 'long' ? 'short' : 'long', costPct: 0 });
           expectMirrored(a, b, K);
           if (a.direction !== null) plans++;
         }
@@ -622,11 +562,12 @@ describe('buildPlan: targets at the levels in the way, the stop beyond the struc
       }),
       { numRuns: 150 },
     );
-    expect(reached / draws).toBeGreaterThan(0.4);
+    // about 76% of draws reach a plan (1,500 draws); 150 keep the check 4 standard deviations clear
+    expect(reached / draws).toBeGreaterThan(0.6);
   });
 
   it.skipIf(!sharedDataDir)(
-    `walks forward over the real series: targets before the levels, stops beyond them (skips when ${sharedDataSkipReason})`,
+    `walks forward over the real series: no target jumps a strong zone, and every block says so (skips when ${sharedDataSkipReason})`,
     () => {
       const cost: Record<string, number> = {
         'nvda-d1': roundTripCostPct({ assetClass: 'stocks' }),
@@ -635,24 +576,28 @@ describe('buildPlan: targets at the levels in the way, the stop beyond the struc
         'crypto-m1': roundTripCostPct({ assetClass: 'coins' }),
         'xrp-perp-h1': roundTripCostPct({ assetClass: 'coins', feePct: 0.05 }),
       };
-      const seen = new Map<string, number>();
+      let blocked = 0;
+      let capped = 0;
+      let plans = 0;
       for (const { name, candles } of loadSharedSeries()) {
         const n = candles.close.length;
         for (let i = 60; i < Math.min(n, 3000); i += 29) {
           const lv = supportResistance(candles, { asOf: i });
           for (const direction of ['long', 'short', undefined] as const) {
-            const plan = checkLevelsRule(candles, lv, { direction, costPct: cost[name] });
-            const key = plan.reason ?? `plan with ${plan.take_profits.length}`;
-            seen.set(key, (seen.get(key) ?? 0) + 1);
+            const { on, off } = checkObstacleRule(candles, lv, { direction, costPct: cost[name] });
+            if (on.reason === 'target_blocked') blocked++;
+            else if (on.direction !== null) {
+              plans++;
+              const prices = (x: TradePlan): number[] => x.take_profits.map((t) => t.price);
+              if (prices(on).join() !== prices(off).join()) capped++;
+            }
           }
         }
       }
-      // each way exercised (a deterministic walk: 17 plans with one target, 8 with two, 26 poor
-      // rewards and 902 blocks of 1,140 when this was written; see EVALUATION.md)
-      expect(seen.get('plan with 1') ?? 0).toBeGreaterThan(10);
-      expect(seen.get('plan with 2') ?? 0).toBeGreaterThan(5);
-      expect(seen.get('poor_reward') ?? 0).toBeGreaterThan(10);
-      expect(seen.get('target_blocked') ?? 0).toBeGreaterThan(10);
+      // the rule is exercised each way: plans kept, targets cut to an obstacle, plans blocked
+      expect(plans).toBeGreaterThan(200);
+      expect(capped).toBeGreaterThan(20);
+      expect(blocked).toBeGreaterThan(100);
     },
   );
 });
@@ -663,23 +608,17 @@ describe('buildPlan: costs by market', () => {
   it('quotes risk-reward gross and net of the round trip (SOL m15: 1.12 R gross is about 0.66 R net)', () => {
     // no zone below: entry at the mark (100), stop 1.5 ATR below (risk 0.75, 0.75%); target 1.12 R above
     const lv = levelsOf(c, 0.5, [zone('resistance', 100.84, 101, 0.3)]);
-    // 0.674 R net is below the 1.5 R minimum: not published
-    expect(buildPlan(c, lv, { direction: 'long' }).reason).toBe('poor_reward');
-    const plan = buildPlan(c, lv, { direction: 'long', minNetRiskReward: -10 });
+    const plan = buildPlan(c, lv, { direction: 'long' });
     checkPlan(plan);
     expect(plan).toMatchObject({ entry_price: 100, stop_loss: 99.25, cost_pct: 0.2 });
     expect(plan.take_profits[0].risk_reward).toBeCloseTo(1.12, 12);
     expect(plan.take_profits[0].risk_reward_net).toBeCloseTo((0.84 - 0.2) / (0.75 + 0.2), 12); // 0.674
-    const fx = buildPlan(c, lv, {
-      direction: 'long',
-      minNetRiskReward: -10,
-      costPct: roundTripCostPct({ assetClass: 'fx' }),
-    });
+    const fx = buildPlan(c, lv, { direction: 'long', costPct: roundTripCostPct({ assetClass: 'fx' }) });
     expect(fx.cost_pct).toBe(0.012);
     expect(fx.take_profits[0].risk_reward).toBeCloseTo(1.12, 12);
     expect(fx.take_profits[0].risk_reward_net).toBeCloseTo((0.84 - 0.012) / (0.75 + 0.012), 12);
     // without a cost, net is gross
-    const free = buildPlan(c, lv, { direction: 'long', minNetRiskReward: -10, costPct: 0 });
+    const free = buildPlan(c, lv, { direction: 'long', costPct: 0 });
     expect(free.take_profits[0].risk_reward_net).toBe(free.take_profits[0].risk_reward);
   });
 
@@ -687,12 +626,7 @@ describe('buildPlan: costs by market', () => {
     const tight = levelsOf(c, 0.1, []); // risk 0.15%: a 0.20% round trip is more than half of it
     expect(buildPlan(c, tight, { direction: 'long' }).reason).toBe('risk_below_cost');
     for (const assetClass of ['stocks', 'fx'] as const) {
-      // (the fallback target's 2 R gross nets less than 1.5 R: the reward minimum is not what is checked)
-      const plan = buildPlan(c, tight, {
-        direction: 'long',
-        minNetRiskReward: 0,
-        costPct: roundTripCostPct({ assetClass }),
-      });
+      const plan = buildPlan(c, tight, { direction: 'long', costPct: roundTripCostPct({ assetClass }) });
       checkPlan(plan);
       expect(plan.direction).toBe('long');
       expect(plan.cost_pct).toBe(roundTripCostPct({ assetClass }));

@@ -121,6 +121,14 @@ export interface PlanOptions {
   /** Enter at the nearest own-side zone when its near edge is within this many ATRs of the mark. Default 1. */
   maxPullbackAtr?: number;
   /**
+   * The geometry of issue 38 (a chartist's): the stop beyond the structure that invalidates the idea,
+   * target 1 at or before the first level in the way of any strength, `poor_reward` below
+   * `minNetRiskReward`, limit entries at the supports within `maxLimitAtr`, the time stop from the
+   * distance to target 1. Default false: the earlier geometry, which the signal's calibration is
+   * fitted on (see {@link buildPlan}); `obstacleStrength` then defaults to 0.6, else to 0.
+   */
+  structure?: boolean;
+  /**
    * When the entry at the close (or at the support within `maxPullbackAtr`) gives no publishable plan,
    * a limit entry at the top of a lower support is tried, the nearest first, up to this many ATRs
    * below the close. Default 3; 0 turns limit entries further down off.
@@ -193,6 +201,7 @@ interface Params {
   fast: number;
   slow: number;
   deadband: number;
+  structure: boolean;
   maxPullback: number;
   maxLimit: number;
   entryWidth: number;
@@ -219,15 +228,22 @@ interface Params {
 
 const BIG = 1e6;
 const DEFAULT_OBSTACLE_STRENGTH = 0;
+/** The earlier geometry's obstacle: a fresh major swing and a fresh minor one at average volume. */
+const LEGACY_OBSTACLE_STRENGTH = 0.6;
 /** Fractal span of the structural swing: two candles each side (Williams). */
 const STRUCTURE_SPAN = 2;
 
 function paramsOf(o: PlanOptions | undefined): Params {
+  const structure = o?.structure ?? false;
+  if (typeof structure !== 'boolean') {
+    throw new InputError('invalid_option', `structure must be a boolean, got ${String(structure)}`, 'structure');
+  }
   const minHorizon = checkInt('minHorizonBars', o?.minHorizonBars ?? 5, 1);
   return {
     fast: checkInt('trendFast', o?.trendFast ?? 20, 1),
     slow: checkInt('trendSlow', o?.trendSlow ?? 50, 1),
     deadband: checkNumber('trendDeadbandAtr', o?.trendDeadbandAtr ?? 0.1, 0, BIG),
+    structure,
     maxPullback: checkNumber('maxPullbackAtr', o?.maxPullbackAtr ?? 1, 0, BIG),
     maxLimit: checkNumber('maxLimitAtr', o?.maxLimitAtr ?? 3, 0, BIG),
     entryWidth: checkNumber('entryWidthAtr', o?.entryWidthAtr ?? 0.25, 0, BIG),
@@ -239,7 +255,12 @@ function paramsOf(o: PlanOptions | undefined): Params {
     fallbackInvalidation: checkNumber('fallbackInvalidationAtr', o?.fallbackInvalidationAtr ?? 1, 0, BIG),
     minRR: checkNumber('minRiskReward', o?.minRiskReward ?? 1, 0, BIG),
     minNetRR: checkNumber('minNetRiskReward', o?.minNetRiskReward ?? 1.5, -BIG, BIG),
-    obstacle: checkNumber('obstacleStrength', o?.obstacleStrength ?? DEFAULT_OBSTACLE_STRENGTH, 0, BIG),
+    obstacle: checkNumber(
+      'obstacleStrength',
+      o?.obstacleStrength ?? (structure ? DEFAULT_OBSTACLE_STRENGTH : LEGACY_OBSTACLE_STRENGTH),
+      0,
+      BIG,
+    ),
     fallbackRR: checkNumber('fallbackRiskReward', o?.fallbackRiskReward ?? 2, Number.MIN_VALUE, BIG),
     maxTarget: checkNumber('maxTargetAtr', o?.maxTargetAtr ?? 6, 0, BIG),
     minGap: checkNumber('minTargetGapAtr', o?.minTargetGapAtr ?? 0.5, 0, BIG),
@@ -305,7 +326,9 @@ function toSide(z: Zone, s: number): Band {
  * run over at most the last `10 * max(trendFast, trendSlow)` candles, which bounds the cost of a
  * walk-forward and differs from a full-history EMA by about 1e-8 relative.
  *
- * Geometry for a long (a short is the exact mirror: the same steps on negated prices):
+ * Geometry: by default the earlier one (see `legacyPlan` below: the signal's calibration is fitted on
+ * it); with `structure: true` (issue 38), for a long (a short is the exact mirror: the same steps on
+ * negated prices):
  * - Entry band: if the nearest zone at or below the mark (its middle at or below the close) has its top
  *   within `maxPullbackAtr` ATR of the mark, the band is that zone up to the mark (cut to
  *   `maxEntryWidthAtr` ATR from its top), and its low is the invalidation level. Otherwise the band is
@@ -379,7 +402,7 @@ export function buildPlan(candles: Candles, levels: SupportResistance, options?:
   const { view, end } = prefixCandles(
     candles,
     levels.as_of_index,
-    Math.max(10 * Math.max(p.fast, p.slow), p.structureBars + 1),
+    p.structure ? Math.max(10 * Math.max(p.fast, p.slow), p.structureBars + 1) : 10 * Math.max(p.fast, p.slow),
   );
   if (view.time[end] !== levels.as_of_time) {
     throw new InputError('invalid_option', 'levels were computed on other candles (as_of_time differs)', 'levels');
@@ -413,6 +436,7 @@ export function buildPlan(candles: Candles, levels: SupportResistance, options?:
     if (inferred !== 'long' && inferred !== 'short') return { ...base, reason: inferred };
     direction = inferred;
   } else direction = asked;
+  if (!p.structure) return legacyPlan(base, levels, p, direction, atr, mark);
 
   const s = direction === 'long' ? 1 : -1;
   const m = s * mark;
@@ -584,4 +608,113 @@ function structuralSwings(view: Candles, end: number, s: number, bars: number): 
   const out: number[] = [];
   for (let k = found.length - 1; k >= 0; k--) if (found[k].kind === want) out.push(s * found[k].price);
   return out;
+}
+
+/**
+ * The geometry before issue 38 (the default while `structure` is false): the entry band at the
+ * nearest support within `maxPullbackAtr` or at the close, the stop beyond that support's low (or a
+ * fallback distance), targets at the near edges of the opposing zones up to the first one at least
+ * `obstacleStrength` (0.6) strong, the horizon from the distance to the last target.
+ */
+function legacyPlan(
+  base: TradePlan,
+  levels: SupportResistance,
+  p: Params,
+  direction: Direction,
+  atr: number,
+  mark: number,
+): TradePlan {
+  const s = direction === 'long' ? 1 : -1;
+  const m = s * mark;
+  const own: Band[] = [];
+  const opposing: Band[] = [];
+  for (const z of levels.zones) {
+    const b = toSide(z, s);
+    if (b.mid <= m) own.push(b);
+    else opposing.push(b);
+  }
+  let nearest: Band | undefined;
+  for (const b of own) if (nearest === undefined || b.mid > nearest.mid) nearest = b;
+  opposing.sort((a, b) => a.low - b.low);
+
+  // Entry band and invalidation (long-side coordinates).
+  let bandHigh: number;
+  let bandLow: number;
+  let invalidation: number;
+  if (nearest !== undefined && Math.min(nearest.high, m) >= m - p.maxPullback * atr) {
+    bandHigh = Math.min(nearest.high, m);
+    bandLow = Math.max(nearest.low, bandHigh - p.maxEntryWidth * atr);
+    invalidation = nearest.low;
+  } else {
+    bandHigh = m;
+    bandLow = m - p.entryWidth * atr;
+    invalidation = bandLow - p.fallbackInvalidation * atr;
+    if (
+      nearest !== undefined &&
+      nearest.low < bandLow &&
+      bandHigh - (nearest.low - p.stopBuffer * atr) <= p.maxStop * atr
+    ) {
+      invalidation = nearest.low;
+    }
+  }
+  const entry = bandHigh;
+  const stop = Math.min(invalidation - p.stopBuffer * atr, entry - p.minStop * atr);
+  const risk = entry - stop;
+
+  // The ceiling: the near edge of the first strong opposing zone, which no target passes; a zone the
+  // price is already inside (its low at or below the entry) stops the trade at distance zero.
+  const obstacle = opposing.find((z) => z.strength >= p.obstacle);
+  const ceiling = obstacle === undefined ? Number.POSITIVE_INFINITY : Math.max(obstacle.low, entry);
+  const blocked = ceiling - entry < p.minRR * risk;
+
+  // Targets: near edges of the opposing zones up to the ceiling.
+  const targets: number[] = [];
+  if (!blocked) {
+    for (const z of opposing) {
+      if (targets.length === 2 || z.low > ceiling) break;
+      const t = z.low;
+      if (t - entry < p.minRR * risk || t - entry > p.maxTarget * atr) continue;
+      // Target 2 lies beyond target 1 by the gap, and never at its price (a gap of 0 allowed one).
+      if (targets.length === 1 && (t <= targets[0] || t < targets[0] + p.minGap * atr)) continue;
+      targets.push(t);
+    }
+    if (targets.length === 0) targets.push(Math.min(entry + p.fallbackRR * risk, ceiling));
+  }
+
+  // Back to prices; every price of a real market is positive.
+  const price = (x: number): number => s * x;
+  const prices = [bandLow, bandHigh, invalidation, stop, ...targets].map(price);
+  if (!(risk > 0) || prices.some((x) => !(x > 0) || !Number.isFinite(x))) {
+    return { ...base, bias: direction, reason: 'degenerate_geometry' };
+  }
+  const entryPrice = price(entry);
+  const riskPct = (risk / entryPrice) * 100;
+  if (p.costPct > p.maxCostR * riskPct) return { ...base, bias: direction, reason: 'risk_below_cost' };
+  if (blocked) return { ...base, bias: direction, reason: 'target_blocked' };
+  const cost = (p.costPct / 100) * entryPrice;
+  const last = targets[targets.length - 1];
+  // (the 1e-9 keeps an exact square such as 9 from rounding up to 10 on one side of a mirror)
+  const bars = Math.ceil(((last - entry) / atr) ** 2 - 1e-9);
+  const horizon = p.horizon ?? Math.min(p.maxHorizon, Math.max(p.minHorizon, bars));
+  const sizes = targets.length === 2 ? [70, 30] : [100];
+  return {
+    ...base,
+    direction,
+    bias: direction,
+    entry_type: entry < m ? 'limit' : 'market',
+    entry_zone: s > 0 ? { low: bandLow, high: bandHigh } : { low: -bandHigh, high: -bandLow },
+    entry_price: entryPrice,
+    invalidation: price(invalidation),
+    stop_loss: price(stop),
+    take_profits: targets.map((t, k) => ({
+      price: price(t),
+      size_pct: sizes[k],
+      risk_reward: (t - entry) / risk,
+      risk_reward_net: (t - entry - cost) / (risk + cost),
+    })),
+    risk_pct: riskPct,
+    cost_pct: p.costPct,
+    horizon_bars: horizon,
+    entry_window_bars: p.entryWindow,
+  };
 }

@@ -13,7 +13,7 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
     split: 'time: the first 70% of the candles of each series trains, the rest is held out',
     method:
       "isotonic regression (pool-adjacent-violators) in the direction of Kendall's tau, constant base rate unless |z| >= 2, blocks of at least 150 plans, linear between knots",
-    fitted: '2026-11-29',
+    fitted: '2026-11-28',
     files: [
       {
         file: 'nvda-1999-2014-d1.csv',
@@ -21,8 +21,8 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
         candles: 4012,
         train_from: '1999-11-19',
         train_to: '2010-03-22',
-        plans: 90,
-        hits: 25,
+        plans: 1429,
+        hits: 357,
       },
       {
         file: 'orcl-1995-2014-d1.csv',
@@ -30,8 +30,8 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
         candles: 5036,
         train_from: '1995-10-31',
         train_to: '2008-12-30',
-        plans: 113,
-        hits: 25,
+        plans: 1556,
+        hits: 357,
       },
       {
         file: 'index-2006-m5.csv',
@@ -39,7 +39,7 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
         candles: 2142,
         train_from: '2006-01-04',
         train_to: '2006-01-20',
-        plans: 4,
+        plans: 0,
         hits: 0,
       },
       {
@@ -48,8 +48,8 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
         candles: 13681,
         train_from: '2017-11-05',
         train_to: '2017-11-12',
-        plans: 106,
-        hits: 10,
+        plans: 653,
+        hits: 134,
       },
       {
         file: 'xrp-usdt-perp-h1.json',
@@ -64,32 +64,57 @@ export const SIGNAL_CALIBRATION: SignalCalibration = deepFreeze({
   },
   families: {
     intraday: {
-      base_rate: 0.090909,
-      plans: 110,
-      hits: 10,
-      direction: 'constant',
-      tau: 0.275274,
-      z: 3.503959,
+      base_rate: 0.205207,
+      plans: 653,
+      hits: 134,
+      direction: 'increasing',
+      tau: 0.085326,
+      z: 2.666347,
       knots: [
         {
-          evidence: 0.822842,
-          probability: 0.090909,
-          plans: 110,
+          evidence: 0.586324,
+          probability: 0.156164,
+          plans: 365,
+        },
+        {
+          evidence: 0.895344,
+          probability: 0.267361,
+          plans: 288,
         },
       ],
     },
     daily: {
-      base_rate: 0.246305,
-      plans: 203,
-      hits: 50,
-      direction: 'constant',
-      tau: 0.016608,
-      z: 0.288389,
+      base_rate: 0.239196,
+      plans: 2985,
+      hits: 714,
+      direction: 'decreasing',
+      tau: -0.074276,
+      z: -4.968473,
       knots: [
         {
-          evidence: 0.744737,
-          probability: 0.246305,
-          plans: 203,
+          evidence: 0.289509,
+          probability: 0.320388,
+          plans: 206,
+        },
+        {
+          evidence: 0.433144,
+          probability: 0.276596,
+          plans: 517,
+        },
+        {
+          evidence: 0.652126,
+          probability: 0.25755,
+          plans: 1192,
+        },
+        {
+          evidence: 0.813189,
+          probability: 0.210843,
+          plans: 664,
+        },
+        {
+          evidence: 0.921324,
+          probability: 0.142857,
+          plans: 406,
         },
       ],
     },

@@ -184,37 +184,29 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
     plans = walkForward();
   }, 180_000);
 
-  it('on the held-out 30% of each series: the table is the training fit, and the issue-24 targets are missed (issue 38 plans)', () => {
-    // Issue 38's plans (stops beyond the structure, target 1 before the first level in the way, 1.5 R
-    // after costs, limit entries that may expire) leave a few hundred entered and closed plans
-    // (5,359 before): too few for a curve, so both families fit a constant base rate. The held-out
-    // Brier score then equals the base rate's and no decile holds 50 plans: the targets (reliability
-    // error <= 5 points, Brier below the base rate) cannot be met and are asserted as they are, not
-    // as the target (docs/decisions.md, "Plan geometry", session 13). What is still checked: the
-    // shipped table is the training fit, and its base rate is within 6 points of the held-out rate.
-    expect(plans.length).toBeGreaterThan(300);
+  it('on the held-out 30% of each series: reliability error <= 5 points, Brier below the base rate', () => {
+    expect(plans.length).toBeGreaterThan(5000);
     const table = SIGNAL_CALIBRATION.families;
     const rows = plans.map((r) => ({ ...r, p: calibrate(table[r.family], r.evidence), b: table[r.family].base_rate }));
-    const test = rows.filter((r) => !r.train);
-    const t = score(test);
-    expect(t.brier).toBeCloseTo(t.base, 12);
-    const forecast = test.reduce((a, r) => a + r.p, 0) / test.length;
-    const realized = test.filter((r) => r.hit).length / test.length;
-    expect(Math.abs(forecast - realized)).toBeLessThanOrEqual(0.06);
+    const train = score(rows.filter((r) => r.train));
+    const test = score(rows.filter((r) => !r.train));
+    expect(train.reliability).toBeLessThanOrEqual(0.02);
+    expect(test.reliability).toBeLessThanOrEqual(0.05);
+    expect(test.brier).toBeLessThan(test.base);
     // the shipped table is the fit of the training part: refitting it gives the same curves
     for (const family of TIMEFRAME_FAMILIES) {
       const refit = fitCalibration(plans.filter((r) => r.train && r.family === family));
       expect(refit.direction).toBe(table[family].direction);
-      expect(table[family].direction).toBe('constant');
       expect(refit.plans).toBe(table[family].plans);
       expect(refit.base_rate).toBeCloseTo(table[family].base_rate, 5);
     }
   });
 
-  it('leaving one series out: every curve is the constant base rate of the other series (issue 38 plans)', () => {
-    // With a few hundred closed plans the fit on the other series is a constant (no |z| >= 2 with
-    // blocks of 150 plans), so the Brier score is the base rate's: the 5-point target is missed and
-    // asserted as it is (it was 8.1 points before issue 38's plans; see docs/decisions.md).
+  it('leaving one series out: Brier below the base rate, reliability error 7..9 points (the 5-point target is missed)', () => {
+    // Series differ in their base rate (the daily stocks by up to 5 points), which a fit on the
+    // other series cannot know; the error is asserted as it is, not as the target. It was 5..6
+    // points while the regime voted in the signal; without its vote (issue 38: no held-out value
+    // in the phase) it is 8.1 points, with the new regime's vote it would be 9.1.
     const rows: { p: number; b: number; hit: boolean }[] = [];
     for (const name of new Set(plans.map((r) => r.series))) {
       const curves = Object.fromEntries(
@@ -225,6 +217,8 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
       }
     }
     const loso = score(rows);
-    expect(loso.brier).toBeCloseTo(loso.base, 12);
+    expect(loso.brier).toBeLessThan(loso.base);
+    expect(loso.reliability).toBeGreaterThan(0.07);
+    expect(loso.reliability).toBeLessThanOrEqual(0.09);
   });
 });

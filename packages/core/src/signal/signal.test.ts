@@ -443,11 +443,8 @@ describe('signal', () => {
         }
       }
       expect(rows.length).toBeGreaterThan(400);
-      // Few calls survived the expected-R gate on these series (issue 40); with issue 38's plans and
-      // the calibration refitted on them (a constant base rate per family: too few closed plans for
-      // a curve) none does on these windows. Asserted as it is, not as wished (docs/decisions.md,
-      // "Plan geometry", session 13): a call published here again is a change to look at.
-      expect(calls).toBe(0);
+      // Few calls survive the expected-R gate on these series (issue 40: almost only holds), but some do.
+      expect(calls).toBeGreaterThan(0);
       // Some calls of the score hold for lack of edge (the daily curve falls below its base rate).
       expect(noEdge).toBeGreaterThan(10);
       const ranked = filterSignals(rows);
