@@ -37,7 +37,7 @@ import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './
 import { regimeEvaluation, regimeSectionLines } from './regime-eval.mjs';
 import { factorSearchSection } from './factor-search.mjs';
 import { signalEdgeSection } from './signal-edge.mjs';
-import { closed, dataDir, loadSeries, MIN_PLANS, TRAIN_SHARE, walk } from './walk-forward.mjs';
+import { closed, dataDir, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const series = loadSeries();
@@ -67,8 +67,11 @@ for (const s of series) {
   const c = s.candles;
   const family = timeframeFamily(c.time, c.close.length - 1);
   let n = 0;
-  const recs = walk(s, (a) => {
+  const split = splitIndex(c.close.length);
+  const lv = { train: levelStats(), test: levelStats() };
+  const recs = walk(s, (a, i) => {
     n++;
+    addLevels(lv[i < split ? 'train' : 'test'], a.levels);
     if (Math.abs(a.signal.score) <= a.signal.threshold) rawHolds++;
     if (a.signal.action === 'hold') holds++;
   });
@@ -78,9 +81,25 @@ for (const s of series) {
     r.hit = r.outcome === 'tp_hit';
   }
   records.push(...recs);
-  perSeries.push({ name: s.name, family, analyses: n, recs });
+  perSeries.push({ name: s.name, family, analyses: n, recs, lv });
 }
 const seconds = (performance.now() - t0) / 1000;
+
+// ---- levels and plan geometry (issue 38) ----
+function levelStats() {
+  return { n: 0, inside: 0, both: 0, below: [], above: [] };
+}
+function addLevels(st, levels) {
+  st.n++;
+  if (levels.atr === null || levels.zones.length === 0) return;
+  if (levels.at_all_time_high || levels.at_all_time_low) return;
+  st.inside++;
+  const sup = levels.nearest_support;
+  const res = levels.nearest_resistance;
+  if (sup !== null && res !== null) st.both++;
+  if (sup?.distance_atr != null) st.below.push(Math.abs(sup.distance_atr));
+  if (res?.distance_atr != null) st.above.push(Math.abs(res.distance_atr));
+}
 
 // ---- helpers ----
 const mean = (xs) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
@@ -275,6 +294,60 @@ for (const s of perSeries) {
   );
 }
 out();
+
+// ---- levels by side and plan geometry (issue 38) ----
+{
+  const quant = (xs, q) => {
+    if (xs.length === 0) return Number.NaN;
+    const s = [...xs].sort((x, y) => x - y);
+    return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  };
+  const median = (xs) => quant(xs, 0.5);
+  const max = (xs) => (xs.length ? Math.max(...xs) : Number.NaN);
+  out('## Levels by side and plan geometry (issue 38)');
+  out();
+  out(
+    'Every analysed candle of the walk-forward, training part (first 70%) beside the held-out part. Inside the range: the close is neither at the all-time high nor at the all-time low of the earlier stored candles (`at_all_time_high` / `at_all_time_low` false), so a level should stand on each side. Both sides: a zone entirely below the close and one entirely above it (`nearest_support`, `nearest_resistance`; the zone holding the close counts on neither). Distances are from the close to the near edge of the nearest level each side, in ATR(14).',
+  );
+  out();
+  out(
+    '| series | part | analyses | inside the range | both sides hold a level | nearest support, median / max ATR | nearest resistance, median / max ATR |',
+  );
+  out('|---|---|---:|---:|---:|---:|---:|');
+  for (const s of perSeries) {
+    for (const part of ['train', 'test']) {
+      const x = s.lv[part];
+      out(
+        `| ${s.name} | ${part === 'train' ? 'training' : 'held out'} | ${x.n} | ${x.inside} | ${pct(x.both, x.inside)} | ${f(median(x.below), 2)} / ${f(max(x.below), 2)} | ${f(median(x.above), 2)} / ${f(max(x.above), 2)} |`,
+      );
+    }
+  }
+  out();
+  out(
+    "Plans: the default plan on the side each leaning analysis's score calls (published or not), at the walk's 0.20% round trip. Target 1 beyond a level: a zone's near edge lies strictly between the entry and target 1 (should be 0). R at target 1 is `risk_reward_net`. Limit: the entry waits at a support below the close (a resistance above it for a short); an unfilled limit plan expires and is no trade (the outcome table above counts it as `expired`).",
+  );
+  out();
+  out(
+    '| series | part | leaning analyses | plans | share with a plan | target 1 beyond a level | median R at target 1, net | two targets | limit entries | limit filled | poor_reward | target_blocked |',
+  );
+  out('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const geometryRow = (name, recs) => {
+    for (const part of ['train', 'test']) {
+      const rs = recs.filter((r) => r.part === part);
+      const ps = rs.filter((r) => r.gated_plan);
+      const lim = ps.filter((r) => r.entry_type === 'limit');
+      const filled = lim.filter((r) => r.outcome !== null && r.outcome !== 'expired' && r.outcome !== 'pending');
+      out(
+        `| ${name} | ${part === 'train' ? 'training' : 'held out'} | ${rs.length} | ${ps.length} | ${pct(ps.length, rs.length)} | ${ps.filter((r) => r.beyond_level).length} | ${f(median(ps.map((r) => r.r1_net)), 2)} | ${pct(ps.filter((r) => r.targets === 2).length, ps.length)} | ${lim.length} | ${pct(filled.length, lim.length)} | ${rs.filter((r) => r.plan_reason === 'poor_reward').length} | ${rs.filter((r) => r.plan_reason === 'target_blocked').length} |`,
+      );
+    }
+  };
+  for (const s of perSeries) geometryRow(s.name, s.recs);
+  geometryRow('**all**', records);
+  out();
+  out('Signal flips per year per series, training beside held out: the table of "Calls with an edge" below.');
+  out();
+}
 
 // ---- published plans, before and after the edge gate ----
 out('## Walk-forward plans as published (0.20% round-trip cost)');

@@ -98,10 +98,9 @@ export function walk(s, onAnalysis, options = {}) {
     const ev = signalEvidence(a.signal.factors);
     if (ev.side === null) continue;
     const direction = ev.side === 'buy' ? 'long' : 'short';
-    const plan =
-      a.zone.direction === direction
-        ? a.zone
-        : buildPlan(c, { ...a.levels, volume_profile: a.volume_profile }, { ...options.plan, direction });
+    const levels = { ...a.levels, volume_profile: a.volume_profile };
+    const gated = a.zone.direction === direction ? a.zone : buildPlan(c, levels, { ...options.plan, direction });
+    const plan = gated;
     const published = a.signal.action !== 'hold';
     const record = {
       series: s.name,
@@ -118,6 +117,12 @@ export function walk(s, onAnalysis, options = {}) {
       reason: a.signal.reason ?? null,
       confidence: a.signal.confidence,
       plan: plan.direction !== null,
+      gated_plan: gated.direction !== null,
+      plan_reason: gated.reason,
+      entry_type: gated.entry_type,
+      targets: gated.take_profits.length,
+      r1_net: gated.take_profits[0]?.risk_reward_net ?? null,
+      beyond_level: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
       outcome: null,
       realized_r: null,
     };
@@ -133,3 +138,17 @@ export function walk(s, onAnalysis, options = {}) {
 
 /** A closed plan: entered and resolved (target 1, stop or time stop). */
 export const closed = (r) => r.outcome === 'tp_hit' || r.outcome === 'stopped_out' || r.outcome === 'time_stopped';
+
+/**
+ * Whether a plan's target 1 lies beyond a level in the way: a zone whose near edge (its low for a
+ * long, its high for a short) is strictly between the entry and target 1.
+ */
+export function targetBeyondLevel(plan, zones) {
+  const s = plan.direction === 'long' ? 1 : -1;
+  const entry = s * plan.entry_price;
+  const t1 = s * plan.take_profits[0].price;
+  return zones.some((z) => {
+    const near = s > 0 ? z.low : -z.high;
+    return near > entry + 1e-9 && near < t1 - 1e-9;
+  });
+}

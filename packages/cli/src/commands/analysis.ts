@@ -120,7 +120,10 @@ function planText(style: Style, z: TradePlan, price: PriceText): string {
     `plan   ${side}  risk ${num(z.risk_pct)}%  cost ${num(z.cost_pct, 3)}%  horizon ${z.horizon_bars ?? 'n/a'} bars  entry window ${z.entry_window_bars ?? 'n/a'} bars`,
   ];
   const rows = [['', 'price', 'R:R', 'net R:R', 'size']];
-  if (z.entry_zone !== null) rows.push(['entry', `${price(z.entry_zone.low)}-${price(z.entry_zone.high)}`, '', '', '']);
+  if (z.entry_zone !== null) {
+    const how = z.entry_type === 'limit' ? ` (limit, expires after ${z.entry_window_bars ?? 'n/a'} bars)` : '';
+    rows.push(['entry', `${price(z.entry_zone.low)}-${price(z.entry_zone.high)}${how}`, '', '', '']);
+  }
   rows.push(['stop', price(z.stop_loss), '', '', '']);
   z.take_profits.forEach((t, k) => {
     rows.push([`target ${k + 1}`, price(t.price), num(t.risk_reward), num(t.risk_reward_net), `${t.size_pct}%`]);

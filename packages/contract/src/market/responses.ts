@@ -167,16 +167,22 @@ const TradePlanSchema = z
         'risk_below_cost',
         'degenerate_geometry',
         'target_blocked',
+        'poor_reward',
+        'session_close',
       ])
       .nullable()
       .meta({
         description:
-          'Why there is no trade; target_blocked: a strong opposing zone (the price may be inside it) is nearer than the minimum risk-reward',
+          'Why there is no trade; target_blocked: the entry is inside an opposing level, or the first level in the way pays less than the minimum gross risk-reward; poor_reward: target 1 pays less than the minimum risk-reward (default 1.5) after the round-trip cost, from the close and from every support a limit order could wait at; session_close: the only candle left to enter in is the last of its session',
       }),
     published_index: z.number().int(),
     published_time: time,
     mark: n,
     atr: nn,
+    entry_type: z.enum(['market', 'limit']).nullable().meta({
+      description:
+        'market: enter in the band at the close; limit: a resting order at the near edge of a support below the close (a resistance above it for a short), filled only if the price comes back to it within entry_window_bars, else the plan expires unfilled; null without a trade',
+    }),
     entry_zone: z.object({ low: n, high: n }).nullable(),
     entry_price: nn,
     invalidation: nn,
@@ -264,9 +270,9 @@ export const SignalSchema = z
     ),
     weights: z.record(z.string(), n),
     threshold: n,
-    reason: z.enum(['insufficient_data', 'no_edge']).optional().meta({
+    reason: z.enum(['insufficient_data', 'no_edge', 'poor_reward']).optional().meta({
       description:
-        "`insufficient_data`: fewer candles than the signal needs (`history.min_candles.signal`, 200) or no factor out of warm-up: a Hold with score and confidence 0; `no_edge`: the score called a side but its calibrated probability did not clear the base rate, or its plan's expected R after costs was not above 0 at the lower end of its interval (or the plan had no trade), so the signal holds",
+        "`insufficient_data`: fewer candles than the signal needs (`history.min_candles.signal`, 200) or no factor out of warm-up: a Hold with score and confidence 0; `no_edge`: the score called a side but its calibrated probability did not clear the base rate, or its plan's expected R after costs was not above 0 at the lower end of its interval (or the plan had no trade), so the signal holds; `poor_reward`: the call's plan was declined because target 1 pays less than the minimum risk-reward after costs (its declined_plan has that reason), so the signal holds",
     }),
     edge: SignalEdgeSchema.nullable().meta({
       description:

@@ -6,11 +6,23 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../errors.js';
 import { atr } from '../indicators/atr.js';
 import { candleSeries, toColumns } from '../testing/props.js';
-import type { Candle } from '../types.js';
+import type { Candle, Candles } from '../types.js';
 import { findSwings, zigzag } from './swings.js';
 import { volumeProfile } from './volume-profile.js';
 import { zoneContext } from './zone-context.js';
-import { type SupportResistanceOptions, supportResistance, type Zone } from './zones.js';
+import {
+  supportResistance as anySupportResistance,
+  type SupportResistance,
+  type SupportResistanceOptions,
+  type Zone,
+} from './zones.js';
+
+/**
+ * These tests describe the strongest-zones mode (`bySide: false`, the levels before issue 38); the
+ * by-side levels, the default since, are tested in zones-by-side.test.ts and levels-real.test.ts.
+ */
+const supportResistance = (c: Candles, o: SupportResistanceOptions = {}): SupportResistance =>
+  anySupportResistance(c, { bySide: false, ...o });
 
 interface Opts {
   window: number;

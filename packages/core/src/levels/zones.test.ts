@@ -6,7 +6,19 @@ import { gridCandleSeries, mirrorCandles } from '../testing/mirror.js';
 import { candleSeries, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles } from '../types.js';
-import { type SupportResistance, supportResistance, type Zone } from './zones.js';
+import {
+  supportResistance as anySupportResistance,
+  type SupportResistance,
+  type SupportResistanceOptions,
+  type Zone,
+} from './zones.js';
+
+/**
+ * These tests describe the strongest-zones mode (`bySide: false`, the levels before issue 38); the
+ * by-side levels, the default since, are tested in zones-by-side.test.ts and levels-real.test.ts.
+ */
+const supportResistance = (c: Candles, o: SupportResistanceOptions = {}): SupportResistance =>
+  anySupportResistance(c, { bySide: false, ...o });
 
 function slice(c: Candles, from: number, to: number): Candles {
   return {

@@ -134,7 +134,7 @@ export interface SupportResistanceOptions {
    * The levels a chartist draws (issue 38): kept by side and distance (see `nearestPerSide`,
    * `reachAtr`), with the range extremes, open gaps and the higher timeframe's swings. Default false
    * for now: the strongest `maxZones` swing zones of the window, as before; the signal's calibration
-   * is fitted on plans over those, so the default switches with a refit.
+   * is fitted on plans over those, so the default switches with a refit that meets its targets.
    */
   bySide?: boolean;
   /** The nearest zones on each side that are always kept (within `reachAtr`). Default 2. */

@@ -18,6 +18,8 @@ const REASONS: Record<PlanReason, true> = {
   risk_below_cost: true,
   degenerate_geometry: true,
   target_blocked: true,
+  poor_reward: true,
+  session_close: true,
 };
 
 /** Words each locale uses to reconcile two facts, so a reader sees why both stand. */

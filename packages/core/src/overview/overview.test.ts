@@ -119,6 +119,7 @@ const FULL: OverviewInput = {
     published_time: 0,
     mark: 64250.5,
     atr: 2000,
+    entry_type: 'market',
     entry_zone: { low: 63000, high: 64250.5 },
     entry_price: 64250.5,
     invalidation: 61000,

@@ -124,6 +124,8 @@ const en: Phrases = {
     risk_below_cost: 'the stop would be so tight that trading costs would eat too much of the risk',
     degenerate_geometry: 'the levels give no valid prices for one',
     target_blocked: 'a strong opposing zone is too close to leave room for a target',
+    poor_reward: 'the first target would pay too little for the risk after costs',
+    session_close: 'the session closes before an entry could be taken',
   },
   factor: {
     trend: 'trend',
@@ -244,6 +246,8 @@ const es: Phrases = {
     risk_below_cost: 'el stop quedaría tan ajustado que los costes se comerían demasiado del riesgo',
     degenerate_geometry: 'los niveles no dan precios válidos para uno',
     target_blocked: 'una zona contraria fuerte está demasiado cerca para dejar sitio a un objetivo',
+    poor_reward: 'el primer objetivo pagaría demasiado poco para el riesgo tras costes',
+    session_close: 'la sesión cierra antes de poder entrar',
   },
   factor: {
     trend: 'tendencia',
@@ -365,6 +369,8 @@ const de: Phrases = {
     risk_below_cost: 'der Stop läge so eng, dass die Handelskosten zu viel vom Risiko aufzehren würden',
     degenerate_geometry: 'die Niveaus ergeben dafür keine gültigen Preise',
     target_blocked: 'eine starke Gegenzone liegt zu nah, um Platz für ein Ziel zu lassen',
+    poor_reward: 'das erste Ziel brächte nach Kosten zu wenig für das Risiko',
+    session_close: 'die Sitzung schließt, bevor ein Einstieg möglich wäre',
   },
   factor: {
     trend: 'Trend',
@@ -488,6 +494,8 @@ const fr: Phrases = {
       'le stop serait si serré que les coûts de transaction absorberaient une trop grande part du risque',
     degenerate_geometry: 'les niveaux ne donnent pas de prix valides',
     target_blocked: 'une zone opposée forte est trop proche pour laisser la place à un objectif',
+    poor_reward: 'le premier objectif rapporterait trop peu pour le risque après frais',
+    session_close: 'la séance se termine avant qu’une entrée soit possible',
   },
   factor: {
     trend: 'tendance',
@@ -608,6 +616,8 @@ const pt: Phrases = {
     risk_below_cost: 'o stop ficaria tão curto que os custos consumiriam parte demais do risco',
     degenerate_geometry: 'os níveis não dão preços válidos para um plano',
     target_blocked: 'uma zona contrária forte está perto demais para deixar espaço a um alvo',
+    poor_reward: 'o primeiro alvo pagaria pouco demais para o risco após os custos',
+    session_close: 'a sessão fecha antes de ser possível entrar',
   },
   factor: {
     trend: 'tendência',
@@ -715,6 +725,8 @@ const ja: Phrases = {
     risk_below_cost: 'ストップが狭すぎて取引コストがリスクの多くを占めるため',
     degenerate_geometry: '水準から有効な価格が得られないため',
     target_blocked: '強い逆方向のゾーンが近すぎて目標を置く余地がないため',
+    poor_reward: 'コスト控除後、第一目標の利益がリスクに対して小さすぎるため',
+    session_close: 'エントリーできる前にセッションが終わるため',
   },
   factor: {
     trend: 'トレンド',
@@ -822,6 +834,8 @@ const zh: Phrases = {
     risk_below_cost: '止损过窄，交易成本会占去过多风险',
     degenerate_geometry: '各价位无法构成有效价格',
     target_blocked: '强劲的反向区域过近，没有设置目标的空间',
+    poor_reward: '扣除成本后，第一目标的收益相对风险过小',
+    session_close: '交易时段在可以入场之前收盘',
   },
   factor: {
     trend: '趋势',

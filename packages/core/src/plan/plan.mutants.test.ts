@@ -112,6 +112,7 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     published_time: c.time[end],
     mark,
     atr,
+    entry_type: null,
     entry_zone: null,
     entry_price: null,
     invalidation: null,
@@ -206,6 +207,8 @@ function byHand(c: Candles, lv: SupportResistance, o: PlanOptions = {}): TradePl
     ...none('no_direction', direction),
     direction,
     reason: null,
+    // an entry below the close (a long; above it for a short) waits as a limit order
+    entry_type: entry < m ? 'limit' : 'market',
     entry_zone: s > 0 ? { low, high } : { low: -high, high: -low },
     entry_price: entryPrice,
     invalidation: price(invalidation),

@@ -303,6 +303,7 @@ function plan(side: Direction, entry: number, u: number[], trade: boolean, horiz
     published_time: 0,
     mark: entry,
     atr: 2,
+    entry_type: trade ? 'market' : null,
     entry_zone: trade ? { low: Math.min(at(-u[0]), at(u[1])), high: Math.max(at(-u[0]), at(u[1])) } : null,
     entry_price: trade ? at(u[1] / 2) : null,
     invalidation: trade ? at(-u[2]) : null,

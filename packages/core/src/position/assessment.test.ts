@@ -78,6 +78,7 @@ function publishedPlan(over: Partial<TradePlan> = {}): TradePlan {
     published_time: C.time[ENTRY_INDEX - 2],
     mark: 122,
     atr: 2,
+    entry_type: 'market',
     entry_zone: { low: 120, high: 122 },
     entry_price: 122,
     invalidation: 119,

@@ -118,6 +118,7 @@ function longPlan(entry: number, stop: number, target: number, cost: number): Tr
     published_time: 0,
     mark: entry,
     atr: 1,
+    entry_type: 'market',
     entry_zone: { low: entry - 0.5, high: entry },
     entry_price: entry,
     invalidation: stop + 0.2,
@@ -187,8 +188,10 @@ describe('no call without an edge', () => {
           const ctx = computeContext(toColumns(rows));
           const n = rows.length;
           const calibration = calibrationAt(p, plans);
-          const plan = { costPct };
-          // from a drawn bar on, the first bar (wrapping) whose score calls a side
+          // the reward minimum of the plan (poor_reward, issue 38) is off here: this checks the
+          // expected-R gate, which a plan declined for its reward never reaches
+          const plan = { costPct, minNetRiskReward: 0 };
+          // from a drawn bar on, the first bar (wrapping) whose score calls a side with a plan
           for (let j = 0; j < n - 210; j++) {
             const k = 210 + ((cut + j) % (n - 210));
             const raw = signal(ctx, { asOf: k, calibration, minEdge: -1 });
@@ -207,7 +210,7 @@ describe('no call without an edge', () => {
                 expect(a.zone.direction).toBe(a.signal.action === 'buy' ? 'long' : 'short');
               }
             } else {
-              expect(sig.reason).toBe('no_edge');
+              expect(sig.reason).toBe(sig.declined_plan?.reason === 'poor_reward' ? 'poor_reward' : 'no_edge');
               expect(sig.declined_plan?.recommendation).toBe(false);
               expect(sig.declined_plan?.direction ?? null).toBe(
                 sig.edge === null ? null : raw.action === 'buy' ? 'long' : 'short',
@@ -216,7 +219,7 @@ describe('no call without an edge', () => {
                 expect(sig.edge.expected_r_low).toBeLessThanOrEqual(0);
                 judged.hit();
                 declined.hit();
-              }
+              } else continue; // a call whose plan has no trade was judged by none: look further on
             }
             break;
           }
@@ -260,11 +263,15 @@ describe('a hold reads as a hold', () => {
           const ctx = computeContext(toColumns(rows));
           const n = rows.length;
           const calibration = calibrationAt(p, 400);
+          // every hold of the window is checked, up to the first that names a declined plan with a
+          // trade (issue 38's plans decline most calls with no trade, target_blocked)
+          let held = false;
           for (let j = 0; j < 40; j++) {
             const k = 210 + ((cut + j) % (n - 210));
             const sig = signal(ctx, { asOf: k, calibration });
             if (sig.action !== 'hold') continue;
-            holds.hit();
+            if (!held) holds.hit();
+            held = true;
             const a = { ...analyze(ctx, { asOf: k }), signal: sig };
             const facts = overviewFacts(a);
             const fact = facts.find((f) => f.id === 'signal');
@@ -280,13 +287,16 @@ describe('a hold reads as a hold', () => {
               expect(text, locale).not.toMatch(CONFIDENCE[locale]);
               if (!shown.includes(pct)) expect(sentence, locale).not.toMatch(own);
             }
-            if (fact?.values.declined !== undefined) withDeclined.hit();
-            break;
+            if (fact?.values.declined !== undefined) {
+              withDeclined.hit();
+              break;
+            }
           }
         },
       ),
-      // Measured: about 95% of draws reach a hold, 40-58% one naming its declined plan; the floors lie
-      // five standard deviations of their binomials below.
+      // Measured: about 95% of draws reach a hold, 40-58% one naming its declined plan (before issue
+      // 38's plans; with them 7% when only the first hold was read, hence the search of the window);
+      // the floors lie five standard deviations of their binomials below.
       { numRuns: 60, atLeast: 0.75, also: [[withDeclined, 0.12]] },
     );
   });

@@ -308,7 +308,9 @@ describe('signal against its documentation', () => {
             action !== 'hold' && (minEdge === -1 || (p >= CURVE.base_rate + minEdge && lowR !== null && lowR > 0));
           expect(sig.action).toBe(published ? action : 'hold');
           expectClose(sig.confidence, published ? p : 1 - p, 'confidence');
-          expect(sig.reason).toBe(action !== 'hold' && !published ? 'no_edge' : undefined);
+          // a call held because its plan pays too little after costs says so (issue 38); any other held call, no_edge
+          const heldFor = sig.declined_plan?.reason === 'poor_reward' ? 'poor_reward' : 'no_edge';
+          expect(sig.reason).toBe(action !== 'hold' && !published ? heldFor : undefined);
           expect(sig.declined_plan === null).toBe(action === 'hold' || published);
           if (sig.declined_plan !== null) expect(sig.declined_plan.recommendation).toBe(false);
         },

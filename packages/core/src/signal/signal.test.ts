@@ -282,8 +282,11 @@ describe('signal', () => {
         expect(Math.abs(s.score)).toBeLessThanOrEqual(1);
         for (const f of s.factors) if (f.score !== null) expect(Math.abs(f.score)).toBeLessThanOrEqual(1);
         const call = s.score > s.threshold ? 'buy' : s.score < -s.threshold ? 'sell' : 'hold';
-        expect(s.action).toBe(s.reason === 'no_edge' ? 'hold' : call);
-        if (s.reason === 'no_edge') expect(call).not.toBe('hold');
+        // a call held for its edge, or for its plan's reward after costs (issue 38), is a hold
+        const held = s.reason === 'no_edge' || s.reason === 'poor_reward';
+        expect(s.action).toBe(held ? 'hold' : call);
+        if (held) expect(call).not.toBe('hold');
+        if (s.reason === 'poor_reward') expect(s.declined_plan?.reason).toBe('poor_reward');
         if (s.reason !== 'insufficient_data') {
           // a call publishes its side's calibrated probability; a hold, 1 minus the leaning side's
           const ev = signalEvidence(s.factors);
@@ -474,7 +477,8 @@ describe('signal', () => {
             continue;
           }
           calls.hit();
-          if (s.action === 'hold') expect(s.reason).toBe('no_edge');
+          if (s.action === 'hold')
+            expect(s.reason).toBe(s.declined_plan?.reason === 'poor_reward' ? 'poor_reward' : 'no_edge');
           else expect(s.confidence).toBeGreaterThanOrEqual(s.base_rate + SIGNAL_MIN_EDGE);
           expect(s.confidence).toBeCloseTo(s.action === 'hold' ? 1 - raw.confidence : raw.confidence, 12);
           break;

@@ -119,15 +119,17 @@ export interface Signal {
    * `insufficient_data`: no factor could be computed (or, in an analysis, fewer than {@link SIGNAL_HISTORY} candles). `no_edge`: the score called a buy or sell
    * (its side is the sign of `score`) but its calibrated probability was not `minEdge` above
    * the base rate, or the lower end of its expected-R interval after costs was not above
-   * `minExpectedR` (or its plan had no trade), so the signal holds.
+   * `minExpectedR` (or its plan had no trade), so the signal holds. `poor_reward`: the call's plan
+   * was declined for its reward (`reason: 'poor_reward'`: target 1 pays less than `minNetRiskReward`
+   * after costs, from the close and from every support a limit order could wait at), so the signal holds.
    */
-  reason?: 'insufficient_data' | 'no_edge';
+  reason?: 'insufficient_data' | 'no_edge' | 'poor_reward';
   /**
-   * For a buy or sell, what its plan is worth; for a hold with `no_edge`, what the declined plan
+   * For a buy or sell, what its plan is worth; for a hold with `no_edge` or `poor_reward`, what the declined plan
    * would have been worth (null when that plan had no trade); null for any other hold.
    */
   edge: SignalEdge | null;
-  /** For a hold with `no_edge`: the plan it declined (not a recommendation); else null. */
+  /** For a hold with `no_edge` or `poor_reward`: the plan it declined (not a recommendation); else null. */
   declined_plan: DeclinedPlan | null;
 }
 
@@ -380,8 +382,9 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * - It is published when `p >= base_rate + minEdge` (default {@link SIGNAL_MIN_EDGE}) and the lower
  *   end of its expected-R interval is above `minExpectedR` (default {@link SIGNAL_MIN_EXPECTED_R}:
  *   0, an edge after costs); its confidence is `p`. Otherwise (a plan without a trade included)
- *   the signal holds with `reason: 'no_edge'`, keeps the call's `edge` and shows the plan as
- *   `declined_plan`, marked `recommendation: false`.
+ *   the signal holds with `reason: 'no_edge'` (`'poor_reward'` when the plan was declined for its
+ *   reward after costs), keeps the call's `edge` and shows the plan as `declined_plan`, marked
+ *   `recommendation: false`.
  * - A hold's confidence is `1 - p`: the probability that the plan it declines (on the side the
  *   score leans to; any side at score 0) would not reach target 1 first. It is not a confidence in
  *   holding, and the narrative never presents it as one.
@@ -520,7 +523,7 @@ export function signalAndPlan(
     edge,
     declined_plan: plan !== null && !published ? { ...plan, recommendation: false } : null,
   };
-  if (raw.action !== 'hold' && !published) result.reason = 'no_edge';
+  if (raw.action !== 'hold' && !published) result.reason = plan?.reason === 'poor_reward' ? 'poor_reward' : 'no_edge';
   return { signal: result, plan: published ? plan : null };
 }
 

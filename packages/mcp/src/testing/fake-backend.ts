@@ -581,6 +581,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
           published_time: AS_OF,
           mark: 110,
           atr: 4,
+          entry_type: 'limit',
           entry_zone: { low: 100, high: 102 },
           entry_price: 101,
           invalidation: 97,

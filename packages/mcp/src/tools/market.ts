@@ -91,7 +91,11 @@ function planLines(z: TradePlan): string {
   if (z.direction === null) {
     return `Trade plan: none (${z.reason ?? 'no direction'})${z.bias ? `; bias ${z.bias}` : ''}`;
   }
-  const entry = z.entry_zone ? `entry zone ${num(z.entry_zone.low)} - ${num(z.entry_zone.high)}` : 'no entry zone';
+  const how =
+    z.entry_type === 'limit' ? ` (a limit order: unfilled after ${z.entry_window_bars} candles, the plan expires)` : '';
+  const entry = z.entry_zone
+    ? `entry zone ${num(z.entry_zone.low)} - ${num(z.entry_zone.high)}${how}`
+    : 'no entry zone';
   const targets = z.take_profits
     .map(
       (t, i) =>

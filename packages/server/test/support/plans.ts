@@ -100,6 +100,7 @@ export function longPlan(candleTime = T0, extra: Partial<TradePlan> = {}): Trade
     published_time: candleTime,
     mark: 101,
     atr: 2,
+    entry_type: 'market',
     entry_zone: { low: 99, high: 100 },
     entry_price: 100,
     invalidation: 96,
