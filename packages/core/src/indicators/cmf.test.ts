@@ -71,7 +71,10 @@ describe('cmf', () => {
       fc.property(candleSeries(20, 150), fc.integer({ min: 1, max: 25 }), (rows, period) => {
         r.hitIf(rows.length > cmf.lookback({ period }));
         const c = toColumns(rows);
-        expectClose(cmf(c, { period }), tradingSignalsCmf(c, period), { label: `CMF(${period})` });
+        // CMF lies in -1..1: a window whose money flow cancels leaves a residue near 0 (2e-13 seen
+        // with FC_SEED=143060368) whose last digits depend on the order of summation (running sums
+        // here, a fresh sum per window there), so the tolerance has a floor at CMF's own scale.
+        expectClose(cmf(c, { period }), tradingSignalsCmf(c, period), { label: `CMF(${period})`, atol: 1e-12 });
       }),
       { numRuns: 100 },
     );

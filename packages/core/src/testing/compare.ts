@@ -4,6 +4,12 @@ import { expect } from 'vitest';
 export interface CloseOptions {
   /** Relative tolerance against max(|expected|, mean |expected|). Default 1e-9. */
   rel?: number;
+  /**
+   * Absolute tolerance floor (default 0): for a bounded quantity whose natural scale is known (an
+   * oscillator in -1..1), where a window's sums cancel to a residue near 0 whose last digits depend
+   * on the order of summation.
+   */
+  atol?: number;
   /** Positions to skip (documented convention differences such as flat windows). */
   skip?: (i: number) => boolean;
   /** Only compare from this index on (convergence of an unstable reference). */
@@ -40,7 +46,7 @@ export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<numbe
       continue;
     }
     if (i < from || options.skip?.(i)) continue;
-    const tol = rel * Math.max(Math.abs(e), scale);
+    const tol = Math.max(rel * Math.max(Math.abs(e), scale), options.atol ?? 0);
     if (!(Math.abs(a - e) <= tol)) {
       throw new Error(
         `${label} differs at index ${i}: actual ${a}, expected ${e} (|diff| ${Math.abs(a - e)} > ${tol})`,
