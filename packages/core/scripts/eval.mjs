@@ -21,6 +21,7 @@ import {
   supportResistance,
   timeframeFamily,
 } from '../dist/index.js';
+import { factorSearchSection } from './factor-search.mjs';
 import {
   HTF_FACTOR,
   LEVEL_BASE,
@@ -35,7 +36,6 @@ import {
 } from './levels-null.mjs';
 import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
 import { regimeEvaluation, regimeSectionLines } from './regime-eval.mjs';
-import { factorSearchSection } from './factor-search.mjs';
 import { signalEdgeSection } from './signal-edge.mjs';
 import { closed, dataDir, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, walk } from './walk-forward.mjs';
 

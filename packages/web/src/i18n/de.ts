@@ -24,8 +24,14 @@ export const de: Catalog = {
       risk_below_cost: 'Risiko unter den Handelskosten',
       degenerate_geometry: 'Niveaus zu nah beieinander',
       target_blocked: 'ein gegenläufiges Niveau blockiert das Ziel',
+      poor_reward: 'der Ertrag ist nach Kosten zu klein für das Risiko',
+      session_close: 'die Sitzung schließt vor einem Einstieg',
     },
-    signalReasons: { insufficient_data: 'zu wenig Historie', no_edge: 'kein Vorteil nach Kosten' },
+    signalReasons: {
+      insufficient_data: 'zu wenig Historie',
+      no_edge: 'kein Vorteil nach Kosten',
+      poor_reward: 'Ertrag nach Kosten zu klein für das Risiko',
+    },
     factors: {
       trend: 'Trend',
       momentum: 'Momentum',

@@ -24,8 +24,14 @@ export const en: Catalog = {
       risk_below_cost: 'risk below the trading costs',
       degenerate_geometry: 'levels too close together',
       target_blocked: 'an opposing level blocks the target',
+      poor_reward: 'the reward is too small for the risk after costs',
+      session_close: 'the session closes before an entry',
     },
-    signalReasons: { insufficient_data: 'not enough history', no_edge: 'no edge after costs' },
+    signalReasons: {
+      insufficient_data: 'not enough history',
+      no_edge: 'no edge after costs',
+      poor_reward: 'reward too small for the risk after costs',
+    },
     factors: {
       trend: 'trend',
       momentum: 'momentum',

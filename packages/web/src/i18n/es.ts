@@ -24,8 +24,14 @@ export const es: Catalog = {
       risk_below_cost: 'riesgo por debajo de los costes de operar',
       degenerate_geometry: 'niveles demasiado juntos',
       target_blocked: 'un nivel contrario bloquea el objetivo',
+      poor_reward: 'la recompensa es demasiado pequeña para el riesgo después de costes',
+      session_close: 'la sesión cierra antes de una entrada',
     },
-    signalReasons: { insufficient_data: 'historial insuficiente', no_edge: 'sin ventaja tras costes' },
+    signalReasons: {
+      insufficient_data: 'historial insuficiente',
+      no_edge: 'sin ventaja tras costes',
+      poor_reward: 'recompensa demasiado pequeña para el riesgo después de costes',
+    },
     factors: {
       trend: 'tendencia',
       momentum: 'momentum',

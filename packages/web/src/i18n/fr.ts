@@ -24,8 +24,14 @@ export const fr: Catalog = {
       risk_below_cost: 'risque inférieur aux frais de transaction',
       degenerate_geometry: 'niveaux trop rapprochés',
       target_blocked: 'un niveau opposé bloque l’objectif',
+      poor_reward: 'le gain est trop faible pour le risque après frais',
+      session_close: 'la séance ferme avant une entrée',
     },
-    signalReasons: { insufficient_data: 'historique insuffisant', no_edge: 'pas d’avantage après frais' },
+    signalReasons: {
+      insufficient_data: 'historique insuffisant',
+      no_edge: 'pas d’avantage après frais',
+      poor_reward: 'gain trop faible pour le risque après frais',
+    },
     factors: {
       trend: 'tendance',
       momentum: 'momentum',

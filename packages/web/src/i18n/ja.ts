@@ -24,8 +24,14 @@ export const ja: Catalog = {
       risk_below_cost: 'リスクが取引コストを下回る',
       degenerate_geometry: '水準が近すぎる',
       target_blocked: '逆方向の水準が目標を阻む',
+      poor_reward: 'コスト控除後のリターンがリスクに対して小さすぎる',
+      session_close: 'エントリー前にセッションが終了する',
     },
-    signalReasons: { insufficient_data: '履歴が不足', no_edge: 'コスト控除後の優位性なし' },
+    signalReasons: {
+      insufficient_data: '履歴が不足',
+      no_edge: 'コスト控除後の優位性なし',
+      poor_reward: 'コスト控除後のリターンがリスクに対して小さすぎる',
+    },
     factors: {
       trend: 'トレンド',
       momentum: 'モメンタム',

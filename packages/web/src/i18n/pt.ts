@@ -24,8 +24,14 @@ export const pt: Catalog = {
       risk_below_cost: 'risco abaixo dos custos de operação',
       degenerate_geometry: 'níveis próximos demais',
       target_blocked: 'um nível contrário bloqueia o alvo',
+      poor_reward: 'o retorno é pequeno demais para o risco depois dos custos',
+      session_close: 'a sessão fecha antes de uma entrada',
     },
-    signalReasons: { insufficient_data: 'histórico insuficiente', no_edge: 'sem vantagem após custos' },
+    signalReasons: {
+      insufficient_data: 'histórico insuficiente',
+      no_edge: 'sem vantagem após custos',
+      poor_reward: 'retorno pequeno demais para o risco depois dos custos',
+    },
     factors: {
       trend: 'tendência',
       momentum: 'momentum',

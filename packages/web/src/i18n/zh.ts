@@ -24,8 +24,14 @@ export const zh: Catalog = {
       risk_below_cost: '风险低于交易成本',
       degenerate_geometry: '价位过于接近',
       target_blocked: '反向价位挡住了目标',
+      poor_reward: '扣除成本后回报相对风险过小',
+      session_close: '入场前交易时段结束',
     },
-    signalReasons: { insufficient_data: '历史数据不足', no_edge: '扣除成本后没有优势' },
+    signalReasons: {
+      insufficient_data: '历史数据不足',
+      no_edge: '扣除成本后没有优势',
+      poor_reward: '扣除成本后回报相对风险过小',
+    },
     factors: {
       trend: '趋势',
       momentum: '动量',
