@@ -142,6 +142,7 @@ export { COST_MODELS, type CostModel, type RoundTripCostInput, roundTripCostPct 
 export {
   buildPlan,
   type Direction,
+  type EntryType,
   type PlanOptions,
   type PlanReason,
   type TakeProfit,
