@@ -107,7 +107,7 @@ export const RecordStatsSchema = z
       .nullable()
       .meta({
         description:
-          "Mean expected R after costs the calls were published with (their plan at their published probability); low and high the means of their intervals' ends, null for live plans (a published plan stores its probability, not its interval). Null when nothing resolved",
+          "Mean expected R after costs the calls were published with (their plan at their published probability); low and high the means of their intervals' ends (a live plan's interval is the one it was published with), null when a call's interval is unknown (a live plan published before the service stored intervals). Null when nothing resolved",
       }),
     realized_r: MeanIntervalSchema.nullable().meta({
       description:

@@ -76,6 +76,13 @@ export interface PublishedPlanRow extends PlanProgress {
   side: Direction;
   /** The signal's confidence (0..1) behind the plan's side. */
   confidence: number;
+  /**
+   * The ends of the confidence's interval as published (the signal's `edge.probability_low` and
+   * `_high`, at core's `EDGE_INTERVAL_LEVEL`): the live record's expected-R interval is read from
+   * them. Null for a plan published before they were stored (migration 17) or without an edge.
+   */
+  confidence_low: number | null;
+  confidence_high: number | null;
   source: PlanSource;
   /** The plan as served: entry band, stop, targets, horizon, entry window. */
   plan: TradePlan;

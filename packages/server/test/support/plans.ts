@@ -132,6 +132,8 @@ export function planRow(plan: TradePlan, publishedAt: number, extra: Partial<Pub
     market_type: 'spot',
     side: plan.direction ?? 'long',
     confidence: 0.5,
+    confidence_low: null,
+    confidence_high: null,
     source: 'publisher',
     plan,
     outcome: 'pending',

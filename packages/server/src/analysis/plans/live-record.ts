@@ -13,13 +13,22 @@ export interface LiveTrade extends RecordTrade {
 
 /**
  * The record trade of a published plan once it is entered and closed, else null. Its break-even and
- * expected R are core's `planEdge` of the plan as published (its own cost) at the probability it
- * was published with (`confidence`); a plan stores no interval, so the expected R's ends are unknown.
+ * expected R with its interval are core's `planEdge` of the plan as published (its own cost) at the
+ * probability it was published with (`confidence`, between `confidence_low` and `confidence_high`).
+ * A row stored before the interval was (migration 17) has no interval: its expected R's ends are null.
  */
 export function liveTradeOf(row: PublishedPlanRow): LiveTrade | null {
   if (!RESOLVED_OUTCOMES.includes(row.outcome) || row.realized_r === null || row.closed_at === null) return null;
   const p = row.confidence;
-  const edge = planEdge(row.plan, { probability: p, low: p, high: p, plans: 0, level: EDGE_INTERVAL_LEVEL });
+  const { confidence_low: low, confidence_high: high } = row;
+  const interval = low !== null && high !== null;
+  const edge = planEdge(row.plan, {
+    probability: p,
+    low: low ?? p,
+    high: high ?? p,
+    plans: 0,
+    level: EDGE_INTERVAL_LEVEL,
+  });
   return {
     asset_id: row.asset_id,
     timeframe: row.timeframe,
@@ -29,8 +38,8 @@ export function liveTradeOf(row: PublishedPlanRow): LiveTrade | null {
     hit: row.outcome === 'tp_hit',
     break_even: edge?.break_even ?? null,
     expected_r: edge?.expected_r ?? null,
-    expected_r_low: null,
-    expected_r_high: null,
+    expected_r_low: interval ? (edge?.expected_r_low ?? null) : null,
+    expected_r_high: interval ? (edge?.expected_r_high ?? null) : null,
   };
 }
 

@@ -27,6 +27,8 @@ export function planRowOf(result: AnalysisResult, source: PlanSource, publishedA
     market_type: result.market_type,
     side: plan.direction,
     confidence: result.analysis.signal.confidence,
+    confidence_low: result.analysis.signal.edge?.probability_low ?? null,
+    confidence_high: result.analysis.signal.edge?.probability_high ?? null,
     source,
     plan,
     outcome: 'pending',

@@ -457,6 +457,16 @@ describe('plan costs by market', () => {
         plans[asset.asset_class] = (plans[asset.asset_class] ?? 0) + 1;
         expect(zone.cost_pct).toBe(roundTripCostPct({ assetClass: asset.asset_class }));
         for (const t of zone.take_profits) expect(t.risk_reward_net).toBeLessThan(t.risk_reward);
+        // The plan is recorded with the interval of the confidence it was published with (the live
+        // record's expected-R interval is read from it).
+        const edge = r.body.data.signal as { confidence: number; edge: Record<string, number> };
+        const [row] = await local.storage.publishedPlans.list({ asset_id: asset.id, timeframe, limit: 1 });
+        expect(row).toMatchObject({
+          confidence: edge.confidence,
+          confidence_low: edge.edge.probability_low,
+          confidence_high: edge.edge.probability_high,
+        });
+        expect(row.confidence_low).toBeLessThan(row.confidence);
       }
     }
     // Reach: the sweep saw plans of both classes (a flat 0.20% used to remove every fx h1 plan).

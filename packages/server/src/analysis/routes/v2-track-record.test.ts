@@ -330,6 +330,35 @@ describe('the live audit of /v2/track-record', () => {
     const none = (await get('?asset_class=fx')).body.data as unknown as { live: { stats: { count: number } } };
     expect(none.live.stats.count).toBe(0);
   });
+
+  it('states the expected R interval of plans published with their confidence interval', async () => {
+    h = harness();
+    // The same plan geometry: expected R at p is 3p - 1.04, so at an interval's ends 3 * low - 1.04
+    // and 3 * high - 1.04; the record's ends are the means over the calls.
+    const resolved: [PlanOutcome, number, number, number, number][] = [
+      // outcome, confidence, its low and high end, realized R
+      ['tp_hit', 0.5, 0.4, 0.6, 1.96],
+      ['stopped_out', 0.45, 0.3, 0.55, -1.04],
+    ];
+    for (const [k, [outcome, confidence, low, high, realized_r]] of resolved.entries()) {
+      const row = planRow(longPlan(T + k * H), T + k * H, {
+        outcome,
+        confidence,
+        confidence_low: low,
+        confidence_high: high,
+        realized_r,
+        closed_at: T + (k + 5) * H,
+      });
+      await h.storage.publishedPlans.record(row);
+    }
+    const s = ((await get()).body.data as unknown as { live: { stats: { expected_r: Record<string, number> } } }).live
+      .stats;
+    expect(s.expected_r.mean).toBeCloseTo(3 * ((0.5 + 0.45) / 2) - 1.04, 12);
+    expect(s.expected_r.low).toBeCloseTo(3 * ((0.4 + 0.3) / 2) - 1.04, 12);
+    expect(s.expected_r.high).toBeCloseTo(3 * ((0.6 + 0.55) / 2) - 1.04, 12);
+    expect(s.expected_r.low).toBeLessThan(s.expected_r.mean);
+    expect(s.expected_r.high).toBeGreaterThan(s.expected_r.mean);
+  });
 });
 
 describe('GET /v2/analysis/{asset_id}/track-record', () => {

@@ -146,6 +146,8 @@ describeEngines('concurrent writers', (engine) => {
         market_type: 'spot',
         side: 'long',
         confidence: 0.5,
+        confidence_low: null,
+        confidence_high: null,
         source: 'publisher',
         plan: {} as never,
         outcome: 'entered',

@@ -652,6 +652,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE users ADD COLUMN disabled_at ${t.int};
     `,
   },
+  {
+    version: 17,
+    name: 'published_plan_confidence_interval',
+    // The interval of the confidence a plan was published with (the signal's edge), so that the
+    // live record states expected R with its interval as published. Null on older rows.
+    sql: (t) => `
+      ALTER TABLE published_plans ADD COLUMN confidence_low ${t.real};
+      ALTER TABLE published_plans ADD COLUMN confidence_high ${t.real};
+    `,
+  },
 ];
 
 /**

@@ -15,8 +15,15 @@ describeEngines('published plans repository', (engine) => {
     expect(await s.publishedPlans.record({ ...planRow(longPlan(T0), T0 + 2) })).toBe(false);
     expect(await s.publishedPlans.record(planRow(longPlan(T0), T0 + 2, { timeframe: 'd1' }))).toBe(true);
     expect(await s.publishedPlans.byId(row.id)).toEqual(row);
+    const withInterval = planRow(longPlan(T0 + H), T0 + H, {
+      confidence: 0.3,
+      confidence_low: 0.25,
+      confidence_high: 0.35,
+    });
+    await s.publishedPlans.record(withInterval);
+    expect(await s.publishedPlans.byId(withInterval.id)).toEqual(withInterval);
     expect((await s.publishedPlans.open()).map((r) => r.id)[0]).toBe(row.id);
-    expect(await s.publishedPlans.list({ asset_id: 'bitcoin', timeframe: 'h1' })).toHaveLength(1);
+    expect(await s.publishedPlans.list({ asset_id: 'bitcoin', timeframe: 'h1' })).toHaveLength(2);
     expect(await s.publishedPlans.list({ asset_id: 'bitcoin', published_until: T0 })).toHaveLength(0);
     expect(await s.publishedPlans.list({ asset_id: 'bitcoin', side: 'short' })).toHaveLength(0);
   });

@@ -267,6 +267,8 @@ export const COLUMNS = {
     'market_type',
     'side',
     'confidence',
+    'confidence_low',
+    'confidence_high',
     'source',
     'plan',
     'outcome',
