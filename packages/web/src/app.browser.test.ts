@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ServiceTrackRecord } from '@marketlens/contract';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { skipWithout } from '../../core/src/testing/shared-data.js';
@@ -291,6 +292,20 @@ describe.skipIf(noChromium)(
       expect(
         await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage })),
       ).toBe('{}{}');
+      // The track record's audit: the live record and the backtest side by side, as the API states them.
+      const audit = page.getByTestId('track-audit');
+      await expect.poll(() => audit.locator('tbody tr').count(), POLL).toBe(2);
+      const record = ((await (await fetch(`${server.url}/v2/track-record`)).json()) as { data: ServiceTrackRecord })
+        .data;
+      const rows = audit.locator('tbody tr');
+      expect(await rows.nth(0).locator('th').textContent()).toBe(en.account.auditLive);
+      expect(await rows.nth(0).locator('td').first().textContent()).toBe(String(record.live.stats.count));
+      expect(await rows.nth(1).locator('td').first().textContent()).toBe(String(record.backtest.total.count));
+      expect(await page.getByTestId('backtest-share').textContent()).toBe(
+        record.backtest.status === 'pending'
+          ? en.account.backtestPending
+          : en.account.backtestShare(record.backtest.calls, record.backtest.analyses),
+      );
     });
 
     it('registers the service worker and asks the push service with the server key; says why there is no subscription', async () => {

@@ -242,6 +242,15 @@ export interface Catalog {
     diagramDot: (confidence: string, hits: number, resolved: number) => string;
     diagramNote: string;
     nothingResolved: string;
+    /** The audit table of the live and backtest records. */
+    auditCaption: string;
+    /** Its column heads: record, calls, hit rate, break-even, expected R, realized R, max drawdown, dates. */
+    auditColumns: readonly [string, string, string, string, string, string, string, string];
+    auditLive: string;
+    auditBacktest: string;
+    backtestPending: string;
+    /** How many of the backtest's analyses published a call. */
+    backtestShare: (calls: number, analyses: number) => string;
     signedInAs: (email: string, tier: string) => string;
     signOut: string;
     verifyTitle: string;

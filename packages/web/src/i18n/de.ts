@@ -287,6 +287,23 @@ export const de: Catalog = {
       'Jeder Punkt: der Anteil der Pläne, die Ziel 1 erreichten, gegen die mit ihnen veröffentlichte Konfidenz; ein kalibriertes Signal liegt auf der Diagonale.',
     nothingResolved:
       'Noch kein Plan ist abgeschlossen: das Diagramm füllt sich, sobald Pläne Ziel oder Stop erreichen.',
+    auditCaption:
+      'Prüfung: die Live-Bilanz (Pläne wie veröffentlicht) und der Backtest (auf vergangenen Kerzen simuliert, außerhalb der Stichprobe), mit 90-%-Intervallen',
+    auditColumns: [
+      'Bilanz',
+      'Signale',
+      'Trefferquote',
+      'Break-even',
+      'Erwartetes R',
+      'Realisiertes R',
+      'Max. Drawdown',
+      'Zeitraum',
+    ],
+    auditLive: 'Live',
+    auditBacktest: 'Backtest',
+    backtestPending: 'Der Backtest wird berechnet; er erscheint hier nach seinem ersten Lauf.',
+    backtestShare: (calls, analyses) =>
+      `Backtest: ${calls} Signale in ${analyses} analysierten Kerzen; der Rest war Halten.`,
     signedInAs: (email, tier) => `Angemeldet als ${email} · Plan ${tier} `,
     signOut: 'Abmelden',
     verifyTitle: 'E-Mail bestätigen',

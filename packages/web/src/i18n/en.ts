@@ -283,6 +283,14 @@ export const en: Catalog = {
     diagramNote:
       'Each dot: the share of plans that reached target 1 against the confidence published with them; a calibrated signal lies on the diagonal.',
     nothingResolved: 'No plan has resolved yet: the diagram fills as plans reach their target or stop.',
+    auditCaption:
+      'Audit: the live record (plans as published) and the backtest (simulated on past candles, out of sample), with 90 % intervals',
+    auditColumns: ['Record', 'Calls', 'Hit rate', 'Break-even', 'Expected R', 'Realized R', 'Max drawdown', 'Period'],
+    auditLive: 'Live',
+    auditBacktest: 'Backtest',
+    backtestPending: 'The backtest is being computed; it appears here once its first run ends.',
+    backtestShare: (calls, analyses) =>
+      `Backtest: ${calls} calls in ${analyses} analysed candles; the rest were Holds.`,
     signedInAs: (email, tier) => `Signed in as ${email} · ${tier} plan `,
     signOut: 'Sign out',
     verifyTitle: 'Verify your email',

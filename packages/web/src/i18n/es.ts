@@ -288,6 +288,23 @@ export const es: Catalog = {
       'Cada punto: la proporción de planes que alcanzaron el objetivo 1 frente a la confianza publicada con ellos; una señal calibrada queda sobre la diagonal.',
     nothingResolved:
       'Aún no se ha resuelto ningún plan: el diagrama se llena cuando los planes alcanzan su objetivo o su stop.',
+    auditCaption:
+      'Auditoría: el historial en vivo (planes tal como se publicaron) y el backtest (simulado sobre velas pasadas, fuera de muestra), con intervalos del 90 %',
+    auditColumns: [
+      'Historial',
+      'Señales',
+      'Tasa de acierto',
+      'Punto de equilibrio',
+      'R esperado',
+      'R realizado',
+      'Drawdown máx.',
+      'Periodo',
+    ],
+    auditLive: 'En vivo',
+    auditBacktest: 'Backtest',
+    backtestPending: 'El backtest se está calculando; aparecerá aquí cuando termine su primera ejecución.',
+    backtestShare: (calls, analyses) =>
+      `Backtest: ${calls} señales en ${analyses} velas analizadas; el resto fueron Mantener.`,
     signedInAs: (email, tier) => `Sesión iniciada como ${email} · plan ${tier} `,
     signOut: 'Cerrar sesión',
     verifyTitle: 'Verifica tu correo',

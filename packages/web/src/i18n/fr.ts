@@ -290,6 +290,23 @@ export const fr: Catalog = {
       'Chaque point : la part des plans ayant atteint l’objectif 1 selon la confiance publiée avec eux ; un signal calibré suit la diagonale.',
     nothingResolved:
       'Aucun plan n’est encore résolu : le diagramme se remplit quand les plans atteignent leur objectif ou leur stop.',
+    auditCaption:
+      'Audit : l’historique réel (plans tels que publiés) et le backtest (simulé sur les bougies passées, hors échantillon), avec des intervalles à 90 %',
+    auditColumns: [
+      'Historique',
+      'Signaux',
+      'Taux de réussite',
+      'Point mort',
+      'R attendu',
+      'R réalisé',
+      'Drawdown max.',
+      'Période',
+    ],
+    auditLive: 'Réel',
+    auditBacktest: 'Backtest',
+    backtestPending: 'Le backtest est en cours de calcul ; il apparaîtra ici après sa première exécution.',
+    backtestShare: (calls, analyses) =>
+      `Backtest : ${calls} signaux sur ${analyses} bougies analysées ; le reste était Conserver.`,
     signedInAs: (email, tier) => `Connecté en tant que ${email} · offre ${tier} `,
     signOut: 'Se déconnecter',
     verifyTitle: 'Vérifiez votre e-mail',

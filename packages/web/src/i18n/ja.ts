@@ -280,6 +280,14 @@ export const ja: Catalog = {
     diagramDot: (confidence, hits, resolved) => `信頼度 ${confidence}: ${resolved} 件中 ${hits} 件が目標 1 に到達`,
     diagramNote: '各点: 公表した信頼度ごとの、目標 1 に到達したプランの割合。較正されたシグナルは対角線上に並びます。',
     nothingResolved: 'まだ決着したプランはありません。プランが目標かストップに達するとダイアグラムが埋まります。',
+    auditCaption:
+      '検証：ライブ実績（公開どおりのプラン）とバックテスト（過去のローソク足でのサンプル外シミュレーション）、90 %区間付き',
+    auditColumns: ['実績', 'シグナル数', '勝率', '損益分岐', '期待R', '実現R', '最大ドローダウン', '期間'],
+    auditLive: 'ライブ',
+    auditBacktest: 'バックテスト',
+    backtestPending: 'バックテストを計算中です。最初の実行が終わるとここに表示されます。',
+    backtestShare: (calls, analyses) =>
+      `バックテスト：分析した${analyses}本のローソク足のうち${calls}件がシグナル、残りは様子見でした。`,
     signedInAs: (email, tier) => `${email} でログイン中 · ${tier} プラン `,
     signOut: 'ログアウト',
     verifyTitle: 'メールアドレスの確認',

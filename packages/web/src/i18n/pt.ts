@@ -286,6 +286,23 @@ export const pt: Catalog = {
       'Cada ponto: a parcela de planos que atingiram o alvo 1 contra a confiança publicada com eles; um sinal calibrado fica sobre a diagonal.',
     nothingResolved:
       'Nenhum plano foi resolvido ainda: o diagrama se preenche quando os planos atingem o alvo ou o stop.',
+    auditCaption:
+      'Auditoria: o histórico ao vivo (planos como publicados) e o backtest (simulado em candles passados, fora da amostra), com intervalos de 90 %',
+    auditColumns: [
+      'Histórico',
+      'Sinais',
+      'Taxa de acerto',
+      'Ponto de equilíbrio',
+      'R esperado',
+      'R realizado',
+      'Drawdown máx.',
+      'Período',
+    ],
+    auditLive: 'Ao vivo',
+    auditBacktest: 'Backtest',
+    backtestPending: 'O backtest está sendo calculado; aparecerá aqui quando terminar a primeira execução.',
+    backtestShare: (calls, analyses) =>
+      `Backtest: ${calls} sinais em ${analyses} candles analisados; o resto foi Manter.`,
     signedInAs: (email, tier) => `Conectado como ${email} · plano ${tier} `,
     signOut: 'Sair',
     verifyTitle: 'Verifique seu e-mail',

@@ -3,6 +3,7 @@ import type {
   CalibrationBucket,
   Notification,
   PositionAnalysis,
+  RecordStats,
   ServiceTrackRecord,
   Session,
   UserConnection,
@@ -492,8 +493,60 @@ function trackRecordSection(): HTMLElement {
         { class: 'note' },
         record.total.calibration.some((b) => b.resolved > 0) ? a.diagramNote : a.nothingResolved,
       ),
+      auditTable(record, t, state.locale),
+      h(
+        'p',
+        { class: 'note', 'data-testid': 'backtest-share' },
+        record.backtest.status === 'pending'
+          ? a.backtestPending
+          : a.backtestShare(record.backtest.calls, record.backtest.analyses),
+      ),
     );
   });
+}
+
+/** A mean with its interval, `0.12 [-0.30, 0.51]`; a dash when unknown, the mean alone without its ends. */
+function withInterval(
+  v: { mean: number; low: number | null; high: number | null } | null,
+  show: (x: number) => string,
+): string {
+  if (v === null) return '–';
+  return v.low === null || v.high === null ? show(v.mean) : `${show(v.mean)} [${show(v.low)}, ${show(v.high)}]`;
+}
+
+/**
+ * The audit of the live record and the backtest side by side: calls, hit rate against the
+ * break-even hit rate, expected against realized R (90 % intervals), the worst drawdown in R and
+ * the period, as `GET /v2/track-record` states them.
+ */
+export function auditTable(record: ServiceTrackRecord, t: Catalog, locale: string): HTMLTableElement {
+  const a = t.account;
+  const r = (x: number) => num(x, locale);
+  const day = (iso: string | null) => (iso === null ? '' : iso.slice(0, 10));
+  const row = (name: string, s: RecordStats) =>
+    h(
+      'tr',
+      {},
+      h('th', { scope: 'row' }, name),
+      h('td', {}, String(s.count)),
+      h(
+        'td',
+        {},
+        withInterval(s.hit_rate, (x) => prob(x, locale)),
+      ),
+      h('td', {}, prob(s.break_even_hit_rate, locale)),
+      h('td', {}, withInterval(s.expected_r, r)),
+      h('td', {}, withInterval(s.realized_r, r)),
+      h('td', {}, s.count === 0 ? '–' : `${r(s.max_drawdown_r)} R`),
+      h('td', {}, s.from === null ? '–' : `${day(s.from)} – ${day(s.to)}`),
+    );
+  return h(
+    'table',
+    { class: 'table', 'data-testid': 'track-audit' },
+    h('caption', { class: 'table-caption' }, a.auditCaption),
+    h('thead', {}, h('tr', {}, ...a.auditColumns.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, row(a.auditLive, record.live.stats), row(a.auditBacktest, record.backtest.total)),
+  );
 }
 
 /** The account page: sign-up and sign-in, or the account with its connections, positions, alerts, keys and track record. */
