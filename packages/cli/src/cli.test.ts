@@ -265,7 +265,8 @@ describe('screen', () => {
     expect(j.assets_screened).toBeGreaterThan(3);
     const text = marketlens(['screen', '--class', 'fx']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^marketlens screen: \d+ fx assets, d1 as of 2025-05-31, marketlens-sim$/m);
+    // 2025-05-31 is a Saturday: the fx week closed on Friday.
+    expect(text.stdout).toMatch(/^marketlens screen: \d+ fx assets, d1 as of 2025-05-30, marketlens-sim$/m);
   });
 });
 
