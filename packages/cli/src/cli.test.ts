@@ -26,6 +26,7 @@ describe('help and usage', () => {
       'signal',
       'zones',
       'feargreed',
+      'overview',
       'screen',
       'chart',
       'import',
@@ -37,7 +38,7 @@ describe('help and usage', () => {
     expect(r.stdout).toMatch(/^ {2}mcp +run the MCP server over stdio/m);
   });
 
-  it.each(['analyze', 'signal', 'zones', 'feargreed', 'screen', 'chart', 'import', 'backtest', 'serve'])(
+  it.each(['analyze', 'signal', 'zones', 'feargreed', 'overview', 'screen', 'chart', 'import', 'backtest', 'serve'])(
     '%s --help describes the command',
     (name) => {
       const r = marketlens([name, '--help']);
@@ -102,19 +103,21 @@ describe('analysis commands', () => {
     expect(marketlens(['signal', 'ethereum']).stdout).toBe(marketlens(['signal', 'ethereum']).stdout);
   });
 
+  // Issue 39.5: version 2 is the REST analysis data (was `{source, analysis, overview}` over 1,000
+  // candles); data/rest-agreement.test.ts compares it with REST field by field.
   it('analyze --json is the documented shape', () => {
     const r = marketlens(['analyze', 'BTC', '--tf', 'h4', '--json']);
     expect(r.code).toBe(0);
-    const out = json(r.stdout);
-    expect(out.schema).toBe('marketlens.analyze/1');
-    expect(out.source).toMatchObject({
+    const a = json(r.stdout);
+    expect(a.schema).toBe('marketlens.analyze/2');
+    expect(a).toMatchObject({
       venue: 'marketlens-sim',
-      asset_id: 'bitcoin',
+      asset: { id: 'bitcoin', symbol: 'BTC' },
       timeframe: 'h4',
       market_type: 'spot',
-      candles: 1000,
+      data_source: 'simulated',
+      history: { candles: 500 },
     });
-    const a = out.analysis as Record<string, unknown>;
     for (const k of [
       'as_of',
       'indicators',
@@ -126,9 +129,10 @@ describe('analysis commands', () => {
       'fear_greed',
       'regime',
       'patterns',
+      'live',
     ])
       expect(a).toHaveProperty(k);
-    expect(typeof out.overview).toBe('string');
+    expect(a.as_of).toBe('2025-05-31T20:00:00.000Z');
   });
 
   it.each([
@@ -139,20 +143,21 @@ describe('analysis commands', () => {
     const r = marketlens([command, 'solana', '--json']);
     expect(r.code).toBe(0);
     const out = json(r.stdout);
-    expect(out.schema).toBe(`marketlens.${command}/1`);
+    expect(out.schema).toBe(`marketlens.${command}/2`);
     expect(out).toHaveProperty('as_of');
     for (const k of keys) expect(out).toHaveProperty(k);
   });
 
+  // Issue 39.5: the code is REST's `UnknownAsset` (was the CLI's own `unknown_asset`).
   it('an unknown asset is a data error (exit 3), also as JSON on stderr', () => {
     const r = marketlens(['analyze', 'no-such-coin']);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("unknown asset 'no-such-coin'");
+    expect(r.stderr).toContain("Unknown asset 'no-such-coin'");
     const j = marketlens(['signal', 'no-such-coin', '--json']);
     expect(j.code).toBe(3);
     expect(j.stdout).toBe('');
     expect(JSON.parse(j.stderr)).toEqual({
-      error: { code: 'unknown_asset', message: expect.any(String), exit_code: 3 },
+      error: { code: 'UnknownAsset', message: expect.any(String), exit_code: 3 },
     });
   });
 
@@ -201,7 +206,15 @@ describe('files', () => {
   it('analysis commands read --file', () => {
     const r = marketlens(['zones', '--file', csv, '--json']);
     expect(r.code).toBe(0);
-    expect(json(r.stdout).source).toMatchObject({ venue: 'file', file: csv, candles: 300, timeframe: null });
+    // Issue 39.5: the REST shape, with what a file cannot say null (was a `source` block).
+    expect(json(r.stdout)).toMatchObject({
+      venue: 'file',
+      data_source: 'file:prices.csv',
+      asset: null,
+      pair: null,
+      timeframe: 'd1',
+      as_of: '2020-10-26T00:00:00.000Z',
+    });
   });
 
   it('backtest walks forward with the cost, outcome and calibration tables', () => {
@@ -211,7 +224,7 @@ describe('files', () => {
     expect(r.stdout).toMatch(/^outcome +plans +share$/m);
     expect(r.stdout).toMatch(/^confidence +plans +hit rate +mean R$/m);
     const j = json(marketlens(['backtest', 'bitcoin', '--limit', '400', '--cost', '0.1', '--json']).stdout);
-    expect(j).toMatchObject({ schema: 'marketlens.backtest/1', cost_pct: 0.1, warmup: 133 });
+    expect(j).toMatchObject({ schema: 'marketlens.backtest/2', cost_pct: 0.1, warmup: 133, bars: 400 });
     const outcomes = j.outcomes as Record<string, number>;
     expect(Object.values(outcomes).reduce((s, x) => s + x, 0)).toBe(j.plans);
     expect(j.calibration).toHaveLength(5);
@@ -232,7 +245,7 @@ describe('files', () => {
     const out = join(dir, 'eth.png');
     const r = marketlens(['chart', 'ethereum', '-o', out, '--width', '640', '--height', '360', '--json']);
     expect(r.code).toBe(0);
-    expect(json(r.stdout)).toMatchObject({ schema: 'marketlens.chart/1', format: 'png', width: 640, height: 360 });
+    expect(json(r.stdout)).toMatchObject({ schema: 'marketlens.chart/2', format: 'png', width: 640, height: 360 });
     const png = readFileSync(out);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(640);
@@ -241,14 +254,19 @@ describe('files', () => {
 });
 
 describe('screen', () => {
-  it('screens the universe (no progress bar off a terminal) and prints JSON', () => {
+  // Issue 39.5: the REST screener's data (was `{venue, timeframe, assets, ..., errors}`).
+  it('screens a class (nothing on stderr off a terminal) and prints JSON', () => {
     const r = marketlens(['screen', '--class', 'fx', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const j = json(r.stdout);
-    expect(j).toMatchObject({ schema: 'marketlens.screen/1', venue: 'marketlens-sim', timeframe: 'd1' });
-    for (const k of ['breakouts', 'oversold', 'volume_surges', 'errors']) expect(Array.isArray(j[k])).toBe(true);
-    expect(j.assets).toBeGreaterThan(3);
+    expect(j).toMatchObject({ schema: 'marketlens.screen/2', asset_class: 'fx', timeframe: 'd1' });
+    for (const k of ['breakouts', 'oversold', 'volume_surges']) expect(Array.isArray(j[k])).toBe(true);
+    expect(j.assets_screened).toBeGreaterThan(3);
+    const text = marketlens(['screen', '--class', 'fx']);
+    expect(text.code).toBe(0);
+    // 2025-05-31 is a Saturday: the fx week closed on Friday.
+    expect(text.stdout).toMatch(/^marketlens screen: \d+ fx assets, d1 as of 2025-05-30, marketlens-sim$/m);
   });
 });
 

@@ -2,7 +2,7 @@ import { type Command, commandHelp, parseCommand } from './args.js';
 import { adminCommands as userAdminCommands } from './commands/admin.js';
 import { adminClientCommands } from './commands/admin-clients.js';
 import { promotionAdminCommands } from './commands/admin-promotions.js';
-import { analyzeCommand, fearGreedCommand, signalCommand, zonesCommand } from './commands/analysis.js';
+import { analyzeCommand, fearGreedCommand, overviewCommand, signalCommand, zonesCommand } from './commands/analysis.js';
 import { backtestCommand } from './commands/backtest.js';
 import { chartCommand } from './commands/chart.js';
 import { dbMigrateCommand } from './commands/db.js';
@@ -28,6 +28,7 @@ const COMMANDS: readonly Command[] = [
   signalCommand,
   zonesCommand,
   fearGreedCommand,
+  overviewCommand,
   screenCommand,
   chartCommand,
   importCommand,
@@ -57,7 +58,8 @@ export function mainHelp(): string {
     '  -v, --version  print the version',
     '',
     'Exit codes: 0 ok, 1 runtime failure, 2 usage error, 3 data error (unknown asset, bad file).',
-    'Every command with --json prints one JSON object on stdout (README: JSON output).',
+    "Every command with --json prints one JSON object on stdout (README: JSON output); a data command's",
+    'is the REST answer of the same question, and its errors carry the REST error codes.',
     '',
   ].join('\n');
 }

@@ -28,9 +28,12 @@ export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js'
 export { type DeliveryReport, deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
+// The analysis questions as REST answers them, for the CLI's `--json` (issue 39 item 5).
+export { analysisWire } from './analysis/analysis.js';
 export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './analysis/plans/lookup.js';
 export { advanceOutcomes, PLAN_COST_PCT } from './analysis/plans/outcomes.js';
 export { publishPlans, recordServedPlan } from './analysis/plans/recorder.js';
+export { type AnalysisUseCases, analysisUseCases } from './analysis/use-cases.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
 export {
   type AuthSpec,
@@ -122,6 +125,7 @@ export {
   type ErrorName,
   type ErrorStatus,
 } from './platform/errors/app-error.js';
+export { fromVenueError } from './platform/errors/venue-error.js';
 export { RELEASE_FEED_PATH } from './platform/feed/route.js';
 export { type Operation, operation } from './platform/operation.js';
 export {

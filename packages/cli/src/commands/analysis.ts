@@ -1,20 +1,17 @@
-import {
-  type Analysis,
-  analyze,
-  type FearGreed,
-  OVERVIEW_LOCALES,
-  overviewFacts,
-  renderOverview,
-  roundTripCostPct,
-  type Signal,
-  type TradePlan,
-  type Zone,
-} from '@marketlens/core';
+import { OVERVIEW_LOCALES } from '@marketlens/core';
 import { type Command, type CommandSpec, JSON_OPTION, type Parsed } from '../args.js';
-import { DATA_OPTIONS, describeSource, type Loaded, loadCandles } from '../data/source.js';
+import {
+  type AnalysisData,
+  type AnalysisQuestion,
+  type Answer,
+  candlesOfAnswer,
+  type DataOperations,
+  type Quoting,
+} from '../data/operations.js';
+import { DATA_OPTIONS, dataOperations, describeServed } from '../data/source.js';
 import type { Io } from '../io.js';
 import { num, type PriceText, pct, priceAt, table, utc } from '../output/format.js';
-import { printJson } from '../output/json.js';
+import { printData } from '../output/json.js';
 import { type Style, styleFor } from '../output/style.js';
 import { type TermLevel, termChart } from '../output/term-chart.js';
 
@@ -40,17 +37,56 @@ function spec(name: string, summary: string, extra: CommandSpec['options'] = {})
   };
 }
 
-async function load(args: Parsed, io: Io): Promise<{ loaded: Loaded; analysis: Analysis }> {
-  const loaded = await loadCandles(args, io, args.positionals[0]);
-  // A venue's asset sets the plan's round-trip cost (core's COST_MODELS); a file keeps the 0.20% default.
-  const costs =
-    loaded.asset_class === null ? {} : { plan: { costPct: roundTripCostPct({ assetClass: loaded.asset_class }) } };
-  return { loaded, analysis: analyze(loaded.candles, costs) };
+/** The analysis as REST answers it (a file's: the same shape, null where a file cannot say). */
+type AnalysisAnswer = Answer<AnalysisData>;
+type Signal = AnalysisData['signal'];
+type TradePlan = AnalysisData['zone'];
+type Zone = AnalysisData['levels']['zones'][number];
+type FearGreed = AnalysisData['fear_greed'];
+
+/**
+ * Runs `ask` on the operations of the command's data (its asset on the market, or `--file`), and
+ * releases them after.
+ */
+export async function asking<T>(
+  args: Parsed,
+  io: Io,
+  command: string,
+  ask: (ops: DataOperations, q: AnalysisQuestion) => Promise<T>,
+): Promise<T> {
+  const { operations, question } = await dataOperations(args, io, command, args.positionals[0]);
+  try {
+    return await ask(operations, question);
+  } finally {
+    await operations.close();
+  }
 }
 
-function header(style: Style, title: string, loaded: Loaded, a: Analysis): string {
-  const quoted = loaded.quote === null ? '' : `, prices in ${loaded.quote}`;
-  return `${style.bold(title)}: ${describeSource(loaded.source)}\nas of ${utc(a.as_of)} UTC, ${loaded.source.candles} candles${quoted}\n`;
+/** The block of REST answers saying what was served: the asset, its market and where from. */
+type Served = Pick<
+  AnalysisAnswer,
+  'asset' | 'timeframe' | 'market_type' | 'pair' | 'venue' | 'data_source' | 'fetched_at' | 'stale'
+>;
+
+/** The served block of an answer, as every REST analysis answer starts. */
+export function servedOf(a: Served): Served {
+  return {
+    asset: a.asset,
+    timeframe: a.timeframe,
+    market_type: a.market_type,
+    pair: a.pair,
+    venue: a.venue,
+    data_source: a.data_source,
+    fetched_at: a.fetched_at,
+    stale: a.stale,
+  };
+}
+
+function header(style: Style, title: string, served: Served, asOf: string, quoting: Quoting, candles?: number): string {
+  const quoted = quoting.quote === null ? '' : `, prices in ${quoting.quote}`;
+  const count = candles === undefined ? '' : `, ${candles} candles`;
+  const stale = served.stale ? ` (${style.yellow('stale')}: the source failed, the stored candles are served)` : '';
+  return `${style.bold(title)}: ${describeServed(served)}\nas of ${utc(asOf)} UTC${count}${quoted}${stale}\n`;
 }
 
 export function actionText(style: Style, s: Signal): string {
@@ -152,7 +188,7 @@ function fearGreedText(style: Style, fg: FearGreed): string {
 }
 
 /** Levels of the terminal and SVG charts: nearest zones, entry, stop, targets, labelled at the market's tick. */
-export function chartLevels(a: Analysis, price: PriceText = priceAt(null)): TermLevel[] {
+export function chartLevels(a: Pick<AnalysisData, 'levels' | 'zone'>, price: PriceText = priceAt(null)): TermLevel[] {
   const levels: TermLevel[] = [];
   const s = a.levels.nearest_support;
   const r = a.levels.nearest_resistance;
@@ -169,29 +205,42 @@ export function chartLevels(a: Analysis, price: PriceText = priceAt(null)): Term
   return levels;
 }
 
+/** The analysis answer's fields a command without a REST route of its own publishes, after the served block. */
+function pick<K extends keyof AnalysisAnswer>(a: AnalysisAnswer, keys: readonly K[]) {
+  const out = { ...servedOf(a), as_of: a.as_of } as Served & { as_of: string } & Pick<AnalysisAnswer, K>;
+  for (const k of keys) out[k] = a[k] as (typeof out)[K];
+  return out;
+}
+
 export const analyzeCommand: Command = {
-  spec: spec('analyze', 'full analysis: indicators, levels, signal, plan, Fear & Greed, regime, overview', {
+  spec: spec('analyze', 'full analysis: indicators, levels, signal, plan, Fear & Greed, regime (GET /v2/analysis)', {
     locale: {
       type: 'string',
       value: '<locale>',
-      description: 'language of the overview, default en',
+      description: 'language of the overview shown, default en (the JSON is the analysis; see the overview command)',
       choices: OVERVIEW_LOCALES,
     },
   }),
   async run(args, io) {
-    const { loaded, analysis: a } = await load(args, io);
-    const locale = args.string('locale') ?? 'en';
-    const overview = renderOverview(overviewFacts(a, { quote: loaded.quote, tick_size: loaded.tick_size }), locale);
-    const price = priceAt(loaded.tick_size);
     if (args.flag('json')) {
-      printJson(io, 'analyze', { source: loaded.source, analysis: a, overview });
+      printData(io, 'analyze', await asking(args, io, 'analyze', (ops, q) => ops.analysis(q)));
       return;
     }
+    const { a, candles, overview, quoting } = await asking(args, io, 'analyze', async (ops, q) => {
+      const a = await ops.analysis(q);
+      const [candles, overview, quoting] = await Promise.all([
+        ops.candles(q),
+        ops.overview(q, args.string('locale') ?? 'en'),
+        ops.quoting(a),
+      ]);
+      return { a, candles, overview, quoting };
+    });
+    const price = priceAt(quoting.tick_size);
     const style = styleFor(io);
     const ind = a.indicators;
-    const out: string[] = [header(style, 'marketlens analysis', loaded, a), ''];
+    const out: string[] = [header(style, 'marketlens analysis', a, a.as_of, quoting, candles.candles.length), ''];
     out.push(
-      termChart(loaded.candles, style, {
+      termChart(candlesOfAnswer(candles), style, {
         width: Math.min(80, io.columns - 40),
         height: 14,
         levels: chartLevels(a, price),
@@ -219,10 +268,15 @@ export const analyzeCommand: Command = {
     );
     const s = a.levels.nearest_support;
     const r = a.levels.nearest_resistance;
+    const live =
+      a.live === null
+        ? ''
+        : `live        ${price(a.live.price)}  ${pct(a.live.change_pct)} since the close  at ${utc(a.live.time)} UTC\n`;
     out.push(
       `support     ${s ? `${price(s.low)}-${price(s.high)}  ${pct(s.distance_pct)}  ${num(s.distance_atr)} ATR` : 'none'}\n`,
       `resistance  ${r ? `${price(r.low)}-${price(r.high)}  ${pct(r.distance_pct)}  ${num(r.distance_atr)} ATR` : 'none'}\n`,
       `volume POC  ${price(a.volume_profile.poc)}  value area ${price(a.volume_profile.value_area_low)}-${price(a.volume_profile.value_area_high)}\n`,
+      live,
       '\n',
       signalText(style, a.signal),
       '\n',
@@ -234,45 +288,48 @@ export const analyzeCommand: Command = {
         ? `history     ${a.history.candles} candles, not enough for ${a.history.insufficient.map((o) => `${o} (needs ${a.history.min_candles[o]})`).join(', ')}\n`
         : '',
       '\n',
-      `${overview}\n`,
+      `${overview.text}\n`,
     );
     io.stdout(out.join(''));
   },
 };
 
 export const signalCommand: Command = {
-  spec: spec('signal', 'the Buy/Hold/Sell signal with its factor breakdown'),
+  spec: spec('signal', 'the Buy/Hold/Sell signal with its factor breakdown (GET /v2/analysis/{asset}/signal)'),
   async run(args, io) {
-    const { loaded, analysis: a } = await load(args, io);
-    if (args.flag('json')) {
-      printJson(io, 'signal', { source: loaded.source, as_of: a.as_of, signal: a.signal });
+    const { sig, quoting } = await asking(args, io, 'signal', async (ops, q) => {
+      const sig = await ops.signal(q);
+      return { sig, quoting: args.flag('json') ? null : await ops.quoting(sig) };
+    });
+    if (quoting === null) {
+      printData(io, 'signal', sig);
       return;
     }
     const style = styleFor(io);
-    io.stdout(`${header(style, 'marketlens signal', loaded, a)}\n${signalText(style, a.signal)}`);
+    io.stdout(`${header(style, 'marketlens signal', sig, sig.as_of, quoting)}\n${signalText(style, sig.signal)}`);
   },
 };
 
 export const zonesCommand: Command = {
-  spec: spec('zones', 'support and resistance zones, the volume profile and the trade plan'),
+  spec: spec(
+    'zones',
+    'support and resistance zones, the volume profile and the trade plan (the levels, volume_profile and zone of GET /v2/analysis)',
+  ),
   async run(args, io) {
-    const { loaded, analysis: a } = await load(args, io);
-    if (args.flag('json')) {
-      printJson(io, 'zones', {
-        source: loaded.source,
-        as_of: a.as_of,
-        levels: a.levels,
-        volume_profile: a.volume_profile,
-        zone: a.zone,
-      });
+    const { a, quoting } = await asking(args, io, 'zones', async (ops, q) => {
+      const a = await ops.analysis(q);
+      return { a, quoting: args.flag('json') ? null : await ops.quoting(a) };
+    });
+    if (quoting === null) {
+      printData(io, 'zones', pick(a, ['levels', 'volume_profile', 'zone', 'live']));
       return;
     }
     const style = styleFor(io);
     const vp = a.volume_profile;
-    const price = priceAt(loaded.tick_size);
+    const price = priceAt(quoting.tick_size);
     io.stdout(
       [
-        header(style, 'marketlens zones', loaded, a),
+        header(style, 'marketlens zones', a, a.as_of, quoting),
         `mark ${price(a.levels.mark)}  ATR ${price(a.levels.atr)}  volume POC ${price(vp.poc)}  value area ${price(vp.value_area_low)}-${price(vp.value_area_high)}\n`,
         '\n',
         a.levels.zones.length > 0 ? zoneRows(a.levels.zones, a.levels.mark, price) : 'no zones\n',
@@ -284,14 +341,45 @@ export const zonesCommand: Command = {
 };
 
 export const fearGreedCommand: Command = {
-  spec: spec('feargreed', 'the Fear & Greed score of an asset and its components'),
+  spec: spec(
+    'feargreed',
+    'the Fear & Greed score of an asset and its components, funding included (the fear_greed of GET /v2/analysis)',
+  ),
   async run(args, io) {
-    const { loaded, analysis: a } = await load(args, io);
-    if (args.flag('json')) {
-      printJson(io, 'feargreed', { source: loaded.source, as_of: a.as_of, fear_greed: a.fear_greed });
+    const { a, quoting } = await asking(args, io, 'feargreed', async (ops, q) => {
+      const a = await ops.analysis(q);
+      return { a, quoting: args.flag('json') ? null : await ops.quoting(a) };
+    });
+    if (quoting === null) {
+      printData(io, 'feargreed', pick(a, ['fear_greed']));
       return;
     }
     const style = styleFor(io);
-    io.stdout(`${header(style, 'marketlens fear & greed', loaded, a)}\n${fearGreedText(style, a.fear_greed)}`);
+    io.stdout(
+      `${header(style, 'marketlens fear & greed', a, a.as_of, quoting)}\n${fearGreedText(style, a.fear_greed)}`,
+    );
+  },
+};
+
+export const overviewCommand: Command = {
+  spec: spec('overview', 'the overview narrative and its facts (GET /v2/analysis/{asset}/overview)', {
+    locale: {
+      type: 'string',
+      value: '<locale>',
+      description: 'language of the overview, default en (as x-locale)',
+      choices: OVERVIEW_LOCALES,
+    },
+  }),
+  async run(args, io) {
+    const { o, quoting } = await asking(args, io, 'overview', async (ops, q) => {
+      const o = await ops.overview(q, args.string('locale'));
+      return { o, quoting: args.flag('json') ? null : await ops.quoting(o) };
+    });
+    if (quoting === null) {
+      printData(io, 'overview', o, 1);
+      return;
+    }
+    const style = styleFor(io);
+    io.stdout(`${header(style, 'marketlens overview', o, o.as_of, quoting)}\n${o.text}\n`);
   },
 };

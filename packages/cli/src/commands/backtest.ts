@@ -1,12 +1,14 @@
 import { analyze, type Candles, computeContext, type PlanOutcome, simulatePlan } from '@marketlens/core';
 import { type Command, JSON_OPTION, type Parsed } from '../args.js';
-import { DATA_OPTIONS, describeSource, loadCandles } from '../data/source.js';
+import { candlesOfAnswer } from '../data/operations.js';
+import { DATA_OPTIONS, dataOperations, describeServed } from '../data/source.js';
 import { dataError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { num, table } from '../output/format.js';
-import { printJson } from '../output/json.js';
+import { printData } from '../output/json.js';
 import { progress } from '../output/progress.js';
 import { styleFor } from '../output/style.js';
+import { servedOf } from './analysis.js';
 
 export const OUTCOMES: readonly PlanOutcome[] = [
   'tp_hit',
@@ -155,13 +157,15 @@ export const backtestCommand: Command = {
   async run(args, io: Io) {
     const costPct = numberOption(args, 'cost', 0.2, (x) => x >= 0 && x < 50, 'a percentage 0..50');
     const step = numberOption(args, 'step', 1, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
-    const loaded = await loadCandles(
+    // The candles of GET /v2/analysis/{asset}/candles: the closed ones of the question, as REST reads them.
+    const { operations, question } = await dataOperations(
       args,
       io,
+      'backtest',
       args.positionals[0] ?? (args.string('file') === undefined ? 'bitcoin' : undefined),
     );
-    let candles = loaded.candles;
-    if (loaded.source.file === null) candles = sliceCandles(candles, candles.time.length - 1);
+    const answer = await operations.candles(question).finally(() => operations.close());
+    const candles = candlesOfAnswer(answer);
     if (candles.time.length < 60) {
       throw dataError('too_few_candles', `a backtest needs at least 60 candles; got ${candles.time.length}`);
     }
@@ -173,12 +177,12 @@ export const backtestCommand: Command = {
       bar.done();
     }
     if (args.flag('json')) {
-      printJson(io, 'backtest', { source: loaded.source, ...result });
+      printData(io, 'backtest', { ...servedOf(answer), as_of: answer.as_of, bars: candles.time.length, ...result });
       return;
     }
     const style = styleFor(io);
     const out = [
-      `${style.bold('marketlens backtest')}: ${describeSource(loaded.source)}\n`,
+      `${style.bold('marketlens backtest')}: ${describeServed(answer)}, ${candles.time.length} candles\n`,
       `${result.analyses} analyses, ${result.plans} plans, cost ${result.cost_pct}% round trip, warm-up ${result.warmup} candles\n\n`,
       table(
         [
@@ -209,14 +213,3 @@ export const backtestCommand: Command = {
     io.stdout(out.join(''));
   },
 };
-
-function sliceCandles(c: Candles, end: number): Candles {
-  return {
-    time: c.time.slice(0, end),
-    open: c.open.slice(0, end),
-    high: c.high.slice(0, end),
-    low: c.low.slice(0, end),
-    close: c.close.slice(0, end),
-    volume: c.volume.slice(0, end),
-  };
-}

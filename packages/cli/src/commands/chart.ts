@@ -1,14 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { analyze } from '@marketlens/core';
 import { type Command, JSON_OPTION, type Parsed } from '../args.js';
 import { svgToPng } from '../chart/png.js';
 import { type ChartBand, type ChartLevel, renderSvg } from '../chart/svg.js';
-import { DATA_OPTIONS, describeSource, loadCandles } from '../data/source.js';
+import { candlesOfAnswer } from '../data/operations.js';
+import { DATA_OPTIONS, describeServed } from '../data/source.js';
 import { CliError, EXIT, usageError } from '../errors.js';
 import { priceAt } from '../output/format.js';
-import { printJson } from '../output/json.js';
-import { chartLevels } from './analysis.js';
+import { printData } from '../output/json.js';
+import { asking, chartLevels, servedOf } from './analysis.js';
 
 function intOption(args: Parsed, name: string, fallback: number, min: number, max: number): number {
   const raw = args.string(name);
@@ -45,9 +45,13 @@ export const chartCommand: Command = {
     const bars = intOption(args, 'bars', 120, 20, 1000);
     const width = intOption(args, 'width', 1000, 300, 4000);
     const height = intOption(args, 'height', 560, 200, 3000);
-    const loaded = await loadCandles(args, io, args.positionals[0]);
-    const a = analyze(loaded.candles);
-    const price = priceAt(loaded.tick_size);
+    // The candles of GET /v2/analysis/{asset}/candles and the analysis of the same question on them.
+    const { a, answer, quoting } = await asking(args, io, 'chart', async (ops, q) => {
+      const [a, answer] = await Promise.all([ops.analysis(q), ops.candles(q)]);
+      return { a, answer, quoting: await ops.quoting(a) };
+    });
+    const candles = candlesOfAnswer(answer);
+    const price = priceAt(quoting.tick_size);
     const levels: ChartLevel[] = chartLevels(a, price);
     const bands: ChartBand[] = [];
     const s = a.levels.nearest_support;
@@ -56,12 +60,12 @@ export const chartCommand: Command = {
     if (r !== null) bands.push({ low: r.low, high: r.high, kind: 'resistance' });
     if (a.zone.entry_zone !== null) bands.push({ ...a.zone.entry_zone, kind: 'entry' });
     const svg = renderSvg({
-      candles: loaded.candles,
+      candles,
       bars,
       width,
       height,
-      title: `${describeSource(loaded.source)}${loaded.quote === null ? '' : `, in ${loaded.quote}`}  signal ${a.signal.action.toUpperCase()}`,
-      tick: loaded.tick_size,
+      title: `${describeServed(a)}${quoting.quote === null ? '' : `, in ${quoting.quote}`}  signal ${a.signal.action.toUpperCase()}`,
+      tick: quoting.tick_size,
       levels,
       bands,
     });
@@ -75,9 +79,17 @@ export const chartCommand: Command = {
         `cannot write ${out}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
-    const drawn = Math.min(bars, loaded.source.candles);
+    const drawn = Math.min(bars, candles.time.length);
     if (args.flag('json')) {
-      printJson(io, 'chart', { source: loaded.source, out, format: ext.slice(1), width, height, bars: drawn });
+      printData(io, 'chart', {
+        ...servedOf(answer),
+        as_of: answer.as_of,
+        out,
+        format: ext.slice(1),
+        width,
+        height,
+        bars: drawn,
+      });
       return;
     }
     io.stdout(`wrote ${out} (${ext.slice(1).toUpperCase()}, ${width}x${height}, ${drawn} candles)\n`);

@@ -35,9 +35,10 @@ describe('--source', () => {
     symlinkSync(join(sharedDataDir ?? '', 'nvda-1999-2014-d1.csv'), join(dir, 'stock-nvda', 'd1.csv'));
     const r = marketlens(['analyze', 'NVDA', '--source', `files:${dir}`, '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { source: { venue: string; asset_id: string; last_time: number } };
-    expect(out.source).toMatchObject({ venue: 'files', asset_id: 'stock-nvda' });
-    expect(new Date(out.source.last_time).getUTCFullYear()).toBe(2014);
+    // Issue 39.5: the REST analysis data (was a `source` block with epoch-ms times).
+    const out = JSON.parse(r.stdout) as { venue: string; asset: { id: string }; as_of: string };
+    expect(out).toMatchObject({ venue: 'files', asset: { id: 'stock-nvda' } });
+    expect(new Date(out.as_of).getUTCFullYear()).toBe(2014);
     const missing = marketlens(['analyze', 'bitcoin', '--source', `files:${dir}`]);
     expect(missing.code).not.toBe(0);
   });
@@ -57,10 +58,10 @@ describe('--source', () => {
       const r = marketlens(['analyze', 'stock-nvda', '--source', `files:${dir}`, '--tf', 'w1', '--json']);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/crypto-pair\/m5\.json is not served: its candles are 1 minute apart \(measured\)/);
-      const out = JSON.parse(r.stdout) as { source: { last_time: number }; analysis: { as_of: number } };
+      // Issue 39.5: the REST analysis data, times as ISO date-times (were epoch ms).
+      const out = JSON.parse(r.stdout) as { as_of: string };
       // The one-day week of Monday 2008-09-15 is still forming: the last closed week opened 09-08.
-      expect(out.source.last_time).toBe(Date.UTC(2008, 8, 8));
-      expect(out.analysis.as_of).toBe(Date.UTC(2008, 8, 8));
+      expect(out.as_of).toBe(new Date(Date.UTC(2008, 8, 8)).toISOString());
       const text = marketlens(['analyze', 'stock-nvda', '--source', `files:${dir}`, '--tf', 'w1']);
       expect(text.code, text.stderr).toBe(0);
       // The week's close, 10.19 on Friday 09-12, at the stock tick of 0.01.

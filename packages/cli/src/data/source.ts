@@ -1,33 +1,33 @@
-import { type AssetClass, type Candles, defaultTickSize } from '@marketlens/core';
 import {
   createMarketSources,
   createSimulatedVenue,
-  defaultUniverse,
   FilesSourceError,
-  importCandleFile,
   isCcxtVenue,
-  isTimeframe,
-  MAX_CANDLES,
   type MarketData,
-  type MarketType,
-  SIMULATED_VENUE_ID,
   openSource,
   parseSourceName,
+  SIMULATED_VENUE_ID,
   type SimulatedVenue,
   type SourceSpec,
-  splitSeries,
   TIMEFRAMES,
-  type Timeframe,
-  type Universe,
 } from '@marketlens/exchanges';
-import { progress } from '../output/progress.js';
+import { ConfigError, loadConfig, type ServerConfig } from '@marketlens/server';
 import type { OptionSpec, Parsed } from '../args.js';
 import { dataError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
+import { progress } from '../output/progress.js';
+import {
+  type AnalysisQuestion,
+  analysisQuestion,
+  type DataOperations,
+  fileOperations,
+  type VenueOperations,
+  venueOperations,
+} from './operations.js';
 
 /** Options every data command takes. */
 export const DATA_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  tf: { type: 'string', value: '<tf>', description: 'timeframe, default d1', choices: TIMEFRAMES },
+  tf: { type: 'string', value: '<tf>', description: 'timeframe, default d1 (as REST)', choices: TIMEFRAMES },
   market: {
     type: 'string',
     value: '<type>',
@@ -45,48 +45,8 @@ export const DATA_OPTIONS: Readonly<Record<string, OptionSpec>> = {
     description: 'a ccxt venue, e.g. binance: the same as --source ccxt:<id>',
   },
   file: { type: 'string', value: '<path>', description: 'read candles from a CSV or ccxt JSON file instead' },
-  limit: { type: 'string', value: '<n>', description: `candles to read, 50..${MAX_CANDLES}, default 1000` },
+  limit: { type: 'string', value: '<n>', description: 'candles to read, 50..5000, default 500 (as REST)' },
 };
-
-/** Where candles came from: part of every `--json` output. */
-export interface SourceInfo {
-  /** `marketlens-sim`, a ccxt venue id, or `file`. */
-  venue: string;
-  asset_id: string | null;
-  pair: string | null;
-  market_type: MarketType | null;
-  /** Null for a file (its spacing is whatever the file has). */
-  timeframe: Timeframe | null;
-  file: string | null;
-  candles: number;
-  first_time: number;
-  last_time: number;
-}
-
-export interface Loaded {
-  /** A file's candles as they are; a venue's closed candles only (analysis is on bar close). */
-  candles: Candles;
-  source: SourceInfo;
-  /** The asset's class when read from a venue (it sets the plan's costs), null for a file. */
-  asset_class: AssetClass | null;
-  /** The currency prices are quoted in (the venue's market: `USDT`, `BTC`), null when unknown (a file). */
-  quote: string | null;
-  /** The market's tick size (the venue's, else 0.01 for stocks), null when unknown: prices by magnitude. */
-  tick_size: number | null;
-}
-
-/**
- * A venue's newest `limit` closed candles: one more is read and the candle still forming at the
- * venue's clock is left out, as the server does, so a plan stays the same for the life of a candle.
- */
-export async function closedSeries(
-  data: MarketData,
-  request: { asset_id: string; timeframe: Timeframe; limit: number; market_type?: MarketType | undefined },
-  now: number,
-) {
-  const series = await data.candles({ ...request, limit: Math.min(request.limit + 1, MAX_CANDLES) });
-  return { ...series, candles: splitSeries(series, now, request.limit).closed };
-}
 
 /** The clock of the simulated venue: MARKETLENS_NOW (epoch ms or ISO time) pins it for reproducible runs. */
 export function clockFrom(env: NodeJS.ProcessEnv): () => number {
@@ -127,6 +87,8 @@ export async function marketData(
     return await createMarketSources({
       sources: [await openSource(spec, undefined, warn)],
       relistMs: 24 * 3_600_000,
+      // MARKETLENS_NOW pins this clock too: candles split and stamped at the same time as the simulated venue's.
+      now: clockFrom(env),
     });
   } catch (err) {
     if (err instanceof FilesSourceError) throw dataError('bad_source', err.message);
@@ -134,118 +96,96 @@ export async function marketData(
   }
 }
 
-/** The universe of a market: its own (a simulated venue, configured sources), else the built-in one. */
-function universeOf(market: MarketData | undefined): Universe {
-  return (market as { universe?: Universe } | undefined)?.universe ?? defaultUniverse;
+/**
+ * The server's settings as `marketlens serve` reads them from the environment (plan costs, the
+ * expected-R floor, the overview rewrite), so a question is answered on the same configuration.
+ */
+export function serverConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  try {
+    return loadConfig({ env, overrides: { PORT: '' }, purpose: 'migrate' }).server.config;
+  } catch (err) {
+    if (err instanceof ConfigError) throw usageError(err.message);
+    throw err;
+  }
+}
+
+/** The market a data command reads (`--source` or `--venue`, else the simulated venue). */
+export async function marketOfArgs(args: Parsed, io: Io, command: string): Promise<MarketData> {
+  if (args.string('source') !== undefined && args.string('venue') !== undefined) {
+    throw usageError('--source and --venue name the same thing; give one', command);
+  }
+  return marketData(args.string('source') ?? args.string('venue'), io.env, (message) => io.stderr(`${message}\n`));
 }
 
 /**
- * An asset as typed (`bitcoin`, a ticker such as `BTC`, a pair such as `EURUSD`) to the universe's
- * id, by the same rule as the server (`Universe.find`); a ticker of several assets is refused.
+ * The operations over `market` for a command; a real source shows a line on stderr while each
+ * question is read (the simulated venue answers at once, offline).
  */
-export function resolveAsset(input: string, market?: MarketData): string {
-  const found = universeOf(market).find(input);
-  if (found.length === 1) return found[0].id;
-  if (found.length > 1) {
-    const list = found.map((a) => `${a.id} (${a.asset_class})`).join(', ');
-    throw dataError('ambiguous_asset', `'${input}' names ${found.length} assets: ${list}; give one of their ids`);
-  }
-  throw dataError('unknown_asset', `unknown asset '${input}' (try an id such as bitcoin, ethereum, stock-aapl, fx-eurusd)`);
-}
-
-export function timeframeOf(args: Parsed): Timeframe {
-  const tf = args.string('tf') ?? 'd1';
-  if (!isTimeframe(tf)) throw usageError(`--tf must be one of ${TIMEFRAMES.join(', ')}; got '${tf}'`);
-  return tf;
-}
-
-export function limitOf(args: Parsed, fallback = 1000): number {
-  const raw = args.string('limit');
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 50 || n > MAX_CANDLES) {
-    throw usageError(`--limit must be an integer 50..${MAX_CANDLES}; got '${raw}'`);
-  }
-  return n;
-}
-
-/** Reads the candles a data command asks for: `--file`, else the asset on the venue. */
-export async function loadCandles(args: Parsed, io: Io, asset: string | undefined): Promise<Loaded> {
-  const file = args.string('file');
-  const venue = args.string('source') ?? args.string('venue');
-  if (args.string('source') !== undefined && args.string('venue') !== undefined) {
-    throw usageError('--source and --venue name the same thing; give one');
-  }
-  const tf = timeframeOf(args);
-  const limit = limitOf(args);
-  if (file !== undefined) {
-    if (venue !== undefined) throw usageError('--file and --source exclude each other');
-    const imported = await importCandleFile(file);
-    const candles = imported.candles;
-    const n = candles.time.length;
-    if (n === 0) throw dataError('file_empty', `${file} holds no candles`);
-    return {
-      candles,
-      asset_class: null,
-      quote: null,
-      tick_size: null,
-      source: {
-        venue: 'file',
-        asset_id: asset ?? null,
-        pair: null,
-        market_type: null,
-        timeframe: null,
-        file,
-        candles: n,
-        first_time: candles.time[0],
-        last_time: candles.time[n - 1],
-      },
+export async function operationsOver(market: MarketData, io: Io): Promise<VenueOperations> {
+  const ops = await venueOperations({ market, now: clockFrom(io.env), config: serverConfig(io.env) });
+  if (market.venue === SIMULATED_VENUE_ID) return ops;
+  const reading =
+    <A extends unknown[], R>(what: (...args: A) => string, call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const line = progress(io, `reading ${what(...args)} from ${market.venue}`, 1);
+      line.update(0);
+      try {
+        return await call(...args);
+      } finally {
+        line.done();
+      }
     };
-  }
-  if (asset === undefined) throw usageError('name an asset (e.g. bitcoin) or give --file');
-  const data = await marketData(venue, io.env, (message) => io.stderr(`${message}\n`));
-  const assetId = resolveAsset(asset, data);
-  const market = args.string('market') as MarketType | undefined;
-  // A line while a real source is read (the simulated venue answers at once, offline).
-  const fetching = progress(io, `reading ${assetId} ${tf} from ${data.venue}`, data.venue === SIMULATED_VENUE_ID ? 0 : 1);
-  fetching.update(0);
-  let series: Awaited<ReturnType<MarketData['candles']>>;
-  try {
-    series = await closedSeries(data, { asset_id: assetId, timeframe: tf, limit, market_type: market }, clockFrom(io.env)());
-  } finally {
-    fetching.done();
-  }
-  const n = series.candles.time.length;
-  if (n === 0) throw dataError('no_candles', `${data.venue} has no ${tf} candles of ${assetId}`);
-  const assetClass = universeOf(data).get(assetId)?.asset_class ?? null;
-  // The market served: its quote currency and tick (a files: folder may declare both).
-  const served = await data
-    .markets(assetId)
-    .then((all) => all.find((m) => m.pair === series.pair && m.market_type === series.market_type) ?? null)
-    .catch(() => null);
+  const of = (q: AnalysisQuestion) => `${q.asset_id} ${q.timeframe}`;
   return {
-    candles: series.candles,
-    asset_class: assetClass,
-    // `XXX` is ISO 4217's "no currency": a file that does not say its quote.
-    quote: served === null || served.quote === 'XXX' ? null : served.quote,
-    tick_size: served?.tick_size ?? defaultTickSize(assetClass),
-    source: {
-      venue: series.venue,
-      asset_id: series.asset_id,
-      pair: series.pair,
-      market_type: series.market_type,
-      timeframe: series.timeframe,
-      file: null,
-      candles: n,
-      first_time: series.candles.time[0],
-      last_time: series.candles.time[n - 1],
-    },
+    ...ops,
+    analysis: reading(of, ops.analysis),
+    signal: reading(of, ops.signal),
+    overview: reading((q: AnalysisQuestion, _locale: string | undefined) => of(q), ops.overview),
+    candles: reading(of, ops.candles),
+    screener: reading((c) => `the ${c} screener`, ops.screener),
   };
 }
 
-/** One line naming the source, for people. */
-export function describeSource(s: SourceInfo): string {
-  if (s.file !== null) return `${s.asset_id === null ? '' : `${s.asset_id} `}${s.file} (${s.candles} candles)`;
+/**
+ * The operations a data command asks and its question: over `--file`, else over the asset on the
+ * market (`--source`, `--venue`, else the simulated venue). The options are read as REST reads its
+ * query (defaults d1 and 500 candles).
+ */
+export async function dataOperations(
+  args: Parsed,
+  io: Io,
+  command: string,
+  asset: string | undefined,
+): Promise<{ operations: DataOperations; question: AnalysisQuestion }> {
+  const file = args.string('file');
+  const question = analysisQuestion(
+    asset ?? '',
+    { timeframe: args.string('tf'), market_type: args.string('market'), limit: args.string('limit') },
+    command,
+  );
+  if (file !== undefined) {
+    if (args.string('source') !== undefined || args.string('venue') !== undefined) {
+      throw usageError('--file and --source exclude each other', command);
+    }
+    return { operations: await fileOperations(file, asset, clockFrom(io.env)), question };
+  }
+  if (asset === undefined) throw usageError('name an asset (e.g. bitcoin) or give --file', command);
+  const market = await marketOfArgs(args, io, command);
+  return { operations: await operationsOver(market, io), question };
+}
+
+/** The served block of a REST answer, for people: what was read, from where. */
+export function describeServed(s: {
+  asset: { id: string } | null;
+  timeframe: string | null;
+  market_type: string | null;
+  pair: string | null;
+  venue: string;
+  data_source: string;
+}): string {
+  if (s.venue === 'file') {
+    return `${s.asset === null ? '' : `${s.asset.id} `}${s.data_source.slice('file:'.length)}${s.timeframe === null ? '' : ` ${s.timeframe}`}`;
+  }
   const offline = s.venue === SIMULATED_VENUE_ID ? ', simulated venue' : '';
-  return `${s.asset_id} ${s.timeframe} ${s.market_type} ${s.pair} on ${s.venue}${offline}`;
+  return `${s.asset?.id} ${s.timeframe} ${s.market_type} ${s.pair} on ${s.venue}${offline}`;
 }

@@ -52,9 +52,9 @@ export function pct(x: number | null | undefined, digits = 2): string {
   return `${x > 0 ? '+' : ''}${x.toFixed(digits)}%`;
 }
 
-/** `2024-05-01 14:00` (UTC) from epoch ms. */
-export function utc(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+/** `2024-05-01 14:00` (UTC) from epoch ms or an ISO date-time (as REST writes times). */
+export function utc(t: number | string): string {
+  return new Date(t).toISOString().slice(0, 16).replace('T', ' ');
 }
 
 /** Writes prices at one market's tick (see {@link price}). */

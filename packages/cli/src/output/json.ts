@@ -19,3 +19,17 @@ export function printJson(
     `${JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`,
   );
 }
+
+/**
+ * Version of the `--json` shapes of the data commands since they speak REST's dialect (issue 39):
+ * each object is the REST `data` of the command's question, with `schema` first.
+ */
+export const DATA_SCHEMA_VERSION = 2;
+
+/**
+ * Prints the REST answer of a data command: `{"schema": "marketlens.<kind>/<version>", ...data}`,
+ * where `data` is exactly what the REST route of the same question answers in its `data`.
+ */
+export function printData(io: Io, kind: string, data: object, version: number = DATA_SCHEMA_VERSION): void {
+  printJson(io, kind, { ...data }, version);
+}
