@@ -8,9 +8,10 @@ import type { JobRunner } from '../platform/jobs/runner.js';
 import type { AlertRecord } from '../storage/alerts-types.js';
 import { type AlertHit, evaluateAlert, evalWindowOf } from './evaluate.js';
 import { alertKindOf } from './kinds/registry.js';
+import type { DeliveryReport } from './push/delivery.js';
 import { noticeOf } from './push/notices.js';
 import { checkRegimeTransitions } from './push/regime.js';
-import { type DeliveryReport, deliverDue } from './push/sender.js';
+import { deliverDue } from './push/sender.js';
 import { deliverWebhooksDue } from './push/webhook-sender.js';
 
 /** Closed candles an alert catches up on after downtime, at most; older closes are not replayed. */
