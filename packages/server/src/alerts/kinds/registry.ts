@@ -2,7 +2,7 @@
  * The alert kinds, one file each. The service reads a kind only through this table: adding one is
  * its file here plus its entry in the contract (`NOTIFICATION_KINDS`, `TARGET_RANGES`,
  * `ALERT_KIND_WINDOWS`); the storage's check of the kind column follows the contract's list
- * (migration 17). The type makes the table hold exactly the contract's kinds.
+ * (migration 18). The type makes the table hold exactly the contract's kinds.
  */
 import type { NotificationKind } from '@marketlens/contract';
 import { breakoutKind } from './breakout.js';

@@ -44,7 +44,7 @@ describeEngines('migrations', (engine) => {
   });
 });
 
-describeEngines('migration 17: the alert kinds of the registry', (engine) => {
+describeEngines('migration 18: the alert kinds of the registry', (engine) => {
   const alertRow = (id: string, kind: string) => ({
     id,
     user_id: 'u1',
@@ -70,11 +70,13 @@ describeEngines('migration 17: the alert kinds of the registry', (engine) => {
   // A kind outside the type is the point of some rows here: the database, not the compiler, refuses it.
   const insert = (db: SqlDatabase, row: ReturnType<typeof alertRow>) =>
     db.kysely.insertInto('alerts').values(row).execute();
-  const BEFORE = MIGRATIONS.filter((m) => m.version < 17);
+  const STEP = 18;
+  const BEFORE = MIGRATIONS.filter((m) => m.version < STEP);
+  const PREVIOUS = BEFORE.at(-1)?.version;
 
-  it('keeps the alerts of version 16, accepts every kind of the registry and refuses any other', async () => {
+  it('keeps the alerts of the version before, accepts every kind of the registry and refuses any other', async () => {
     const db = await engine.database({ persistent: true }).connect();
-    expect(await migrate(db, BEFORE)).toBe(16);
+    expect(await migrate(db, BEFORE)).toBe(PREVIOUS);
     await db.kysely
       .insertInto('users')
       .values({ id: 'u1', email: 'a@x.io', password_hash: 'h', tier: 'free', created_at: 1 })
@@ -140,7 +142,7 @@ describeEngines('migration 17: the alert kinds of the registry', (engine) => {
       .execute();
     await expect(insert(db, alertRow('new', 'volume_spike'))).rejects.toThrow(/alerts_kind_check/);
     const grown = MIGRATIONS.map((m) =>
-      m.version === 17
+      m.version === STEP
         ? { ...m, derived: (t: ColumnTypes) => alertKindCheck(t.engine, [...NOTIFICATION_KINDS, 'volume_spike']) }
         : m,
     );
@@ -150,7 +152,7 @@ describeEngines('migration 17: the alert kinds of the registry', (engine) => {
     await expect(insert(db, alertRow('bad', 'volume-spike'))).rejects.toThrow(/alerts_kind_check/);
   });
 
-  it('a fresh database and one upgraded from version 16 check the same', async () => {
+  it('a fresh database and one upgraded from the version before check the same', async () => {
     const fresh = await engine.database().connect();
     const upgraded = await engine.database().connect();
     await migrate(fresh);

@@ -661,7 +661,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 17,
+    version: 18,
     name: 'alert_kinds_from_registry',
     // The kinds an alert may have were a list written into migration 5. They are now the alert
     // kind registry's (the contract's `NOTIFICATION_KINDS`, which the server's registry holds
