@@ -691,32 +691,11 @@ export function alertKindCheck(engine: Engine, kinds: readonly string[]): string
 /**
  * The SQLite alerts table of migration 5 without its written-in kind list (SQLite's documented
  * rebuild: a new table, the rows copied, the old one dropped, the new one renamed, its indexes and
- * the webhook trigger of migration 14 made again). Nothing references `alerts`, so dropping it
- * touches no other table.
+ * the webhook trigger of migration 14 made again). No step since 5 changed the table's columns, so
+ * the rows copy column for column. Nothing references `alerts`, so dropping it touches no other
+ * table.
  */
 function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
-  const columns = [
-    'id',
-    'user_id',
-    'asset_id',
-    'kind',
-    'timeframe',
-    'evaluates_as',
-    'target',
-    'direction',
-    'zone_low',
-    'zone_high',
-    'reference',
-    'status',
-    'created_at',
-    'updated_at',
-    'armed_at',
-    'expires_at',
-    'triggered_at',
-    'trigger_value',
-    'trigger_candle',
-    'last_evaluated_open',
-  ].join(', ');
   return `
       CREATE TABLE alerts_rebuilt (
         id ${t.text} PRIMARY KEY,
@@ -740,7 +719,7 @@ function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
         trigger_candle ${t.int},
         last_evaluated_open ${t.int}
       );
-      INSERT INTO alerts_rebuilt (${columns}) SELECT ${columns} FROM alerts;
+      INSERT INTO alerts_rebuilt SELECT * FROM alerts;
       DROP TABLE alerts;
       ALTER TABLE alerts_rebuilt RENAME TO alerts;
       CREATE INDEX alerts_user ON alerts(user_id, created_at);
