@@ -36,30 +36,36 @@ function migrateSqliteCounting(db: Database.Database, migrations: readonly Migra
   let applied = 0;
   const types = columnTypes('sqlite');
   db.exec(createTracking(types));
-  db.exec(createDerivedTracking(types));
+  // Only a history with derived statements keeps them: a file of an older history stays as it was.
+  if (migrations.some((m) => m.derived)) db.exec(createDerivedTracking(types));
   const version = db.prepare('SELECT COALESCE(MAX(version), 0) AS v FROM schema_migrations');
   const currentVersion = () => (version.get() as { v: number }).v;
   const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
-  const lastDerived = db.prepare('SELECT statements FROM schema_derived WHERE version = ?');
-  const recordDerived = db.prepare(
-    'INSERT INTO schema_derived (version, statements, applied_at) VALUES (?, ?, ?) ' +
-      'ON CONFLICT (version) DO UPDATE SET statements = excluded.statements, applied_at = excluded.applied_at',
-  );
+  // Prepared when first used: the table exists only for a history with derived statements.
+  const lastDerived = (v: number) =>
+    (db.prepare('SELECT statements FROM schema_derived WHERE version = ?').get(v) as { statements: string } | undefined)
+      ?.statements;
+  const recordDerived = (v: number, statements: string) =>
+    db
+      .prepare(
+        'INSERT INTO schema_derived (version, statements, applied_at) VALUES (?, ?, ?) ' +
+          'ON CONFLICT (version) DO UPDATE SET statements = excluded.statements, applied_at = excluded.applied_at',
+      )
+      .run(v, statements, Date.now());
   for (const m of ordered(migrations)) {
     // IMMEDIATE takes the write lock before reading the version, so two processes opening the same
     // new file apply each migration once: the second waits (busy_timeout) and then sees it done.
     db.transaction(() => {
       const derived = m.derived?.(types);
       if (m.version <= currentVersion()) {
-        const last = lastDerived.get(m.version) as { statements: string } | undefined;
-        if (derived === undefined || last?.statements === derived) return;
+        if (derived === undefined || lastDerived(m.version) === derived) return;
       } else {
         db.exec(m.sql(types));
         record.run(m.version, m.name, Date.now());
       }
       if (derived !== undefined) {
         db.exec(derived);
-        recordDerived.run(m.version, derived, Date.now());
+        recordDerived(m.version, derived);
       }
       applied++;
     }).immediate();
@@ -79,7 +85,7 @@ async function migratePostgres(db: PostgresDatabase, migrations: readonly Migrat
     // deployments, parallel tests) migrate independently.
     await sql`SELECT pg_advisory_xact_lock(hashtext('marketlens migrations ' || current_schema()))`.execute(trx);
     await sql.raw(createTracking(types)).execute(trx);
-    await sql.raw(createDerivedTracking(types)).execute(trx);
+    if (migrations.some((m) => m.derived)) await sql.raw(createDerivedTracking(types)).execute(trx);
     let version = await schemaVersionOf(trx);
     let applied = 0;
     for (const m of ordered(migrations)) {
