@@ -45,7 +45,7 @@ function filesOf(row) {
  */
 export function isIndicatorPair(row) {
   const files = filesOf(row);
-  return files !== null && files.every((f) => /^packages\/core\/src\/indicators\//.test(f));
+  return files?.every((f) => /^packages\/core\/src\/indicators\//.test(f)) ?? false;
 }
 
 function main() {
