@@ -7,7 +7,8 @@
 /** The modules under mutation and their sources. */
 const sources = {
   'rate-limit': ['packages/server/src/platform/rate-limit/rate-limit.ts'],
-  evaluate: ['packages/server/src/alerts/evaluate.ts'],
+  // The evaluator and the alert kinds (each kind's window and firing rule), one file per kind.
+  evaluate: ['packages/server/src/alerts/evaluate.ts', 'packages/server/src/alerts/kinds/*.ts'],
   auth: [
     'packages/server/src/auth/authorize.ts',
     'packages/server/src/auth/secrets.ts',

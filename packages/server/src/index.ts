@@ -24,8 +24,9 @@ export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
 export { SyncScheduler } from './accounts/sync/scheduler.js';
 export { FREE_ALERT_LIMIT } from './alerts/limits.js';
+export type { DeliveryReport } from './alerts/push/delivery.js';
 export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js';
-export { type DeliveryReport, deliverDue } from './alerts/push/sender.js';
+export { deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
 // The analysis questions as REST answers them, for the CLI's `--json` (issue 39 item 5).

@@ -6,11 +6,18 @@
  * ISO 8601 UTC date-times.
  */
 import type { z } from 'zod';
+import { fieldsOf, pickFields } from '../fields.js';
 import type { MarketTypeName } from '../market/requests.js';
 import { iso, isoOrNull } from '../time.js';
 import type { ConnectionPosition, UserConnection } from './connections.js';
 import type { PositionAnalysisTimeframe } from './requests.js';
-import type { BalanceSchema, OrderSchema, PositionAnalysisSchema, PositionSchema, TradeSchema } from './responses.js';
+import {
+  BalanceSchema,
+  type OrderSchema,
+  type PositionAnalysisSchema,
+  PositionSchema,
+  type TradeSchema,
+} from './responses.js';
 
 export type Position = z.output<typeof PositionSchema>;
 export type Balance = z.output<typeof BalanceSchema>;
@@ -27,67 +34,21 @@ export type AccountAsset = Position['asset'];
  */
 export type PositionSource = Position;
 
-/** A position on the wire (`GET /v2/positions`, MCP `get_positions`). */
+const POSITION_FIELDS = fieldsOf(PositionSchema);
+
+/** A position on the wire (`GET /v2/positions`, MCP `get_positions`): its schema's fields; `visible` is false until the caller says otherwise. */
 export function positionWire(p: PositionSource): Position {
-  return {
-    id: p.id,
-    user_connection_id: p.user_connection_id,
-    connection_id: p.connection_id,
-    asset: p.asset,
-    pair: p.pair,
-    side: p.side,
-    size: p.size,
-    contract_type: p.contract_type,
-    settlement_currency: p.settlement_currency,
-    entry_price: p.entry_price,
-    leverage: p.leverage,
-    margin: p.margin,
-    maintenance_margin: p.maintenance_margin,
-    liquidation_price: p.liquidation_price,
-    opened_at: p.opened_at,
-    updated_at: p.updated_at,
-    current_price: p.current_price,
-    market_value: p.market_value,
-    market_value_usd: p.market_value_usd,
-    unrealized_pnl: p.unrealized_pnl,
-    unrealized_pnl_usd: p.unrealized_pnl_usd,
-    daily_pnl: p.daily_pnl,
-    daily_pnl_usd: p.daily_pnl_usd,
-    weekly_pnl: p.weekly_pnl,
-    weekly_pnl_usd: p.weekly_pnl_usd,
-    margin_usd: p.margin_usd,
-    margin_ratio: p.margin_ratio,
-    distance_to_liquidation: p.distance_to_liquidation,
-    ticker_last_updated: p.ticker_last_updated,
-    stop_loss: p.stop_loss,
-    take_profit: p.take_profit,
-    protective_levels_synced_at: p.protective_levels_synced_at,
-    funding_since_open: p.funding_since_open,
-    notes: p.notes,
-    visible: false,
-  };
+  return { ...pickFields(POSITION_FIELDS, p), visible: false };
 }
 
 /** A priced balance (core's `Balance`). */
 export type BalanceSource = Balance;
 
-/** A balance on the wire (the balances routes, MCP `get_balances`). */
+const BALANCE_FIELDS = fieldsOf(BalanceSchema);
+
+/** A balance on the wire (the balances routes, MCP `get_balances`): its schema's fields. */
 export function balanceWire(b: BalanceSource): Balance {
-  return {
-    user_connection_id: b.user_connection_id,
-    connection_id: b.connection_id,
-    account: b.account,
-    symbol: b.symbol,
-    asset: b.asset,
-    balance: b.balance,
-    available: b.available,
-    frozen: b.frozen,
-    usd_price: b.usd_price,
-    balance_usd: b.balance_usd,
-    available_usd: b.available_usd,
-    frozen_usd: b.frozen_usd,
-    percentage_of_total: b.percentage_of_total,
-  };
+  return pickFields(BALANCE_FIELDS, b);
 }
 
 /** A fill as the portfolio arithmetic publishes it (core's `Trade`), without its asset block. */

@@ -26,6 +26,11 @@ const KIND_SPELLINGS: Readonly<Record<string, NotificationKind>> = {
   'percent-change': 'percent_change',
 };
 
+/** Each kind as people read it: the contract's spelling where it has one, else the canonical word. */
+export const NOTIFICATION_KIND_WORDS: readonly string[] = NOTIFICATION_KINDS.map(
+  (kind) => Object.entries(KIND_SPELLINGS).find(([, k]) => k === kind)?.[0] ?? kind,
+);
+
 const KIND_TEXT = 'Alert kind; `RSI`, `smart-zone` and `percent-change` are accepted spellings';
 const kindSpelling = z.enum([...NOTIFICATION_KINDS, 'RSI', 'smart-zone', 'percent-change']);
 const canonicalKind = z.transform(

@@ -4,8 +4,9 @@
  * epoch are published as ISO 8601 UTC date-times.
  */
 import type { z } from 'zod';
+import { fieldsOf, pickFields } from '../fields.js';
 import { iso } from '../time.js';
-import type { CampaignSchema, PromotionSchema } from './responses.js';
+import { type CampaignSchema, PromotionSchema } from './responses.js';
 
 export type Promotion = z.output<typeof PromotionSchema>;
 export type Campaign = z.output<typeof CampaignSchema>;
@@ -13,22 +14,11 @@ export type Campaign = z.output<typeof CampaignSchema>;
 /** A stored promotion: the card, its steps and its sign-up checks. */
 export type PromotionSource = Promotion;
 
-/** A promotion on the wire (`/v1/promotions`, the `promotion` of an exchange list item); bookkeeping left out. */
+const PROMOTION_FIELDS = fieldsOf(PromotionSchema);
+
+/** A promotion on the wire (`/v1/promotions`, the `promotion` of an exchange list item): its schema's fields, bookkeeping left out. */
 export function promotionWire(p: PromotionSource): Promotion {
-  return {
-    id: p.id,
-    connection_id: p.connection_id,
-    partner_name: p.partner_name,
-    title: p.title,
-    description: p.description,
-    promotional_value: p.promotional_value,
-    bonus_description: p.bonus_description,
-    referral_url: p.referral_url,
-    icon: p.icon,
-    theme: p.theme,
-    steps: p.steps,
-    validations: p.validations,
-  };
+  return pickFields(PROMOTION_FIELDS, p);
 }
 
 /** A stored campaign banner; `registration_close` in ms since the epoch. */

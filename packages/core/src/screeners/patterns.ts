@@ -65,20 +65,7 @@ export function isDojiAt(c: OHLC, i: number): boolean {
  * `close[i-1] < close[i-1-trendBars]`. Reads bars `i-1-trendBars..i`. @internal unchecked
  */
 export function isHammerAt(c: OHLC, i: number, trendBars: number): boolean {
-  if (i - 1 - trendBars < 0) return false;
-  const o = c.open[i];
-  const cl = c.close[i];
-  const range = c.high[i] - c.low[i];
-  if (!(range > 0)) return false;
-  const body = Math.abs(cl - o);
-  const lower = Math.min(o, cl) - c.low[i];
-  const upper = c.high[i] - Math.max(o, cl);
-  return (
-    body <= SMALL_BODY * range &&
-    lower >= 2 * body &&
-    upper <= SHORT_SHADOW * range &&
-    c.close[i - 1] < c.close[i - 1 - trendBars]
-  );
+  return isPinAt(c, i, trendBars, true);
 }
 
 /**
@@ -88,6 +75,15 @@ export function isHammerAt(c: OHLC, i: number, trendBars: number): boolean {
  * prior rise `close[i-1] > close[i-1-trendBars]`. Reads bars `i-1-trendBars..i`. @internal unchecked
  */
 export function isShootingStarAt(c: OHLC, i: number, trendBars: number): boolean {
+  return isPinAt(c, i, trendBars, false);
+}
+
+/**
+ * The hammer (`afterDecline`) or its mirror, the shooting star: a small body, the shadow on the
+ * side of the prior move at least twice the body, the other at most a tenth of the range, after
+ * that move over `trendBars`.
+ */
+function isPinAt(c: OHLC, i: number, trendBars: number, afterDecline: boolean): boolean {
   if (i - 1 - trendBars < 0) return false;
   const o = c.open[i];
   const cl = c.close[i];
@@ -96,12 +92,11 @@ export function isShootingStarAt(c: OHLC, i: number, trendBars: number): boolean
   const body = Math.abs(cl - o);
   const lower = Math.min(o, cl) - c.low[i];
   const upper = c.high[i] - Math.max(o, cl);
-  return (
-    body <= SMALL_BODY * range &&
-    upper >= 2 * body &&
-    lower <= SHORT_SHADOW * range &&
-    c.close[i - 1] > c.close[i - 1 - trendBars]
-  );
+  const prev = c.close[i - 1];
+  const before = c.close[i - 1 - trendBars];
+  return afterDecline
+    ? body <= SMALL_BODY * range && lower >= 2 * body && upper <= SHORT_SHADOW * range && prev < before
+    : body <= SMALL_BODY * range && upper >= 2 * body && lower <= SHORT_SHADOW * range && prev > before;
 }
 
 /**

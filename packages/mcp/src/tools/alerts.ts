@@ -2,6 +2,8 @@
 
 import {
   CreateAlertToolInput,
+  NOTIFICATION_KIND_WORDS,
+  NOTIFICATION_KINDS,
   NoInput,
   NotificationIdSchema,
   type NotificationPreferences,
@@ -30,8 +32,7 @@ const renderPreferences = (p: NotificationPreferences) =>
 const getAlerts = defineTool({
   name: 'get_alerts',
   title: 'Alerts',
-  description:
-    'Your alerts (price, zone, breakout, RSI, smart-zone, percent-change) with their status and the live price.',
+  description: `Your alerts (${NOTIFICATION_KIND_WORDS.join(', ')}) with their status and the live price.`,
   input: NoInput,
   output: z.object({ alerts: z.array(NotificationSchema) }),
   needs: 'alerts',
@@ -45,8 +46,7 @@ const getAlerts = defineTool({
 const createPriceAlert = defineTool({
   name: 'create_price_alert',
   title: 'Create an alert',
-  description:
-    'Creates an alert delivered to your push devices and alert webhooks: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: zone, breakout, rsi, smart_zone, percent_change with their timeframe. Needs a registered push device or alert webhook (register_alert_webhook; code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.',
+  description: `Creates an alert delivered to your push devices and alert webhooks: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: ${NOTIFICATION_KINDS.filter((k) => k !== 'price').join(', ')} with their timeframe. Needs a registered push device or alert webhook (register_alert_webhook; code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.`,
   input: CreateAlertToolInput,
   output: NotificationSchema,
   needs: 'alerts',

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { alertWire, type Notification, type NotificationKind, type NotificationPayload } from '@marketlens/contract';
-import { analyze, rsi } from '@marketlens/core';
-import { type Asset, candleOpenTime, type MarketData, type Ticker, type Timeframe } from '@marketlens/exchanges';
-import { analysisOf, assetRef, requireAsset } from '../analysis/analysis.js';
+import { type Analysis, analyze, type Candles } from '@marketlens/core';
+import { type Asset, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
+import { assetRef, requireAsset } from '../analysis/analysis.js';
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import { isAtLeast } from '../keys/tiers.js';
@@ -10,21 +10,17 @@ import { marketOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
-import { ALERT_KINDS } from '../platform/product-rules.js';
 import type { AlertDirection, AlertRecord } from '../storage/alerts-types.js';
 import type { Tier } from '../storage/types.js';
-import { ALERT_RSI_PERIOD, distancePct, evalWindowOf } from './evaluate.js';
+import { ALERT_DEPTH, analysisWindowOf } from './kinds/kind.js';
+import { ALERT_KIND_REGISTRY, alertKindOf } from './kinds/registry.js';
 import { alertLimitOf, MAX_DISABLED_ALERTS } from './limits.js';
 import { nextStatus, ownerEvent } from './status.js';
 
 /** An active alert that has not fired within this long after (re)arming expires. */
 export const ALERT_TTL_MS = 90 * 86_400_000;
-/** Price-level targets (price, zone, breakout) must lie within this factor of the live price either way. */
-export const PRICE_BAND = 10;
 /** Request timeframes shorter than an hour: Pro only. */
 export const SUB_HOUR_TIMEFRAMES: readonly string[] = ['m5', 'm15', 'm30'];
-/** Candles an alert's live figures and zones are read from. */
-const DEPTH = 500;
 
 /** What a payload resolves to once checked against the catalog and the live market. */
 interface Resolved {
@@ -39,15 +35,10 @@ interface Resolved {
   reference: number | null;
 }
 
-/** The evaluation window of a timeframe-reading kind as a candle timeframe. */
-function windowTimeframe(evaluatesAs: string | null): Timeframe {
-  return evaluatesAs === 'm15' || evaluatesAs === 'd1' ? evaluatesAs : 'h1';
-}
-
 async function closedCandles(market: MarketData, assetId: string, timeframe: Timeframe, now: number) {
   return (
     await venueCall(() =>
-      market.candles({ asset_id: assetId, timeframe, limit: DEPTH, end: candleOpenTime(timeframe, now) }),
+      market.candles({ asset_id: assetId, timeframe, limit: ALERT_DEPTH, end: candleOpenTime(timeframe, now) }),
     )
   ).candles;
 }
@@ -64,18 +55,19 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
     throw new AppError('StablecoinNotAnalyzed', `${asset.id} is a stablecoin; alerts on it are not offered`);
   }
   const kind = payload.kind;
-  const def = ALERT_KINDS.find((k) => k.kind === kind);
-  if (!def) throw new AppError('InvalidNotification', `Unknown alert kind '${kind}'`);
+  const spec = Object.hasOwn(ALERT_KIND_REGISTRY, kind) ? alertKindOf(kind) : undefined;
+  if (!spec) throw new AppError('InvalidNotification', `Unknown alert kind '${kind}'`);
+  const timeframes = spec.payload.timeframes;
   const timeframe = payload.timeframe ?? null;
   let evaluatesAs: string | null = null;
-  if (def.timeframes.length === 0) {
+  if (timeframes.length === 0) {
     if (timeframe !== null) throw new AppError('InvalidNotification', `A ${kind} alert reads no timeframe`);
   } else {
-    const entry = def.timeframes.find((t) => t.value === timeframe);
+    const entry = timeframes.find((t) => t.value === timeframe);
     if (!entry) {
       throw new AppError(
         'InvalidNotification',
-        `A ${kind} alert needs a timeframe among ${def.timeframes.map((t) => t.value).join(', ')}`,
+        `A ${kind} alert needs a timeframe among ${timeframes.map((t) => t.value).join(', ')}`,
       );
     }
     evaluatesAs = entry.evaluates_as;
@@ -84,69 +76,17 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
   const market = marketOf(deps);
   const now = deps.now();
   const target = payload.target;
-  let direction: AlertDirection = 'above';
-  let reference: number | null = null;
-  let zone: { low: number; high: number } | null = null;
   const ticker = () => venueCall(() => market.ticker({ asset_id: asset.id }));
-  const live = async () => (await ticker()).last;
-  const inBand = (price: number) => {
-    if (target > price * PRICE_BAND || target < price / PRICE_BAND) {
-      throw new AppError(
-        'TargetOutOfRange',
-        `target ${target} is more than ${PRICE_BAND}x away from the live price ${price} of ${asset.id}`,
-      );
-    }
-  };
-  switch (kind) {
-    case 'price':
-    case 'breakout': {
-      reference = await live();
-      inBand(reference);
-      direction = target >= reference ? 'above' : 'below';
-      break;
-    }
-    case 'zone': {
-      reference = await live();
-      inBand(reference);
-      const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
-      const zones = tryAnalyze(deps, candles, asset)?.levels.zones ?? [];
-      const hitZone = zones.find((z) => z.low <= target && target <= z.high);
-      if (!hitZone) {
-        throw new AppError(
-          'TargetOutOfRange',
-          `target ${target} lies in no published ${evaluatesAs} zone of ${asset.id} (${zones.map((z) => `${z.low}-${z.high}`).join(', ') || 'none'})`,
-        );
-      }
-      if (reference >= hitZone.low && reference <= hitZone.high) {
-        throw new AppError('TargetOutOfRange', `the price of ${asset.id} is inside that zone already`);
-      }
-      zone = { low: hitZone.low, high: hitZone.high };
-      direction = hitZone.low > reference ? 'above' : 'below';
-      break;
-    }
-    case 'rsi': {
-      const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
-      const values = rsi(candles.close, { period: ALERT_RSI_PERIOD });
-      const last = values.length > 0 ? values[values.length - 1] : Number.NaN;
-      reference = Number.isNaN(last) ? null : last;
-      direction = reference === null || target >= reference ? 'above' : 'below';
-      break;
-    }
-    case 'percent_change':
-      // Armed with the column's change now, as the listing's live value reads it.
-      reference = changeColumnOf(await ticker(), evaluatesAs);
-      direction = target > 0 ? 'above' : 'below';
-      break;
-    case 'smart_zone': {
-      // Armed with the price's distance from the entry zone published now; null while none is.
-      const price = await live();
-      const candles = await closedCandles(market, asset.id, windowTimeframe(evaluatesAs), now);
-      const band = tryAnalyze(deps, candles, asset)?.zone.entry_zone ?? null;
-      reference = band === null ? null : distancePct(price, band.low, band.high);
-      direction = 'below';
-      break;
-    }
-  }
+  const armed = await spec.arm({
+    deps,
+    asset,
+    evaluates_as: evaluatesAs,
+    target,
+    now,
+    ticker,
+    closedCandles: () => closedCandles(market, asset.id, analysisWindowOf(evaluatesAs), now),
+    analyze: (candles) => tryAnalyze(deps, candles, asset),
+  });
   if (timeframe !== null && SUB_HOUR_TIMEFRAMES.includes(timeframe) && !isAtLeast(tier, 'pro')) {
     throw new AppError('AnalysisTimeframeRestricted', `Alerts on ${timeframe} (under an hour) require Pro`);
   }
@@ -156,21 +96,14 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
     timeframe,
     evaluates_as: evaluatesAs,
     target,
-    direction,
-    zone_low: zone?.low ?? null,
-    zone_high: zone?.high ?? null,
-    reference,
+    direction: armed.direction,
+    zone_low: armed.zone?.low ?? null,
+    zone_high: armed.zone?.high ?? null,
+    reference: armed.reference,
   };
 }
 
-/** A ticker's % change over a percent-change alert's column (`1h`, `24h`, `7d`; 24h by default). */
-function changeColumnOf(ticker: Ticker, column: string | null): number | null {
-  if (column === '1h') return ticker.change_1h_pct;
-  if (column === '7d') return ticker.change_7d_pct;
-  return ticker.change_24h_pct;
-}
-
-function tryAnalyze(deps: AppDeps, candles: Parameters<typeof analyze>[0], asset: Asset) {
+function tryAnalyze(deps: AppDeps, candles: Candles, asset: Asset): Analysis | null {
   try {
     return analyze(
       candles,
@@ -310,33 +243,9 @@ function liveOf(deps: AppDeps, alert: AlertRecord, cache: LiveCache): Promise<Li
 }
 
 async function readLive(deps: AppDeps, alert: AlertRecord): Promise<LiveFigures> {
-  const market = marketOf(deps);
-  const ticker = await market.ticker({ asset_id: alert.asset_id });
-  const price = ticker.last;
-  let value: number | null = price;
-  if (alert.kind === 'percent_change') {
-    value = changeColumnOf(ticker, alert.evaluates_as);
-  } else if (alert.kind === 'rsi') {
-    value = null;
-    const series = await market.candles({
-      asset_id: alert.asset_id,
-      timeframe: evalWindowOf(alert).timeframe,
-      limit: DEPTH,
-    });
-    const values = rsi(series.candles.close, { period: ALERT_RSI_PERIOD });
-    const last = values[values.length - 1];
-    value = last === undefined || Number.isNaN(last) ? null : last;
-  } else if (alert.kind === 'smart_zone') {
-    const asset = requireAsset(deps, alert.asset_id);
-    const result = await analysisOf(deps, market, asset, {
-      asset_id: asset.id,
-      timeframe: windowTimeframe(alert.evaluates_as),
-      limit: DEPTH,
-    });
-    const band = result.analysis.zone.entry_zone;
-    value = band === null ? null : distancePct(price, band.low, band.high);
-  }
-  return { price, value, as_of: ticker.time };
+  const ticker = await marketOf(deps).ticker({ asset_id: alert.asset_id });
+  const value = await alertKindOf(alert.kind).live(deps, alert, ticker);
+  return { price: ticker.last, value, as_of: ticker.time };
 }
 
 /** The published Notification: the alert and its body resolved with live target data. */

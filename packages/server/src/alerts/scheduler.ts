@@ -7,9 +7,11 @@ import { InProcessJobs } from '../platform/jobs/in-process.js';
 import type { JobRunner } from '../platform/jobs/runner.js';
 import type { AlertRecord } from '../storage/alerts-types.js';
 import { type AlertHit, evaluateAlert, evalWindowOf } from './evaluate.js';
-import { formatPct, formatPrice, noticeOf } from './push/notices.js';
+import { alertKindOf } from './kinds/registry.js';
+import type { DeliveryReport } from './push/delivery.js';
+import { noticeOf } from './push/notices.js';
 import { checkRegimeTransitions } from './push/regime.js';
-import { type DeliveryReport, deliverDue } from './push/sender.js';
+import { deliverDue } from './push/sender.js';
 import { deliverWebhooksDue } from './push/webhook-sender.js';
 
 /** Closed candles an alert catches up on after downtime, at most; older closes are not replayed. */
@@ -33,37 +35,10 @@ export interface TickReport {
   webhooks: DeliveryReport;
 }
 
-/** The push of a fired alert; a percent-change push is captioned with the window it is evaluated over (`evaluates_as`). */
+/** The push of a fired alert, in its kind's words (a percent-change push is captioned with the window it is evaluated over). */
 export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHit, now: number) {
   const key = `alert:${alert.id}:${hit.candle_open}:${alert.armed_at}`;
-  const arrow = alert.direction === 'above' ? 'above' : 'below';
-  let title: string;
-  let body: string;
-  switch (alert.kind) {
-    case 'percent_change':
-      title = `${assetName} ${formatPct(hit.value)} (${alert.evaluates_as})`;
-      body = `${assetName} moved ${formatPct(hit.value)} over ${alert.evaluates_as}; your alert was ${formatPct(alert.target)}`;
-      break;
-    case 'rsi':
-      title = `${assetName} RSI ${hit.value.toFixed(1)} (${alert.evaluates_as})`;
-      body = `RSI(14) on ${alert.evaluates_as} closed ${arrow} ${alert.target}`;
-      break;
-    case 'smart_zone':
-      title = `${assetName} near its smart zone (${alert.evaluates_as})`;
-      body = `${assetName} closed ${hit.value.toFixed(2)}% from the published entry zone`;
-      break;
-    case 'zone':
-      title = `${assetName} entered its ${alert.evaluates_as} zone`;
-      body = `${assetName} traded into ${formatPrice(alert.zone_low ?? alert.target)}-${formatPrice(alert.zone_high ?? alert.target)}`;
-      break;
-    case 'breakout':
-      title = `${assetName} broke ${arrow} ${formatPrice(alert.target)}`;
-      body = `A ${alert.evaluates_as} candle closed at ${formatPrice(hit.value)}`;
-      break;
-    default:
-      title = `${assetName} ${arrow} ${formatPrice(alert.target)}`;
-      body = `${assetName} reached ${formatPrice(alert.target)} (last close ${formatPrice(hit.close)})`;
-  }
+  const { title, body, caption } = alertKindOf(alert.kind).text(alert, assetName, hit);
   return noticeOf({
     key,
     category: 'alert',
@@ -77,7 +52,7 @@ export function alertPayload(alert: AlertRecord, assetName: string, hit: AlertHi
       target: alert.target,
       timeframe: alert.timeframe,
       evaluates_as: alert.evaluates_as,
-      caption: alert.kind === 'percent_change' ? alert.evaluates_as : null,
+      caption,
       value: hit.value,
       candle_open: iso(hit.candle_open),
     },

@@ -174,24 +174,15 @@ export interface BalanceRepository {
   byConnection(connectionId: string): Promise<BalanceRecord[]>;
 }
 
-/** A stored fill; unique on (external_id, user_connection_id). */
-export interface FillRecord {
+/**
+ * A stored fill; unique on (external_id, user_connection_id): the venue's fill ({@link VenueFill},
+ * whose `connection` is stored as `user_connection_id`), its owner and venue, and when a sync
+ * stored it.
+ */
+export interface FillRecord extends Omit<VenueFill, 'connection'> {
   user_id: string;
   user_connection_id: string;
   venue: string;
-  external_id: string;
-  order_id: string | null;
-  pair: string;
-  asset_id: string | null;
-  market_type: MarketType;
-  side: OrderSide;
-  price: number;
-  amount: number;
-  fee: number | null;
-  fee_currency: string | null;
-  realized_pnl: number | null;
-  /** Execution time. */
-  time: number;
   /** When a sync stored it. */
   synced_at: number;
 }

@@ -10,9 +10,10 @@ import { engines, engineTitle, type TestEngine } from '../../../test/support/sto
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 import { createSqliteStorage } from '../../storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../../storage/types.js';
+import { CLAIM_LEASE_MS, MAX_PUSH_ATTEMPTS } from './delivery.js';
 import { notifyPilotTrade } from './pilot.js';
 import { checkRegimeTransitions } from './regime.js';
-import { CLAIM_LEASE_MS, deliverDue, MAX_PUSH_ATTEMPTS } from './sender.js';
+import { deliverDue } from './sender.js';
 import { httpTransport, type PushRequest, type Resolver } from './transport.js';
 import { vapidDetails } from './vapid.js';
 

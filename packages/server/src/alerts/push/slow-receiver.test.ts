@@ -8,8 +8,8 @@ import { iso } from '../../market/market.js';
 import { type AppDeps, DEFAULT_CONFIG, type ServerConfig } from '../../platform/deps.js';
 import type { JobHandler, JobRunner } from '../../platform/jobs/runner.js';
 import { AlertScheduler } from '../scheduler.js';
+import { ENDPOINT_CONCURRENCY } from './delivery.js';
 import { noticeOf } from './notices.js';
-import { ENDPOINT_CONCURRENCY } from './sender.js';
 import { httpTransport } from './transport.js';
 import { registerWebhook } from './webhooks.js';
 

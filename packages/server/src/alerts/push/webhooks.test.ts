@@ -14,8 +14,8 @@ import { iso } from '../../market/market.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { type AppDeps, DEFAULT_CONFIG, type ServerConfig } from '../../platform/deps.js';
 import { AlertScheduler } from '../scheduler.js';
+import { MAX_PUSH_ATTEMPTS } from './delivery.js';
 import { noticeOf } from './notices.js';
-import { MAX_PUSH_ATTEMPTS } from './sender.js';
 import { httpTransport, type Resolver } from './transport.js';
 import { deliverWebhooksDue } from './webhook-sender.js';
 import { registerWebhook } from './webhooks.js';
@@ -320,7 +320,7 @@ describe('delivery', () => {
   it('refuses a public name that resolves inward (resolve-and-pin) and deactivates the webhook', async () => {
     const { deps, userId, alertId } = await setup(secure);
     const w = await registerWebhook(deps(), userId, { url: 'https://hooks.example.com/x' });
-    await fire(deps(), userId, alertId);
+    const notice = await fire(deps(), userId, alertId);
     const asked: string[] = [];
     const rebinding: Resolver = (host, _opts, cb) => {
       asked.push(host);
@@ -335,6 +335,13 @@ describe('delivery', () => {
     const stored = await deps().storage.alertWebhooks.byId(w.id);
     expect(stored?.active).toBe(false);
     expect(stored?.deactivated_reason).toContain('169.254.169.254');
+    // The refused row says why, as a refused push row does (one delivery pipeline for both).
+    const [row] = await deps().storage.alertWebhooks.byKey(notice.idempotency_key);
+    expect([row.delivered_at, row.dropped_at !== null, row.last_error]).toEqual([
+      null,
+      true,
+      stored?.deactivated_reason,
+    ]);
     // An inactive webhook gets no rows from later firings.
     const rows = await deps().storage.alertWebhooks.due(Number.MAX_SAFE_INTEGER, 10);
     expect(rows).toEqual([]);

@@ -14,6 +14,7 @@ import type {
 } from '../alerts-types.js';
 import { outboxQueries } from './outbox.js';
 import { changes, type Db, lockUser, type Sql } from './query.js';
+import { dropPending, type ReceiverTables, receiverQueries } from './receivers.js';
 import type { PushDevicesTable } from './schema.js';
 import { columnsOf } from './schema.js';
 
@@ -176,15 +177,8 @@ function sameKeys(a: Pick<PushDeviceRecord, 'p256dh' | 'auth'>, b: Pick<PushDevi
   return timingSafeEqual(digest(a), digest(b));
 }
 
-async function dropPendingPushes(db: Db, deviceId: string, reason: string, now: number): Promise<void> {
-  await db
-    .updateTable('push_outbox')
-    .set({ dropped_at: now, last_error: reason })
-    .where('device_id', '=', deviceId)
-    .where('delivered_at', 'is', null)
-    .where('dropped_at', 'is', null)
-    .execute();
-}
+/** Push devices and their outbox, as receivers of alerts. */
+const DEVICES: ReceiverTables = { table: 'push_devices', outbox: 'push_outbox', column: 'device_id', word: 'device' };
 
 /** Web Push subscriptions, one row per endpoint. */
 export function sqlPushDevices(s: Sql): PushDeviceRepository {
@@ -242,7 +236,7 @@ export function sqlPushDevices(s: Sql): PushDeviceRepository {
           // (its keys, which only the browser and this server know); a bare endpoint leaves it where it is.
           if (!sameKeys(held, d)) return deviceOf(held);
           // The previous owner's pushes must not reach a browser that now belongs to this account.
-          await dropPendingPushes(trx, held.id, 'device re-registered', d.updated_at);
+          await dropPending(trx, DEVICES, held.id, 'device re-registered', d.updated_at);
         }
         const refreshed = await trx
           .updateTable('push_devices')
@@ -261,44 +255,7 @@ export function sqlPushDevices(s: Sql): PushDeviceRepository {
           .executeTakeFirstOrThrow();
         return deviceOf(refreshed);
       }),
-    byId: async (id) => {
-      const r = await db.selectFrom('push_devices').selectAll().where('id', '=', id).executeTakeFirst();
-      return r ? deviceOf(r) : null;
-    },
-    listByUser: async (userId) =>
-      (
-        await db
-          .selectFrom('push_devices')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .execute()
-      ).map(deviceOf),
-    countActive: async (userId) =>
-      Number(
-        (
-          await db
-            .selectFrom('push_devices')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('user_id', '=', userId)
-            .where('active', '=', 1)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    remove: async (userId, id) =>
-      changes(
-        await db.deleteFrom('push_devices').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst(),
-      ) > 0,
-    deactivate: (id, reason, now) =>
-      db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('push_devices')
-          .set({ active: 0, deactivated_at: now, deactivated_reason: reason, updated_at: now })
-          .where('id', '=', id)
-          .execute();
-        await dropPendingPushes(trx, id, `device deactivated: ${reason}`, now);
-      }),
+    ...receiverQueries(s, DEVICES, deviceOf),
     usersWithActiveDevices: async () =>
       (
         await db

@@ -7,6 +7,7 @@
  * engine. A SQLite database created by the SQLite-only history gets the very same statements, so
  * a file at any version upgrades in place.
  */
+import { NOTIFICATION_KINDS } from '@marketlens/contract';
 import type { Engine } from './database.js';
 
 /** How each engine spells a column type. */
@@ -42,6 +43,13 @@ export interface Migration {
   name: string;
   /** The statements of the step for an engine's column types. */
   sql: (t: ColumnTypes) => string;
+  /**
+   * Statements derived from code rather than written into the history (a check listing what a
+   * registry holds): run right after `sql`, and run again by every later migration run whose text
+   * of them differs from the text last run (the registry changed), so they never need a new step.
+   * They must be safe to run again over their own earlier result.
+   */
+  derived?: (t: ColumnTypes) => string;
 }
 
 /** Append only: never edit a migration that has shipped. */
@@ -662,7 +670,73 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE published_plans ADD COLUMN confidence_high ${t.real};
     `,
   },
+  {
+    version: 18,
+    name: 'alert_kinds_from_registry',
+    // The kinds an alert may have were a list written into migration 5. They are now the alert
+    // kind registry's (the contract's `NOTIFICATION_KINDS`, which the server's registry holds
+    // exactly), and the check is derived: a new kind reaches the database with its registry entry.
+    // PostgreSQL replaces the named CHECK constraint. SQLite cannot change a CHECK without
+    // rebuilding the table, so the table is rebuilt once here without it, and the check becomes
+    // two triggers that a later run can drop and create again.
+    sql: (t) => (t.engine === 'sqlite' ? rebuildAlertsWithoutKindCheck(t) : ''),
+    derived: (t) => alertKindCheck(t.engine, NOTIFICATION_KINDS),
+  },
 ];
+
+/** The check of `alerts.kind` against `kinds`, in the form each engine can replace later. */
+export function alertKindCheck(engine: Engine, kinds: readonly string[]): string {
+  const list = kinds.map((k) => `'${k.replaceAll("'", "''")}'`).join(', ');
+  if (engine === 'postgres') {
+    return `ALTER TABLE alerts DROP CONSTRAINT IF EXISTS alerts_kind_check;
+      ALTER TABLE alerts ADD CONSTRAINT alerts_kind_check CHECK (kind IN (${list}));`;
+  }
+  const refuse = `BEGIN SELECT RAISE(ABORT, 'CHECK constraint failed: alerts_kind_check'); END;`;
+  return `DROP TRIGGER IF EXISTS alerts_kind_insert;
+      DROP TRIGGER IF EXISTS alerts_kind_update;
+      CREATE TRIGGER alerts_kind_insert BEFORE INSERT ON alerts WHEN NEW.kind NOT IN (${list}) ${refuse}
+      CREATE TRIGGER alerts_kind_update BEFORE UPDATE OF kind ON alerts WHEN NEW.kind NOT IN (${list}) ${refuse}`;
+}
+
+/**
+ * The SQLite alerts table of migration 5 without its written-in kind list (SQLite's documented
+ * rebuild: a new table, the rows copied, the old one dropped, the new one renamed, its indexes and
+ * the webhook trigger of migration 14 made again). No step since 5 changed the table's columns, so
+ * the rows copy column for column. Nothing references `alerts`, so dropping it touches no other
+ * table.
+ */
+function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
+  return `
+      CREATE TABLE alerts_rebuilt (
+        id ${t.text} PRIMARY KEY,
+        user_id ${t.text} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        asset_id ${t.text} NOT NULL,
+        kind ${t.text} NOT NULL,
+        timeframe ${t.text},
+        evaluates_as ${t.text},
+        target ${t.real} NOT NULL,
+        direction ${t.text} NOT NULL CHECK (direction IN ('above', 'below')),
+        zone_low ${t.real},
+        zone_high ${t.real},
+        reference ${t.real},
+        status ${t.text} NOT NULL CHECK (status IN ('active', 'triggered', 'expired', 'disabled')),
+        created_at ${t.int} NOT NULL,
+        updated_at ${t.int} NOT NULL,
+        armed_at ${t.int} NOT NULL,
+        expires_at ${t.int} NOT NULL,
+        triggered_at ${t.int},
+        trigger_value ${t.real},
+        trigger_candle ${t.int},
+        last_evaluated_open ${t.int}
+      );
+      INSERT INTO alerts_rebuilt SELECT * FROM alerts;
+      DROP TABLE alerts;
+      ALTER TABLE alerts_rebuilt RENAME TO alerts;
+      CREATE INDEX alerts_user ON alerts(user_id, created_at);
+      CREATE INDEX alerts_status ON alerts(status, asset_id);
+      ${webhookFanOut(t.engine)}
+  `;
+}
 
 /**
  * The trigger of migration 14: when an alert goes from active to triggered, the notice staged for

@@ -2,8 +2,17 @@
 import type { AlertWebhookRecord, AlertWebhookRepository, WebhookOutboxRecord } from '../webhooks-types.js';
 import { outboxQueries } from './outbox.js';
 import { changes, type Db, lockUser, type Sql } from './query.js';
+import { type ReceiverTables, receiverQueries } from './receivers.js';
 import type { AlertWebhooksTable } from './schema.js';
 import { columnsOf } from './schema.js';
+
+/** Webhooks and their outbox, as receivers of alerts. */
+const WEBHOOKS: ReceiverTables = {
+  table: 'alert_webhooks',
+  outbox: 'webhook_outbox',
+  column: 'webhook_id',
+  word: 'webhook',
+};
 
 const webhookOf = (r: AlertWebhooksTable): AlertWebhookRecord => ({ ...r, active: r.active === 1 });
 
@@ -56,51 +65,8 @@ export function sqlAlertWebhooks(s: Sql): AlertWebhookRepository {
           .execute();
         return true;
       }),
-    byId: async (id) => {
-      const r = await db.selectFrom('alert_webhooks').selectAll().where('id', '=', id).executeTakeFirst();
-      return r ? webhookOf(r) : null;
-    },
+    ...receiverQueries(s, WEBHOOKS, webhookOf),
     idOfUrl: (userId, url) => idOfUrl(db, userId, url),
-    listByUser: async (userId) =>
-      (
-        await db
-          .selectFrom('alert_webhooks')
-          .selectAll()
-          .where('user_id', '=', userId)
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .execute()
-      ).map(webhookOf),
-    countActive: async (userId) =>
-      Number(
-        (
-          await db
-            .selectFrom('alert_webhooks')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('user_id', '=', userId)
-            .where('active', '=', 1)
-            .executeTakeFirstOrThrow()
-        ).n,
-      ),
-    remove: async (userId, id) =>
-      changes(
-        await db.deleteFrom('alert_webhooks').where('user_id', '=', userId).where('id', '=', id).executeTakeFirst(),
-      ) > 0,
-    deactivate: (id, reason, now) =>
-      db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('alert_webhooks')
-          .set({ active: 0, deactivated_at: now, deactivated_reason: reason, updated_at: now })
-          .where('id', '=', id)
-          .execute();
-        await trx
-          .updateTable('webhook_outbox')
-          .set({ dropped_at: now, last_error: `webhook deactivated: ${reason}` })
-          .where('webhook_id', '=', id)
-          .where('delivered_at', 'is', null)
-          .where('dropped_at', 'is', null)
-          .execute();
-      }),
     stageNotice: async (userId, firing, notice, now) => {
       const active = await db
         .selectFrom('alert_webhooks')
