@@ -11,6 +11,7 @@ import { harness } from '../../test/support/harness.js';
 import { TestPushService } from '../../test/support/push-service.js';
 import { type AppDeps, DEFAULT_CONFIG, type ServerConfig } from '../platform/deps.js';
 import { BullMqJobs } from '../platform/jobs/bullmq.js';
+import { CLAIM_LEASE_MS } from './push/delivery.js';
 import { AlertScheduler } from './scheduler.js';
 
 const REDIS_URL = process.env.MARKETLENS_TEST_REDIS_URL ?? '';
@@ -96,10 +97,16 @@ describe.skipIf(noRedis)('alerts on BullMQ (skips without MARKETLENS_TEST_REDIS_
     try {
       await Promise.all(instances.map(({ scheduler, jobs }) => scheduler.start(jobs)));
       // The market moves five minutes every 30 ms until the alert fired, and 20 steps more (a
-      // second firing would show then).
+      // second firing would show then). The clock does not move on while a push is claimed and not
+      // yet sent: a claim is leased for CLAIM_LEASE_MS (two minutes) of the clock, which a send
+      // takes milliseconds of, so a clock jumping five minutes in the middle of a send (under load)
+      // would hand the row to another instance and test a lease expiry, not the single delivery.
       const deadline = Date.now() + 20_000;
+      const claimed = async () =>
+        (await h.storage.pushOutbox.due(h.clock.now + CLAIM_LEASE_MS, 10)).some((r) => r.next_attempt_at > h.clock.now);
       let after = 0;
       while (after < 20 && Date.now() < deadline) {
+        while ((await claimed()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
         h.clock.now += FIVE_MIN;
         if (triggered > 0) after++;
         await new Promise((r) => setTimeout(r, 30));
