@@ -56,7 +56,7 @@ function resolveRelative(from, spec) {
   return null;
 }
 
-function packages() {
+export function packages() {
   return readdirSync(join(ROOT, 'packages'))
     .map((dir) => join(ROOT, 'packages', dir))
     .filter((dir) => existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'src')))
@@ -144,20 +144,171 @@ function mermaid(pkgEdges) {
   return lines.join('\n');
 }
 
-const { pkgEdges, fileEdges, problems } = readGraph();
-for (const cycle of cyclesOf(fileEdges)) {
-  problems.push(`import cycle: ${cycle.map((f) => relative(ROOT, f)).join(' <-> ')}`);
+/** The room of a file in its package: the first folder under `src`, or the file itself when it stands in `src`. */
+export function roomOf(srcDir, file) {
+  const rel = relative(srcDir, file).split(/[\\/]/);
+  return rel.length > 1 ? `${rel[0]}/` : rel[0];
 }
-const generated = `${BEGIN}\n${mermaid(pkgEdges)}\n${END}`;
-const doc = readFileSync(DOC, 'utf8');
-const current = doc.slice(doc.indexOf(BEGIN), doc.indexOf(END) + END.length);
-if (process.argv.includes('--write')) {
-  writeFileSync(DOC, doc.replace(current, generated));
-} else if (current !== generated) {
-  problems.push('docs/architecture.md: the package graph is stale (node scripts/architecture.mjs --write)');
+
+/**
+ * The folder graph of one package: its rooms (first-level folders and the files beside them) and,
+ * for each pair of rooms, how many file imports run from one to the other.
+ */
+export function folderGraph(fileEdges, srcDir) {
+  const rooms = new Map();
+  const weights = new Map();
+  for (const [from, tos] of fileEdges) {
+    if (!from.startsWith(`${srcDir}/`)) continue;
+    const a = roomOf(srcDir, from);
+    if (!rooms.has(a)) rooms.set(a, new Set());
+    for (const to of tos) {
+      if (!to.startsWith(`${srcDir}/`)) continue;
+      const b = roomOf(srcDir, to);
+      if (a === b) continue;
+      rooms.get(a).add(b);
+      const key = `${a} -> ${b}`;
+      weights.set(key, (weights.get(key) ?? 0) + 1);
+    }
+  }
+  return { edges: rooms, weights };
 }
-if (problems.length > 0) {
-  for (const p of problems) console.error(`architecture: ${p}`);
-  process.exit(1);
+
+/**
+ * Floors of a folder graph: each room stands one floor above the highest room it imports. Inside a
+ * loop there is no such order; the rooms of a loop are ordered greedily (Eades, Lin and Smyth: sinks
+ * first, then sources, then the room whose imports outweigh its importers most, ties by name), the
+ * imports against that order are the ones that run back up, and the floors are counted without them.
+ * Returns each room's floor and the imports (file imports, and pairs of rooms) that run back up.
+ */
+export function floorsOf(graph) {
+  const { edges, weights } = graph;
+  const w = (a, b) => weights.get(`${a} -> ${b}`) ?? 0;
+  const left = new Set(edges.keys());
+  const head = [];
+  const tail = [];
+  const outOf = (v) => [...edges.get(v)].filter((x) => left.has(x));
+  const into = (v) => [...left].filter((x) => edges.get(x).has(v));
+  const byName = (a, b) => a.localeCompare(b);
+  while (left.size > 0) {
+    let moved = true;
+    while (moved) {
+      moved = false;
+      for (const v of [...left].sort(byName)) {
+        if (outOf(v).length === 0) {
+          tail.unshift(v);
+          left.delete(v);
+          moved = true;
+        } else if (into(v).length === 0) {
+          head.push(v);
+          left.delete(v);
+          moved = true;
+        }
+      }
+    }
+    if (left.size === 0) break;
+    const score = (v) => outOf(v).reduce((n, x) => n + w(v, x), 0) - into(v).reduce((n, x) => n + w(x, v), 0);
+    const pick = [...left].sort((a, b) => score(b) - score(a) || byName(a, b))[0];
+    head.push(pick);
+    left.delete(pick);
+  }
+  // head..tail: importers before what they import; a room imports rooms to its right.
+  const order = [...head, ...tail];
+  const pos = new Map(order.map((v, i) => [v, i]));
+  const backUp = [];
+  const floor = new Map();
+  for (const v of [...order].reverse()) {
+    let f = 1;
+    for (const x of edges.get(v)) {
+      if (pos.get(x) > pos.get(v)) f = Math.max(f, floor.get(x) + 1);
+      else backUp.push([v, x, w(v, x)]);
+    }
+    floor.set(v, f);
+  }
+  return { floor, backUp };
 }
-console.log(`architecture: ${pkgEdges.size} packages layered as declared, ${fileEdges.size} files, no import cycle`);
+
+/**
+ * Imports between folders that still close a loop, by package: known debt, listed so that it can
+ * only shrink. The check drops these arrows and then refuses any loop between the folders of a
+ * package, and refuses an entry whose arrow is gone (strike it). `node scripts/server-graph.mjs
+ * --package packages/<name>` prints a package's floors and the arrows that run back up.
+ */
+export const FOLDER_LOOP_DEBT = {
+  '@marketlens/contract': ['market/ -> pilot/'],
+  '@marketlens/core': ['feargreed/ -> signal/', 'history/ -> screeners/', 'portfolio/ -> plan/', 'regime/ -> signal/'],
+  '@marketlens/server': [
+    'accounts/ -> use-cases.ts',
+    'analysis/ -> pilot/',
+    'alerts/ -> use-cases.ts',
+    'analysis/ -> use-cases.ts',
+    'auth/ -> use-cases.ts',
+    'keys/ -> auth/',
+    'keys/ -> use-cases.ts',
+    'live/ -> use-cases.ts',
+    'market/ -> analysis/',
+    'market/ -> use-cases.ts',
+    'pilot/ -> use-cases.ts',
+    'platform/ -> accounts/',
+    'platform/ -> alerts/',
+    'platform/ -> analysis/',
+    'platform/ -> auth/',
+    'platform/ -> keys/',
+    'platform/ -> live/',
+    'platform/ -> market/',
+    'platform/ -> mcp/',
+    'platform/ -> pilot/',
+    'promotions/ -> use-cases.ts',
+    'storage/ -> platform/',
+  ],
+};
+
+/**
+ * The folder loops of every package (strongly connected components of rooms, once the arrows of
+ * `debt` are dropped), and the debt entries whose arrow no longer exists, as problems.
+ */
+export function folderLoops(fileEdges, debt = FOLDER_LOOP_DEBT, pkgs = packages()) {
+  const problems = [];
+  for (const pkg of pkgs) {
+    const srcDir = join(pkg.dir, 'src');
+    const { edges, weights } = folderGraph(fileEdges, srcDir);
+    for (const arrow of debt[pkg.name] ?? []) {
+      const [a, b] = arrow.split(' -> ');
+      if (edges.get(a)?.has(b)) edges.get(a).delete(b);
+      else problems.push(`${pkg.name}: ${arrow} is listed in FOLDER_LOOP_DEBT but no longer imported (strike it)`);
+    }
+    for (const loop of cyclesOf(edges)) {
+      const inLoop = new Set(loop);
+      const ties = [...weights.keys()].filter((k) => {
+        const [a, b] = k.split(' -> ');
+        return inLoop.has(a) && inLoop.has(b) && edges.get(a).has(b);
+      });
+      problems.push(`folder loop in ${pkg.name}: ${loop.join(' <-> ')} (${ties.join(', ')})`);
+    }
+  }
+  return problems;
+}
+
+function main() {
+  const { pkgEdges, fileEdges, problems } = readGraph();
+  problems.push(...folderLoops(fileEdges));
+  for (const cycle of cyclesOf(fileEdges)) {
+    problems.push(`import cycle: ${cycle.map((f) => relative(ROOT, f)).join(' <-> ')}`);
+  }
+  const generated = `${BEGIN}\n${mermaid(pkgEdges)}\n${END}`;
+  const doc = readFileSync(DOC, 'utf8');
+  const current = doc.slice(doc.indexOf(BEGIN), doc.indexOf(END) + END.length);
+  if (process.argv.includes('--write')) {
+    writeFileSync(DOC, doc.replace(current, generated));
+  } else if (current !== generated) {
+    problems.push('docs/architecture.md: the package graph is stale (node scripts/architecture.mjs --write)');
+  }
+  if (problems.length > 0) {
+    for (const p of problems) console.error(`architecture: ${p}`);
+    process.exit(1);
+  }
+  console.log(
+    `architecture: ${pkgEdges.size} packages layered as declared, ${fileEdges.size} files, no import cycle between files or folders`,
+  );
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
