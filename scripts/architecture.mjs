@@ -258,7 +258,6 @@ export const FOLDER_LOOP_DEBT = {
     'platform/ -> mcp/',
     'platform/ -> pilot/',
     'promotions/ -> use-cases.ts',
-    'storage/ -> platform/',
   ],
 };
 
