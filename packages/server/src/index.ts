@@ -28,6 +28,7 @@ export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js'
 export { type DeliveryReport, deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
+export { startMarketWarmer, WARM_ASSETS, warmMarket } from './analysis/market-warm.js';
 export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './analysis/plans/lookup.js';
 export { advanceOutcomes, PLAN_COST_PCT } from './analysis/plans/outcomes.js';
 export { publishPlans, recordServedPlan } from './analysis/plans/recorder.js';
@@ -75,7 +76,6 @@ export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } 
 export { type Live, type LiveOptions, type LiveTuning, liveIn } from './live/live.js';
 export { configDocument, timeframeNeedsPro } from './market/config-document.js';
 export { isMarketSources } from './market/market.js';
-export { startMarketWarmer, WARM_ASSETS, warmMarket } from './market/market-warm.js';
 export {
   announceStart,
   createMarketlens,

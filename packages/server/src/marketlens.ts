@@ -11,6 +11,7 @@ import { mailerOf } from './auth/verification/mailer.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { isMarketSources } from './market/market.js';
 import { type McpCaller, mcpBackend } from './mcp/backend.js';
+import { pilotSeries } from './pilot/bot.js';
 import { type DemoCredentials, seedDemo } from './platform/admin.js';
 import { clientInfo } from './platform/client-version.js';
 import type { AppDeps } from './platform/deps.js';
@@ -285,7 +286,7 @@ export async function createMarketlens(
     },
     async trackRecord(query, options) {
       const { deps, useCases } = application();
-      if (options?.refreshBacktest === true) await refreshBacktest(deps);
+      if (options?.refreshBacktest === true) await refreshBacktest(deps, undefined, pilotSeries);
       return useCases.analysis.serviceTrackRecord(
         { caller: { kind: 'anonymous' }, client: clientInfo(undefined, undefined) },
         query,

@@ -412,7 +412,7 @@ describe('assets named by ticker or pair', () => {
   });
 
   it('answers 400 AmbiguousAsset listing the candidates when a ticker names several', async () => {
-    const { requireAsset } = await import('../analysis.js');
+    const { requireAsset } = await import('../../market/assets.js');
     const { createUniverse } = await import('@marketlens/exchanges');
     const market = {
       ...h.market,

@@ -4,9 +4,10 @@ import { SyncScheduler } from '../../accounts/sync/scheduler.js';
 import { notifyPilotTrade } from '../../alerts/push/pilot.js';
 import { AlertScheduler } from '../../alerts/scheduler.js';
 import { scheduleBacktest } from '../../analysis/backtest/backtest.js';
+import { startMarketWarmer } from '../../analysis/market-warm.js';
 import { publishUserEvent } from '../../live/live.js';
 import { marketOf } from '../../market/market.js';
-import { startMarketWarmer } from '../../market/market-warm.js';
+import { pilotSeries } from '../../pilot/bot.js';
 import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
 import { startPilot } from '../../pilot/scheduler.js';
 import type { AppDeps } from '../deps.js';
@@ -75,7 +76,7 @@ export async function startBackgroundJobs(
   const [, , backtest] = await Promise.all([
     sync.start(jobs),
     alerts.start(jobs),
-    backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs) : null,
+    backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs, pilotSeries) : null,
   ]);
   return {
     sync,
