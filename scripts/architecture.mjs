@@ -241,7 +241,6 @@ export const FOLDER_LOOP_DEBT = {
     'alerts/ -> use-cases.ts',
     'analysis/ -> use-cases.ts',
     'auth/ -> use-cases.ts',
-    'keys/ -> auth/',
     'keys/ -> use-cases.ts',
     'live/ -> use-cases.ts',
     'market/ -> use-cases.ts',

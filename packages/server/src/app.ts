@@ -16,7 +16,7 @@ import { registerTrackRecordRoutes } from './analysis/routes/v2-track-record.js'
 import { registerOAuthRoutes } from './auth/oauth/routes.js';
 import { registerAuthRoutes } from './auth/routes/v1-auth.js';
 import { SessionCache } from './auth/session-cache.js';
-import { apiKeyRecord } from './keys/api-keys.js';
+import { apiKeyRecord } from './auth/tiers.js';
 import { refuseQueryKey } from './keys/query-key.js';
 import { registerApiKeyRoutes } from './keys/routes/v1-api-keys.js';
 import { registerStreamRoutes } from './live/routes/v2-stream.js';

@@ -44,6 +44,13 @@ export {
 } from './auth/authorize.js';
 export { type AdminOAuthClient, listOAuthClients, removeOAuthClient } from './auth/oauth/admin.js';
 export { SESSION_CACHE_TTL_MS, SessionCache } from './auth/session-cache.js';
+export {
+  API_KEY_DAILY_ALLOWANCE,
+  grantTier,
+  isKeyActive,
+  PROMOTION_PRO_DAYS,
+  tierStanding,
+} from './auth/tiers.js';
 export { DEFAULT_FAVORITES } from './auth/users.js';
 export {
   droppingMailer,
@@ -68,11 +75,9 @@ export {
   API_KEY_MAX_EXPIRES_DAYS,
   type ApiKeyView,
   createApiKey,
-  isKeyActive,
   MAX_ACTIVE_API_KEYS,
   revokeApiKey,
 } from './keys/api-keys.js';
-export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './keys/tiers.js';
 export { type Live, type LiveOptions, type LiveTuning, liveIn } from './live/live.js';
 export { configDocument, timeframeNeedsPro } from './market/config-document.js';
 export { isMarketSources } from './market/market.js';

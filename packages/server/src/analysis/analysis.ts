@@ -25,7 +25,7 @@ import {
   splitSeries,
   TIMEFRAME_MS,
 } from '@marketlens/exchanges';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import { type AssetRef, assetRef, requireAsset } from '../market/assets.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
 import { iso, isoOrNull, marketOf } from '../market/market.js';

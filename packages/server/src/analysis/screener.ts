@@ -13,7 +13,7 @@ import {
   signalRow,
 } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
 import { type AssetRef, assetRef } from '../market/assets.js';
 import { iso, marketOf, venueSnapshot } from '../market/market.js';

@@ -8,8 +8,8 @@ import {
 } from '@marketlens/contract';
 import type { Timeframe } from '@marketlens/exchanges';
 import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
+import { apiKeyRecord } from '../auth/tiers.js';
 import { isDisabled, liveSession } from '../auth/users.js';
-import { apiKeyRecord } from '../keys/api-keys.js';
 import { requireAsset } from '../market/assets.js';
 import { marketOf } from '../market/market.js';
 import type { Actor, AppDeps } from '../platform/deps.js';

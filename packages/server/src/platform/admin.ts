@@ -1,7 +1,7 @@
 import { forgetUser } from '../auth/session-cache.js';
+import { grantTier } from '../auth/tiers.js';
 import { normalizeEmail, openSession, type SessionGrant, signup } from '../auth/users.js';
 import { createApiKey } from '../keys/api-keys.js';
-import { grantTier } from '../keys/tiers.js';
 import type { PilotAccessRecord } from '../storage/plans-types.js';
 import type { GrantSource, Storage, Tier, TierGrantRecord, UserRecord } from '../storage/types.js';
 import { AppError } from './errors/app-error.js';

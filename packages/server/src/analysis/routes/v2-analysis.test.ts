@@ -7,7 +7,7 @@ import {
 } from '@marketlens/exchanges';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 
 interface Body {
   success: boolean;
