@@ -89,6 +89,16 @@ export async function apiKeyRecord(storage: Storage, key: string, now: number): 
   return k && isKeyActive(k, now) ? k : null;
 }
 
+/**
+ * The daily allowance's counting rule, the one both engines implement (`sqlApiUsage` in SQL,
+ * `RedisAllowance` in Lua): a call is admitted and counted only while the day's count is below the
+ * limit; a refused call is not counted, so the count never passes the limit. Returns the count
+ * after the call, or null when it is refused.
+ */
+export function countCall(used: number, limit: number): number | null {
+  return used < limit ? used + 1 : null;
+}
+
 /** The UTC calendar day of `now` (the allowance resets at 00:00 UTC). */
 export function utcDay(now: number): string {
   return new Date(now).toISOString().slice(0, 10);
