@@ -245,7 +245,6 @@ export const FOLDER_LOOP_DEBT = {
     'live/ -> use-cases.ts',
     'market/ -> use-cases.ts',
     'pilot/ -> use-cases.ts',
-    'platform/ -> accounts/',
     'platform/ -> alerts/',
     'platform/ -> analysis/',
     'platform/ -> auth/',

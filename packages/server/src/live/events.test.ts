@@ -6,7 +6,7 @@ import { AlertScheduler } from '../alerts/scheduler.js';
 import { createApp } from '../app.js';
 import { AppState } from '../platform/app-state.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../platform/deps.js';
-import { startBackgroundJobs } from '../platform/jobs/background.js';
+import { startBackgroundJobs } from '../background.js';
 import { InProcessJobs } from '../platform/jobs/in-process.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import { configureLive } from './live.js';
