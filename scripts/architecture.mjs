@@ -248,7 +248,6 @@ export const FOLDER_LOOP_DEBT = {
     'platform/ -> alerts/',
     'platform/ -> analysis/',
     'platform/ -> auth/',
-    'platform/ -> keys/',
     'platform/ -> live/',
     'platform/ -> market/',
     'platform/ -> mcp/',

@@ -34,6 +34,13 @@ export { advanceOutcomes, PLAN_COST_PCT } from './analysis/plans/outcomes.js';
 export { publishPlans, recordServedPlan } from './analysis/plans/recorder.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
 export {
+  disableUser,
+  enableUser,
+  grantUserTier,
+  setUserTier,
+  type UserStatusChange,
+} from './auth/admin.js';
+export {
   type AuthSpec,
   authorize,
   OPTIONAL_SESSION_OR_API_KEY,
@@ -71,6 +78,7 @@ export {
 } from './config/load.js';
 export { optionsFromEnv } from './config/server-env.js';
 export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
+export { DEMO_EMAIL, DEMO_PILOT_DAYS, type DemoCredentials, seedDemo } from './demo.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,
   type ApiKeyView,
@@ -92,23 +100,10 @@ export {
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
+export { grantPilotAccess, PILOT_GRANT_MAX_DAYS, revokePilotAccess } from './pilot/admin.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
-export {
-  DEMO_EMAIL,
-  DEMO_PILOT_DAYS,
-  type DemoCredentials,
-  disableUser,
-  enableUser,
-  grantPilotAccess,
-  grantUserTier,
-  PILOT_GRANT_MAX_DAYS,
-  revokePilotAccess,
-  seedDemo,
-  setUserTier,
-  type UserStatusChange,
-} from './platform/admin.js';
 export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
 export type {
   AccountConnection,
