@@ -345,7 +345,8 @@ export function serverMermaid(fileEdges, debt = FOLDER_LOOP_DEBT['@marketlens/se
   const floors = [...new Set(floor.values())].sort((a, b) => a - b);
   for (const f of floors) {
     lines.push(`  subgraph floor${f}["floor ${f}"]`);
-    for (const room of [...edges.keys()].filter((r) => floor.get(r) === f).sort()) lines.push(`    ${id(room)}["${room}"]`);
+    for (const room of [...edges.keys()].filter((r) => floor.get(r) === f).sort())
+      lines.push(`    ${id(room)}["${room}"]`);
     lines.push('  end');
   }
   for (const from of [...edges.keys()].sort()) {

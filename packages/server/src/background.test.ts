@@ -1,8 +1,8 @@
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { describe, expect, it, vi } from 'vitest';
 import { syncTestApp } from '../test/support/sync-app.js';
-import { DEFAULT_PILOT_CONFIG } from './pilot/config.js';
 import { startBackgroundJobs } from './background.js';
+import { DEFAULT_PILOT_CONFIG } from './pilot/config.js';
 import { InProcessJobs } from './platform/jobs/in-process.js';
 import type { JobRunner } from './platform/jobs/runner.js';
 

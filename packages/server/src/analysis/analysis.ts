@@ -26,9 +26,9 @@ import {
   TIMEFRAME_MS,
 } from '@marketlens/exchanges';
 import { isAtLeast } from '../auth/tiers.js';
-import { type AssetRef, assetRef, requireAsset } from '../market/assets.js';
+import { type AssetRef, assetRef } from '../market/assets.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
-import { iso, isoOrNull, marketOf } from '../market/market.js';
+import { iso, isoOrNull } from '../market/market.js';
 import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';

@@ -50,7 +50,9 @@ const LOOP: [string, string][] = [
 describe('scripts/architecture.mjs folder loops', () => {
   it('refuses a loop between folders that is no loop between files', () => {
     const problems = arch.folderLoops(edges(LOOP), {}, [PKG]);
-    expect(problems).toEqual(['folder loop in @x/p: analysis/ <-> market/ (market/ -> analysis/, analysis/ -> market/)']);
+    expect(problems).toEqual([
+      'folder loop in @x/p: analysis/ <-> market/ (market/ -> analysis/, analysis/ -> market/)',
+    ]);
   });
 
   it('passes the same folders once the import that closes the loop is gone', () => {
