@@ -16,6 +16,8 @@ import { registerTrackRecordRoutes } from './analysis/routes/v2-track-record.js'
 import { registerOAuthRoutes } from './auth/oauth/routes.js';
 import { registerAuthRoutes } from './auth/routes/v1-auth.js';
 import { SessionCache } from './auth/session-cache.js';
+import { apiKeyRecord } from './auth/tiers.js';
+import { refuseQueryKey } from './keys/query-key.js';
 import { registerApiKeyRoutes } from './keys/routes/v1-api-keys.js';
 import { registerStreamRoutes } from './live/routes/v2-stream.js';
 import { registerLegacyAssetRoutes } from './market/routes/v1-assets.js';
@@ -98,7 +100,10 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
           clientIp: (c) => c.var.clientIp ?? clientIpOf(c, deps.config.trustedProxies),
         })
       : undefined;
-  const steps = platformSteps(deps, observe);
+  const steps = platformSteps(deps, observe, {
+    refuseCredentials: refuseQueryKey,
+    validApiKey: async (key, d) => (await apiKeyRecord(d.storage, key, d.now())) !== null,
+  });
   app.onError(errorHandler(options.logError));
   app.notFound(
     before(

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../test/support/harness.js';
 import { fillPath } from '../test/support/operations.js';
 import { createApp, OPENAPI_PATH } from './app.js';
-import { grantTier } from './keys/tiers.js';
+import { grantTier } from './auth/tiers.js';
 import { EXAMPLE_NEWS_FEED, NewsFeeds } from './market/news/news.js';
 import { DEFAULT_CONFIG } from './platform/deps.js';
 

@@ -31,11 +31,19 @@ export type { PushRequest, PushResponse, PushTransport } from './alerts/push/tra
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
 // The analysis questions as REST answers them, for the CLI's `--json` (issue 39 item 5).
 export { analysisWire } from './analysis/analysis.js';
+export { startMarketWarmer, WARM_ASSETS, warmMarket } from './analysis/market-warm.js';
 export { type PlanAtEntryQuery, publishedPlanAtEntry, publishedRecordOf } from './analysis/plans/lookup.js';
 export { advanceOutcomes, PLAN_COST_PCT } from './analysis/plans/outcomes.js';
 export { publishPlans, recordServedPlan } from './analysis/plans/recorder.js';
 export { type AnalysisUseCases, analysisUseCases } from './analysis/use-cases.js';
 export { type App, type CreateAppOptions, createApp, OPENAPI_PATH, SERVICE_VERSION } from './app.js';
+export {
+  disableUser,
+  enableUser,
+  grantUserTier,
+  setUserTier,
+  type UserStatusChange,
+} from './auth/admin.js';
 export {
   type AuthSpec,
   authorize,
@@ -47,6 +55,13 @@ export {
 } from './auth/authorize.js';
 export { type AdminOAuthClient, listOAuthClients, removeOAuthClient } from './auth/oauth/admin.js';
 export { SESSION_CACHE_TTL_MS, SessionCache } from './auth/session-cache.js';
+export {
+  API_KEY_DAILY_ALLOWANCE,
+  grantTier,
+  isKeyActive,
+  PROMOTION_PRO_DAYS,
+  tierStanding,
+} from './auth/tiers.js';
 export { DEFAULT_FAVORITES } from './auth/users.js';
 export {
   droppingMailer,
@@ -67,19 +82,17 @@ export {
 } from './config/load.js';
 export { optionsFromEnv } from './config/server-env.js';
 export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
+export { DEMO_EMAIL, DEMO_PILOT_DAYS, type DemoCredentials, seedDemo } from './demo.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,
   type ApiKeyView,
   createApiKey,
-  isKeyActive,
   MAX_ACTIVE_API_KEYS,
   revokeApiKey,
 } from './keys/api-keys.js';
-export { API_KEY_DAILY_ALLOWANCE, grantTier, PROMOTION_PRO_DAYS, tierStanding } from './keys/tiers.js';
 export { type Live, type LiveOptions, type LiveTuning, liveIn } from './live/live.js';
 export { configDocument, timeframeNeedsPro } from './market/config-document.js';
 export { isMarketSources } from './market/market.js';
-export { startMarketWarmer, WARM_ASSETS, warmMarket } from './market/market-warm.js';
 export {
   announceStart,
   createMarketlens,
@@ -91,23 +104,10 @@ export {
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
+export { grantPilotAccess, PILOT_GRANT_MAX_DAYS, revokePilotAccess } from './pilot/admin.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
-export {
-  DEMO_EMAIL,
-  DEMO_PILOT_DAYS,
-  type DemoCredentials,
-  disableUser,
-  enableUser,
-  grantPilotAccess,
-  grantUserTier,
-  PILOT_GRANT_MAX_DAYS,
-  revokePilotAccess,
-  seedDemo,
-  setUserTier,
-  type UserStatusChange,
-} from './platform/admin.js';
 export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
 export type {
   AccountConnection,

@@ -8,15 +8,17 @@ import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypt
 import { refreshBacktest } from './analysis/backtest/backtest.js';
 import { shareInvalidations } from './auth/session-cache.js';
 import { mailerOf } from './auth/verification/mailer.js';
+import { startWorker } from './background.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
+import { type DemoCredentials, seedDemo } from './demo.js';
 import { isMarketSources } from './market/market.js';
 import { type McpCaller, mcpBackend } from './mcp/backend.js';
-import { type DemoCredentials, seedDemo } from './platform/admin.js';
+import { pilotSeries } from './pilot/bot.js';
 import { clientInfo } from './platform/client-version.js';
 import type { AppDeps } from './platform/deps.js';
 import { BullMqJobs } from './platform/jobs/bullmq.js';
 import { type JobReporting, queueReporters } from './platform/jobs/report.js';
-import { type RunningWorker, startWorker } from './platform/jobs/worker.js';
+import type { RunningWorker } from './platform/jobs/worker.js';
 import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from './platform/observability/metrics-listener.js';
@@ -285,7 +287,7 @@ export async function createMarketlens(
     },
     async trackRecord(query, options) {
       const { deps, useCases } = application();
-      if (options?.refreshBacktest === true) await refreshBacktest(deps);
+      if (options?.refreshBacktest === true) await refreshBacktest(deps, undefined, pilotSeries);
       return useCases.analysis.serviceTrackRecord(
         { caller: { kind: 'anonymous' }, client: clientInfo(undefined, undefined) },
         query,

@@ -40,7 +40,7 @@ import { type Asset, type CandleSeries, TIMEFRAME_MS, type Ticker, VenueError } 
 import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
 import { publishedPlanAtEntry } from '../analysis/plans/lookup.js';
 import type { SessionCaller } from '../auth/session-cache.js';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
 import { marketOf, universeOf, venueSnapshot } from '../market/market.js';
 import type { MarketQuote } from '../market/quotes.js';

@@ -1,5 +1,5 @@
 import { FREE_ALERT_LIMIT } from '@marketlens/contract';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import type { Tier } from '../storage/types.js';
 
 /** Active alerts a basic (free) account may hold: a published rule, in the contract. */

@@ -24,11 +24,11 @@ import {
   SIMULATED_VENUE_ID,
   splitSeries,
   TIMEFRAME_MS,
-  type Ticker,
 } from '@marketlens/exchanges';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
+import { type AssetRef, assetRef } from '../market/assets.js';
 import { timeframeNeedsPro } from '../market/config-document.js';
-import { iso, isoOrNull, marketOf, universeOf } from '../market/market.js';
+import { iso, isoOrNull } from '../market/market.js';
 import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps, Caller, ClientInfo } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -52,15 +52,6 @@ export interface AnalysisRequest {
   limit: number;
   /** The exchange id to read; absent: the configured venue. Resolved by `marketFor`. */
   connection?: string;
-}
-
-/** The asset block of analysis responses. */
-export interface AssetRef {
-  id: string;
-  symbol: string;
-  name: string;
-  icon: string;
-  asset_class: Asset['asset_class'];
 }
 
 /** Which market served an analysis. */
@@ -129,25 +120,6 @@ const CACHES = stateKey(
     closed: new Lru<Analysis>(ANALYSIS_CACHE_SIZE, CLOSED_ANALYSIS_MS),
   }),
 );
-
-/**
- * The asset an input names on `market` (default: the configured one): an id (`bitcoin`), a ticker
- * (`BTC`, `AAPL`) or a pair (`EURUSD`, `BTC/USDT`), see `Universe.find`. 400 `UnknownAsset` when it
- * names none, 400 `AmbiguousAsset` listing the candidate ids when it names several.
- */
-export function requireAsset(deps: AppDeps, input: string, market: MarketData = marketOf(deps)): Asset {
-  const found = universeOf(market).find(input);
-  if (found.length === 1) return found[0];
-  if (found.length === 0) {
-    throw new AppError('UnknownAsset', `Unknown asset '${input}' (an id such as bitcoin, a ticker such as BTC)`);
-  }
-  const list = found.map((a) => `${a.id} (${a.symbol}, ${a.asset_class})`).join(', ');
-  throw new AppError('AmbiguousAsset', `'${input}' names ${found.length} assets: ${list}; use one of their ids`);
-}
-
-export function assetRef(a: Asset): AssetRef {
-  return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
-}
 
 /** The tier a caller is served as: free when anonymous or when the subscription could not be read. */
 export function tierOf(caller: Caller) {
@@ -509,50 +481,4 @@ export async function overviewOf(
     source,
     facts,
   };
-}
-
-/** A ticker as published (`CoinTicker`). */
-export function tickerWire(t: Ticker) {
-  return {
-    venue: t.venue,
-    pair: t.pair,
-    asset_id: t.asset_id,
-    market_type: t.market_type,
-    last: t.last,
-    bid: t.bid,
-    ask: t.ask,
-    change_1h_pct: t.change_1h_pct,
-    change_24h_pct: t.change_24h_pct,
-    change_7d_pct: t.change_7d_pct,
-    volume_24h: t.volume_24h,
-    quote_volume_usd: t.quote_volume_usd,
-    time: iso(t.time),
-  };
-}
-
-/** The funding columns of a perpetual's ticker (null for spot or when the venue reports none). */
-export function fundingWire(funding: FundingRate | null) {
-  return {
-    funding_rate: funding?.rate ?? null,
-    funding_interval_hours: funding?.interval_hours ?? null,
-    next_funding_time: isoOrNull(funding?.next_funding_time ?? null),
-    mark_price: funding?.mark_price ?? null,
-    index_price: funding?.index_price ?? null,
-  };
-}
-
-/** Every market of the asset on the venue with its ticker; both kinds when `marketType` is absent. */
-export async function marketsOf(market: MarketData, asset: Asset, marketType: MarketType | undefined) {
-  const markets = await venueCall(() => market.markets(asset.id));
-  const rows = await Promise.all(
-    markets
-      .filter((m) => marketType === undefined || m.market_type === marketType)
-      .map(async (m) => {
-        const request = { asset_id: asset.id, pair: m.pair };
-        const ticker = await venueCall(() => market.ticker(request));
-        const funding = m.market_type === 'derivatives' ? await market.fundingRate(request).catch(() => null) : null;
-        return { ...tickerWire(ticker), base: m.base, quote: m.quote, settle: m.settle, ...fundingWire(funding) };
-      }),
-  );
-  return { asset: assetRef(asset), venue: market.venue, markets: rows };
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reach } from '../../../core/src/testing/reach.js';
 import { type Harness, harness } from '../../test/support/harness.js';
-import { grantTier } from '../keys/tiers.js';
+import { grantTier } from '../auth/tiers.js';
 import { cacheLimitMs, SIGNAL_CACHE_MS, signalMaxAge } from './analysis.js';
 
 describe('signalMaxAge', () => {

@@ -1,10 +1,11 @@
 import type { Asset, MarketData } from '@marketlens/exchanges';
 import { MAX_CANDLES, SIMULATED_VENUE_ID, splitClosed } from '@marketlens/exchanges';
+import { assetRef } from '../market/assets.js';
 import { iso } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
-import { type AnalysisRequest, assetRef } from './analysis.js';
+import type { AnalysisRequest } from './analysis.js';
 
 /** One candle as published: its open time as an ISO date-time. */
 export interface CandleBar {

@@ -1,11 +1,12 @@
 import { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP } from '@marketlens/contract';
 import { type Candles, computeContext, type FearGreedZone, fearGreed, InputError } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
+import { type AssetRef, assetRef } from '../market/assets.js';
+import { fundingWire } from '../market/exchanges.js';
 import { iso, marketOf, primaryQuote, universeOf, venueSnapshot } from '../market/market.js';
 import type { MarketQuote, VenueSnapshot } from '../market/quotes.js';
 import { cachedOverClass, classSeries } from '../market/universe-series.js';
 import type { AppDeps } from '../platform/deps.js';
-import { type AssetRef, assetRef, fundingWire } from './analysis.js';
 import { fundingRateOf } from './screener.js';
 
 export { BREADTH_SMA, FEAR_GREED_LIMIT, FEAR_GREED_SORTS, INSIGHT_TOP };

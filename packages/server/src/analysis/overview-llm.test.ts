@@ -4,7 +4,7 @@ import { analyze, type Fact, overviewFacts, renderOverview } from '@marketlens/c
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { harness } from '../../test/support/harness.js';
-import { grantTier } from '../keys/tiers.js';
+import { grantTier } from '../auth/tiers.js';
 import { acceptRewrite, inventedNumbers, rewriteRequest } from './overview-llm.js';
 
 const FACTS: Fact[] = [

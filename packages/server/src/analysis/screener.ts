@@ -13,15 +13,16 @@ import {
   signalRow,
 } from '@marketlens/core';
 import type { Asset } from '@marketlens/exchanges';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
+import { type AssetRef, assetRef } from '../market/assets.js';
 import { iso, marketOf, venueSnapshot } from '../market/market.js';
 import type { VenueSnapshot } from '../market/quotes.js';
 import { cachedOverClass, classSeries } from '../market/universe-series.js';
 import type { AppDeps, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { SIGNAL_TIMEFRAMES } from '../platform/product-rules.js';
-import { type AssetRef, assetRef, tierOf } from './analysis.js';
+import { tierOf } from './analysis.js';
 import { analyzeOptionsOf } from './plan-costs.js';
 
 export type SignalTimeframe = (typeof SIGNAL_TIMEFRAMES)[number];

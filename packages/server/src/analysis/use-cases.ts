@@ -1,7 +1,8 @@
 import type { TrackRecordQuery } from '@marketlens/contract';
 import { InputError, parseSignalControls } from '@marketlens/core';
 import type { MarketType } from '@marketlens/exchanges';
-import type { AssetClassFilter } from '../market/assets.js';
+import { type AssetClassFilter, assetRef, requireAsset } from '../market/assets.js';
+import { marketsOf } from '../market/exchanges.js';
 import { marketFor, marketOf } from '../market/market.js';
 import type { Actor, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
@@ -10,13 +11,10 @@ import {
   type AnalysisRequest,
   type AnalysisResult,
   analysisOf,
-  assetRef,
   cachedAnalysisOf,
   checkAnalysisAccess,
-  marketsOf,
   type OverviewResult,
   overviewOf,
-  requireAsset,
   type SignalResult,
   signalOf,
 } from './analysis.js';

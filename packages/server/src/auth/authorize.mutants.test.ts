@@ -10,8 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { createApiKey, utcDay } from '../keys/api-keys.js';
-import { API_KEY_DAILY_ALLOWANCE } from '../keys/tiers.js';
+import { createApiKey } from '../keys/api-keys.js';
 import { type AppDeps, type AppEnv, DEFAULT_CONFIG } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { errorHandler } from '../platform/errors/handler.js';
@@ -28,6 +27,7 @@ import {
   SESSION_OR_API_KEY,
 } from './authorize.js';
 import type { Caller } from './caller.js';
+import { API_KEY_DAILY_ALLOWANCE, utcDay } from './tiers.js';
 import { openSession } from './users.js';
 
 const T = Date.UTC(2026, 0, 15, 12);

@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { apiKeyRecord, consumeAllowance, usageOf } from '../keys/api-keys.js';
 import type { AppDeps, AppEnv, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { admitted, asMiddleware, type Step } from '../platform/pipeline.js';
@@ -7,6 +6,7 @@ import { requestHeader } from '../platform/request-header.js';
 import type { Storage, UserRecord } from '../storage/types.js';
 import { checkSameOrigin, clearingCookieOn, cookieSessionToken } from './cookie-session.js';
 import type { LoadedSession } from './session-cache.js';
+import { apiKeyRecord, consumeAllowance, usageOf } from './tiers.js';
 import { accountDisabled, authenticated, isDisabled, liveSession } from './users.js';
 
 /** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../test/support/harness.js';
-import { disableUser, enableUser } from '../platform/admin.js';
+import { disableUser, enableUser } from './admin.js';
 import { openSession } from './users.js';
 
 async function body(res: Response) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../test/support/harness.js';
-import { grantUserTier, setUserTier } from '../platform/admin.js';
+import { grantUserTier, setUserTier } from './admin.js';
 import { type LoadedSession, SessionCache } from './session-cache.js';
 
 describe('session cache', () => {

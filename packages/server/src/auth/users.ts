@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { tierStanding } from '../keys/tiers.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { SessionRecord, Storage, Tier, UserRecord } from '../storage/types.js';
 import { hashPassword, newSecret, secretHash, verifyPassword } from './secrets.js';
 import { forgetSession } from './session-cache.js';
+import { tierStanding } from './tiers.js';
 
 /** Favorites every new account starts with. */
 export const DEFAULT_FAVORITES = ['bitcoin', 'ethereum', 'solana'] as const;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { API_KEY_MAX_EXPIRES_DAYS, isoOrNull } from '@marketlens/contract';
 import { newSecret, secretHash } from '../auth/secrets.js';
-import type { AppDeps } from '../platform/deps.js';
+import { isKeyActive } from '../auth/tiers.js';
 import { AppError } from '../platform/errors/app-error.js';
-import type { ApiKeyRecord, ApiUsageRepository, Storage, Tier } from '../storage/types.js';
-import { API_KEY_DAILY_ALLOWANCE } from './tiers.js';
+import type { ApiKeyRecord, Storage } from '../storage/types.js';
 
 export const MAX_ACTIVE_API_KEYS = 10;
 /** A key may be created to expire after 1..365 days, or never (no `expires_in_days`): a published rule, in the contract. */
@@ -21,10 +20,6 @@ export interface ApiKeyView {
   revoked_at: string | null;
   last_used_at: string | null;
   is_active: boolean;
-}
-
-export function isKeyActive(k: ApiKeyRecord, now: number): boolean {
-  return k.revoked_at === null && (k.expires_at === null || k.expires_at > now);
 }
 
 export function viewKey(k: ApiKeyRecord, now: number): ApiKeyView {
@@ -81,69 +76,4 @@ export async function listApiKeys(storage: Storage, userId: string, now: number)
 export async function revokeApiKey(storage: Storage, userId: string, id: string, now: number): Promise<void> {
   if (!(await storage.apiKeys.revoke(userId, id, now)))
     throw new AppError('NotFound', 'No active API key with this id');
-}
-
-/** The active key record of a presented key, or null. */
-export async function apiKeyRecord(storage: Storage, key: string, now: number): Promise<ApiKeyRecord | null> {
-  const k = await storage.apiKeys.byHash(secretHash(key));
-  return k && isKeyActive(k, now) ? k : null;
-}
-
-/** The UTC calendar day of `now` (the allowance resets at 00:00 UTC). */
-export function utcDay(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
-}
-
-function nextUtcMidnight(now: number): number {
-  return Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
-}
-
-export interface Credits {
-  tier: Tier;
-  daily_limit: number;
-  used_today: number;
-  remaining_today: number;
-  resets_at: string;
-}
-
-/** Where the daily API-key calls are counted: shared by every instance when Redis is configured. */
-export function usageOf(deps: Pick<AppDeps, 'storage' | 'shared'>): ApiUsageRepository {
-  return deps.shared?.usage ?? deps.storage.apiUsage;
-}
-
-/** Meters one API-key call against the owner's daily allowance; 429 with retry-after when spent. */
-export async function consumeAllowance(
-  usage: ApiUsageRepository,
-  userId: string,
-  tier: Tier,
-  now: number,
-): Promise<Credits> {
-  const limit = API_KEY_DAILY_ALLOWANCE[tier];
-  const used = await usage.consume(userId, utcDay(now), limit);
-  const reset = nextUtcMidnight(now);
-  if (used === null) {
-    throw new AppError('ApiKeyAllowanceExceeded', `Daily API-key allowance of ${limit} calls is used up`, {
-      'retry-after': String(Math.ceil((reset - now) / 1000)),
-    });
-  }
-  return {
-    tier,
-    daily_limit: limit,
-    used_today: used,
-    remaining_today: limit - used,
-    resets_at: new Date(reset).toISOString(),
-  };
-}
-
-/** The owner's allowance of today: limit, calls counted, what remains and when it resets. */
-export async function credits(usage: ApiUsageRepository, userId: string, tier: Tier, now: number): Promise<Credits> {
-  const limit = API_KEY_DAILY_ALLOWANCE[tier];
-  const used = Math.min(limit, await usage.used(userId, utcDay(now)));
-  return {
-    tier,
-    daily_limit: limit,
-    used_today: used,
-    remaining_today: limit - used,
-    resets_at: new Date(nextUtcMidnight(now)).toISOString(),
-  };
 }

@@ -1,7 +1,8 @@
 import { requireUser } from '../auth/authorize.js';
+import { credits, usageOf } from '../auth/tiers.js';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import type { Actor, AppDeps } from '../platform/deps.js';
-import { createApiKey, credits, listApiKeys, revokeApiKey, usageOf } from './api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.js';
 
 /**
  * A user's API keys and their daily allowance, as REST (`/v1/users/api_keys*`) asks for them. Only

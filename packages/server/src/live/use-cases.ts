@@ -7,9 +7,10 @@ import {
   TIMEFRAMES,
 } from '@marketlens/contract';
 import type { Timeframe } from '@marketlens/exchanges';
-import { checkAnalysisAccess, requireAsset, tierOf } from '../analysis/analysis.js';
+import { checkAnalysisAccess, tierOf } from '../analysis/analysis.js';
+import { apiKeyRecord } from '../auth/tiers.js';
 import { isDisabled, liveSession } from '../auth/users.js';
-import { apiKeyRecord } from '../keys/api-keys.js';
+import { requireAsset } from '../market/assets.js';
 import { marketOf } from '../market/market.js';
 import type { Actor, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';

@@ -1,9 +1,37 @@
-import type { Asset, AssetClass } from '@marketlens/exchanges';
-import { requireAsset } from '../analysis/analysis.js';
+import type { Asset, AssetClass, MarketData } from '@marketlens/exchanges';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { marketOf, primaryQuote, universeOf, venueSnapshot } from './market.js';
 import type { VenueSnapshot } from './quotes.js';
+
+/** The asset block of responses (an analysis, a screener row, an insight, a market list). */
+export interface AssetRef {
+  id: string;
+  symbol: string;
+  name: string;
+  icon: string;
+  asset_class: Asset['asset_class'];
+}
+
+/**
+ * The asset an input names on `market` (default: the configured one): an id (`bitcoin`), a ticker
+ * (`BTC`, `AAPL`) or a pair (`EURUSD`, `BTC/USDT`), see `Universe.find`. 400 `UnknownAsset` when it
+ * names none, 400 `AmbiguousAsset` listing the candidate ids when it names several.
+ */
+export function requireAsset(deps: AppDeps, input: string, market: MarketData = marketOf(deps)): Asset {
+  const found = universeOf(market).find(input);
+  if (found.length === 1) return found[0];
+  if (found.length === 0) {
+    throw new AppError('UnknownAsset', `Unknown asset '${input}' (an id such as bitcoin, a ticker such as BTC)`);
+  }
+  const list = found.map((a) => `${a.id} (${a.symbol}, ${a.asset_class})`).join(', ');
+  throw new AppError('AmbiguousAsset', `'${input}' names ${found.length} assets: ${list}; use one of their ids`);
+}
+
+/** The asset block of `a` (see {@link AssetRef}). */
+export function assetRef(a: Asset): AssetRef {
+  return { id: a.id, symbol: a.symbol, name: a.name, icon: a.icon, asset_class: a.asset_class };
+}
 
 /** `asset_class` filter values: one class, or `all` (every class, on-chain included). */
 export const ASSET_CLASS_FILTERS = ['coins', 'stocks', 'fx', 'all'] as const;

@@ -1,5 +1,5 @@
 import { SIGNAL_CONTROLS, SIGNAL_SORTS } from '@marketlens/core';
-import { isAtLeast } from '../keys/tiers.js';
+import { isAtLeast } from '../auth/tiers.js';
 import type { Caller, ClientInfo } from '../platform/deps.js';
 import {
   ALERT_KINDS,

@@ -1,20 +1,24 @@
 import {
+  type Asset,
   type CcxtVenueId,
   createCcxtSource,
   EXCHANGE_CATALOG,
   type ExchangeCatalogEntry,
   exchangeCatalogEntry,
+  type FundingRate,
   isCcxtVenue,
   type MarketData,
+  type MarketType,
+  type Ticker,
   type VenueSummary,
 } from '@marketlens/exchanges';
-import { fundingWire, tickerWire } from '../analysis/analysis.js';
 import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
 import { availablePromotions, type PromotionView } from '../promotions/promotions.js';
-import { isOffline, marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
+import { assetRef } from './assets.js';
+import { isOffline, iso, isoOrNull, marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
 import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './quotes.js';
 import { guardVenue } from './venue-guard.js';
 
@@ -197,4 +201,50 @@ export async function exchangeDetail(deps: AppDeps, exchangeId: string, viewer: 
       ...fundingWire(q.funding),
     })),
   };
+}
+
+/** A ticker as published (`CoinTicker`). */
+export function tickerWire(t: Ticker) {
+  return {
+    venue: t.venue,
+    pair: t.pair,
+    asset_id: t.asset_id,
+    market_type: t.market_type,
+    last: t.last,
+    bid: t.bid,
+    ask: t.ask,
+    change_1h_pct: t.change_1h_pct,
+    change_24h_pct: t.change_24h_pct,
+    change_7d_pct: t.change_7d_pct,
+    volume_24h: t.volume_24h,
+    quote_volume_usd: t.quote_volume_usd,
+    time: iso(t.time),
+  };
+}
+
+/** The funding columns of a perpetual's ticker (null for spot or when the venue reports none). */
+export function fundingWire(funding: FundingRate | null) {
+  return {
+    funding_rate: funding?.rate ?? null,
+    funding_interval_hours: funding?.interval_hours ?? null,
+    next_funding_time: isoOrNull(funding?.next_funding_time ?? null),
+    mark_price: funding?.mark_price ?? null,
+    index_price: funding?.index_price ?? null,
+  };
+}
+
+/** Every market of the asset on the venue with its ticker; both kinds when `marketType` is absent. */
+export async function marketsOf(market: MarketData, asset: Asset, marketType: MarketType | undefined) {
+  const markets = await venueCall(() => market.markets(asset.id));
+  const rows = await Promise.all(
+    markets
+      .filter((m) => marketType === undefined || m.market_type === marketType)
+      .map(async (m) => {
+        const request = { asset_id: asset.id, pair: m.pair };
+        const ticker = await venueCall(() => market.ticker(request));
+        const funding = m.market_type === 'derivatives' ? await market.fundingRate(request).catch(() => null) : null;
+        return { ...tickerWire(ticker), base: m.base, quote: m.quote, settle: m.settle, ...fundingWire(funding) };
+      }),
+  );
+  return { asset: assetRef(asset), venue: market.venue, markets: rows };
 }

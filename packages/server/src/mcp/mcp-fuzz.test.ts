@@ -32,7 +32,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref, invalidArb, type JsonSchema, resolverOf, validArb } from '../../test/reliability/schema-arbitrary.js';
 import { seedAccount } from '../../test/support/account-seed.js';
 import { type Harness, harness } from '../../test/support/harness.js';
-import { grantTier } from '../keys/tiers.js';
+import { grantTier } from '../auth/tiers.js';
 import { MCP_BODY_LIMIT } from '../platform/body-limit.js';
 import { ERROR_CODES } from '../platform/errors/app-error.js';
 

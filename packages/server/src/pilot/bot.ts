@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { SimulatedLeg } from '@marketlens/core';
 import type { MarketData } from '@marketlens/exchanges';
-import { type AssetRef, assetRef } from '../analysis/analysis.js';
 import { advanceOutcomes, PLAN_COST_PCT, planCostPct } from '../analysis/plans/outcomes.js';
 import { publishPlans } from '../analysis/plans/recorder.js';
+import { type AssetRef, assetRef } from '../market/assets.js';
 import { universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { FINAL_OUTCOMES, type PilotTradeRecord, type PublishedPlanRow } from '../storage/plans-types.js';
@@ -12,6 +12,12 @@ import { DEFAULT_PILOT_CONFIG, type PilotConfig } from './config.js';
 /** The pilot's configuration of an app (the default when the server config names none). */
 export function pilotConfigOf(deps: AppDeps): PilotConfig {
   return deps.config.pilot ?? DEFAULT_PILOT_CONFIG;
+}
+
+/** The series the pilot trades: its universe on its timeframe (the backtest record walks them too). */
+export function pilotSeries(deps: AppDeps): { asset_id: string; timeframe: PilotConfig['timeframe'] }[] {
+  const pilot = pilotConfigOf(deps);
+  return pilot.universe.map((asset_id) => ({ asset_id, timeframe: pilot.timeframe }));
 }
 
 /** The asset block of a pilot item: only for an asset of the coin universe (else the key is absent). */

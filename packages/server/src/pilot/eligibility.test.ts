@@ -2,8 +2,8 @@ import { CATALOG, callTool } from '@marketlens/mcp';
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../test/support/harness.js';
 import { mcpBackend } from '../mcp/backend.js';
-import { grantPilotAccess, revokePilotAccess } from '../platform/admin.js';
 import { DEFAULT_CONFIG } from '../platform/deps.js';
+import { grantPilotAccess, revokePilotAccess } from './admin.js';
 
 const DAY = 86_400_000;
 

@@ -1,5 +1,4 @@
 import type { Context } from 'hono';
-import { apiKeyRecord } from '../keys/api-keys.js';
 import type { AppDeps, AppEnv, ClientInfo } from './deps.js';
 import { AppError } from './errors/app-error.js';
 import { requestHeader } from './request-header.js';
@@ -48,12 +47,22 @@ export function clientInfo(platformHeader: string | undefined, versionHeader: st
   };
 }
 
+/** Whether `key` is an API key that is valid now (the exemption from the version gate). */
+export type ApiKeyCheck = (key: string, deps: AppDeps) => Promise<boolean>;
+
 /**
  * Reads x-platform / x-app-version into `client`, and refuses mobile builds below the minimum
- * supported version, unless the request carries a valid `x-api-key` (the only exemption).
+ * supported version, unless the request carries a valid `x-api-key` (the only exemption), which
+ * `validApiKey` says (the keys feature's, given by the composition root; without it, no key exempts).
  * Synchronous unless that exemption has to be looked up (then the returned promise settles it).
  */
 export class ClientVersionGate {
+  readonly #validApiKey: ApiKeyCheck;
+
+  constructor(validApiKey: ApiKeyCheck = async () => false) {
+    this.#validApiKey = validApiKey;
+  }
+
   // The configured minimum, parsed once per distinct value.
   #minText: string | undefined;
   #min: Version | null = null;
@@ -68,13 +77,19 @@ export class ClientVersionGate {
       this.#min = parseVersion(minClientVersion);
     }
     if (!this.#min || compareVersions(info.version, this.#min) >= 0) return undefined;
-    return exempted(c, deps, info.version, minClientVersion);
+    return exempted(c, deps, info.version, minClientVersion, this.#validApiKey);
   }
 }
 
-async function exempted(c: Context<AppEnv>, deps: AppDeps, version: Version, minimum: string): Promise<void> {
+async function exempted(
+  c: Context<AppEnv>,
+  deps: AppDeps,
+  version: Version,
+  minimum: string,
+  validApiKey: ApiKeyCheck,
+): Promise<void> {
   const key = requestHeader(c, 'x-api-key');
-  const valid = key ? await apiKeyRecord(deps.storage, key, deps.now()) : null;
+  const valid = key ? await validApiKey(key, deps) : false;
   if (!valid) {
     throw new AppError(
       'UnsupportedClientVersion',

@@ -1,8 +1,7 @@
 import type { Context, Handler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
-import { refuseQueryKey } from '../keys/query-key.js';
 import { bodyLimitOf, limitBody } from './body-limit.js';
 import { addressGroup, clientIpOf } from './client-ip.js';
-import { ClientVersionGate } from './client-version.js';
+import { type ApiKeyCheck, ClientVersionGate } from './client-version.js';
 import type { AppDeps, AppEnv } from './deps.js';
 import { RateLimiter } from './rate-limit/rate-limit.js';
 import { weightOf } from './rate-limit/weights.js';
@@ -72,6 +71,14 @@ function afterAdmission(c: Context<AppEnv>, outcome: Promise<void>): Promise<voi
   );
 }
 
+/** What the platform steps ask of the features; the composition root (`createApp`) gives it. */
+export interface StepGuards {
+  /** Refuses a request whose credentials travel where they may not (an API key in the query). */
+  refuseCredentials?: (c: Context<AppEnv>) => void;
+  /** Whether an API key is valid now: it exempts an outdated mobile build from the version gate. */
+  validApiKey?: ApiKeyCheck;
+}
+
 /**
  * The platform's per-request steps, in order: deps, the request log and metrics (when the server
  * observes requests), client IP, rate limit, query-key refusal, client-version gate, body limit.
@@ -85,9 +92,14 @@ function afterAdmission(c: Context<AppEnv>, outcome: Promise<void>): Promise<voi
  * `fetch` answers synchronously. So the steps run inside each route's own handler (see
  * `before` and `routes/operation.ts`) and in the not-found handler.
  */
-export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => undefined): PlatformSteps {
+export function platformSteps(
+  deps: AppDeps,
+  observe?: (c: Context<AppEnv>) => undefined,
+  guards: StepGuards = {},
+): PlatformSteps {
   const limiter = new RateLimiter();
-  const gate = new ClientVersionGate();
+  const gate = new ClientVersionGate(guards.validApiKey);
+  const refuseCredentials = guards.refuseCredentials ?? (() => undefined);
   const run = (
     c: Context<AppEnv>,
     weight: number | undefined,
@@ -110,7 +122,7 @@ export function platformSteps(deps: AppDeps, observe?: (c: Context<AppEnv>) => u
   };
   // the steps after the rate limit (which waits only when Redis keeps the budget)
   const admit = (c: Context<AppEnv>, bodyLimit: number | undefined): Promise<void> | undefined => {
-    refuseQueryKey(c);
+    refuseCredentials(c);
     const limit = bodyLimit ?? bodyLimitOf(c.req.path);
     const gated = gate.check(c, deps);
     return gated === undefined ? limitBody(c, limit) : gated.then(() => limitBody(c, limit));
@@ -193,6 +205,6 @@ export function asMiddleware(step: Step): MiddlewareHandler<AppEnv> {
 }
 
 /** The platform steps as one middleware layer (for apps that mount routes of their own). */
-export function platform(deps: AppDeps): MiddlewareHandler<AppEnv> {
-  return asMiddleware(platformSteps(deps));
+export function platform(deps: AppDeps, guards: StepGuards = {}): MiddlewareHandler<AppEnv> {
+  return asMiddleware(platformSteps(deps, undefined, guards));
 }

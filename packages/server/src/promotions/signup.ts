@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UID_FORMAT } from '@marketlens/contract';
 import { forgetUser } from '../auth/session-cache.js';
-import { PROMOTION_PRO_DAYS } from '../keys/tiers.js';
+import { PROMOTION_PRO_DAYS } from '../auth/tiers.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ClaimRejection, PromotionRecord } from '../storage/promotions-types.js';
 import type { Storage, TierGrantRecord } from '../storage/types.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY, seedBybitPromotion, seedConnection, seedFills, seedUser } from '../../test/support/promotions.js';
-import { tierStanding } from '../keys/tiers.js';
+import { tierStanding } from '../auth/tiers.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import type { Storage } from '../storage/types.js';

@@ -1,15 +1,22 @@
 /**
  * Storage failures a caller can act on. A database that cannot be reached (refused, timed out,
- * restarting) is not a bug of the request: it is answered 503 with `retry-after`, and the
- * connection pool reconnects by itself once the database is back.
+ * restarting) is not a bug of the request, and the connection pool reconnects by itself once the
+ * database is back. Storage says only what happened; each edge says it in its own words (HTTP: the
+ * error handler of `platform/errors/handler.ts` answers 503 with `retry-after`; MCP: the tool error
+ * of the same contract code).
  */
-import { AppError } from '../platform/errors/app-error.js';
+import { ERROR_CODES } from '@marketlens/contract';
 
 /** The database could not be reached in time; the request may be retried later. */
-export class StorageUnavailable extends AppError {
+export class StorageUnavailable extends Error {
+  /** The contract's error code every surface names this failure with. */
+  readonly code = ERROR_CODES.ServiceUnavailable.code;
+  /** How long a caller had better wait before retrying, in seconds. */
+  readonly retryAfterSeconds = 5;
+
   constructor(cause: unknown) {
-    super('ServiceUnavailable', 'The database is unavailable right now; retry later', { 'retry-after': '5' });
-    this.cause = cause;
+    super('The database is unavailable right now; retry later', { cause });
+    this.name = 'StorageUnavailable';
   }
 }
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { grantTier } from '../../src/auth/tiers.js';
 import { liveSession } from '../../src/auth/users.js';
-import { grantTier } from '../../src/keys/tiers.js';
 import type { Tier } from '../../src/storage/types.js';
 import { type Harness, harness } from '../support/harness.js';
 import { bodyText, fillPath, registeredOperations } from '../support/operations.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { grantTier } from '../../src/auth/tiers.js';
 import { liveSession } from '../../src/auth/users.js';
-import { grantTier } from '../../src/keys/tiers.js';
 import type { Tier } from '../../src/storage/types.js';
 import { type Harness, harness } from '../support/harness.js';
 import { bodyText, registeredOperations } from '../support/operations.js';

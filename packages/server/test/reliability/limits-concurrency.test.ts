@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_KEY_DAILY_ALLOWANCE, grantTier } from '../../src/keys/tiers.js';
+import { API_KEY_DAILY_ALLOWANCE, grantTier } from '../../src/auth/tiers.js';
 import { RATE_LIMIT_WEIGHTS } from '../../src/platform/rate-limit/weights.js';
 import { TIERS, type Tier } from '../../src/storage/types.js';
 import type { Harness } from '../support/harness.js';

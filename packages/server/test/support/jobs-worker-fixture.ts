@@ -39,7 +39,7 @@ async function sleepWorker(): Promise<() => Promise<void>> {
 }
 
 async function syncWorker(): Promise<() => Promise<void>> {
-  const { startWorker } = await import('../../src/platform/jobs/worker.js');
+  const { startWorker } = await import('../../src/background.js');
   const { createStorage } = await import('../../src/storage/create-storage.js');
   const { DEFAULT_CONFIG } = await import('../../src/platform/deps.js');
   const { DEFAULT_PILOT_CONFIG } = await import('../../src/pilot/config.js');

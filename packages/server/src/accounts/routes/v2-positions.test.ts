@@ -7,7 +7,7 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { seedAccount } from '../../../test/support/account-seed.js';
 import { type Harness, harness } from '../../../test/support/harness.js';
-import { setUserTier } from '../../platform/admin.js';
+import { setUserTier } from '../../auth/admin.js';
 
 interface Body<T = unknown> {
   success: boolean;

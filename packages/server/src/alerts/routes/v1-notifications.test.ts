@@ -2,7 +2,7 @@ import { analyze } from '@marketlens/core';
 import { candleOpenTime } from '@marketlens/exchanges';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 import { ALERT_KINDS } from '../../platform/product-rules.js';
 import type { Tier } from '../../storage/types.js';
 

@@ -18,7 +18,6 @@ import {
 } from '@marketlens/core';
 import { type Asset, type AssetClass, splitClosed } from '@marketlens/exchanges';
 import { iso, isoOrNull, marketOf, universeOf } from '../../market/market.js';
-import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
 import { stateKey, stateOf } from '../../platform/app-state.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { JobRunner } from '../../platform/jobs/runner.js';
@@ -53,6 +52,20 @@ export interface StoredBacktest {
   series: StoredSeries[];
 }
 
+/** A series to walk, named by asset id and timeframe. */
+export interface SeriesKey {
+  asset_id: string;
+  timeframe: Timeframe;
+}
+
+/**
+ * Series the job walks besides those with published plans and the universe's first assets: the
+ * pilot's universe on its timeframe, given by the composition root (analysis knows no pilot).
+ */
+export type MoreSeries = (deps: AppDeps) => readonly SeriesKey[];
+
+const NO_MORE: MoreSeries = () => [];
+
 /** Which part of the record to show. */
 export interface BacktestFilter {
   timeframe?: Timeframe;
@@ -70,10 +83,13 @@ const STATE = stateKey('backtest-record', (): BacktestState => ({ local: null, s
 /**
  * The served series the job walks, at most {@link BACKTEST_MAX_SERIES}, by timeframe then asset: every
  * (asset, timeframe) the live record holds plans on (most plans first when they are too many), the
- * pilot's universe on its timeframe, and the universe's first {@link BACKTEST_TOP_ASSETS}
+ * series of `more` (the pilot's universe on its timeframe), and the universe's first {@link BACKTEST_TOP_ASSETS}
  * non-stablecoins on d1. Assets the configured market does not list, and stablecoins, are left out.
  */
-export async function servedSeries(deps: AppDeps): Promise<{ asset: Asset; timeframe: Timeframe }[]> {
+export async function servedSeries(
+  deps: AppDeps,
+  more: MoreSeries = NO_MORE,
+): Promise<{ asset: Asset; timeframe: Timeframe }[]> {
   const universe = universeOf(marketOf(deps));
   const counts = new Map<string, number>();
   for (const a of await deps.storage.publishedPlans.aggregate(2)) {
@@ -81,8 +97,7 @@ export async function servedSeries(deps: AppDeps): Promise<{ asset: Asset; timef
     counts.set(key, (counts.get(key) ?? 0) + a.count);
   }
   const keys = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([k]) => k);
-  const pilot = deps.config.pilot ?? DEFAULT_PILOT_CONFIG;
-  keys.push(...pilot.universe.map((id) => `${id}\u0000${pilot.timeframe}`));
+  keys.push(...more(deps).map((k) => `${k.asset_id}\u0000${k.timeframe}`));
   keys.push(
     ...universe.assets
       .filter((a) => !a.is_stablecoin)
@@ -188,9 +203,13 @@ async function walkSeries(
  * Walks every served series ({@link servedSeries}), one after the other; `signal` abandons the walk
  * (it rejects with the signal's reason) at the next yield.
  */
-export async function computeBacktest(deps: AppDeps, signal?: AbortSignal): Promise<StoredBacktest> {
+export async function computeBacktest(
+  deps: AppDeps,
+  signal?: AbortSignal,
+  more: MoreSeries = NO_MORE,
+): Promise<StoredBacktest> {
   const series: StoredSeries[] = [];
-  for (const { asset, timeframe } of await servedSeries(deps)) {
+  for (const { asset, timeframe } of await servedSeries(deps, more)) {
     series.push(await walkSeries(deps, asset, timeframe, signal));
   }
   return { as_of: deps.now(), series };
@@ -201,8 +220,12 @@ export async function computeBacktest(deps: AppDeps, signal?: AbortSignal): Prom
  * Redis when the deployment shares state. Running it twice only recomputes the same figures; an
  * abandoned run (`signal`) keeps nothing.
  */
-export async function refreshBacktest(deps: AppDeps, signal?: AbortSignal): Promise<StoredBacktest> {
-  const record = await computeBacktest(deps, signal);
+export async function refreshBacktest(
+  deps: AppDeps,
+  signal?: AbortSignal,
+  more: MoreSeries = NO_MORE,
+): Promise<StoredBacktest> {
+  const record = await computeBacktest(deps, signal, more);
   const state = stateOf(deps, STATE);
   state.local = record;
   if (deps.shared !== undefined) {
@@ -299,7 +322,12 @@ export function backtestWire(stored: StoredBacktest | null, filter: BacktestFilt
  * read what it stored. `stop` abandons a run under way at its next yield (a stopping server does
  * not wait for a whole walk), and the runs after it.
  */
-export async function scheduleBacktest(deps: AppDeps, jobs: JobRunner, intervalMs: number): Promise<{ stop(): void }> {
+export async function scheduleBacktest(
+  deps: AppDeps,
+  jobs: JobRunner,
+  intervalMs: number,
+  more: MoreSeries = NO_MORE,
+): Promise<{ stop(): void }> {
   const stopping = new AbortController();
   await jobs.every(
     BACKTEST_JOB,
@@ -307,7 +335,7 @@ export async function scheduleBacktest(deps: AppDeps, jobs: JobRunner, intervalM
     async () => {
       if (stopping.signal.aborted) return;
       try {
-        await refreshBacktest(deps, stopping.signal);
+        await refreshBacktest(deps, stopping.signal, more);
       } catch (err) {
         // abandoned because the process stops: not a failure
         if (!stopping.signal.aborted) throw err;

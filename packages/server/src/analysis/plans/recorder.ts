@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { MarketData } from '@marketlens/exchanges';
+import { requireAsset } from '../../market/assets.js';
 import { marketOf } from '../../market/market.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { CHART_DEPTH, type Timeframe } from '../../platform/product-rules.js';
 import type { PlanSource, PublishedPlanRow } from '../../storage/plans-types.js';
-import { type AnalysisResult, analysisOf, requireAsset } from '../analysis.js';
+import { type AnalysisResult, analysisOf } from '../analysis.js';
 
 /** Results already offered to storage: a cached analysis served many times is recorded once. */
 const offered = new WeakSet<AnalysisResult>();

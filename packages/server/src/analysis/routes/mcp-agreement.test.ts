@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
 import { connectedClient, toolRefusal as toolRefusalOf, toolResult } from '../../../test/support/mcp-agreement.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 import { universeOf } from '../../market/market.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';

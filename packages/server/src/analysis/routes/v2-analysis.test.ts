@@ -7,7 +7,7 @@ import {
 } from '@marketlens/exchanges';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../../../test/support/harness.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 
 interface Body {
   success: boolean;
@@ -412,7 +412,7 @@ describe('assets named by ticker or pair', () => {
   });
 
   it('answers 400 AmbiguousAsset listing the candidates when a ticker names several', async () => {
-    const { requireAsset } = await import('../analysis.js');
+    const { requireAsset } = await import('../../market/assets.js');
     const { createUniverse } = await import('@marketlens/exchanges');
     const market = {
       ...h.market,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
 import { connectedClient, toolResult } from '../../../test/support/mcp-agreement.js';
-import { grantTier, tierStanding } from '../../keys/tiers.js';
 import { mcpBackend } from '../../mcp/backend.js';
 import { DEFAULT_CONFIG } from '../../platform/deps.js';
+import { grantTier, tierStanding } from '../tiers.js';
 import { DEFAULT_FAVORITES } from '../users.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
-import { setUserTier } from '../../platform/admin.js';
-import { grantTier } from '../tiers.js';
+import { setUserTier } from '../../auth/admin.js';
+import { grantTier } from '../../auth/tiers.js';
 
 interface KeyView {
   id: string;

@@ -1,7 +1,7 @@
 import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { describe, expect, it } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 import type { Storage } from '../../storage/types.js';
 
 interface ConfigBody {

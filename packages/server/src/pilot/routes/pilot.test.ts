@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it, vi } from 'vitest';
 import { harness } from '../../../test/support/harness.js';
 import { createApp, OPENAPI_PATH } from '../../app.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../../platform/deps.js';
 import { runPilotCycle } from '../bot.js';
 import { DEFAULT_PILOT_CONFIG } from '../config.js';

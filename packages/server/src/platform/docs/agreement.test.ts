@@ -11,7 +11,7 @@ import {
 } from '../../../test/reliability/schema-arbitrary.js';
 import { type Harness, harness } from '../../../test/support/harness.js';
 import { bodyText, fillPath } from '../../../test/support/operations.js';
-import { grantTier } from '../../keys/tiers.js';
+import { grantTier } from '../../auth/tiers.js';
 
 /**
  * The document and the server agree on what a valid request is. For every operation of the served

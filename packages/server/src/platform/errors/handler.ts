@@ -3,6 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { StorageUnavailable } from '../../storage/errors.js';
 import { SharedStateUnavailable } from '../redis/client.js';
 import { AppError, ERROR_CODES, fallbackErrorName } from './app-error.js';
 
@@ -25,6 +26,12 @@ export function errorHandler(log: ErrorLogger = defaultLogger): ErrorHandler {
           'retry-after': '1',
         },
       );
+    }
+    if (err instanceof StorageUnavailable) {
+      // The database is away: the pool reconnects by itself; the client retries a little later.
+      return c.json(errorBody(ERROR_CODES.ServiceUnavailable.code, err.message), 503, {
+        'retry-after': String(err.retryAfterSeconds),
+      });
     }
     if (err instanceof AppError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);

@@ -1,15 +1,25 @@
 import type { MarketData } from '@marketlens/exchanges';
-import { mailerOf } from '../../auth/verification/mailer.js';
 import type { Storage } from '../../storage/types.js';
 import type { AppDeps, ServerConfig } from '../deps.js';
 import { SharedStateUnavailable } from '../redis/client.js';
 import type { SharedState } from '../redis/shared-state.js';
-import { startBackgroundJobs } from './background.js';
 import { BullMqJobs, type BullMqJobsOptions } from './bullmq.js';
 import { type JobReporting, jobRunReporter, queueReporters } from './report.js';
+import type { JobRunner, JobRunObserver } from './runner.js';
+
+/** Declares and works a server's background jobs on a runner (the composition root's); `stop` ends them. */
+export type JobStarter = (
+  deps: AppDeps,
+  runner: JobRunner,
+  options: { warmMs?: number; log?: (message: string) => void; onJobRun?: JobRunObserver },
+) => Promise<{ stop(): Promise<void> }>;
 
 /** What a worker process works with; the caller builds storage and market data as for the server. */
 export interface WorkerOptions {
+  /** The jobs to work: the composition root's (`startBackgroundJobs` of `background.ts`). */
+  startJobs: JobStarter;
+  /** Collaborators of the deps built here when `deps` is absent, given the log (the mailer). */
+  defaults?: (log: (message: string) => void) => Partial<AppDeps>;
   config: ServerConfig;
   storage: Storage;
   market: MarketData;
@@ -52,7 +62,7 @@ export interface RunningWorker {
  * declares no schedule at start, but re-creates one it finds missing (a Redis that restarted empty). Any number of them share the work; one killed mid-job has its job finished
  * by another. Rejects with {@link SharedStateUnavailable} when Redis cannot be reached in time.
  */
-export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
+export async function startJobWorker(options: WorkerOptions): Promise<RunningWorker> {
   const reporting = options.reporting;
   const log =
     options.log ??
@@ -65,7 +75,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     now: Date.now,
     market: options.market,
     credentialsKey: options.credentialsKey,
-    mailer: mailerOf(options.config.mail, log),
+    ...options.defaults?.(log),
     ...(options.shared !== undefined ? { shared: options.shared } : {}),
     ...options.extra,
   };
@@ -79,7 +89,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
     onConnectionError: (err) => log(`job queue: ${err.message}`),
     ...(reporting !== undefined ? queueReporters(reporting) : {}),
   });
-  const background = await startBackgroundJobs(deps, jobs, {
+  const background = await options.startJobs(deps, jobs, {
     warmMs: options.warmMs,
     log,
     ...(reporting !== undefined ? { onJobRun: jobRunReporter(reporting) } : {}),

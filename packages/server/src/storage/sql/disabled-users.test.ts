@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { describeEngines, type TestEngine } from '../../../test/support/storage/engines.js';
-import { disableUser, enableUser } from '../../platform/admin.js';
+import { disableUser, enableUser } from '../../auth/admin.js';
 import type { ConnectionRecord } from '../account-types.js';
 import type { AlertRecord } from '../alerts-types.js';
 

@@ -1,10 +1,10 @@
 import type { MarketData } from '@marketlens/exchanges';
-import { analysisOf } from '../analysis/analysis.js';
+import { marketOf, universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { InProcessJobs } from '../platform/jobs/in-process.js';
 import type { JobRunner } from '../platform/jobs/runner.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME } from '../platform/product-rules.js';
-import { marketOf, universeOf } from './market.js';
+import { analysisOf } from './analysis.js';
 
 /** Assets kept warm: the most favorited ones plus the universe's top ones by volume, this many of each. */
 export const WARM_ASSETS = 20;

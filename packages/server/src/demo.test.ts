@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
-import { DEMO_EMAIL, seedDemo } from './admin.js';
+import { DEMO_EMAIL, seedDemo } from './demo.js';
+import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 
 describe('seedDemo', () => {
   it('keeps one live demo session however often the server starts', async () => {

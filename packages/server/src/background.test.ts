@@ -1,10 +1,10 @@
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { describe, expect, it, vi } from 'vitest';
-import { syncTestApp } from '../../../test/support/sync-app.js';
-import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
+import { syncTestApp } from '../test/support/sync-app.js';
 import { startBackgroundJobs } from './background.js';
-import { InProcessJobs } from './in-process.js';
-import type { JobRunner } from './runner.js';
+import { DEFAULT_PILOT_CONFIG } from './pilot/config.js';
+import { InProcessJobs } from './platform/jobs/in-process.js';
+import type { JobRunner } from './platform/jobs/runner.js';
 
 describe('startBackgroundJobs', () => {
   it('declares every job on the runner, syncs a new connection at once, and closes the runner on stop', async () => {

@@ -1,16 +1,19 @@
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
-import { openConnection } from '../../accounts/connections.js';
-import { SyncScheduler } from '../../accounts/sync/scheduler.js';
-import { notifyPilotTrade } from '../../alerts/push/pilot.js';
-import { AlertScheduler } from '../../alerts/scheduler.js';
-import { scheduleBacktest } from '../../analysis/backtest/backtest.js';
-import { publishUserEvent } from '../../live/live.js';
-import { marketOf } from '../../market/market.js';
-import { startMarketWarmer } from '../../market/market-warm.js';
-import { DEFAULT_PILOT_CONFIG } from '../../pilot/config.js';
-import { startPilot } from '../../pilot/scheduler.js';
-import type { AppDeps } from '../deps.js';
-import { type JobRunner, type JobRunObserver, observeJobs } from './runner.js';
+import { openConnection } from './accounts/connections.js';
+import { SyncScheduler } from './accounts/sync/scheduler.js';
+import { notifyPilotTrade } from './alerts/push/pilot.js';
+import { AlertScheduler } from './alerts/scheduler.js';
+import { scheduleBacktest } from './analysis/backtest/backtest.js';
+import { startMarketWarmer } from './analysis/market-warm.js';
+import { mailerOf } from './auth/verification/mailer.js';
+import { publishUserEvent } from './live/live.js';
+import { marketOf } from './market/market.js';
+import { pilotSeries } from './pilot/bot.js';
+import { DEFAULT_PILOT_CONFIG } from './pilot/config.js';
+import { startPilot } from './pilot/scheduler.js';
+import type { AppDeps } from './platform/deps.js';
+import { type JobRunner, type JobRunObserver, observeJobs } from './platform/jobs/runner.js';
+import { type RunningWorker, startJobWorker, type WorkerOptions } from './platform/jobs/worker.js';
 
 export interface BackgroundOptions {
   /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
@@ -28,6 +31,14 @@ export interface BackgroundJobs {
   /** Stops taking jobs, ends the syncs under way early (at a page boundary), waits for the handlers, closes `jobs`. */
   stop(): Promise<void>;
 }
+
+/**
+ * The server's background jobs, wired here by the composition root: each feature offers its jobs
+ * (the account sync, the alert pass, the pilot, the backtest record, the analysis warmer) and this
+ * file starts them on a runner and connects them where one feature's event is another's work (a
+ * synced connection is a user event of `live/`, a pilot trade a push of `alerts/`). The platform's
+ * runners (`platform/jobs/`) know no feature.
+ */
 
 /**
  * Declares every background job of the server on `runner` and works them there: the account sync
@@ -75,7 +86,7 @@ export async function startBackgroundJobs(
   const [, , backtest] = await Promise.all([
     sync.start(jobs),
     alerts.start(jobs),
-    backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs) : null,
+    backtestMs > 0 ? scheduleBacktest(deps, jobs, backtestMs, pilotSeries) : null,
   ]);
   return {
     sync,
@@ -88,4 +99,16 @@ export async function startBackgroundJobs(
       await stopping;
     },
   };
+}
+
+/**
+ * `marketlens worker` ({@link startJobWorker}) working this server's jobs: deps built from the
+ * options when the caller has none (the mail of the configuration included).
+ */
+export function startWorker(options: Omit<WorkerOptions, 'startJobs' | 'defaults'>): Promise<RunningWorker> {
+  return startJobWorker({
+    ...options,
+    startJobs: startBackgroundJobs,
+    defaults: (log) => ({ mailer: mailerOf(options.config.mail, log) }),
+  });
 }
