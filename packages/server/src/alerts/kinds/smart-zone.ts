@@ -3,8 +3,9 @@
  * the entry zone of the plan published as of that candle.
  */
 import { ALERT_KIND_WINDOWS, TARGET_RANGES } from '@marketlens/contract';
-import { analysisOf, requireAsset } from '../../analysis/analysis.js';
+import { analysisOf } from '../../analysis/analysis.js';
 import { distancePct } from '../../analysis/distance.js';
+import { requireAsset } from '../../market/assets.js';
 import { marketOf } from '../../market/market.js';
 import { ALERT_DEPTH, type AlertKindSpec, analysisWindowOf, entryZoneAt } from './kind.js';
 
