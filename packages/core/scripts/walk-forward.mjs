@@ -126,7 +126,9 @@ export function walk(s, onAnalysis, options = {}) {
       entry_type: gated.entry_type,
       targets: gated.take_profits.length,
       r1_net: gated.take_profits[0]?.risk_reward_net ?? null,
-      beyond_level: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
+      beyond_level:
+        gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones.filter(significant(a.levels))),
+      beyond_minor: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
       outcome: null,
       realized_r: null,
     };
@@ -155,6 +157,16 @@ export const calClosed = (r) =>
 
 /** The reward minimums turned off: the plan before the gates that decide whether it is published. */
 export const PRE_GATE = { minRiskReward: 0, minNetRiskReward: -1e6 };
+
+const EXTREMES = ['all_time_high', 'all_time_low', 'high_52w', 'low_52w'];
+/**
+ * A level of some strength, as `buildPlan` reads its default obstacles: two swings or more, the higher
+ * timeframe's, or a range extreme (the rule restated here, not imported, so the eval checks it).
+ */
+export const significant = (levels) => (z) =>
+  z.touches >= 2 ||
+  (levels.higher_timeframe !== null && z.timeframe === levels.higher_timeframe) ||
+  z.sources.some((x) => EXTREMES.includes(x));
 
 /**
  * Whether a plan's target 1 lies beyond a level in the way: a zone whose near edge (its low for a
