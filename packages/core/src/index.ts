@@ -273,6 +273,7 @@ export {
   fitGeometryCalibration,
   type GeometryCalibration,
   type GeometryKnot,
+  geometryBaseRate,
   geometryLogOdds,
   type SignalCalibration,
   type SignalEvidence,

@@ -522,6 +522,26 @@ export function geometryLogOdds(geometry: GeometryCalibration, evidence: number,
 }
 
 /**
+ * The forecast without the signal for a plan with break-even `breakEven` (see {@link breakEvenOf}):
+ * `sigmoid(h(q) + mean g)`, the geometry's term with the evidence term at its training average (the
+ * mean of `g`'s knot offsets weighted by their plans). What a call's {@link calibratePlan}
+ * probability is compared with: the signal adds information for this plan only where its evidence
+ * lifts the probability above it. The family's `base_rate` without a geometry part or with a null
+ * or non-finite break-even.
+ */
+export function geometryBaseRate(curve: FamilyCalibration, breakEven: number | null): number {
+  const geo = curve.geometry;
+  if (geo === undefined || breakEven === null || !Number.isFinite(breakEven)) return curve.base_rate;
+  let plans = 0;
+  let sum = 0;
+  for (const k of geo.evidence_knots) {
+    plans += k.plans;
+    sum += k.plans * k.offset;
+  }
+  return sigmoid(readKnots(geo.break_even_knots, breakEven) + (plans > 0 ? sum / plans : 0));
+}
+
+/**
  * The calibrated probability that a plan with break-even `breakEven` (see {@link breakEvenOf})
  * reaches target 1 before its stop, at raw evidence `evidence`: `sigmoid(h(q) + g(e))` on the
  * curve's {@link GeometryCalibration}. Without a geometry part, or with a null or non-finite

@@ -461,10 +461,9 @@ describe('signal', () => {
       // Few calls survive the gates on these series (issue 40: almost only holds). Since session 14
       // (issue 38's plans by default, the probability conditioned on the plan's geometry) none does on
       // these 500-candle windows: a plan paying 1.5 R after costs reaches target 1 first about 10-20%
-      // of the time, below its break-even (40% or more), and below the family's base rate (51-61%,
-      // fitted on plans before the reward minimums). The walk-forward of EVALUATION.md publishes a
-      // few (27 training, 2 held out). Asserted as measured (docs/decisions.md, "Issue 38 as the
-      // default"): a call published here again is a change to look at.
+      // of the time, below its break-even (40% or more), so the expected-R gate holds it. Asserted as
+      // measured (docs/decisions.md, "Issue 38 as the default"): a call published here again is a
+      // change to look at.
       expect(calls).toBe(0);
       // Some calls of the score hold for lack of edge (the daily curve falls below its base rate).
       expect(noEdge).toBeGreaterThan(10);

@@ -4,7 +4,14 @@ import { checkNumber } from '../indicators/internal/validate.js';
 import { type SupportResistance, supportResistance } from '../levels/zones.js';
 import { buildPlan, type PlanOptions, type TradePlan } from '../plan/plan.js';
 import { type Regime, regime } from '../regime/regime.js';
-import { breakEvenOf, calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import {
+  breakEvenOf,
+  calibrate,
+  geometryBaseRate,
+  type SignalCalibration,
+  signalEvidence,
+  timeframeFamily,
+} from './calibration.js';
 import { EDGE_INTERVAL_LEVEL, type PlanEdge, planEdge, probabilityInterval } from './calibration-edge.js';
 import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, ok, orNull } from './context.js';
@@ -105,8 +112,10 @@ export interface Signal {
   /** The uncalibrated evidence measure behind `confidence`, 0..1 (see {@link signal}). */
   raw_confidence: number;
   /**
-   * The event's rate over all training plans of the series' timeframe family: what `confidence`
-   * of a buy or sell is to be compared with.
+   * The forecast without the signal, what `confidence` of a buy or sell is to be compared with: for
+   * a call judged by a plan with a trade, the probability that plan's geometry alone gives
+   * (`geometryBaseRate`: its break-even's term at the training average of the evidence term);
+   * otherwise the event's rate over all training plans of the series' timeframe family.
    */
   base_rate: number;
   /** The six factors, in {@link SIGNAL_FACTORS} order. */
@@ -375,8 +384,10 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  * with a plan, `sigmoid(slope * logit(q) + g(evidence))` with `q` the plan's break-even after
  * costs (`breakEvenOf`: a driftless walk's chance of target 1 first) and `g` a monotone function
  * of the evidence formula above (`calibratePlan`); otherwise (a hold, or a call whose plan has
- * no trade) the evidence-only monotone curve (`calibrate`). `base_rate` is the event's rate over
- * all the family's training plans.
+ * no trade) the evidence-only monotone curve (`calibrate`). `base_rate` is the forecast without
+ * the signal: for a call judged by a plan with a trade, its geometry's alone (`geometryBaseRate`,
+ * the evidence term at its training average); otherwise the event's rate over all the family's
+ * training plans.
  * - A raw buy/sell is judged by the plan it would publish (`buildPlan` on its side with the levels
  *   of the bar and `options.plan`, whose `costPct` should be the asset class's): `edge` gives `p`
  *   with its credible interval from the calibration's data (`probabilityInterval`: the Beta
@@ -478,7 +489,7 @@ export function signalAndPlan(
       'calibration',
     );
   }
-  const base_rate = curve.base_rate;
+  let base_rate = curve.base_rate;
   if (coverage === 0) {
     return {
       signal: {
@@ -508,8 +519,11 @@ export function signalAndPlan(
     // The call is judged by the plan it would publish: its probability against its break-even.
     const levels = options?.levels ?? supportResistance(ctx.candles, { asOf: i, atr: ctx.atr(14) });
     plan = buildPlan(ctx.candles, levels, { ...options?.plan, direction: raw.action === 'buy' ? 'long' : 'short' });
-    const interval = probabilityInterval(curve, evidence.evidence, level, breakEvenOf(plan));
+    const breakEven = breakEvenOf(plan);
+    const interval = probabilityInterval(curve, evidence.evidence, level, breakEven);
     p = interval.probability;
+    // without the signal, this plan's chance is its geometry's: the gate asks what the evidence adds
+    base_rate = geometryBaseRate(curve, breakEven);
     edge = planEdge(plan, interval);
   }
   // minEdge -1 is the raw reading of the score: no call is held for lack of edge.
