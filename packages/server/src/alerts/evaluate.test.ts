@@ -130,10 +130,7 @@ describe('evaluateAlert per kind', () => {
     // (as MARKETLENS_SIGNAL_MIN_EXPECTED_R=-100 does on a server) so that plans are published,
     // which is what this test is about; for the same reason the plan's reward minimum (issue 38's
     // poor_reward, 1.5 R net) is off, since under it this window publishes no plan at all.
-    // Since issue 38's plans are the default (session 14) the probability gate compares with the base
-    // rate of plans before the reward minimums (51% intraday), which these calls no longer clear: both
-    // signal gates are off (minEdge -1, the raw reading of the score) for the same reason.
-    const options = { signal: { minEdge: -1 }, plan: { minNetRiskReward: 0 } };
+    const options = { signal: { minExpectedR: -100 }, plan: { minNetRiskReward: 0 } };
     let at = -1;
     let d = 0;
     for (let i = 320; i < 400 && at < 0; i++) {
