@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import {
   buildPlan,
   calibrate,
+  calibratePlan,
   fitCalibration,
   SIGNAL_CALIBRATION,
   SIGNAL_MIN_EDGE,
@@ -37,7 +38,7 @@ import {
 import { bootstrapCI, PLAN_BASE, planCases, planOutcomes, searchPlans } from './plan-search.mjs';
 import { regimeEvaluation, regimeSectionLines } from './regime-eval.mjs';
 import { signalEdgeSection } from './signal-edge.mjs';
-import { closed, dataDir, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, walk } from './walk-forward.mjs';
+import { calClosed, closed, dataDir, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, walk } from './walk-forward.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const series = loadSeries();
@@ -164,9 +165,17 @@ function permutation(rows, seed) {
 }
 
 // ---- calibration: the shipped table (time split) and leave one series out ----
-const plans = records.filter(closed);
+// The calibration's population (session 14): the default plan when it has a trade, else the same
+// geometry before the reward minimums; its forecast is conditioned on the plan's break-even.
+const plans = records
+  .filter(calClosed)
+  .map((r) => ({ ...r, hit: r.cal_outcome === 'tp_hit', breakEven: r.break_even }));
 const table = SIGNAL_CALIBRATION.families;
-const shipped = plans.map((r) => ({ ...r, p: calibrate(table[r.family], r.evidence), b: table[r.family].base_rate }));
+const shipped = plans.map((r) => ({
+  ...r,
+  p: calibratePlan(table[r.family], r.evidence, r.breakEven),
+  b: table[r.family].base_rate,
+}));
 const train = shipped.filter((r) => r.part === 'train');
 const test = shipped.filter((r) => r.part === 'test');
 const loso = [];
@@ -179,7 +188,7 @@ for (const s of perSeries) {
     );
   }
   for (const r of plans.filter((x) => x.series === s.name)) {
-    loso.push({ ...r, p: calibrate(curves[r.family], r.evidence), b: curves[r.family].base_rate });
+    loso.push({ ...r, p: calibratePlan(curves[r.family], r.evidence, r.breakEven), b: curves[r.family].base_rate });
   }
 }
 const sTrain = scores(train);
@@ -217,9 +226,18 @@ out(
   "before its time stop, with the 0.20% cost. A Hold's is 1 minus that probability for the plan on the side the score",
 );
 out(
-  'leans to (the trade it declines). The probability comes from a monotone curve of the raw evidence (`raw_confidence`),',
+  "leans to (the trade it declines). For a call judged by a plan, the probability is conditioned on that plan's geometry:",
 );
-out('one per timeframe family, fitted on the first 70% of each series (`scripts/fit-calibration.mjs`, shipped as');
+out(
+  "`logit(P) = h(q) + g(evidence)`, with `q` the plan's break-even after costs (`breakEvenOf`: a driftless walk reaches",
+);
+out(
+  'target 1 first with probability q), `h` non-decreasing in q and `g` monotone in the raw evidence (`raw_confidence`);',
+);
+out(
+  'for a hold, or a call whose plan has no trade, it comes from a monotone curve of the raw evidence alone. Both are fitted',
+);
+out('per timeframe family on the first 70% of each series (`scripts/fit-calibration.mjs`, shipped as');
 out(
   `\`SIGNAL_CALIBRATION\` with its provenance). A Buy or Sell whose probability is below the base rate + ${Math.round(SIGNAL_MIN_EDGE * 100)} points`,
 );
@@ -227,7 +245,11 @@ out("(`SIGNAL_MIN_EDGE`) is published as a Hold with `reason: 'no_edge'`.");
 out();
 const fam = (name) => {
   const t = table[name];
-  return `${name}: ${t.plans} training plans, base rate ${pts(t.base_rate)}%, Kendall tau ${f(t.tau)} (z ${f(t.z, 2)}), curve ${t.direction}`;
+  const g = t.geometry;
+  const geo = g
+    ? `; geometry: h from ${f(1 / (1 + Math.exp(-g.break_even_knots[0].offset)), 2)} at q ${f(g.break_even_knots[0].at, 2)} to ${f(1 / (1 + Math.exp(-g.break_even_knots[g.break_even_knots.length - 1].offset)), 2)} at q ${f(g.break_even_knots[g.break_even_knots.length - 1].at, 2)} (${g.break_even_knots.length} knots), evidence term ${g.direction} (score test z ${f(g.z, 2)}, ${g.evidence_knots.length} knots)`
+    : '';
+  return `${name}: ${t.plans} training plans, base rate ${pts(t.base_rate)}%, Kendall tau ${f(t.tau)} (z ${f(t.z, 2)}), curve ${t.direction}${geo}`;
 };
 out(`Fitted tables: ${fam('daily')}; ${fam('intraday')}.`);
 out();
@@ -245,7 +267,7 @@ out();
 out('## Calibration: training and held-out side by side');
 out();
 out(
-  `Plans: every analysis whose score leans to a side, with the default plan on that side, entered and closed (${plans.length} plans). Time split: the first ${Math.round(TRAIN_SHARE * 100)}% of each series trains the shipped table, the rest is held out. Leave one series out: the same fit on the other series, evaluated on the one left out (each family refitted). Reliability error: mean |forecast - realized| over equal-count deciles of the forecast with at least 50 plans, in points. Base rate: the constant forecast of the training part's rate (per family).`,
+  `Plans: every analysis whose score leans to a side, with the default plan on that side when it has a trade, else the same geometry with the reward minimums off (\`minRiskReward: 0\`, \`minNetRiskReward: -1e6\`), entered and closed (${plans.length} plans); forecast: \`calibratePlan\` at the plan's break-even. Time split: the first ${Math.round(TRAIN_SHARE * 100)}% of each series trains the shipped table, the rest is held out. Leave one series out: the same fit on the other series, evaluated on the one left out (each family refitted). Reliability error: mean |forecast - realized| over equal-count deciles of the forecast with at least 50 plans, in points. Base rate: the constant forecast of the training part's rate (per family).`,
 );
 out();
 out('| | training (70%) | held out (30%) | leave one series out |');
@@ -324,13 +346,13 @@ out();
   }
   out();
   out(
-    "Plans: the default plan on the side each leaning analysis's score calls (published or not), at the walk's 0.20% round trip. Target 1 beyond a level: a zone's near edge lies strictly between the entry and target 1 (should be 0). R at target 1 is `risk_reward_net`. Limit: the entry waits at a support below the close (a resistance above it for a short); an unfilled limit plan expires and is no trade (the outcome table above counts it as `expired`).",
+    "Plans: the default plan on the side each leaning analysis's score calls (published or not), at the walk's 0.20% round trip. Target 1 beyond a level of some strength: the near edge of a zone with two swings or more, of the higher timeframe or holding a range extreme lies strictly between the entry and target 1 (should be 0); beyond a minor pivot: any zone's (a single-touch level the target may pass, as a chartist does). R at target 1 is `risk_reward_net`. Limit: the entry waits at a support below the close (a resistance above it for a short); an unfilled limit plan expires and is no trade (the outcome table above counts it as `expired`).",
   );
   out();
   out(
-    '| series | part | leaning analyses | plans | share with a plan | target 1 beyond a level | median R at target 1, net | two targets | limit entries | limit filled | poor_reward | target_blocked |',
+    '| series | part | leaning analyses | plans | share with a plan | target 1 beyond a level of some strength | target 1 beyond a minor pivot | median R at target 1, net | two targets | limit entries | limit filled | poor_reward | target_blocked |',
   );
-  out('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  out('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   const geometryRow = (name, recs) => {
     for (const part of ['train', 'test']) {
       const rs = recs.filter((r) => r.part === part);
@@ -338,7 +360,7 @@ out();
       const lim = ps.filter((r) => r.entry_type === 'limit');
       const filled = lim.filter((r) => r.outcome !== null && r.outcome !== 'expired' && r.outcome !== 'pending');
       out(
-        `| ${name} | ${part === 'train' ? 'training' : 'held out'} | ${rs.length} | ${ps.length} | ${pct(ps.length, rs.length)} | ${ps.filter((r) => r.beyond_level).length} | ${f(median(ps.map((r) => r.r1_net)), 2)} | ${pct(ps.filter((r) => r.targets === 2).length, ps.length)} | ${lim.length} | ${pct(filled.length, lim.length)} | ${rs.filter((r) => r.plan_reason === 'poor_reward').length} | ${rs.filter((r) => r.plan_reason === 'target_blocked').length} |`,
+        `| ${name} | ${part === 'train' ? 'training' : 'held out'} | ${rs.length} | ${ps.length} | ${pct(ps.length, rs.length)} | ${ps.filter((r) => r.beyond_level).length} | ${pct(ps.filter((r) => r.beyond_minor).length, ps.length)} | ${f(median(ps.map((r) => r.r1_net)), 2)} | ${pct(ps.filter((r) => r.targets === 2).length, ps.length)} | ${lim.length} | ${pct(filled.length, lim.length)} | ${rs.filter((r) => r.plan_reason === 'poor_reward').length} | ${rs.filter((r) => r.plan_reason === 'target_blocked').length} |`,
       );
     }
   };

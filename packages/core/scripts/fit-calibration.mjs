@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fitCalibration, TIMEFRAME_FAMILIES, timeframeFamily } from '../dist/index.js';
-import { closed, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, WARMUP, walk } from './walk-forward.mjs';
+import { calClosed, loadSeries, MIN_PLANS, splitIndex, TRAIN_SHARE, WARMUP, walk } from './walk-forward.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const series = loadSeries();
@@ -24,8 +24,10 @@ for (const s of series) {
   const c = s.candles;
   const n = c.close.length;
   const family = timeframeFamily(c.time, n - 1);
-  const train = walk(s).filter((r) => r.part === 'train' && closed(r));
-  for (const r of train) samples[family].push({ evidence: r.evidence, hit: r.outcome === 'tp_hit' });
+  const train = walk(s).filter((r) => r.part === 'train' && calClosed(r));
+  for (const r of train) {
+    samples[family].push({ evidence: r.evidence, hit: r.cal_outcome === 'tp_hit', breakEven: r.break_even });
+  }
   const first = Math.min(WARMUP, Math.floor(n / 3));
   files.push({
     file: s.file,
@@ -34,7 +36,7 @@ for (const s of series) {
     train_from: day(c.time[first]),
     train_to: day(c.time[splitIndex(n) - 1]),
     plans: train.length,
-    hits: train.filter((r) => r.outcome === 'tp_hit').length,
+    hits: train.filter((r) => r.cal_outcome === 'tp_hit').length,
   });
 }
 const families = Object.fromEntries(
@@ -46,10 +48,11 @@ const table = {
     event:
       'target 1 reached before the stop and before the time stop, by a plan that was entered (simulatePlan, 0.20% round-trip cost); expired plans and plans still open at the end of the data are left out',
     population:
-      'every analysis after the warm-up whose composite score leans to a side, with the default plan on that side (published or not)',
-    evidence: 'signalEvidence(factors).evidence: coverage * (0.5 * min(1, |score| / 0.5) + 0.5 * agreement)',
+      'every analysis after the warm-up whose composite score leans to a side, with the default plan on that side (published or not) when it has a trade, else the same plan with the reward minimums off (minRiskReward 0, minNetRiskReward -1e6)',
+    evidence:
+      "signalEvidence(factors).evidence: coverage * (0.5 * min(1, |score| / 0.5) + 0.5 * agreement); with the geometry part, also the plan's break-even after costs (breakEvenOf)",
     split: `time: the first ${Math.round(TRAIN_SHARE * 100)}% of the candles of each series trains, the rest is held out`,
-    method: `isotonic regression (pool-adjacent-violators) in the direction of Kendall's tau, constant base rate unless |z| >= 2, blocks of at least ${MIN_PLANS} plans, linear between knots`,
+    method: `evidence only: isotonic regression (pool-adjacent-violators) in the direction of Kendall's tau, constant base rate unless |z| >= 2, blocks of at least ${MIN_PLANS} plans, linear between knots; geometry: logit(P) = slope * logit(break-even) + g(evidence), slope by maximum likelihood, g monotone (pool-adjacent-violators of maximum-likelihood offsets, direction from the score test, constant unless |z| >= 2, blocks of at least ${MIN_PLANS} plans, linear between knots)`,
     fitted: process.env.FIT_DATE ?? day(Date.now()),
     files,
   },
@@ -62,6 +65,24 @@ const table = {
         tau: round(t.tau),
         z: round(t.z),
         knots: t.knots.map((k) => ({ evidence: round(k.evidence), probability: round(k.probability), plans: k.plans })),
+        ...(t.geometry
+          ? {
+              geometry: {
+                break_even_knots: t.geometry.break_even_knots.map((k) => ({
+                  ...k,
+                  at: round(k.at),
+                  offset: round(k.offset),
+                })),
+                direction: t.geometry.direction,
+                z: round(t.geometry.z),
+                evidence_knots: t.geometry.evidence_knots.map((k) => ({
+                  ...k,
+                  at: round(k.at),
+                  offset: round(k.offset),
+                })),
+              },
+            }
+          : {}),
       },
     ]),
   ),
@@ -92,4 +113,10 @@ for (const [f, t] of Object.entries(families)) {
   console.log(
     `${f}: ${t.plans} plans, base rate ${t.base_rate.toFixed(3)}, ${t.direction} (tau ${t.tau.toFixed(3)}, z ${t.z.toFixed(2)}), ${t.knots.length} knots`,
   );
+  if (t.geometry) {
+    const g = t.geometry;
+    console.log(
+      `  geometry: h ${g.break_even_knots.map((k) => `${k.at.toFixed(3)}:${k.offset.toFixed(3)}/${k.plans}`).join(' ')}; g ${g.direction} (z ${g.z.toFixed(2)}) ${g.evidence_knots.map((k) => `${k.at.toFixed(3)}:${k.offset.toFixed(3)}/${k.plans}`).join(' ')}`,
+    );
+  }
 }

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, buildPlan, computeContext, signalEvidence, simulatePlan } from '../dist/index.js';
+import { analyze, breakEvenOf, buildPlan, computeContext, signalEvidence, simulatePlan } from '../dist/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const dataDir = process.env.MARKETLENS_SHARED_DATA ?? resolve(here, '../../../../shared/data');
@@ -101,6 +101,10 @@ export function walk(s, onAnalysis, options = {}) {
     const levels = { ...a.levels, volume_profile: a.volume_profile };
     const gated = a.zone.direction === direction ? a.zone : buildPlan(c, levels, { ...options.plan, direction });
     const plan = gated;
+    // The calibration's plan: the default plan when it has a trade, else the same geometry with the
+    // reward minimums off (a structural plan whose target 1 is near), so the fit sees every geometry.
+    const calPlan =
+      gated.direction !== null ? gated : buildPlan(c, levels, { ...options.plan, ...PRE_GATE, direction });
     const published = a.signal.action !== 'hold';
     const record = {
       series: s.name,
@@ -122,7 +126,9 @@ export function walk(s, onAnalysis, options = {}) {
       entry_type: gated.entry_type,
       targets: gated.take_profits.length,
       r1_net: gated.take_profits[0]?.risk_reward_net ?? null,
-      beyond_level: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
+      beyond_level:
+        gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones.filter(significant(a.levels))),
+      beyond_minor: gated.direction === null ? null : targetBeyondLevel(gated, a.levels.zones),
       outcome: null,
       realized_r: null,
     };
@@ -131,6 +137,12 @@ export function walk(s, onAnalysis, options = {}) {
       record.outcome = sim.outcome;
       record.realized_r = sim.realized_r;
     }
+    record.cal_plan = calPlan.direction !== null;
+    record.cal_gated = calPlan === gated;
+    record.break_even = breakEvenOf(calPlan);
+    record.cal_outcome = calPlan === gated ? record.outcome : null;
+    if (calPlan.direction !== null && calPlan !== gated)
+      record.cal_outcome = simulatePlan(calPlan, c, { fromIndex: i + 1 }).outcome;
     records.push(record);
   }
   return records;
@@ -138,6 +150,23 @@ export function walk(s, onAnalysis, options = {}) {
 
 /** A closed plan: entered and resolved (target 1, stop or time stop). */
 export const closed = (r) => r.outcome === 'tp_hit' || r.outcome === 'stopped_out' || r.outcome === 'time_stopped';
+
+/** The calibration's plan closed (see `walk`: the default plan, else the pre-gate one). */
+export const calClosed = (r) =>
+  r.cal_outcome === 'tp_hit' || r.cal_outcome === 'stopped_out' || r.cal_outcome === 'time_stopped';
+
+/** The reward minimums turned off: the plan before the gates that decide whether it is published. */
+export const PRE_GATE = { minRiskReward: 0, minNetRiskReward: -1e6 };
+
+const EXTREMES = ['all_time_high', 'all_time_low', 'high_52w', 'low_52w'];
+/**
+ * A level of some strength, as `buildPlan` reads its default obstacles: two swings or more, the higher
+ * timeframe's, or a range extreme (the rule restated here, not imported, so the eval checks it).
+ */
+export const significant = (levels) => (z) =>
+  z.touches >= 2 ||
+  (levels.higher_timeframe !== null && z.timeframe === levels.higher_timeframe) ||
+  z.sources.some((x) => EXTREMES.includes(x));
 
 /**
  * Whether a plan's target 1 lies beyond a level in the way: a zone whose near edge (its low for a

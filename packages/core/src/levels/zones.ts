@@ -132,9 +132,8 @@ export interface SupportResistanceOptions {
   maxZones?: number;
   /**
    * The levels a chartist draws (issue 38): kept by side and distance (see `nearestPerSide`,
-   * `reachAtr`), with the range extremes, open gaps and the higher timeframe's swings. Default false
-   * for now: the strongest `maxZones` swing zones of the window, as before; the signal's calibration
-   * is fitted on plans over those, so the default switches with a refit that meets its targets.
+   * `reachAtr`), with the range extremes, open gaps and the higher timeframe's swings. Default true;
+   * false keeps the strongest `maxZones` swing zones of the window (the levels before issue 38).
    */
   bySide?: boolean;
   /** The nearest zones on each side that are always kept (within `reachAtr`). Default 2. */
@@ -191,7 +190,7 @@ function checkBoolean(name: string, value: unknown): boolean {
 }
 
 function paramsOf(o: SupportResistanceOptions | undefined): Params {
-  const bySide = checkBoolean('bySide', o?.bySide ?? false);
+  const bySide = checkBoolean('bySide', o?.bySide ?? true);
   return {
     bySide,
     window: checkInt('window', o?.window ?? 500, 3, 1e9),
@@ -294,7 +293,7 @@ function volumeInside(profile: VolumeProfile, a: number, b: number): number {
  *    zone of the part no zone covers (or, narrower than `minWidthAtr`, mark the zone they touch),
  *    strength as a minor swing at the gap's candle. The zone holding the volume profile's point of
  *    control is marked `volume_node`. Gaps only with `bySide`. `sources` lists what made each zone.
- * 6. Kept, with `bySide` (default false: the `maxZones` (12) strongest, ties the later touch, then
+ * 6. Kept, with `bySide` (default true; false: the `maxZones` (12) strongest, ties the later touch, then
  *    the nearer the mark): the zone holding the mark, and per side (zones entirely below the mark, and entirely
  *    above), from the mark outwards by the distance to the near edge, the `nearestPerSide` nearest
  *    within `reachAtr` ATR, then those within reach that hold a range extreme, then the strongest
@@ -310,7 +309,7 @@ function volumeInside(profile: VolumeProfile, a: number, b: number): number {
  * During the ATR warm-up (fewer than `atrPeriod + 1` candles) the zigzag finds nothing, the cluster
  * scale is the mean high-low range of the window, and `atr` / `distance_atr` are null.
  * Defaults: window 500, fractalSpan 2, atrPeriod 14, zigzagAtr 2, clusterAtr 0.5, maxWidthAtr 1,
- * minWidthAtr 0.2, halfLife 100, bySide false, maxZones 12 (4 a side with bySide), nearestPerSide 2,
+ * minWidthAtr 0.2, halfLife 100, bySide true, maxZones 4 a side (12 in all without bySide), nearestPerSide 2,
  * reachAtr 10, mergeAtr 0.25, minGapAtr 0.25, higherTimeframe and rangeExtremes as bySide,
  * profileBins 24, valueArea 0.7. The range
  * extremes and the higher timeframe read the whole history (a linear pass each); the rest reads

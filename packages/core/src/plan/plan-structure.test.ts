@@ -430,8 +430,17 @@ function checkLevelsRule(c: Candles, lv: SupportResistance, opts: PlanOptions): 
   }
   const s = plan.direction === 'long' ? 1 : -1;
   const entry = s * plan.entry_price;
-  // the near edges of the levels on the profit side beyond the entry, nearest first
+  // the near edges of the levels of some strength on the profit side beyond the entry, nearest first:
+  // two swings or more, the higher timeframe's, or a range extreme (a single minor pivot is passed;
+  // session 14, docs/decisions.md "Issue 38 as the default")
+  const extremes = ['all_time_high', 'all_time_low', 'high_52w', 'low_52w'];
   const edges = lv.zones
+    .filter(
+      (z) =>
+        z.touches >= 2 ||
+        (lv.higher_timeframe !== null && z.timeframe === lv.higher_timeframe) ||
+        z.sources.some((x) => extremes.includes(x)),
+    )
     .map((z) => (s > 0 ? { near: z.low, far: z.high, mid: z.mid } : { near: -z.high, far: -z.low, mid: -z.mid }))
     .filter((z) => z.near > entry)
     .map((z) => z.near)
@@ -457,6 +466,26 @@ describe('buildPlan: targets at the levels in the way, the stop beyond the struc
   const support = zone('support', 97, 98.5);
   const long = (zones: Zone[], opts: PlanOptions = {}): TradePlan =>
     buildPlan(c, levelsOf(c, 2, zones), { direction: 'long', ...opts });
+
+  it('passes a single minor pivot; a level touched twice, of the higher timeframe or a range extreme is in the way', () => {
+    const minor = { ...zone('resistance', 101, 101.5, 0.9), touches: 1 };
+    const far = zone('resistance', 106, 107);
+    // the lone pivot at 101 is no level of any strength: target 1 at 106
+    expect(long([support, minor, far], { minNetRiskReward: 0 }).take_profits[0].price).toBe(106);
+    const higher = { ...minor, timeframe: 'd1' };
+    const lvHigher = { ...levelsOf(c, 2, [support, higher, far]), higher_timeframe: 'd1' };
+    expect(
+      buildPlan(c, lvHigher, { direction: 'long', minNetRiskReward: 0, minRiskReward: 0 }).take_profits[0].price,
+    ).toBe(101);
+    const extreme = { ...minor, touches: 0, sources: ['high_52w' as const] };
+    expect(long([support, extreme, far], { minNetRiskReward: 0, minRiskReward: 0 }).take_profits[0].price).toBe(101);
+    const twice = { ...minor, touches: 2 };
+    expect(long([support, twice, far], { minNetRiskReward: 0, minRiskReward: 0 }).take_profits[0].price).toBe(101);
+    // an explicit obstacleStrength reads the strength instead (0: every level)
+    expect(
+      long([support, minor, far], { minNetRiskReward: 0, minRiskReward: 0, obstacleStrength: 0 }).take_profits[0].price,
+    ).toBe(101);
+  });
 
   it('takes target 1 at the first opposing level of any strength, target 2 at the next (70/30)', () => {
     const zones = [support, zone('resistance', 103, 104, 0.9), zone('resistance', 106, 107, 0.3)];

@@ -11,7 +11,15 @@ import type { SupportResistance, Zone } from '../levels/zones.js';
 import { caughtInputError as caught } from '../testing/bad-input.js';
 import { toColumns } from '../testing/props.js';
 import type { Candles } from '../types.js';
-import { buildPlan, type Direction, type PlanOptions, type PlanReason, type TradePlan } from './plan.js';
+import { buildPlan as anyPlan, type Direction, type PlanOptions, type PlanReason, type TradePlan } from './plan.js';
+
+/**
+ * The earlier geometry (`structure: false`): issue 38's geometry became the default in session 14 and
+ * is tested in plan-structure.test.ts and plan-structure.mutants.test.ts; these tests keep the
+ * earlier one, which stays an option, under its own flag.
+ */
+const buildPlan = (c: Candles, lv: SupportResistance, o?: PlanOptions): TradePlan =>
+  anyPlan(c, lv, { structure: false, ...o });
 
 const HOUR = 3_600_000;
 

@@ -3,7 +3,7 @@ import { ema } from '../indicators/ema.js';
 import { checkInt, checkNumber } from '../indicators/internal/validate.js';
 import { prefixCandles } from '../levels/internal.js';
 import { fractalsInto, type Swing } from '../levels/swings.js';
-import type { SupportResistance, Zone } from '../levels/zones.js';
+import type { SupportResistance, Zone, ZoneSource } from '../levels/zones.js';
 import type { Candles } from '../types.js';
 
 /** Side of a trade. */
@@ -24,8 +24,8 @@ export type PlanReason =
   /** The prices would not make a valid plan (for example a stop at or below zero for a long). */
   | 'degenerate_geometry'
   /**
-   * The first strong opposing zone (strength at least `obstacleStrength`: a resistance for a long)
-   * is nearer than `minRiskReward` times the risk, or the price is already inside it, and no target
+   * The first opposing level that counts as an obstacle (see `obstacleStrength`: a resistance for a
+   * long) is nearer than `minRiskReward` times the risk, or the price is already inside it, and no target
    * may lie beyond it.
    */
   | 'target_blocked'
@@ -124,8 +124,8 @@ export interface PlanOptions {
    * The geometry of issue 38 (a chartist's): the stop beyond the structure that invalidates the idea,
    * target 1 at or before the first level in the way of any strength, `poor_reward` below
    * `minNetRiskReward`, limit entries at the supports within `maxLimitAtr`, the time stop from the
-   * distance to target 1. Default false: the earlier geometry, which the signal's calibration is
-   * fitted on (see {@link buildPlan}); `obstacleStrength` then defaults to 0.6, else to 0.
+   * distance to target 1. Default true (the signal's calibration is fitted on it); false keeps the
+   * earlier geometry (see {@link buildPlan}), whose `obstacleStrength` defaults to 0.6.
    */
   structure?: boolean;
   /**
@@ -163,9 +163,12 @@ export interface PlanOptions {
   minNetRiskReward?: number;
   /**
    * An opposing zone at least this strong (`Zone.strength`, 0..1) is an obstacle: target 1 lies at
-   * or before the first one's near edge and target 2 at or before the second's. Default 0: every
-   * opposing level, of any strength, as a chartist takes profit before the first level in the way.
-   * A value above 1 leaves only the fallback target.
+   * or before the first one's near edge and target 2 at or before the second's. A value above 1
+   * leaves only the fallback target. Omitted (with `structure`): a level "of any strength" in the
+   * chartist's sense, not every minor pivot: a zone with at least {@link OBSTACLE_MIN_TOUCHES} (2)
+   * swings in it, or one drawn from the higher timeframe (`Zone.timeframe` is the levels'
+   * `higher_timeframe`), or one holding a range extreme (`all_time_high`, `all_time_low`,
+   * `high_52w`, `low_52w`). Without `structure` the default is 0.6.
    */
   obstacleStrength?: number;
   /** The single target when no opposing zone qualifies, in risk multiples. Default 2. */
@@ -213,7 +216,8 @@ interface Params {
   fallbackInvalidation: number;
   minRR: number;
   minNetRR: number;
-  obstacle: number;
+  /** Strength an obstacle needs; null: the significance rule (see `obstacleStrength`). */
+  obstacle: number | null;
   fallbackRR: number;
   maxTarget: number;
   minGap: number;
@@ -227,14 +231,18 @@ interface Params {
 }
 
 const BIG = 1e6;
-const DEFAULT_OBSTACLE_STRENGTH = 0;
+/**
+ * Swings a zone needs to be in the way of a structural plan's target on its own (see
+ * `PlanOptions.obstacleStrength`): a level touched twice, not a single minor pivot.
+ */
+export const OBSTACLE_MIN_TOUCHES = 2;
 /** The earlier geometry's obstacle: a fresh major swing and a fresh minor one at average volume. */
 const LEGACY_OBSTACLE_STRENGTH = 0.6;
 /** Fractal span of the structural swing: two candles each side (Williams). */
 const STRUCTURE_SPAN = 2;
 
 function paramsOf(o: PlanOptions | undefined): Params {
-  const structure = o?.structure ?? false;
+  const structure = o?.structure ?? true;
   if (typeof structure !== 'boolean') {
     throw new InputError('invalid_option', `structure must be a boolean, got ${String(structure)}`, 'structure');
   }
@@ -255,12 +263,10 @@ function paramsOf(o: PlanOptions | undefined): Params {
     fallbackInvalidation: checkNumber('fallbackInvalidationAtr', o?.fallbackInvalidationAtr ?? 1, 0, BIG),
     minRR: checkNumber('minRiskReward', o?.minRiskReward ?? 1, 0, BIG),
     minNetRR: checkNumber('minNetRiskReward', o?.minNetRiskReward ?? 1.5, -BIG, BIG),
-    obstacle: checkNumber(
-      'obstacleStrength',
-      o?.obstacleStrength ?? (structure ? DEFAULT_OBSTACLE_STRENGTH : LEGACY_OBSTACLE_STRENGTH),
-      0,
-      BIG,
-    ),
+    obstacle:
+      o?.obstacleStrength === undefined && structure
+        ? null
+        : checkNumber('obstacleStrength', o?.obstacleStrength ?? LEGACY_OBSTACLE_STRENGTH, 0, BIG),
     fallbackRR: checkNumber('fallbackRiskReward', o?.fallbackRiskReward ?? 2, Number.MIN_VALUE, BIG),
     maxTarget: checkNumber('maxTargetAtr', o?.maxTargetAtr ?? 6, 0, BIG),
     minGap: checkNumber('minTargetGapAtr', o?.minTargetGapAtr ?? 0.5, 0, BIG),
@@ -307,13 +313,26 @@ interface Band {
   high: number;
   mid: number;
   strength: number;
+  /** A level of some strength by the rule of `obstacleStrength`'s default (touches, timeframe, extreme). */
+  significant: boolean;
 }
 
-function toSide(z: Zone, s: number): Band {
+const EXTREMES: readonly ZoneSource[] = ['all_time_high', 'all_time_low', 'high_52w', 'low_52w'];
+
+function toSide(z: Zone, s: number, higher: string | null = null): Band {
   const { strength } = z;
+  const significant =
+    z.touches >= OBSTACLE_MIN_TOUCHES ||
+    (higher !== null && z.timeframe === higher) ||
+    z.sources.some((x) => EXTREMES.includes(x));
   return s > 0
-    ? { low: z.low, high: z.high, mid: z.mid, strength }
-    : { low: -z.high, high: -z.low, mid: -z.mid, strength };
+    ? { low: z.low, high: z.high, mid: z.mid, strength, significant }
+    : { low: -z.high, high: -z.low, mid: -z.mid, strength, significant };
+}
+
+/** Whether a level is in the way of a target: strong enough, or significant by the default rule. */
+function isObstacle(b: Band, p: Params): boolean {
+  return p.obstacle === null ? b.significant : b.strength >= p.obstacle;
 }
 
 /**
@@ -326,8 +345,8 @@ function toSide(z: Zone, s: number): Band {
  * run over at most the last `10 * max(trendFast, trendSlow)` candles, which bounds the cost of a
  * walk-forward and differs from a full-history EMA by about 1e-8 relative.
  *
- * Geometry: by default the earlier one (see `legacyPlan` below: the signal's calibration is fitted on
- * it); with `structure: true` (issue 38), for a long (a short is the exact mirror: the same steps on
+ * Geometry (issue 38, `structure` true by default; false gives the earlier one, `legacyPlan` below),
+ * for a long (a short is the exact mirror: the same steps on
  * negated prices):
  * - Entry band: if the nearest zone at or below the mark (its middle at or below the close) has its top
  *   within `maxPullbackAtr` ATR of the mark, the band is that zone up to the mark (cut to
@@ -344,7 +363,8 @@ function toSide(z: Zone, s: number): Band {
  *   `minStopAtr` ATR below `entry_price`; a stop that falls inside a zone moves below that zone's
  *   low by the buffer (the zone's low becomes the invalidation), so no stop sits inside a level.
  * - Targets at the levels in the way: the obstacles are the zones entirely above the entry with
- *   `strength` at least `obstacleStrength` (default 0: all of them), by their lower edge. Target 1 is the lower
+ *   `strength` at least `obstacleStrength` (default: the levels of some strength, two touches, the
+ *   higher timeframe or a range extreme, see {@link PlanOptions.obstacleStrength}), by their lower edge. Target 1 is the lower
  *   edge of the first (cut to `maxTargetAtr` ATR from the entry), target 2 that of the next one
  *   above it (zones sharing target 1's edge are its level) when it lies within `maxTargetAtr` ATR and
  *   at least `minTargetGapAtr` ATR above target 1; with no
@@ -440,7 +460,7 @@ export function buildPlan(candles: Candles, levels: SupportResistance, options?:
 
   const s = direction === 'long' ? 1 : -1;
   const m = s * mark;
-  const all: Band[] = levels.zones.map((z) => toSide(z, s));
+  const all: Band[] = levels.zones.map((z) => toSide(z, s, levels.higher_timeframe ?? null));
   // Own-side zones (a support for a long, by its middle at or below the close), nearest first.
   const own = all.filter((b) => b.mid <= m).sort((a, b) => b.mid - a.mid);
   const nearest: Band | undefined = own[0];
@@ -565,8 +585,8 @@ function geometryAt(
 
   // The levels in the way: every zone entirely above the entry (an obstacle by strength), nearest
   // first; a resistance the entry is inside (its middle above the close) blocks the trade.
-  const obstacles = all.filter((b) => b.low > entry && b.strength >= p.obstacle).sort((a, b) => a.low - b.low);
-  const inside = all.some((b) => b.mid > m && b.low <= entry && entry < b.high && b.strength >= p.obstacle);
+  const obstacles = all.filter((b) => b.low > entry && isObstacle(b, p)).sort((a, b) => a.low - b.low);
+  const inside = all.some((b) => b.mid > m && b.low <= entry && entry < b.high && isObstacle(b, p));
   const capped = entry + p.maxTarget * atr;
   const next = obstacles[0];
   if (next === undefined) g.targets.push(entry + p.fallbackRR * risk);
@@ -663,7 +683,7 @@ function legacyPlan(
 
   // The ceiling: the near edge of the first strong opposing zone, which no target passes; a zone the
   // price is already inside (its low at or below the entry) stops the trade at distance zero.
-  const obstacle = opposing.find((z) => z.strength >= p.obstacle);
+  const obstacle = opposing.find((z) => z.strength >= (p.obstacle ?? LEGACY_OBSTACLE_STRENGTH));
   const ceiling = obstacle === undefined ? Number.POSITIVE_INFINITY : Math.max(obstacle.low, entry);
   const blocked = ceiling - entry < p.minRR * risk;
 

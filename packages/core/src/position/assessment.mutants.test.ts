@@ -110,7 +110,10 @@ function byHand(inp: AssessmentInput, opts: AssessmentOptions = {}): PositionAss
       if (ref === null) record = null;
     }
     const planAsOf = (i: number, source: ReferencePlan['source']) => {
+      // without the reward minimums unless the options set them: the structure of a held position
       const plan = buildPlan(c, supportResistance(c, { ...opts.levels, asOf: i, atr: atrCol }), {
+        minRiskReward: 0,
+        minNetRiskReward: -1e6,
         ...opts.plan,
         direction: side,
       });

@@ -387,6 +387,8 @@ function remaining(s: number, mark: number, stop: number, target: number): numbe
  * 2. `entry_structure`: `buildPlan` on `supportResistance` as of the candle before the entry candle (the
  *    last candle closed before the entry, so nothing after the entry is read).
  * 3. `current`: `buildPlan` as of the last candle (entry time unknown or before the candles).
+ * Plans 2 and 3 are built without the reward minimums (`minRiskReward: 0`, `minNetRiskReward`
+ * -1e6, unless `options.plan` sets them): they locate the structure of a position already held.
  *
  * Fields (s = +1 long, -1 short; M mark, E entry, S recorded stop, T recorded take-profit, A ATR of the
  * last candle, I the reference plan's invalidation):
@@ -484,7 +486,14 @@ export function assessPosition(input: AssessmentInput, options?: AssessmentOptio
     const planAsOf = (i: number, source: ReferencePlanSource): ReferencePlan | null => {
       if (candles === null || atrCol === null) return null;
       const lv = supportResistance(candles, { ...options?.levels, asOf: i, atr: atrCol });
-      const plan = buildPlan(candles, lv, { ...options?.plan, direction: side });
+      // A held position is read against the plan's structure (entry, stop, invalidation); the
+      // reward minimums decide whether a new call is published, not where an open one is wrong.
+      const plan = buildPlan(candles, lv, {
+        minRiskReward: 0,
+        minNetRiskReward: -1e6,
+        ...options?.plan,
+        direction: side,
+      });
       return referenceOf(plan, source, plan.published_time);
     };
     if (reference === null && entryIdx >= 1) reference = planAsOf(entryIdx - 1, 'entry_structure');

@@ -89,7 +89,13 @@ describe('detectOversold', () => {
     expect(o).not.toBeNull();
     expect(o?.rsi_14).toBeLessThanOrEqual(30);
     expect(o?.oscillators_low).toBeGreaterThanOrEqual(2);
-    expect(o?.support_kind).toBe('channel');
+    // the last candle bounced off the prior low, the all-time low of the earlier candles: a level
+    // since the levels keep the range extremes (issue 38), so the support is that zone
+    const priorLow = Math.min(...rows.slice(0, -1).map((r) => r.low));
+    expect(o?.support_kind).toBe('zone');
+    expect(o?.support ?? 0).toBeGreaterThanOrEqual(priorLow);
+    // without zones, the labelled channel fallback
+    expect(detectOversold(toColumns(rows), { zones: [] })?.support_kind).toBe('channel');
     expect(Math.abs(o?.distance_atr ?? 9)).toBeLessThanOrEqual(1);
   });
 

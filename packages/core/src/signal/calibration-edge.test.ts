@@ -156,7 +156,9 @@ describe('planEdge', () => {
 
 /** A calibration whose curves put the probability at `p` on `plans` training plans. */
 function calibrationAt(p: number, plans: number): SignalCalibration {
-  const family = (base: FamilyCalibration): FamilyCalibration => ({
+  // an evidence-only curve at p (without the shipped table's geometry part, session 14, which would
+  // condition p on each plan's break-even): the gate is what is tested here, at a drawn p
+  const family = ({ geometry: _geometry, ...base }: FamilyCalibration): FamilyCalibration => ({
     ...base,
     direction: 'constant',
     knots: [{ evidence: 0.5, probability: p, plans }],

@@ -1,6 +1,6 @@
 import type { TradePlan } from '../plan/plan.js';
-import type { FamilyCalibration } from './calibration.js';
-import { calibrate } from './calibration.js';
+import type { FamilyCalibration, GeometryKnot } from './calibration.js';
+import { calibrate, calibratePlan } from './calibration.js';
 
 /**
  * Default level of the intervals of a call's probability and expected R: 0.9, a central 90%
@@ -87,10 +87,24 @@ export function betaQuantile(q: number, a: number, b: number): number {
   return (lo + hi) / 2;
 }
 
+/** The training plans of a geometry term's knots at `v`: linear between two knots, flat beyond. */
+function knotPlans(k: readonly GeometryKnot[], v: number): number {
+  if (k.length === 0) return 0;
+  if (v <= k[0].at) return k[0].plans;
+  if (v >= k[k.length - 1].at) return k[k.length - 1].plans;
+  let j = 1;
+  while (v > k[j].at) j++;
+  const t = (v - k[j - 1].at) / (k[j].at - k[j - 1].at);
+  return (1 - t) * k[j - 1].plans + t * k[j].plans;
+}
+
 /**
  * The calibrated probability at raw evidence `evidence` on `curve`, with a credible interval from
  * the calibration's own data: the Beta posterior of the event's rate under Jeffreys' prior,
- * `Beta(p * n + 1/2, (1 - p) * n + 1/2)`, with `n` the training plans behind `p`. At a knot (and
+ * `Beta(p * n + 1/2, (1 - p) * n + 1/2)`, with `n` the training plans behind `p`. With a plan's
+ * `breakEven` (see `breakEvenOf`) and a curve that has its `geometry` part, `p` is
+ * `calibratePlan(curve, evidence, breakEven)` and `n` the fewer of the plans behind its two terms'
+ * knots at the plan's break-even and evidence (linear between two knots, flat beyond); otherwise, the evidence-only curve: at a knot (and
  * beyond the first or last) `n` is the knot's plans; between two knots, where `p` is the mix
  * `(1 - t) * p1 + t * p2`, `n` is the effective count `p (1 - p) / var` with
  * `var = (1 - t)^2 p1 (1 - p1) / n1 + t^2 p2 (1 - p2) / n2`. A curve without knots gives the
@@ -104,12 +118,18 @@ export function probabilityInterval(
   curve: FamilyCalibration,
   evidence: number,
   level: number = EDGE_INTERVAL_LEVEL,
+  breakEven: number | null = null,
 ): ProbabilityInterval {
-  const p = calibrate(curve, evidence);
+  const geo = curve.geometry;
+  const withGeometry = geo !== undefined && breakEven !== null && Number.isFinite(breakEven);
+  const p = withGeometry ? calibratePlan(curve, evidence, breakEven) : calibrate(curve, evidence);
   const k = curve.knots;
   const e = Number.isFinite(evidence) ? evidence : 0;
   let n = 0;
-  if (k.length > 0) {
+  if (withGeometry) {
+    // the fewer of the plans behind the two terms' knots (each linear between two knots)
+    n = Math.min(knotPlans(geo.break_even_knots, breakEven), knotPlans(geo.evidence_knots, e));
+  } else if (k.length > 0) {
     if (e <= k[0].evidence) n = k[0].plans;
     else if (e >= k[k.length - 1].evidence) n = k[k.length - 1].plans;
     else {

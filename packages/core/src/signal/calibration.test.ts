@@ -6,8 +6,10 @@ import { simulatePlan } from '../simulation/simulate.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import {
+  breakEvenOf,
   type CalibrationSample,
   calibrate,
+  calibratePlan,
   type FamilyCalibration,
   fitCalibration,
   signalEvidence,
@@ -99,6 +101,46 @@ describe('calibration', () => {
     expect(calibrate(curve, 1)).toBe(0.2);
   });
 
+  it("conditions on the plan geometry: a driftless walk's b / (a + b) is recovered, the evidence adds its lift", () => {
+    // Plans whose outcome is a driftless walk's (P = break-even q), and a second population where the
+    // evidence adds +1 log-odds above 0.5: the fit recovers q where the evidence is silent, finds the
+    // evidence's direction, and is non-decreasing in q at any evidence.
+    let seed = 7;
+    const rnd = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const samples: CalibrationSample[] = [];
+    for (let k = 0; k < 6000; k++) {
+      const breakEven = 0.2 + 0.75 * rnd();
+      const evidence = rnd();
+      const lift = evidence > 0.5 ? 1 : 0;
+      const p = 1 / (1 + Math.exp(-(Math.log(breakEven / (1 - breakEven)) + lift)));
+      samples.push({ evidence, breakEven, hit: rnd() < p });
+    }
+    const curve = fitCalibration(samples);
+    const geo = curve.geometry;
+    expect(geo?.direction).toBe('increasing');
+    for (const q of [0.3, 0.5, 0.7, 0.9]) {
+      expect(calibratePlan(curve, 0.25, q)).toBeCloseTo(q, 1);
+      const lifted = 1 / (1 + Math.exp(-(Math.log(q / (1 - q)) + 1)));
+      expect(Math.abs(calibratePlan(curve, 0.75, q) - lifted)).toBeLessThan(0.07);
+    }
+    for (const e of [0, 0.4, 0.6, 1]) {
+      let previous = 0;
+      for (let q = 0; q <= 1; q += 0.01) {
+        const p = calibratePlan(curve, e, q);
+        expect(p).toBeGreaterThanOrEqual(previous - 1e-15);
+        expect(p).toBeGreaterThan(0);
+        expect(p).toBeLessThan(1);
+        previous = p;
+      }
+    }
+    // without a break-even the evidence-only curve answers; without the samples' break-evens, no geometry
+    expect(calibratePlan(curve, 0.3, null)).toBe(calibrate(curve, 0.3));
+    expect(fitCalibration(samples.map(({ evidence, hit }) => ({ evidence, hit }))).geometry).toBeUndefined();
+  });
+
   it('reads the timeframe family from the candle spacing', () => {
     const times = (step: number): Float64Array => Float64Array.from({ length: 40 }, (_, i) => 1.6e12 + i * step);
     expect(timeframeFamily(times(86_400_000), 39)).toBe('daily');
@@ -126,9 +168,14 @@ interface Outcome {
   train: boolean;
   evidence: number;
   hit: boolean;
+  breakEven: number;
 }
 
-/** The walk-forward of scripts/eval.mjs: every leaning analysis, its plan, entered and closed. */
+/**
+ * The walk-forward of scripts/eval.mjs: every leaning analysis, its plan (the default one when it has
+ * a trade, else the same geometry with the reward minimums off: the population the table is fitted
+ * on, see its provenance), entered and closed.
+ */
 function walkForward(): Outcome[] {
   const out: Outcome[] = [];
   for (const { name, candles } of loadSharedSeries()) {
@@ -141,10 +188,12 @@ function walkForward(): Outcome[] {
       const ev = signalEvidence(a.signal.factors);
       if (ev.side === null) continue;
       const direction = ev.side === 'buy' ? 'long' : 'short';
+      const levels = { ...a.levels, volume_profile: a.volume_profile };
+      const gated = a.zone.direction === direction ? a.zone : buildPlan(candles, levels, { direction });
       const plan =
-        a.zone.direction === direction
-          ? a.zone
-          : buildPlan(candles, { ...a.levels, volume_profile: a.volume_profile }, { direction });
+        gated.direction !== null
+          ? gated
+          : buildPlan(candles, levels, { direction, minRiskReward: 0, minNetRiskReward: -1e6 });
       if (plan.direction === null) continue;
       const { outcome } = simulatePlan(plan, candles, { fromIndex: i + 1 });
       if (outcome !== 'tp_hit' && outcome !== 'stopped_out' && outcome !== 'time_stopped') continue;
@@ -154,6 +203,7 @@ function walkForward(): Outcome[] {
         train: i < Math.floor(0.7 * n),
         evidence: ev.evidence,
         hit: outcome === 'tp_hit',
+        breakEven: breakEvenOf(plan) as number,
       });
     }
   }
@@ -187,7 +237,12 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
   it('on the held-out 30% of each series: reliability error <= 5 points, Brier below the base rate', () => {
     expect(plans.length).toBeGreaterThan(5000);
     const table = SIGNAL_CALIBRATION.families;
-    const rows = plans.map((r) => ({ ...r, p: calibrate(table[r.family], r.evidence), b: table[r.family].base_rate }));
+    // the probability the signal gives a call with a plan: conditioned on the plan's geometry
+    const rows = plans.map((r) => ({
+      ...r,
+      p: calibratePlan(table[r.family], r.evidence, r.breakEven),
+      b: table[r.family].base_rate,
+    }));
     const train = score(rows.filter((r) => r.train));
     const test = score(rows.filter((r) => !r.train));
     expect(train.reliability).toBeLessThanOrEqual(0.02);
@@ -199,26 +254,33 @@ describe.skipIf(!sharedDataDir)(`calibration out of sample (skips when ${sharedD
       expect(refit.direction).toBe(table[family].direction);
       expect(refit.plans).toBe(table[family].plans);
       expect(refit.base_rate).toBeCloseTo(table[family].base_rate, 5);
+      expect(refit.geometry?.direction).toBe(table[family].geometry?.direction);
+      expect(refit.geometry?.break_even_knots.map((k) => k.plans)).toEqual(
+        table[family].geometry?.break_even_knots.map((k) => k.plans),
+      );
     }
   });
 
-  it('leaving one series out: Brier below the base rate, reliability error 7..9 points (the 5-point target is missed)', () => {
-    // Series differ in their base rate (the daily stocks by up to 5 points), which a fit on the
-    // other series cannot know; the error is asserted as it is, not as the target. It was 5..6
-    // points while the regime voted in the signal; without its vote (issue 38: no held-out value
-    // in the phase) it is 8.1 points, with the new regime's vote it would be 9.1.
+  it('leaving one series out: Brier below the base rate, reliability error <= 5 points', () => {
+    // The evidence-only curve missed the 5-point target here (8.1 points: series differ in their
+    // base rate, which a fit on the other series cannot know). Conditioned on the plan's geometry
+    // (issue 38) the probability carries what differs between plans, and the target is met
+    // (2.8 points when fitted, docs/decisions.md "Issue 38 as the default"): asserted as the target.
     const rows: { p: number; b: number; hit: boolean }[] = [];
     for (const name of new Set(plans.map((r) => r.series))) {
       const curves = Object.fromEntries(
         TIMEFRAME_FAMILIES.map((f) => [f, fitCalibration(plans.filter((r) => r.series !== name && r.family === f))]),
       ) as Record<TimeframeFamily, FamilyCalibration>;
       for (const r of plans.filter((x) => x.series === name)) {
-        rows.push({ p: calibrate(curves[r.family], r.evidence), b: curves[r.family].base_rate, hit: r.hit });
+        rows.push({
+          p: calibratePlan(curves[r.family], r.evidence, r.breakEven),
+          b: curves[r.family].base_rate,
+          hit: r.hit,
+        });
       }
     }
     const loso = score(rows);
     expect(loso.brier).toBeLessThan(loso.base);
-    expect(loso.reliability).toBeGreaterThan(0.07);
-    expect(loso.reliability).toBeLessThanOrEqual(0.09);
+    expect(loso.reliability).toBeLessThanOrEqual(0.05);
   });
 });

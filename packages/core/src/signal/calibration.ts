@@ -86,6 +86,46 @@ export interface FamilyCalibration {
   z: number;
   /** Knots by ascending evidence; the curve interpolates linearly between them, flat beyond. */
   knots: readonly CalibrationKnot[];
+  /**
+   * The calibration conditioned on the plan's geometry (issue 38): the probability of a plan with
+   * break-even `q` (see {@link breakEvenOf}) at raw evidence `e` is
+   * `sigmoid(h(q) + g(e))` (see {@link calibratePlan}). Absent: the curve above only.
+   */
+  geometry?: GeometryCalibration;
+}
+
+/** One knot of a monotone log-odds term of a {@link GeometryCalibration}. */
+export interface GeometryKnot {
+  /** Mean of the term's input over the knot's training plans (raw evidence, or break-even). */
+  at: number;
+  /** The term's log-odds there (maximum likelihood on the block, given the other term). */
+  offset: number;
+  /** How many training plans the knot pools, and how many reached target 1 first. */
+  plans: number;
+  hits: number;
+}
+
+/**
+ * The probability of target 1 before the stop given the plan's geometry and the signal's evidence:
+ * `logit(P) = h(q) + g(evidence)`, with `q = loss_r / (win_r + loss_r)` the plan's break-even after
+ * its round-trip cost (a driftless walk reaches `+a` before `-b` with probability `b / (a + b)`,
+ * which is `q` for the distances `a` to target 1 and `b` to the stop after costs). `h` is
+ * non-decreasing in `q` (a nearer target relative to the stop is never less likely to be reached
+ * first), `g` monotone in the evidence; both are step functions fitted by maximum likelihood on the
+ * training plans and read linearly between their knots (see {@link fitGeometryCalibration}).
+ */
+export interface GeometryCalibration {
+  /** Knots of `h` by ascending break-even: linear between them, flat beyond. */
+  break_even_knots: readonly GeometryKnot[];
+  /**
+   * The direction of `g` in evidence, from the score test of the evidence on the geometry-only
+   * fit's residuals; `constant` (one offset, 0) unless |z| is at least `minZ`.
+   */
+  direction: 'increasing' | 'decreasing' | 'constant';
+  /** The score test's z. */
+  z: number;
+  /** Knots of `g` by ascending evidence: linear between them, flat beyond. */
+  evidence_knots: readonly GeometryKnot[];
 }
 
 /** Options of {@link fitCalibration}. */
@@ -100,6 +140,8 @@ export interface FitCalibrationOptions {
 export interface CalibrationSample {
   evidence: number;
   hit: boolean;
+  /** The plan's break-even probability after costs (see {@link breakEvenOf}); for the geometry fit. */
+  breakEven?: number;
 }
 
 /** Kendall's tau-b of x against a 0/1 outcome, and its z-score under independence. */
@@ -141,8 +183,10 @@ function kendall(xs: readonly CalibrationSample[]): { tau: number; z: number } {
 /**
  * Fits a monotone calibration (isotonic regression by pool-adjacent-violators, in the direction of
  * Kendall's tau) from raw evidence to the event's probability. Blocks with fewer than `minPlans`
- * plans merge with a neighbour; with no significant tau the curve is the base rate. Pure and
- * deterministic: the same samples give the same curve.
+ * plans merge with a neighbour; with no significant tau the curve is the base rate. When the
+ * samples carry their plan's `breakEven`, the curve also gets its geometry-conditioned part
+ * (`geometry`, see {@link fitGeometryCalibration}), which the signal uses for a call with a plan.
+ * Pure and deterministic: the same samples give the same curve.
  */
 export function fitCalibration(
   samples: readonly CalibrationSample[],
@@ -154,6 +198,8 @@ export function fitCalibration(
   const hits = samples.reduce((h, x) => h + (x.hit ? 1 : 0), 0);
   const base = n > 0 ? hits / n : 0;
   const { tau, z } = n > 1 ? kendall(samples) : { tau: 0, z: 0 };
+  const fitted = fitGeometryCalibration(samples, options);
+  const geometry = fitted === null ? {} : { geometry: fitted };
   const constant = (): FamilyCalibration => ({
     base_rate: base,
     plans: n,
@@ -162,6 +208,7 @@ export function fitCalibration(
     tau,
     z,
     knots: n > 0 ? [{ evidence: samples.reduce((e, x) => e + x.evidence, 0) / n, probability: base, plans: n }] : [],
+    ...geometry,
   });
   if (!(Math.abs(z) >= minZ) || n < 2 * minPlans) return constant();
   const sign = tau > 0 ? 1 : -1;
@@ -208,6 +255,7 @@ export function fitCalibration(
     tau,
     z,
     knots: blocks.map((b) => ({ evidence: b.e / b.w, probability: b.y / b.w, plans: b.w })),
+    ...geometry,
   };
 }
 
@@ -260,4 +308,248 @@ export interface CalibrationProvenance {
 export interface SignalCalibration {
   provenance: CalibrationProvenance;
   families: Readonly<Record<TimeframeFamily, FamilyCalibration>>;
+}
+
+/** Bound of a fitted log-odds offset (a block where every plan hit, or none did). */
+const MAX_OFFSET = 12;
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+
+/**
+ * The break-even probability of a plan after its round-trip cost, `loss_r / (win_r + loss_r)` with
+ * `win_r = (|target 1 - entry| - cost) / risk`, `loss_r = (risk + cost) / risk` and
+ * `cost = cost_pct / 100 * entry` (as {@link planEdge} reads a plan), which is `b / (a + b)` for the
+ * distances `a` to target 1 and `b` to the stop after costs. 1 when target 1 does not pay the cost;
+ * null for a plan without a trade.
+ */
+export function breakEvenOf(plan: {
+  direction: 'long' | 'short' | null;
+  entry_price: number | null;
+  stop_loss: number | null;
+  take_profits: readonly { price: number }[];
+  cost_pct: number | null;
+}): number | null {
+  const t1 = plan.take_profits[0]?.price;
+  if (plan.direction === null || plan.entry_price === null || plan.stop_loss === null || t1 === undefined) return null;
+  const risk = Math.abs(plan.entry_price - plan.stop_loss);
+  if (!(risk > 0)) return null;
+  const cost = ((plan.cost_pct ?? 0) / 100) * plan.entry_price;
+  const a = Math.abs(t1 - plan.entry_price) - cost;
+  const b = risk + cost;
+  return a > 0 ? b / (a + b) : 1;
+}
+
+/** The offset `c` with `sum sigmoid(o_k + c) = hits` over `o[from..to)` (Newton, bounded). */
+function solveOffset(o: Float64Array, y: Uint8Array, from: number, to: number, start: number): number {
+  let hits = 0;
+  for (let k = from; k < to; k++) hits += y[k];
+  const n = to - from;
+  if (hits === 0) return -MAX_OFFSET;
+  if (hits === n) return MAX_OFFSET;
+  let c = Math.max(-MAX_OFFSET, Math.min(MAX_OFFSET, start));
+  for (let it = 0; it < 60; it++) {
+    let f = -hits;
+    let d = 0;
+    for (let k = from; k < to; k++) {
+      const q = sigmoid(o[k] + c);
+      f += q;
+      d += q * (1 - q);
+    }
+    if (Math.abs(f) < 1e-10 * n) break;
+    const step = d > 1e-12 ? f / d : Math.sign(f);
+    c = Math.max(-MAX_OFFSET, Math.min(MAX_OFFSET, c - Math.max(-2, Math.min(2, step))));
+  }
+  return c;
+}
+
+/**
+ * A monotone step function of `x` (sorted ascending) in log-odds, given the other term's offsets
+ * `o` (aligned with `x`): pool-adjacent-violators on blocks of tied `x`, each block's level its
+ * maximum-likelihood offset, in direction `sign`; blocks under `minPlans` plans merge with the
+ * neighbour nearer in level. Returns the knots (mean `x`, offset, plans, hits) and writes each
+ * plan's fitted level into `out`.
+ */
+function monotoneOffsets(
+  x: Float64Array,
+  y: Uint8Array,
+  o: Float64Array,
+  sign: number,
+  minPlans: number,
+  out: Float64Array,
+): GeometryKnot[] {
+  const n = x.length;
+  interface Block {
+    from: number;
+    to: number;
+    c: number;
+  }
+  const solve = (from: number, to: number, start: number): Block => ({
+    from,
+    to,
+    c: solveOffset(o, y, from, to, start),
+  });
+  const blocks: Block[] = [];
+  for (let a = 0; a < n; ) {
+    let b = a;
+    while (b < n && x[b] === x[a]) b++;
+    blocks.push(solve(a, b, 0));
+    a = b;
+    while (blocks.length > 1 && sign * blocks[blocks.length - 2].c >= sign * blocks[blocks.length - 1].c) {
+      const last = blocks.pop() as Block;
+      const prev = blocks.pop() as Block;
+      blocks.push(solve(prev.from, last.to, (prev.c + last.c) / 2));
+    }
+  }
+  for (;;) {
+    let k = -1;
+    for (let j = 0; j < blocks.length; j++) {
+      const w = blocks[j].to - blocks[j].from;
+      if (w < minPlans && (k < 0 || w < blocks[k].to - blocks[k].from)) k = j;
+    }
+    if (k < 0 || blocks.length === 1) break;
+    const left = k > 0 ? Math.abs(blocks[k].c - blocks[k - 1].c) : Number.POSITIVE_INFINITY;
+    const right = k < blocks.length - 1 ? Math.abs(blocks[k + 1].c - blocks[k].c) : Number.POSITIVE_INFINITY;
+    const j = left <= right ? k - 1 : k;
+    blocks.splice(j, 2, solve(blocks[j].from, blocks[j + 1].to, (blocks[j].c + blocks[j + 1].c) / 2));
+  }
+  return blocks.map((b) => {
+    let sum = 0;
+    let h = 0;
+    for (let k = b.from; k < b.to; k++) {
+      sum += x[k];
+      h += y[k];
+      out[k] = b.c;
+    }
+    return { at: sum / (b.to - b.from), offset: b.c, plans: b.to - b.from, hits: h };
+  });
+}
+
+/** A step function's knots read linearly between them, flat beyond; 0 without knots. */
+function readKnots(k: readonly GeometryKnot[], v: number): number {
+  if (k.length === 0) return 0;
+  const x = Number.isFinite(v) ? v : 0;
+  if (x <= k[0].at) return k[0].offset;
+  for (let j = 1; j < k.length; j++) {
+    if (x <= k[j].at) {
+      const t = (x - k[j - 1].at) / (k[j].at - k[j - 1].at);
+      return k[j - 1].offset + t * (k[j].offset - k[j - 1].offset);
+    }
+  }
+  return k[k.length - 1].offset;
+}
+
+/**
+ * Fits the geometry-conditioned calibration of {@link GeometryCalibration} on training plans that
+ * carry their `breakEven`: `logit(P) = h(q) + g(evidence)`, both terms monotone step functions of
+ * maximum likelihood (pool-adjacent-violators of block offsets, blocks of at least `minPlans`
+ * plans). First `h` alone, non-decreasing in the break-even; then a score test of the evidence on
+ * that fit's residuals: with |z| at least `minZ`, `g` is fitted in the sign of z given `h`, and the
+ * two are refitted in turn (backfitting, three rounds); else `g` is 0. Plans without a finite
+ * `breakEven` are left out. Pure and deterministic. Null with fewer than `2 * minPlans` plans or
+ * without both outcomes.
+ */
+export function fitGeometryCalibration(
+  samples: readonly CalibrationSample[],
+  options?: FitCalibrationOptions,
+): GeometryCalibration | null {
+  const minPlans = options?.minPlans ?? 150;
+  const minZ = options?.minZ ?? 2;
+  const rows = samples
+    .map((x, k) => ({ e: x.evidence, q: x.breakEven, y: x.hit ? 1 : 0, k }))
+    .filter((r) => r.q !== undefined && Number.isFinite(r.q) && Number.isFinite(r.e))
+    .map((r) => ({ ...r, q: Math.min(1, Math.max(0, r.q as number)) }));
+  const n = rows.length;
+  const hits = rows.reduce((h, r) => h + r.y, 0);
+  if (n < 2 * minPlans || hits === 0 || hits === n) return null;
+  // the same plans in two orders: by break-even (for h) and by evidence (for g)
+  const byQ = [...rows].sort((a, b) => a.q - b.q || a.k - b.k);
+  const byE = [...rows].sort((a, b) => a.e - b.e || a.k - b.k);
+  const posQ = new Map(byQ.map((r, j) => [r.k, j]));
+  const xq = Float64Array.from(byQ, (r) => r.q);
+  const yq = Uint8Array.from(byQ, (r) => r.y);
+  const xe = Float64Array.from(byE, (r) => r.e);
+  const ye = Uint8Array.from(byE, (r) => r.y);
+  const hq = new Float64Array(n); // h per plan, in byQ order
+  const ge = new Float64Array(n); // g per plan, in byE order
+  const oq = new Float64Array(n); // g as the offset of h's fit, in byQ order
+  const oe = new Float64Array(n); // h as the offset of g's fit, in byE order
+  const fitH = (): GeometryKnot[] => {
+    for (let j = 0; j < n; j++) oq[posQ.get(byE[j].k) as number] = ge[j];
+    return monotoneOffsets(xq, yq, oq, 1, minPlans, hq);
+  };
+  const fitG = (sign: number): GeometryKnot[] => {
+    for (let j = 0; j < n; j++) oe[j] = hq[posQ.get(byE[j].k) as number];
+    return monotoneOffsets(xe, ye, oe, sign, minPlans, ge);
+  };
+  let hKnots = fitH();
+  // the score test of the evidence on the residuals of the geometry-only fit
+  let meanE = 0;
+  for (let j = 0; j < n; j++) meanE += xe[j];
+  meanE /= n;
+  let score = 0;
+  let info = 0;
+  for (let j = 0; j < n; j++) {
+    const p = sigmoid(hq[posQ.get(byE[j].k) as number]);
+    score += (xe[j] - meanE) * (ye[j] - p);
+    info += (xe[j] - meanE) ** 2 * p * (1 - p);
+  }
+  const z = info > 0 ? score / Math.sqrt(info) : 0;
+  if (!(Math.abs(z) >= minZ)) {
+    return {
+      break_even_knots: hKnots,
+      direction: 'constant',
+      z,
+      evidence_knots: [{ at: meanE, offset: 0, plans: n, hits }],
+    };
+  }
+  const sign = z > 0 ? 1 : -1;
+  let gKnots = fitG(sign);
+  for (let round = 0; round < 3; round++) {
+    hKnots = fitH();
+    gKnots = fitG(sign);
+  }
+  return {
+    break_even_knots: hKnots,
+    direction: gKnots.length > 1 ? (sign > 0 ? 'increasing' : 'decreasing') : 'constant',
+    z,
+    evidence_knots: gKnots,
+  };
+}
+
+/** `h(q) + g(evidence)` of a geometry calibration: its log-odds for a plan (see {@link calibratePlan}). */
+export function geometryLogOdds(geometry: GeometryCalibration, evidence: number, breakEven: number): number {
+  return readKnots(geometry.break_even_knots, breakEven) + readKnots(geometry.evidence_knots, evidence);
+}
+
+/**
+ * The forecast without the signal for a plan with break-even `breakEven` (see {@link breakEvenOf}):
+ * `sigmoid(h(q) + mean g)`, the geometry's term with the evidence term at its training average (the
+ * mean of `g`'s knot offsets weighted by their plans). What a call's {@link calibratePlan}
+ * probability is compared with: the signal adds information for this plan only where its evidence
+ * lifts the probability above it. The family's `base_rate` without a geometry part or with a null
+ * or non-finite break-even.
+ */
+export function geometryBaseRate(curve: FamilyCalibration, breakEven: number | null): number {
+  const geo = curve.geometry;
+  if (geo === undefined || breakEven === null || !Number.isFinite(breakEven)) return curve.base_rate;
+  let plans = 0;
+  let sum = 0;
+  for (const k of geo.evidence_knots) {
+    plans += k.plans;
+    sum += k.plans * k.offset;
+  }
+  return sigmoid(readKnots(geo.break_even_knots, breakEven) + (plans > 0 ? sum / plans : 0));
+}
+
+/**
+ * The calibrated probability that a plan with break-even `breakEven` (see {@link breakEvenOf})
+ * reaches target 1 before its stop, at raw evidence `evidence`: `sigmoid(h(q) + g(e))` on the
+ * curve's {@link GeometryCalibration}. Without a geometry part, or with a null or non-finite
+ * break-even, the evidence-only {@link calibrate}. Within (0, 1); for a fixed evidence,
+ * non-decreasing in the break-even (a nearer target relative to the stop).
+ */
+export function calibratePlan(curve: FamilyCalibration, evidence: number, breakEven: number | null): number {
+  const geo = curve.geometry;
+  if (geo === undefined || breakEven === null || !Number.isFinite(breakEven)) return calibrate(curve, evidence);
+  return sigmoid(geometryLogOdds(geo, evidence, breakEven));
 }

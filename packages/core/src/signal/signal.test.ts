@@ -8,7 +8,7 @@ import { toColumns } from '../testing/props.js';
 import { reach } from '../testing/reach.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import type { Candle, Candles } from '../types.js';
-import { calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import { calibrate, calibratePlan, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
 import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { computeContext } from './context.js';
 import {
@@ -178,10 +178,16 @@ describe('signal', () => {
     // 1 ms apart: intraday, with a flat curve at the base rate (no measured edge). The shipped
     // intraday curve was flat until the regime lost its vote (issue 38), so the flat curve is built here.
     const c = toColumns(trend(300, 0.006));
+    // (evidence only: the shipped table's geometry part, session 14, is left out so the curve is flat)
+    const { geometry: _geometry, ...evidenceOnly } = SIGNAL_CALIBRATION.families.intraday;
+    // At 0.21, the intraday base rate this test was written with: the shipped one (0.51 since
+    // session 14, fitted on plans before the reward minimums, most with a near target 1) lies above
+    // this plan's break-even, and the test is about a rate below it.
     const intraday = {
-      ...SIGNAL_CALIBRATION.families.intraday,
+      ...evidenceOnly,
+      base_rate: 0.21,
       direction: 'constant' as const,
-      knots: [{ evidence: 0.5, probability: SIGNAL_CALIBRATION.families.intraday.base_rate, plans: 1 }],
+      knots: [{ evidence: 0.5, probability: 0.21, plans: 1 }],
     };
     const calibration: SignalCalibration = {
       provenance: SIGNAL_CALIBRATION.provenance,
@@ -208,12 +214,14 @@ describe('signal', () => {
 
   it('publishes a call only when its probability clears the base rate by minEdge', () => {
     const c = toColumns(trend(300, 0.006));
+    // evidence only (the shipped geometry part, session 14, left out): the probability is the drawn one
+    const { geometry: _geometry, ...evidenceOnly } = SIGNAL_CALIBRATION.families.intraday;
     const curve = (probability: number): SignalCalibration => ({
       provenance: SIGNAL_CALIBRATION.provenance,
       families: {
         daily: SIGNAL_CALIBRATION.families.daily,
         intraday: {
-          ...SIGNAL_CALIBRATION.families.intraday,
+          ...evidenceOnly,
           base_rate: 0.2,
           knots: [{ evidence: 0.5, probability, plans: 1 }],
         },
@@ -288,10 +296,17 @@ describe('signal', () => {
         if (held) expect(call).not.toBe('hold');
         if (s.reason === 'poor_reward') expect(s.declined_plan?.reason).toBe('poor_reward');
         if (s.reason !== 'insufficient_data') {
-          // a call publishes its side's calibrated probability; a hold, 1 minus the leaning side's
+          // a call publishes its side's calibrated probability; a hold, 1 minus the leaning side's:
+          // conditioned on the plan's break-even when the call was judged by a plan with a trade
+          // (session 14), else from the evidence alone
           const ev = signalEvidence(s.factors);
           const curve = SIGNAL_CALIBRATION.families[timeframeFamily(full.candles.time, k)];
-          const p = ev.side === null ? curve.base_rate : calibrate(curve, ev.evidence);
+          const p =
+            ev.side === null
+              ? curve.base_rate
+              : call !== 'hold' && s.edge !== null
+                ? calibratePlan(curve, ev.evidence, s.edge.break_even)
+                : calibrate(curve, ev.evidence);
           expect(s.confidence).toBeCloseTo(s.action === 'hold' ? 1 - p : p, 12);
           if (s.action !== 'hold') expect(p).toBeGreaterThanOrEqual(s.base_rate + SIGNAL_MIN_EDGE);
           const { bull, bear, coverage } = sides(s.factors);
@@ -443,15 +458,23 @@ describe('signal', () => {
         }
       }
       expect(rows.length).toBeGreaterThan(400);
-      // Few calls survive the expected-R gate on these series (issue 40: almost only holds), but some do.
-      expect(calls).toBeGreaterThan(0);
+      // Few calls survive the gates on these series (issue 40: almost only holds). Since session 14
+      // (issue 38's plans by default, the probability conditioned on the plan's geometry) none does on
+      // these 500-candle windows: a plan paying 1.5 R after costs reaches target 1 first about 10-20%
+      // of the time, below its break-even (40% or more), so the expected-R gate holds it. Asserted as
+      // measured (docs/decisions.md, "Issue 38 as the default"): a call published here again is a
+      // change to look at.
+      expect(calls).toBe(0);
       // Some calls of the score hold for lack of edge (the daily curve falls below its base rate).
       expect(noEdge).toBeGreaterThan(10);
       const ranked = filterSignals(rows);
       const holds = ranked.filter((r) => r.action === 'hold').map((r) => r.confidence);
       const called = ranked.filter((r) => r.action !== 'hold').map((r) => r.confidence);
-      expect(Math.max(...called)).toBeLessThan(0.5);
-      expect(Math.min(...holds)).toBeGreaterThan(0.5);
+      // (Session 14: a hold's confidence, 1 minus the leaning side's evidence-only probability, now
+      // ranges down to about 0.36, as the refitted curves reach 0.64; with no call on these windows
+      // the ranking of calls above holds is checked by the lines below only.)
+      for (const h of holds) expect(h).toBeGreaterThan(0.3);
+      expect(called.every((p) => p < Math.min(...holds))).toBe(true);
       // ... so the default ranking lists every call first: holds no longer crowd the top.
       const firstHold = ranked.findIndex((r) => r.action === 'hold');
       expect(ranked.slice(firstHold).every((r) => r.action === 'hold')).toBe(true);

@@ -4,7 +4,14 @@ import { checkNumber } from '../indicators/internal/validate.js';
 import { type SupportResistance, supportResistance } from '../levels/zones.js';
 import { buildPlan, type PlanOptions, type TradePlan } from '../plan/plan.js';
 import { type Regime, regime } from '../regime/regime.js';
-import { calibrate, type SignalCalibration, signalEvidence, timeframeFamily } from './calibration.js';
+import {
+  breakEvenOf,
+  calibrate,
+  geometryBaseRate,
+  type SignalCalibration,
+  signalEvidence,
+  timeframeFamily,
+} from './calibration.js';
 import { EDGE_INTERVAL_LEVEL, type PlanEdge, planEdge, probabilityInterval } from './calibration-edge.js';
 import { SIGNAL_CALIBRATION } from './calibration-table.js';
 import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, ok, orNull } from './context.js';
@@ -105,8 +112,10 @@ export interface Signal {
   /** The uncalibrated evidence measure behind `confidence`, 0..1 (see {@link signal}). */
   raw_confidence: number;
   /**
-   * The event's rate over all training plans of the series' timeframe family: what `confidence`
-   * of a buy or sell is to be compared with.
+   * The forecast without the signal, what `confidence` of a buy or sell is to be compared with: for
+   * a call judged by a plan with a trade, the probability that plan's geometry alone gives
+   * (`geometryBaseRate`: its break-even's term at the training average of the evidence term);
+   * otherwise the event's rate over all training plans of the series' timeframe family.
    */
   base_rate: number;
   /** The six factors, in {@link SIGNAL_FACTORS} order. */
@@ -369,11 +378,16 @@ function weightsOf(options?: SignalOptions): Record<SignalFactorName, number> {
  *
  * Confidence is a probability. The event: the default plan on a side, once entered, reaches
  * target 1 before its stop and before its time stop, with the 0.20% round-trip cost (see
- * `simulatePlan`). `p` is its calibrated probability for the side the score leans to: the
- * evidence formula above for that side, mapped through the calibration curve of the series'
- * timeframe family (`timeframeFamily`; a monotone curve fitted on walk-forward outcomes of real
- * series, {@link SIGNAL_CALIBRATION}, which documents its data and fit). `base_rate` is the
- * event's rate over all the family's training plans.
+ * `simulatePlan`). `p` is its calibrated probability for the side the score leans to, from the
+ * calibration of the series' timeframe family (`timeframeFamily`; fitted on walk-forward outcomes
+ * of real series, {@link SIGNAL_CALIBRATION}, which documents its data and fit): for a buy or sell
+ * with a plan, `sigmoid(slope * logit(q) + g(evidence))` with `q` the plan's break-even after
+ * costs (`breakEvenOf`: a driftless walk's chance of target 1 first) and `g` a monotone function
+ * of the evidence formula above (`calibratePlan`); otherwise (a hold, or a call whose plan has
+ * no trade) the evidence-only monotone curve (`calibrate`). `base_rate` is the forecast without
+ * the signal: for a call judged by a plan with a trade, its geometry's alone (`geometryBaseRate`,
+ * the evidence term at its training average); otherwise the event's rate over all the family's
+ * training plans.
  * - A raw buy/sell is judged by the plan it would publish (`buildPlan` on its side with the levels
  *   of the bar and `options.plan`, whose `costPct` should be the asset class's): `edge` gives `p`
  *   with its credible interval from the calibration's data (`probabilityInterval`: the Beta
@@ -475,7 +489,7 @@ export function signalAndPlan(
       'calibration',
     );
   }
-  const base_rate = curve.base_rate;
+  let base_rate = curve.base_rate;
   if (coverage === 0) {
     return {
       signal: {
@@ -496,15 +510,21 @@ export function signalAndPlan(
   }
   const raw = decideSignal(factors, threshold);
   const evidence = signalEvidence(factors);
-  // The calibrated probability that the plan on the leaning side reaches target 1 first.
-  const p = evidence.side === null ? base_rate : calibrate(curve, evidence.evidence);
+  // The calibrated probability that the plan on the leaning side reaches target 1 first: from the
+  // evidence alone, then (for a call with a plan) conditioned on that plan's geometry.
+  let p = evidence.side === null ? base_rate : calibrate(curve, evidence.evidence);
   let plan: TradePlan | null = null;
   let edge: PlanEdge | null = null;
   if (raw.action !== 'hold') {
     // The call is judged by the plan it would publish: its probability against its break-even.
     const levels = options?.levels ?? supportResistance(ctx.candles, { asOf: i, atr: ctx.atr(14) });
     plan = buildPlan(ctx.candles, levels, { ...options?.plan, direction: raw.action === 'buy' ? 'long' : 'short' });
-    edge = planEdge(plan, probabilityInterval(curve, evidence.evidence, level));
+    const breakEven = breakEvenOf(plan);
+    const interval = probabilityInterval(curve, evidence.evidence, level, breakEven);
+    p = interval.probability;
+    // without the signal, this plan's chance is its geometry's: the gate asks what the evidence adds
+    base_rate = geometryBaseRate(curve, breakEven);
+    edge = planEdge(plan, interval);
   }
   // minEdge -1 is the raw reading of the score: no call is held for lack of edge.
   const gated = minEdge > -1;

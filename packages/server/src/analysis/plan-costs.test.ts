@@ -2,7 +2,7 @@ import { COST_MODELS, roundTripCostPct } from '@marketlens/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../config/server-env.js';
-import { analyzeOptionsOf, costModelOf, parsePlanCosts } from './plan-costs.js';
+import { analyzeOptionsOf, costModelOf, parsePlanCosts, sessionBarsLeftOf } from './plan-costs.js';
 
 describe('MARKETLENS_PLAN_COSTS', () => {
   it('reads class and venue entries; a venue entry wins, other classes keep the core table', () => {
@@ -42,5 +42,41 @@ describe('MARKETLENS_PLAN_COSTS', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('sessionBarsLeftOf (issue 38.2: no entry in a session last candle)', () => {
+  const HOUR = 3_600_000;
+  const DAY = 86_400_000;
+  // h1 candles of a stock opening 14:00..20:00 UTC on weekdays, from Monday 2024-01-01
+  const stockHours = (days: number, lastHour = 20): number[] => {
+    const out: number[] = [];
+    for (let d = 0, traded = 0; traded < days; d++) {
+      const day = Date.UTC(2024, 0, 1) + d * DAY;
+      const wd = new Date(day).getUTCDay();
+      if (wd === 0 || wd === 6) continue;
+      traded++;
+      for (let h = 14; h <= (traded === days ? lastHour : 20); h++) out.push(day + h * HOUR);
+    }
+    return out;
+  };
+
+  it('counts the candles of the session after the last one, from the session the series shows', () => {
+    // the 20:00 candle is the session's last: after 18:00 one more entry candle (19:00), then 20:00
+    expect(sessionBarsLeftOf('stocks', stockHours(25, 18), HOUR)).toBe(2);
+    expect(sessionBarsLeftOf('stocks', stockHours(25, 19), HOUR)).toBe(1);
+    // after the session's last candle the next one opens a session: nothing to cut
+    expect(sessionBarsLeftOf('stocks', stockHours(25, 20), HOUR)).toBe(0);
+    expect(sessionBarsLeftOf('stocks', stockHours(25, 14), HOUR)).toBe(6);
+  });
+
+  it('is undefined where core cuts nothing: coins and fx, daily candles, a series too short to show its session', () => {
+    const t = stockHours(25, 19);
+    expect(sessionBarsLeftOf('coins', t, HOUR)).toBeUndefined();
+    expect(sessionBarsLeftOf('fx', t, HOUR)).toBeUndefined();
+    expect(sessionBarsLeftOf(undefined, t, HOUR)).toBeUndefined();
+    expect(sessionBarsLeftOf('stocks', t, DAY)).toBeUndefined();
+    expect(sessionBarsLeftOf('stocks', stockHours(5, 19), HOUR)).toBeUndefined();
+    expect(sessionBarsLeftOf('stocks', [], HOUR)).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { type AnalyzeOptions, COST_MODELS, type CostModel, roundTripCostPct } from '@marketlens/core';
-import type { Asset, AssetClass } from '@marketlens/exchanges';
+import { type Asset, type AssetClass, calendarOf, sessionTemplate } from '@marketlens/exchanges';
 
 /** A cost override of the operator: an asset class, on one venue or on all, at these fees and spread. */
 export interface PlanCostOverride {
@@ -72,4 +72,29 @@ export function planCostOf(
 ): number {
   const model = costModelOf(overrides ?? [], assetClass, venue);
   return roundTripCostPct({ assetClass, ...model });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The `sessionBarsLeft` of a plan (core's `PlanOptions`) for an analysis of closed candles `time`,
+ * `stepMs` apart, of an asset of `assetClass`: the candles of the session that follow the last one,
+ * read from the market's calendar (`calendarOf`: stocks and indices trade in sessions) and the
+ * session the series shows (`sessionTemplate`: the day's first and last candle open over at least
+ * 20 trading days). 0 when the last candle closed its session (the next one opens a session, no
+ * cut). Undefined (no session: core cuts nothing) for a market that trades always or on weekdays
+ * (coins, fx), daily and longer candles, and a series too short to show its session.
+ */
+export function sessionBarsLeftOf(
+  assetClass: AssetClass | undefined,
+  time: ArrayLike<number>,
+  stepMs: number,
+): number | undefined {
+  const n = time.length;
+  if (calendarOf(assetClass) !== 'sessions' || !(stepMs < DAY_MS) || n === 0) return undefined;
+  const template = sessionTemplate(time, stepMs);
+  if (template === null) return undefined;
+  const tod = ((time[n - 1] % DAY_MS) + DAY_MS) % DAY_MS;
+  if (tod < template.first || tod >= template.last) return 0;
+  return Math.floor((template.last - tod) / stepMs);
 }

@@ -144,11 +144,19 @@ describe('analysis over REST and MCP', () => {
 
   it('records the plan of an analysis served over MCP as published, as REST does', async () => {
     // Assets no test above asked for, so each analysis is computed and offered to storage here.
-    const [overRest, overMcp] = [coins().slice(2, 12), coins().slice(12, 22)];
     const viaRest = (id: string) => rest(`/v2/analysis/${id}?timeframe=h4`, pro);
     const viaMcp = (id: string) => tool('get_asset_analysis', { asset_id: id, timeframe: 'h4' }, proClient);
-    expect(await recordsServedPlans(overRest, viaRest)).toBeGreaterThan(0);
-    expect(await recordsServedPlans(overMcp, viaMcp)).toBeGreaterThan(0);
+    // Coins in turn over REST until one records a plan, then over MCP until one does (ten each
+    // before session 14; since issue 38's plans are the default, a few coins in fifty publish an h4
+    // plan at this clock even with the expected-R floor lowered).
+    let overRest = 0;
+    let overMcp = 0;
+    for (const id of coins().slice(2)) {
+      if (overRest === 0) overRest += await recordsServedPlans([id], viaRest);
+      else if (overMcp === 0) overMcp += await recordsServedPlans([id], viaMcp);
+    }
+    expect(overRest).toBeGreaterThan(0);
+    expect(overMcp).toBeGreaterThan(0);
   });
 
   it('get_track_record holds the GET /v2/track-record data, the plans served above included', async () => {

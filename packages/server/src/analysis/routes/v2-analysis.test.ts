@@ -445,15 +445,19 @@ describe('plan costs by market', () => {
         const res = await local.request(`/v2/analysis/${asset.id}?timeframe=${timeframe}`, { headers });
         const r = { status: res.status, body: (await res.json()) as Body };
         expect(r.status).toBe(200);
-        const zone = r.body.data.zone as {
+        type Plan = {
           direction: string | null;
           cost_pct: number | null;
           take_profits: { risk_reward: number; risk_reward_net: number }[];
         };
-        if (zone.direction === null) {
-          expect(zone.cost_pct).toBeNull();
-          continue;
-        }
+        const published = r.body.data.zone as Plan;
+        if (published.direction === null) expect(published.cost_pct).toBeNull();
+        // Since issue 38's plans are the default (session 14) the simulated calls almost never publish
+        // (the probability of a 1.5 R plan is below the pre-gate base rate): a declined plan is built
+        // with the same round trip, so it is checked too.
+        const declined = (r.body.data.signal as { declined_plan: Plan | null }).declined_plan;
+        const zone = published.direction !== null ? published : declined;
+        if (zone === null || zone.direction === null) continue;
         plans[asset.asset_class] = (plans[asset.asset_class] ?? 0) + 1;
         expect(zone.cost_pct).toBe(roundTripCostPct({ assetClass: asset.asset_class }));
         for (const t of zone.take_profits) expect(t.risk_reward_net).toBeLessThan(t.risk_reward);
@@ -489,7 +493,13 @@ describe('plan costs by market', () => {
       const res = await local.request(`/v2/analysis/${asset.id}?timeframe=h1`, {
         headers: { 'x-session-token': p.token },
       });
-      const zone = ((await res.json()) as Body).data.zone as { cost_pct: number | null };
+      const data = ((await res.json()) as Body).data;
+      // the published plan, else the declined one (built with the same round trip; session 14, see above)
+      const published = data.zone as { cost_pct: number | null };
+      const zone =
+        published.cost_pct !== null
+          ? published
+          : ((data.signal as { declined_plan: { cost_pct: number | null } | null }).declined_plan ?? published);
       if (zone.cost_pct === null) continue;
       expect(zone.cost_pct).toBe(0.03);
       seen++;
