@@ -1,0 +1,117 @@
+import { OPERATIONS, type OperationId } from '@marketlens/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../test/support/harness.js';
+import { OPENAPI_PATH } from './app.js';
+import { authOf, checkCaller, invokeOperation, REGISTRY } from './operations.js';
+import { type Actor, type AppDeps, type Caller, DEFAULT_CONFIG } from './platform/deps.js';
+import { securityOf } from './platform/operation.js';
+import { createUseCases, type UseCases } from './use-cases.js';
+
+/**
+ * The registry of operations: every operation the contract declares is bound, REST publishes the
+ * credentials its declaration needs, and `invokeOperation` (the CLI's entry) parses, checks the
+ * caller and answers what the REST route answers in `data`.
+ */
+
+const config = { rateLimit: { limit: 1_000_000, windowMs: 60_000 } };
+const client = { platform: null, version: null, mobile: false, h1Free: false, legacyShapes: false };
+
+let h: Harness;
+let useCases: UseCases;
+let token: string;
+let session: Actor;
+let apiKey: Actor;
+const anonymous: Actor = { caller: { kind: 'anonymous' }, client };
+
+beforeAll(async () => {
+  h = harness(config);
+  const signedUp = await h.signup();
+  token = signedUp.token;
+  const user = await h.storage.users.byId(signedUp.userId);
+  if (user === null) throw new Error('no user');
+  const deps: AppDeps = {
+    storage: h.storage,
+    config: { ...DEFAULT_CONFIG, ...config },
+    now: () => h.clock.now,
+    market: h.market,
+  };
+  useCases = createUseCases(deps);
+  const caller = (kind: 'session' | 'api_key'): Caller => ({
+    kind,
+    user,
+    tier: 'free',
+    tier_expires_at: null,
+    api_key_id: kind === 'api_key' ? 'key-1' : null,
+  });
+  session = { caller: caller('session'), client };
+  apiKey = { caller: caller('api_key'), client };
+});
+
+/** The `data` of a REST GET as the signed-in user. */
+async function rest(path: string): Promise<unknown> {
+  const res = await h.request(path, { headers: { 'x-session-token': token } });
+  expect(res.status, path).toBe(200);
+  return ((await res.json()) as { data: unknown }).data;
+}
+
+/** The error an invocation fails with, by name (`AppError` names are the contract's error names). */
+const refusal = (run: Promise<unknown>) =>
+  run.then(
+    () => 'succeeded',
+    (err: unknown) => (err instanceof Error ? err.name : String(err)),
+  );
+
+describe('the registry of operations', () => {
+  it('binds every declared operation, and each REST route that runs one publishes the credentials it needs', async () => {
+    expect(Object.keys(REGISTRY).sort()).toEqual(Object.keys(OPERATIONS).sort());
+    const doc = (await (await h.request(OPENAPI_PATH)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    let checked = 0;
+    for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+      for (const row of REGISTRY[id].weight) {
+        const [method, path] = row.split(' ');
+        if (method === 'MCP' || path === undefined) continue;
+        const published = doc.paths[path.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+        expect(published, row).toBeDefined();
+        if (row === 'GET /v1/auth/me') continue; // the account info reads it beside the favorites
+        expect(published?.security, `${id}: ${row}`).toEqual(securityOf(authOf(id)));
+        checked++;
+      }
+    }
+    // Every operation but the three webhook ones (MCP only) has its REST route checked.
+    expect(checked).toBe(Object.keys(OPERATIONS).length - 3);
+  });
+
+  it('answers by id what the REST route answers in data', async () => {
+    expect(await invokeOperation(useCases, session, 'market.exchanges', {})).toEqual(await rest('/v1/exchanges'));
+    expect(await invokeOperation(useCases, session, 'market.assets', { asset_class: 'coins', limit: 5 })).toEqual(
+      await rest('/v2/assets/?asset_class=coins&limit=5'),
+    );
+    // The input schema's spellings and defaults: `1d` is the REST `d1`, 500 candles by default.
+    expect(
+      await invokeOperation(useCases, session, 'analysis.signal', { asset_id: 'bitcoin', timeframe: '1d' }),
+    ).toEqual(await rest('/v2/analysis/bitcoin/signal?timeframe=d1&limit=500'));
+    // An operation that needs no caller answers an anonymous one.
+    expect(await invokeOperation(useCases, anonymous, 'analysis.trackRecord', {})).toEqual(
+      await rest('/v2/track-record'),
+    );
+  });
+
+  it('refuses an unknown id, bad input and a caller the operation does not accept, with the REST codes', async () => {
+    expect(await refusal(invokeOperation(useCases, session, 'market.nothing', {}))).toBe('NotFound');
+    expect(await refusal(invokeOperation(useCases, session, 'analysis.get', { timeframe: 'd1' }))).toBe(
+      'InvalidRequest',
+    );
+    expect(await refusal(invokeOperation(useCases, session, 'market.assets', { limit: 0 }))).toBe('InvalidRequest');
+    expect(await refusal(invokeOperation(useCases, anonymous, 'market.exchanges', {}))).toBe('Unauthorized');
+    expect(await refusal(invokeOperation(useCases, apiKey, 'alerts.list', {}))).toBe('ApiKeyNotAccepted');
+    expect(await refusal(invokeOperation(useCases, apiKey, 'market.exchanges', {}))).toBe('succeeded');
+  });
+
+  it('lets only the operator run an admin operation', () => {
+    expect(() => checkCaller('admin', session)).toThrow(expect.objectContaining({ name: 'Unauthorized' }));
+    expect(() => checkCaller('admin', anonymous, { operator: true })).not.toThrow();
+    expect(() => checkCaller('none', anonymous)).not.toThrow();
+  });
+});
