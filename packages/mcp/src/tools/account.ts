@@ -58,7 +58,7 @@ const addFavoriteAsset = defineTool({
   needs: 'account',
   operation: 'market.addFavorite',
   async run(b, input) {
-    const s = await b.account.addFavorite(input.asset_id);
+    const s = await b.account.addFavorite(input);
     return { data: { ...s }, text: `${s.asset_id} is a favorite.` };
   },
 });
@@ -72,7 +72,7 @@ const removeFavoriteAsset = defineTool({
   needs: 'account',
   operation: 'market.removeFavorite',
   async run(b, input) {
-    const s = await b.account.removeFavorite(input.asset_id);
+    const s = await b.account.removeFavorite(input);
     return { data: { ...s }, text: `${s.asset_id} is not a favorite.` };
   },
 });

@@ -66,7 +66,7 @@ const deleteAlert = defineTool({
   needs: 'alerts',
   operation: 'alerts.delete',
   async run(b, input) {
-    await b.alerts.deleteAlert(input.alert_id);
+    await b.alerts.deleteAlert(input);
     return { data: { id: input.alert_id, deleted: true }, text: `Alert ${input.alert_id} deleted.` };
   },
 });

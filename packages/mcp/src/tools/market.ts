@@ -360,7 +360,7 @@ const getExchangeDetail = defineTool({
   needs: 'market',
   operation: 'market.exchange',
   async run(b, input) {
-    const e = await b.market.exchangeDetail(input.exchange_id);
+    const e = await b.market.exchangeDetail(input);
     return {
       data: { ...e },
       text: lines(

@@ -160,7 +160,7 @@ const positionAnalysis = defineTool({
   needs: 'portfolio',
   operation: 'accounts.positionAnalysis',
   async run(b, input) {
-    const a = await b.portfolio.positionAnalysis(input.position_id, { timeframe: input.timeframe, limit: input.limit });
+    const a = await b.portfolio.positionAnalysis(input);
     return {
       data: { ...a },
       text: lines(

@@ -64,7 +64,7 @@ const deleteAlertWebhook = defineTool({
   needs: 'webhooks',
   operation: 'alerts.deleteWebhook',
   async run(b, input) {
-    await b.webhooks.deleteWebhook(input.webhook_id);
+    await b.webhooks.deleteWebhook(input);
     return { data: { id: input.webhook_id, deleted: true }, text: `Webhook ${input.webhook_id} deleted.` };
   },
 });

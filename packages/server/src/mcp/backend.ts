@@ -5,13 +5,8 @@
  * the route's error code.
  */
 
-import {
-  type OperationId,
-  type OperationInput,
-  type OperationOutput,
-  STREAM_SUBSCRIPTION_CAP,
-} from '@marketlens/contract';
-import type { Backend, Followed } from '@marketlens/mcp';
+import { STREAM_SUBSCRIPTION_CAP } from '@marketlens/contract';
+import { type Backend, backendOver, type Followed, type OperationRunner } from '@marketlens/mcp';
 import { tierOf } from '../analysis/analysis.js';
 import { liveOf } from '../live/live.js';
 import { REGISTRY, runOperation } from '../operations.js';
@@ -56,63 +51,14 @@ export function mcpBackend(
   charge?: McpCharge,
 ): Required<Backend> {
   const ctx = { useCases, actor: { caller, client: MCP_CLIENT } };
-  /** The backend method of operation `id`: pays its weight, then runs it. */
-  const op =
-    <K extends OperationId>(id: K) =>
-    async (input: OperationInput<K>): Promise<OperationOutput<K>> => {
-      if (charge) for (const route of REGISTRY[id].weight) await charge(route);
-      return runOperation(ctx, id, input);
-    };
-  const none = {};
+  /** Runs an operation after paying its weight. */
+  const run: OperationRunner = async (id, input) => {
+    if (charge) for (const route of REGISTRY[id].weight) await charge(route);
+    return runOperation(ctx, id, input);
+  };
 
   return {
-    market: {
-      analysis: op('analysis.get'),
-      signal: op('analysis.signal'),
-      overview: op('analysis.overview'),
-      assetMarkets: op('analysis.markets'),
-      tradingSignals: op('analysis.signals'),
-      screener: op('analysis.screener'),
-      fearGreed: op('analysis.fearGreed'),
-      listAssets: op('market.assets'),
-      listExchanges: () => op('market.exchanges')(none),
-      exchangeDetail: (exchange_id) => op('market.exchange')({ exchange_id }),
-      trackRecord: op('analysis.trackRecord'),
-    },
-    account: {
-      accountInfo: () => op('auth.accountInfo')(none),
-      favorites: op('market.favorites'),
-      addFavorite: (asset_id) => op('market.addFavorite')({ asset_id }),
-      removeFavorite: (asset_id) => op('market.removeFavorite')({ asset_id }),
-    },
-    portfolio: {
-      positions: op('accounts.positions'),
-      balances: op('accounts.balances'),
-      orders: op('accounts.orders'),
-      trades: op('accounts.trades'),
-      positionAnalysis: (position_id, query) => op('accounts.positionAnalysis')({ position_id, ...query }),
-      editPosition: op('accounts.editPosition'),
-    },
-    alerts: {
-      alerts: () => op('alerts.list')(none),
-      createAlert: op('alerts.create'),
-      deleteAlert: async (alert_id) => {
-        await op('alerts.delete')({ alert_id });
-      },
-      notificationPreferences: () => op('alerts.preferences')(none),
-      updateNotificationPreferences: op('alerts.updatePreferences'),
-    },
-    webhooks: {
-      registerWebhook: op('alerts.registerWebhook'),
-      webhooks: () => op('alerts.webhooks')(none),
-      deleteWebhook: async (webhook_id) => {
-        await op('alerts.deleteWebhook')({ webhook_id });
-      },
-    },
-    pilot: {
-      pilotSpectate: () => op('pilot.spectate')(none),
-      pilotTrackRecord: op('pilot.trackRecord'),
-    },
+    ...backendOver(run),
     live: {
       // The stream's rules, one subscription at a time (each asset resolved, analysed, its timeframe
       // within the tier's gate), then the tier's cap on the session's distinct candles.
