@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { OPERATIONS, type OperationId } from '@marketlens/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../test/support/harness.js';
 import { OPENAPI_PATH } from './app.js';
+import { loadConfig } from './config/load.js';
+import { createMarketlens } from './marketlens.js';
 import { authOf, checkCaller, invokeOperation, REGISTRY } from './operations.js';
 import { type Actor, type AppDeps, type Caller, DEFAULT_CONFIG } from './platform/deps.js';
 import { securityOf } from './platform/operation.js';
@@ -107,6 +112,27 @@ describe('the registry of operations', () => {
     expect(await refusal(invokeOperation(useCases, anonymous, 'market.exchanges', {}))).toBe('Unauthorized');
     expect(await refusal(invokeOperation(useCases, apiKey, 'alerts.list', {}))).toBe('ApiKeyNotAccepted');
     expect(await refusal(invokeOperation(useCases, apiKey, 'market.exchanges', {}))).toBe('succeeded');
+  });
+
+  it("is the composition root's `invoke` (the CLI's entry), over the instance's storage and market", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'marketlens-invoke-'));
+    const ml = await createMarketlens(loadConfig({ env: { MARKETLENS_DATA_DIR: dir } }), {
+      storage: h.storage,
+      market: h.market,
+      extra: { now: () => h.clock.now },
+      demo: false,
+    });
+    try {
+      expect(await ml.invoke(session.caller, 'market.exchange', { exchange_id: 'binance' })).toEqual(
+        await rest('/v1/exchanges/binance'),
+      );
+      expect(await refusal(ml.invoke(session.caller, 'market.exchange', { exchange_id: 'nowhere' }))).toBe(
+        'UnknownExchange',
+      );
+    } finally {
+      await ml.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('lets only the operator run an admin operation', () => {
