@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AccountInfoSchema } from './accounts/me.js';
+import { AccountInfoSchema, MeSchema } from './accounts/me.js';
 import {
   BalancesQuery,
   EditPositionInput,
@@ -12,6 +12,7 @@ import {
 import {
   BalancesSchema,
   OrdersSchema,
+  PortfolioSummarySchema,
   PositionAnalysisSchema,
   PositionSchema,
   PositionsSchema,
@@ -30,8 +31,9 @@ import {
   RegisterAlertWebhookInput,
   RegisteredAlertWebhookSchema,
 } from './alerts/webhooks.js';
-import { FearGreedListSchema } from './market/insights.js';
+import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
+import { AssetIdParams, PopularAssetsQuery } from './market/queries.js';
 import {
   AssetAnalysisInput,
   AssetListInput,
@@ -53,9 +55,15 @@ import {
   FavoriteStateSchema,
   MarketsSchema,
   OverviewSchema,
+  PopularAssetSchema,
   SignalResponseSchema,
 } from './market/responses.js';
-import { ServiceTrackRecordSchema, TrackRecordInput } from './market/track-record.js';
+import {
+  AssetTrackRecordQuery,
+  PlanTrackRecordSchema,
+  ServiceTrackRecordSchema,
+  TrackRecordInput,
+} from './market/track-record.js';
 import { PilotSpectateSchema, PilotTrackRecordSchema } from './pilot/responses.js';
 
 /**
@@ -133,6 +141,7 @@ const Deleted = z.null();
 export const OPERATIONS = {
   // ---- market data ----
   'market.assets': read('The assets of a class, priced and sorted', 'key', AssetListInput, z.array(AssetRowSchema)),
+  'market.popular': read('The assets most accounts favorite', 'key', PopularAssetsQuery, z.array(PopularAssetSchema)),
   'market.exchanges': read('The exchange catalog', 'key', NoInput, z.array(ExchangeSchema)),
   'market.exchange': read(
     'One exchange with pair counts and tickers',
@@ -151,11 +160,25 @@ export const OPERATIONS = {
   'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
   'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),
   'analysis.fearGreed': read('Assets ranked by Fear & Greed', 'key', FearGreedInput, FearGreedListSchema),
+  'analysis.insights': read('Live prices of the top coins, funding, breadth', 'key', NoInput, InsightsSchema),
+  'analysis.assetTrackRecord': read(
+    "The service's track record on an asset",
+    'key',
+    z.object({ ...AssetIdParams.shape, ...AssetTrackRecordQuery.shape }),
+    PlanTrackRecordSchema,
+  ),
   'analysis.trackRecord': read("The service's track record", 'none', TrackRecordInput, ServiceTrackRecordSchema),
   // ---- the signed-in user ----
+  'auth.me': read('The account of the current session', 'session', NoInput, MeSchema),
   'auth.accountInfo': read('The signed-in user, its tier and favorites', 'session', NoInput, AccountInfoSchema),
   // ---- the user's exchange accounts ----
   'accounts.positions': read('Open positions with totals', 'session', PositionsQuery, PositionsSchema),
+  'accounts.summary': read(
+    'Portfolio totals, balance total and sync standing',
+    'session',
+    NoInput,
+    PortfolioSummarySchema,
+  ),
   'accounts.balances': read('Balances with their total', 'session', BalancesQuery, BalancesSchema),
   'accounts.orders': read('Orders aggregated from fills', 'session', OrdersQuery.transform(fillFilterOf), OrdersSchema),
   'accounts.trades': read('Individual fills', 'session', TradesQuery.transform(fillFilterOf), TradesSchema),

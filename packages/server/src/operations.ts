@@ -47,6 +47,9 @@ const bind = <K extends OperationId>(
 export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   // ---- market data ----
   'market.assets': bind('GET /v2/assets/', ({ useCases, actor }, input) => useCases.market.assets(actor, input)),
+  'market.popular': bind('GET /v2/assets/popular', ({ useCases, actor }, input) =>
+    useCases.market.popular(actor, input.limit),
+  ),
   'market.exchanges': bind('GET /v1/exchanges', ({ useCases, actor }) => useCases.market.exchanges(actor)),
   'market.exchange': bind('GET /v1/exchanges/:exchange_id', ({ useCases, actor }, input) =>
     useCases.market.exchange(actor, input.exchange_id),
@@ -83,10 +86,15 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'analysis.fearGreed': bind('GET /v2/insights/fear_greed', ({ useCases, actor }, input) =>
     useCases.analysis.fearGreed(actor, input),
   ),
+  'analysis.insights': bind('GET /v2/insights', ({ useCases, actor }) => useCases.analysis.insights(actor)),
+  'analysis.assetTrackRecord': bind('GET /v2/analysis/:asset_id/track-record', ({ useCases, actor }, input) =>
+    useCases.analysis.trackRecord(actor, input.asset_id, input.timeframe),
+  ),
   'analysis.trackRecord': bind('GET /v2/track-record', ({ useCases, actor }, input) =>
     useCases.analysis.serviceTrackRecord(actor, input),
   ),
   // ---- the signed-in user ----
+  'auth.me': bind('GET /v1/auth/me', ({ useCases, actor }) => useCases.auth.me(actor)),
   'auth.accountInfo': bind(['GET /v1/auth/me', 'GET /v2/assets/favorites'], ({ useCases, actor }) =>
     useCases.auth.accountInfo(actor),
   ),
@@ -94,6 +102,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'accounts.positions': bind('GET /v2/positions', ({ useCases, actor }, input) =>
     useCases.accounts.positions(actor, input),
   ),
+  'accounts.summary': bind('GET /v2/portfolio/summary', ({ useCases, actor }) => useCases.accounts.summary(actor)),
   'accounts.balances': bind('GET /v2/balances', ({ useCases, actor }, input) =>
     useCases.accounts.balances(actor, input),
   ),

@@ -7,9 +7,7 @@ import {
   ok,
   PortfolioSummarySchema,
 } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
 import { authOf, runFor } from '../../operations.js';
-import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
@@ -27,7 +25,7 @@ const balancesRoute = operation(authOf('accounts.balances'), {
   },
 });
 
-const summaryRoute = operation(SESSION_ONLY, {
+const summaryRoute = operation(authOf('accounts.summary'), {
   method: 'get',
   path: '/v2/portfolio/summary',
   operationId: 'getPortfolioSummary',
@@ -39,9 +37,8 @@ const summaryRoute = operation(SESSION_ONLY, {
 });
 
 export function registerPortfolioRoutes(serve: Serve, useCases: UseCases): void {
-  const { accounts } = useCases;
   serve(balancesRoute, async (c) =>
     c.json(ok(await runFor(c, useCases, 'accounts.balances', c.req.valid('query'))), 200),
   );
-  serve(summaryRoute, async (c) => c.json(ok(await accounts.summary(actorOf(c))), 200));
+  serve(summaryRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.summary', {})), 200));
 }

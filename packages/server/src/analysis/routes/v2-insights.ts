@@ -1,13 +1,11 @@
 import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { authOf, runFor } from '../../operations.js';
-import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // ---- /v2/insights ----
 
-const insightsRoute = operation(SESSION_OR_API_KEY, {
+const insightsRoute = operation(authOf('analysis.insights'), {
   method: 'get',
   path: '/v2/insights',
   operationId: 'getInsights',
@@ -33,8 +31,7 @@ const fearGreedRoute = operation(authOf('analysis.fearGreed'), {
 });
 
 export function registerInsightRoutes(serve: Serve, useCases: UseCases): void {
-  const { analysis } = useCases;
-  serve(insightsRoute, async (c) => c.json(ok(await analysis.insights(actorOf(c))), 200));
+  serve(insightsRoute, async (c) => c.json(ok(await runFor(c, useCases, 'analysis.insights', {})), 200));
   serve(fearGreedRoute, async (c) => {
     const query = c.req.valid('query');
     const result = await runFor(c, useCases, 'analysis.fearGreed', {

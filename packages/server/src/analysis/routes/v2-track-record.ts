@@ -8,15 +8,13 @@ import {
   ServiceTrackRecordSchema,
   TrackRecordQuery,
 } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { authOf, runFor } from '../../operations.js';
-import { actorOf } from '../../platform/actor.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';
 
 const trackRecordRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.assetTrackRecord'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/track-record',
@@ -53,10 +51,9 @@ const serviceTrackRecordRoute = operation(authOf('analysis.trackRecord'), {
 });
 
 export function registerTrackRecordRoutes(serve: Serve, useCases: UseCases): void {
-  const { analysis } = useCases;
   serve(trackRecordRoute, async (c) => {
-    const { asset_id } = c.req.valid('param');
-    return c.json(ok(await analysis.trackRecord(actorOf(c), asset_id, c.req.valid('query').timeframe)), 200);
+    const input = { ...c.req.valid('param'), ...c.req.valid('query') };
+    return c.json(ok(await runFor(c, useCases, 'analysis.assetTrackRecord', input)), 200);
   });
   serve(serviceTrackRecordRoute, async (c) => {
     const record = await runFor(c, useCases, 'analysis.trackRecord', c.req.valid('query'));

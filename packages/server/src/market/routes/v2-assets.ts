@@ -10,9 +10,7 @@ import {
   PopularAssetSchema,
   PopularAssetsQuery,
 } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { authOf, runFor } from '../../operations.js';
-import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
@@ -28,7 +26,7 @@ const listRoute = operation(authOf('market.assets'), {
   responses: { 200: json(envelopeOf(z.array(AssetRowSchema), 'AssetListEnvelope'), 'Asset rows') },
 });
 
-const popularRoute = operation(SESSION_OR_API_KEY, {
+const popularRoute = operation(authOf('market.popular'), {
   method: 'get',
   path: '/v2/assets/popular',
   operationId: 'listPopularAssets',
@@ -79,9 +77,7 @@ const removeFavoriteRoute = operation(authOf('market.removeFavorite'), {
 
 export function registerAssetRoutes(serve: Serve, useCases: UseCases): void {
   serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.assets', c.req.valid('query'))), 200));
-  serve(popularRoute, async (c) =>
-    c.json(ok(await useCases.market.popular(actorOf(c), c.req.valid('query').limit)), 200),
-  );
+  serve(popularRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.popular', c.req.valid('query'))), 200));
   serve(listFavoritesRoute, async (c) =>
     c.json(ok(await runFor(c, useCases, 'market.favorites', c.req.valid('query'))), 200),
   );
