@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
 import { AccountInfoSchema, MeSchema } from './accounts/me.js';
 import {
   BalancesQuery,
@@ -31,6 +32,7 @@ import {
   RegisterAlertWebhookInput,
   RegisteredAlertWebhookSchema,
 } from './alerts/webhooks.js';
+import { ApiKeyIdParams, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './keys/api-keys.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
 import { AssetIdParams, PopularAssetsQuery } from './market/queries.js';
@@ -189,11 +191,37 @@ export const OPERATIONS = {
     PositionAnalysisSchema,
   ),
   'accounts.editPosition': change('write', "Edits a position's notes", 'session', EditPositionInput, PositionSchema),
+  'accounts.connections': read(
+    "The caller's connected exchange accounts",
+    'session',
+    NoInput,
+    z.array(UserConnectionSchema),
+  ),
+  'accounts.disconnect': change(
+    'destructive',
+    'Disconnects an exchange account',
+    'session',
+    ConnectionIdParams,
+    Deleted,
+  ),
+  // ---- API keys ----
+  'keys.list': read("The caller's API keys", 'session', NoInput, z.array(ApiKeySchema)),
+  'keys.create': change('write', 'Creates an API key', 'session', CreateApiKeySchema, CreatedApiKeySchema, {
+    idempotent: false,
+  }),
+  'keys.revoke': change('destructive', 'Revokes an API key', 'session', ApiKeyIdParams, Deleted),
   // ---- alerts ----
   'alerts.list': read("The caller's alerts", 'session', NoInput, z.array(NotificationSchema)),
   'alerts.create': change('write', 'Creates an alert', 'session', NotificationPayloadSchema, NotificationSchema, {
     idempotent: false,
   }),
+  'alerts.update': change(
+    'write',
+    "Replaces an alert's payload (re-arms it)",
+    'session',
+    z.object({ alert_id: NotificationIdSchema, payload: NotificationPayloadSchema }),
+    NotificationSchema,
+  ),
   'alerts.delete': change(
     'destructive',
     'Deletes an alert',

@@ -114,9 +114,26 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'accounts.editPosition': bind('PATCH /v2/positions/:position_id', ({ useCases, actor }, input) =>
     useCases.accounts.editPosition(actor, input.position_id, input.notes),
   ),
+  'accounts.connections': bind('GET /v1/connections/user', ({ useCases, actor }) =>
+    useCases.accounts.connections(actor),
+  ),
+  'accounts.disconnect': bind('DELETE /v1/connections/user/:connection_id', async ({ useCases, actor }, input) => {
+    await useCases.accounts.disconnect(actor, input.connection_id);
+    return null;
+  }),
+  // ---- API keys ----
+  'keys.list': bind('GET /v1/users/api_keys', ({ useCases, actor }) => useCases.keys.list(actor)),
+  'keys.create': bind('POST /v1/users/api_keys', ({ useCases, actor }, input) => useCases.keys.create(actor, input)),
+  'keys.revoke': bind('DELETE /v1/users/api_keys/:key_id', async ({ useCases, actor }, input) => {
+    await useCases.keys.revoke(actor, input.key_id);
+    return null;
+  }),
   // ---- alerts ----
   'alerts.list': bind('GET /v1/notifications', ({ useCases, actor }) => useCases.alerts.list(actor)),
   'alerts.create': bind('POST /v1/notifications', ({ useCases, actor }, input) => useCases.alerts.create(actor, input)),
+  'alerts.update': bind('PATCH /v1/notifications/:notification_id', ({ useCases, actor }, input) =>
+    useCases.alerts.update(actor, input.alert_id, input.payload),
+  ),
   'alerts.delete': bind('DELETE /v1/notifications/:notification_id', async ({ useCases, actor }, input) => {
     await useCases.alerts.delete(actor, input.alert_id);
     return null;

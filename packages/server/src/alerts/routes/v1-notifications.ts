@@ -61,7 +61,7 @@ const configRoute = operation(SESSION_ONLY, {
 });
 
 const updateRoute = operation(
-  SESSION_ONLY,
+  authOf('alerts.update'),
   {
     method: 'patch',
     path: '/v1/notifications/{notification_id}',
@@ -133,8 +133,8 @@ export function registerNotificationRoutes(serve: Serve, useCases: UseCases): vo
   serve(
     updateRoute,
     async (c) => {
-      const { notification_id } = c.req.valid('param');
-      return c.json(ok(await alerts.update(actorOf(c), notification_id, c.req.valid('json'))), 200);
+      const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
+      return c.json(ok(await runFor(c, useCases, 'alerts.update', input)), 200);
     },
     payloadHook,
   );
