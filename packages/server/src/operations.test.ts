@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OPERATIONS, type OperationId } from '@marketlens/contract';
+import { ERROR_CODES, OPERATIONS, type OperationId } from '@marketlens/contract';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../test/support/harness.js';
 import { OPENAPI_PATH } from './app.js';
@@ -10,6 +11,7 @@ import { createMarketlens } from './marketlens.js';
 import { authOf, checkCaller, invokeOperation, REGISTRY } from './operations.js';
 import { type Actor, type AppDeps, type Caller, DEFAULT_CONFIG } from './platform/deps.js';
 import { securityOf } from './platform/operation.js';
+import { createSqliteStorage } from './storage/sqlite/sqlite-storage.js';
 import { createUseCases, type UseCases } from './use-cases.js';
 
 /**
@@ -113,10 +115,109 @@ describe('the registry of operations', () => {
     expect(await refusal(invokeOperation(useCases, apiKey, 'market.exchanges', {}))).toBe('succeeded');
   });
 
+  it('lets only the operator run an admin operation', () => {
+    expect(() => checkCaller('admin', session)).toThrow(expect.objectContaining({ name: 'Unauthorized' }));
+    expect(() => checkCaller('admin', anonymous, { operator: true })).not.toThrow();
+    expect(() => checkCaller('none', anonymous)).not.toThrow();
+  });
+});
+
+/** A valid input of every operation: the property's first example, so each is reached once. */
+const UUID = '00000000-0000-4000-8000-000000000001';
+const ALERT = { asset_id: 'bitcoin', kind: 'price', target: 100_000 };
+const VALID: Record<OperationId, Record<string, unknown>> = {
+  'market.assets': {},
+  'market.popular': {},
+  'market.exchanges': {},
+  'market.exchange': { exchange_id: 'binance' },
+  'market.favorites': {},
+  'market.addFavorite': { asset_id: 'bitcoin' },
+  'market.removeFavorite': { asset_id: 'bitcoin' },
+  'analysis.get': { asset_id: 'bitcoin' },
+  'analysis.signal': { asset_id: 'bitcoin' },
+  'analysis.overview': { asset_id: 'bitcoin', locale: 'de' },
+  'analysis.markets': { asset_id: 'bitcoin' },
+  'analysis.signals': {},
+  'analysis.screener': {},
+  'analysis.fearGreed': {},
+  'analysis.insights': {},
+  'analysis.assetTrackRecord': { asset_id: 'bitcoin' },
+  'analysis.trackRecord': {},
+  'auth.me': {},
+  'auth.accountInfo': {},
+  'accounts.positions': {},
+  'accounts.summary': {},
+  'accounts.balances': {},
+  'accounts.orders': {},
+  'accounts.trades': {},
+  'accounts.positionAnalysis': { position_id: 'pos-1' },
+  'accounts.editPosition': { position_id: 'pos-1', notes: 'n' },
+  'accounts.connections': {},
+  'accounts.disconnect': { connection_id: UUID },
+  'keys.list': {},
+  'keys.create': {},
+  'keys.revoke': { key_id: UUID },
+  'alerts.list': {},
+  'alerts.create': ALERT,
+  'alerts.update': { alert_id: UUID, payload: ALERT },
+  'alerts.delete': { alert_id: UUID },
+  'alerts.preferences': {},
+  'alerts.updatePreferences': { regime_notification_disabled: true },
+  'alerts.registerWebhook': { url: 'https://203.0.113.10/hook' },
+  'alerts.webhooks': {},
+  'alerts.deleteWebhook': { webhook_id: UUID },
+  'pilot.spectate': {},
+  'pilot.trackRecord': {},
+};
+
+/** The field names of an operation's input schema (a piped schema: its input side's). */
+function fieldsOf(schema: unknown): string[] {
+  const s = schema as { shape?: object; in?: { shape?: object } };
+  return Object.keys(s.shape ?? s.in?.shape ?? {});
+}
+
+describe('invoking an operation with any input', () => {
+  it.each(Object.keys(OPERATIONS) as OperationId[])(
+    '%s: answers, or fails with a contract error; bad input exactly when its schema refuses it',
+    async (id) => {
+      const fields = fieldsOf(OPERATIONS[id].input);
+      const input = fc.oneof(
+        fc.dictionary(fc.constantFrom(...fields, 'extra'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
+        fc.jsonValue({ maxDepth: 1 }),
+      );
+      const outcomes = new Map<string, number>();
+      await fc.assert(
+        fc.asyncProperty(input, async (raw) => {
+          const outcome = await invokeOperation(useCases, session, id, raw).then(
+            () => 'ok',
+            (err: unknown) => {
+              // Every failure is one of the contract's errors (REST's ErrorResponse), never another throw.
+              expect(err, `${id}(${JSON.stringify(raw)})`).toBeInstanceOf(Error);
+              const name = (err as Error).name;
+              expect(Object.hasOwn(ERROR_CODES, name), `${id}(${JSON.stringify(raw)}): ${name}`).toBe(true);
+              expect(name, `${id}(${JSON.stringify(raw)})`).not.toBe('GeneralError');
+              return (err as Error).message.startsWith('Invalid input:') ? 'invalid' : name;
+            },
+          );
+          const accepted = OPERATIONS[id].input.safeParse(raw ?? {}).success;
+          expect(outcome === 'invalid', `${id}(${JSON.stringify(raw)}) -> ${outcome}`).toBe(!accepted);
+          outcomes.set(accepted ? 'accepted' : 'refused', (outcomes.get(accepted ? 'accepted' : 'refused') ?? 0) + 1);
+        }),
+        { numRuns: 12, examples: [[VALID[id]]] },
+      );
+      // The valid example reached the use case, and some generated input was refused.
+      expect(outcomes.get('accepted') ?? 0, id).toBeGreaterThan(0);
+      expect(outcomes.get('refused') ?? 0, id).toBeGreaterThan(0);
+    },
+  );
+});
+
+// Last: closing the instance releases the market it was given.
+describe('Marketlens.invoke', () => {
   it("is the composition root's `invoke` (the CLI's entry), over the instance's storage and market", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'marketlens-invoke-'));
     const ml = await createMarketlens(loadConfig({ env: { MARKETLENS_DATA_DIR: dir } }), {
-      storage: h.storage,
+      storage: createSqliteStorage(':memory:'),
       market: h.market,
       extra: { now: () => h.clock.now },
       demo: false,
@@ -132,11 +233,5 @@ describe('the registry of operations', () => {
       await ml.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
-
-  it('lets only the operator run an admin operation', () => {
-    expect(() => checkCaller('admin', session)).toThrow(expect.objectContaining({ name: 'Unauthorized' }));
-    expect(() => checkCaller('admin', anonymous, { operator: true })).not.toThrow();
-    expect(() => checkCaller('none', anonymous)).not.toThrow();
   });
 });
