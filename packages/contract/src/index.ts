@@ -28,6 +28,7 @@ export * from './market/requests.js';
 export * from './market/responses.js';
 export * from './market/track-record.js';
 export * from './market/words.js';
+export * from './operations.js';
 export * from './pilot/requests.js';
 export * from './pilot/responses.js';
 export * from './pilot/serialize.js';

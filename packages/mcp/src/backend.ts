@@ -1,9 +1,10 @@
 /**
- * The `Backend` the tool catalog is written against: every tool's data needs, one method each.
- * The server implements it over its services for one signed-in user (`/mcp`); the stdio runner is
- * handed one by whoever starts it (the CLI, a test). Results are the JSON shapes the REST routes put
- * in `data`, typed from the contract's schemas (`z.output` of each), so the shapes are written once and
- * a result is the structured content a tool answers, untouched.
+ * The `Backend` the tool catalog is written against: every tool's data needs, one method each, each
+ * method one operation the contract declares (`OPERATIONS`). The server builds it over its registry
+ * of operations for one signed-in user (`/mcp`, `marketlens mcp`); the stdio runner reaching a remote
+ * server is handed the REST one. Results are the JSON shapes the REST routes put in `data`, typed from
+ * the contract's schemas (`z.output` of each), so the shapes are written once and a result is the
+ * structured content a tool answers, untouched.
  *
  * A method fails by throwing an error with a `code` (the REST `ErrorResponse` code: `UnknownAsset`,
  * `1004`, ...) and a `message`, e.g. the server's `AppError` or this package's `ToolError`; the tool
@@ -14,26 +15,22 @@ import type {
   AlertWebhookSchema,
   AnalysisSchema,
   AssetClassSchema,
-  AssetListInput,
   AssetRefSchema,
   AssetRowSchema,
-  BalancesQuery,
   BalancesSchema,
   CoinFuturesTickerSchema,
-  EditPositionInput,
   ExchangeDetailSchema,
   ExchangeSchema,
   FavoriteStateSchema,
-  FearGreedInput,
   FearGreedListSchema,
   FearGreedSchema,
-  FillFilter,
   MarketsSchema,
   MarketTypeName,
-  NotificationPayload,
-  NotificationPreferences,
-  NotificationPreferencesPatch,
   NotificationSchema,
+  OPERATIONS,
+  OperationId,
+  OperationInput,
+  OperationOutput,
   OrdersSchema,
   OverviewSchema,
   PilotOpenPositionSchema,
@@ -41,23 +38,17 @@ import type {
   PilotTrackRecordSchema,
   PilotTradeSchema,
   PortfolioTotalsSchema,
-  PositionAnalysisQuery,
   PositionAnalysisSchema,
   PositionSchema,
-  PositionsQuery,
   PositionsSchema,
-  RegisterAlertWebhook,
   RegisteredAlertWebhookSchema,
-  ScreenerInput,
   ScreenerSchema,
   ServiceTrackRecordSchema,
   SignalListSchema,
   SignalResponseSchema,
   SignalSchema,
   Timeframe,
-  TrackRecordInput,
   TradesSchema,
-  TradingSignalsInput,
 } from '@marketlens/contract';
 import type { z } from 'zod';
 
@@ -210,68 +201,98 @@ export type TrackRecordData = z.output<typeof ServiceTrackRecordSchema>;
 
 // ---- the port ----
 
-/** Market data: readable by every signed-in user (tier gates as on REST). */
-export interface MarketBackend {
-  analysis(request: AnalysisRequest): Promise<AnalysisData>;
-  signal(request: AnalysisRequest): Promise<SignalData>;
-  overview(request: AnalysisRequest & { locale?: string }): Promise<OverviewData>;
-  assetMarkets(request: {
-    asset_id: string;
-    market_type?: MarketTypeName;
-    connection?: string;
-  }): Promise<AssetMarketsData>;
-  /** The signal list; `timeframe` in the REST spelling (`h1`, `m15`, `d1`). */
-  tradingSignals(request: TradingSignalsInput): Promise<SignalListData>;
-  screener(request: ScreenerInput): Promise<ScreenerData>;
-  fearGreed(request: FearGreedInput): Promise<FearGreedListData>;
-  listAssets(request: AssetListInput): Promise<AssetRow[]>;
-  listExchanges(): Promise<Exchange[]>;
-  exchangeDetail(exchangeId: string): Promise<ExchangeDetail>;
-  /** The service's own track record (public on REST); `timeframe` in the REST spelling. */
-  trackRecord(request: TrackRecordInput): Promise<TrackRecordData>;
-}
+/**
+ * The port: each backend group's methods and the declared operation (`OPERATIONS` of
+ * @marketlens/contract) each one runs. A method takes the operation's parsed input and answers its
+ * output, so its types are the declaration's, written nowhere else; {@link backendOver} builds
+ * every group over one function that runs an operation by id.
+ */
+export const BACKEND_OPERATIONS = {
+  /** Market data: readable by every signed-in user (tier gates as on REST). */
+  market: {
+    analysis: 'analysis.get',
+    signal: 'analysis.signal',
+    overview: 'analysis.overview',
+    assetMarkets: 'analysis.markets',
+    tradingSignals: 'analysis.signals',
+    screener: 'analysis.screener',
+    fearGreed: 'analysis.fearGreed',
+    listAssets: 'market.assets',
+    listExchanges: 'market.exchanges',
+    exchangeDetail: 'market.exchange',
+    trackRecord: 'analysis.trackRecord',
+  },
+  /** The signed-in user and its favorites. */
+  account: {
+    accountInfo: 'auth.accountInfo',
+    favorites: 'market.favorites',
+    addFavorite: 'market.addFavorite',
+    removeFavorite: 'market.removeFavorite',
+  },
+  /** The user's exchange data (read-only, but for a position's notes). */
+  portfolio: {
+    positions: 'accounts.positions',
+    balances: 'accounts.balances',
+    orders: 'accounts.orders',
+    trades: 'accounts.trades',
+    positionAnalysis: 'accounts.positionAnalysis',
+    editPosition: 'accounts.editPosition',
+  },
+  /** Alerts and notification preferences. */
+  alerts: {
+    alerts: 'alerts.list',
+    createAlert: 'alerts.create',
+    deleteAlert: 'alerts.delete',
+    notificationPreferences: 'alerts.preferences',
+    updateNotificationPreferences: 'alerts.updatePreferences',
+  },
+  /** Signed webhooks, the alert channel that needs no browser (no REST route). */
+  webhooks: {
+    registerWebhook: 'alerts.registerWebhook',
+    webhooks: 'alerts.webhooks',
+    deleteWebhook: 'alerts.deleteWebhook',
+  },
+  /** The pilot's spectate feed. */
+  pilot: {
+    pilotSpectate: 'pilot.spectate',
+    pilotTrackRecord: 'pilot.trackRecord',
+  },
+} as const satisfies Record<string, Record<string, OperationId>>;
 
-/** The signed-in user and its favorites. */
-export interface AccountBackend {
-  accountInfo(): Promise<AccountInfo>;
-  favorites(request: AssetListInput): Promise<AssetRow[]>;
-  addFavorite(assetId: string): Promise<FavoriteState>;
-  removeFavorite(assetId: string): Promise<FavoriteState>;
-}
+type Groups = typeof BACKEND_OPERATIONS;
 
-/** The user's exchange data (read-only, but for a position's notes). */
-export interface PortfolioBackend {
-  positions(query: PositionsQuery): Promise<PositionsData>;
-  balances(query: BalancesQuery): Promise<BalancesData>;
-  orders(filter: FillFilter): Promise<OrdersData>;
-  trades(filter: FillFilter): Promise<TradesData>;
-  positionAnalysis(positionId: string, query: PositionAnalysisQuery): Promise<PositionAnalysisData>;
-  editPosition(input: Pick<EditPositionInput, 'position_id' | 'notes'>): Promise<Position>;
-}
+/** The fields of an operation's input schema (a transformed schema counts as having some). */
+type InputFields<K extends OperationId> = (typeof OPERATIONS)[K]['input'] extends { shape: infer F } ? F : { input: K };
 
-/** Alerts and notification preferences. */
-export interface AlertBackend {
-  alerts(): Promise<Alert[]>;
-  createAlert(payload: NotificationPayload): Promise<Alert>;
-  /** Fails with the REST code (`NotificationNotFound`) when the alert is not the user's. */
-  deleteAlert(alertId: string): Promise<void>;
-  notificationPreferences(): Promise<NotificationPreferences>;
-  updateNotificationPreferences(patch: NotificationPreferencesPatch): Promise<NotificationPreferences>;
-}
+/** One backend method: the operation's input (none for an operation that takes none) to its output. */
+export type OperationCall<K extends OperationId> = [keyof InputFields<K>] extends [never]
+  ? (input?: OperationInput<K>) => Promise<OperationOutput<K>>
+  : (input: OperationInput<K>) => Promise<OperationOutput<K>>;
 
-/** Signed webhooks, the alert channel that needs no browser. */
-export interface WebhookBackend {
-  /** Fails with `InvalidRequest` for a URL the push rules refuse (not https, internal address, ...). */
-  registerWebhook(input: RegisterAlertWebhook): Promise<RegisteredAlertWebhook>;
-  webhooks(): Promise<AlertWebhook[]>;
-  /** Fails with `NotFound` when the webhook is not the user's. */
-  deleteWebhook(webhookId: string): Promise<void>;
-}
+type GroupOf<G extends keyof Groups> = { -readonly [M in keyof Groups[G]]: OperationCall<Groups[G][M] & OperationId> };
 
-/** The pilot's spectate feed. */
-export interface PilotBackend {
-  pilotSpectate(): Promise<PilotSpectate>;
-  pilotTrackRecord(request: { before_trade?: number }): Promise<PilotTrackRecord>;
+export type MarketBackend = GroupOf<'market'>;
+export type AccountBackend = GroupOf<'account'>;
+export type PortfolioBackend = GroupOf<'portfolio'>;
+export type AlertBackend = GroupOf<'alerts'>;
+export type WebhookBackend = GroupOf<'webhooks'>;
+export type PilotBackend = GroupOf<'pilot'>;
+
+/** Runs a declared operation by id with its parsed input (the server's registry, a REST client). */
+export type OperationRunner = <K extends OperationId>(id: K, input: OperationInput<K>) => Promise<OperationOutput<K>>;
+
+/** Every group of the port over `run`: each method runs its operation (see {@link BACKEND_OPERATIONS}). */
+export function backendOver(run: OperationRunner): Required<Omit<Backend, 'live'>> {
+  const groups: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
+  for (const [group, methods] of Object.entries(BACKEND_OPERATIONS)) {
+    groups[group] = Object.fromEntries(
+      Object.entries(methods).map(([method, id]) => [
+        method,
+        (input?: unknown) => run(id, (input ?? {}) as OperationInput<typeof id>),
+      ]),
+    );
+  }
+  return groups as unknown as Required<Omit<Backend, 'live'>>;
 }
 
 /** A followed candle: an asset id and a timeframe (wire spelling, `d1`, `h1`, ...). */

@@ -6,6 +6,7 @@ export const MCP_PACKAGE = '@marketlens/mcp';
 
 export type * from './backend.js';
 export type { Followable, Followed, LiveBackend } from './backend.js';
+export { BACKEND_OPERATIONS, backendOver } from './backend.js';
 export { CATALOG } from './catalog.js';
 export { COMPLETION_LIMIT, complete } from './completions.js';
 export {

@@ -1,7 +1,9 @@
+import { OPERATIONS } from '@marketlens/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CATALOG } from './catalog.js';
 import { createMcpServer, MCP_PACKAGE_VERSION, toolListing } from './server.js';
 import { fakeBackend } from './testing/fake-backend.js';
@@ -19,6 +21,37 @@ describe('published tool schemas', () => {
       expect(branches.length, tool.name).toBe(2);
       expect(branches[1]?.required).toEqual(['code', 'message']);
     }
+  });
+
+  it("publishes what its operation answers, and that operation's effect as its annotations", () => {
+    const answers = new Map<string, string>();
+    for (const tool of CATALOG) {
+      const op = OPERATIONS[tool.operation];
+      const fields = Object.entries(tool.output.shape);
+      let how: string;
+      if (tool.output === op.output) how = 'as declared';
+      else if (op.output instanceof z.ZodArray && fields.length === 1 && fields[0]?.[1] instanceof z.ZodArray) {
+        // A list wrapped in an object: structured content must be an object.
+        expect(fields[0][1].element, tool.name).toBe(op.output.element);
+        how = 'a list wrapped';
+      } else if (op.output instanceof z.ZodObject && Object.values(op.output.shape).includes(tool.output)) {
+        how = 'one field';
+      } else {
+        // An operation that answers nothing (a deletion): the tool says what it deleted.
+        expect(op.output, tool.name).toBeInstanceOf(z.ZodNull);
+        expect(Object.keys(tool.output.shape), tool.name).toEqual(['id', 'deleted']);
+        how = 'a deletion';
+      }
+      answers.set(tool.name, how);
+      const hints = toolListing(tool).annotations;
+      expect(hints?.readOnlyHint, tool.name).toBe(op.effect === 'read');
+      expect(hints?.destructiveHint ?? false, tool.name).toBe(op.effect === 'destructive');
+      expect(hints?.openWorldHint, tool.name).toBe(op.openWorld);
+      if (op.effect !== 'read') expect(hints?.idempotentHint, tool.name).toBe(op.idempotent);
+    }
+    // Every way of answering is reached by some tool.
+    expect(new Set(answers.values())).toEqual(new Set(['as declared', 'a list wrapped', 'one field', 'a deletion']));
+    expect(answers.get('get_portfolio_summary')).toBe('one field');
   });
 
   it('reports the service contract version, and protocol errors without a doubled prefix', async () => {

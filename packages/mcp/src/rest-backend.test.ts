@@ -39,7 +39,7 @@ describe('createRestBackend', () => {
     await b.portfolio.positions({ asset_ids: ['bitcoin', 'ethereum'], coin_ids: undefined });
     await b.portfolio.orders({ asset_id: 'bitcoin', start: Date.UTC(2024, 0, 2), limit: 50, offset: 0 });
     await b.portfolio.editPosition({ position_id: 'p1', notes: 'hedge' });
-    await b.alerts.deleteAlert('a1');
+    await b.alerts.deleteAlert({ alert_id: 'a1' });
     expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET http://h:1/base/v2/assets/signals?timeframe=h1&asset_class=coins&limit=5',
       'GET http://h:1/base/v2/analysis/stock%20aapl?timeframe=d1&limit=500',

@@ -183,7 +183,7 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
           `/v2/assets/${queryOf({ asset_class: r.asset_class, sort: r.sort, sort_dir: r.sort_dir, limit: r.limit })}`,
         ),
       listExchanges: () => get<Exchange[]>('/v1/exchanges'),
-      exchangeDetail: (id) => get<ExchangeDetail>(`/v1/exchanges/${seg(id)}`),
+      exchangeDetail: (r) => get<ExchangeDetail>(`/v1/exchanges/${seg(r.exchange_id)}`),
       trackRecord: (r) =>
         get<TrackRecordData>(`/v2/track-record${queryOf({ timeframe: r.timeframe, asset_class: r.asset_class })}`),
     },
@@ -217,8 +217,8 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
         get<AssetRow[]>(
           `/v2/assets/favorites${queryOf({ asset_class: r.asset_class, sort: r.sort, sort_dir: r.sort_dir, limit: r.limit })}`,
         ),
-      addFavorite: (assetId) => call<FavoriteState>('POST', '/v2/assets/favorites', { asset_id: assetId }),
-      removeFavorite: (assetId) => call<FavoriteState>('DELETE', `/v2/assets/favorites/${seg(assetId)}`),
+      addFavorite: (r) => call<FavoriteState>('POST', '/v2/assets/favorites', { asset_id: r.asset_id }),
+      removeFavorite: (r) => call<FavoriteState>('DELETE', `/v2/assets/favorites/${seg(r.asset_id)}`),
     },
     portfolio: {
       positions: (q) => get<PositionsData>(`/v2/positions${queryOf({ asset_ids: q.asset_ids, coin_ids: q.coin_ids })}`),
@@ -233,9 +233,9 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
         ),
       orders: (f) => get<OrdersData>(`/v1/orders${fillQuery(f)}`),
       trades: (f) => get<TradesData>(`/v1/trades${fillQuery(f)}`),
-      positionAnalysis: (id, q) =>
+      positionAnalysis: (q) =>
         get<PositionAnalysisData>(
-          `/v2/positions/${seg(id)}/analysis${queryOf({ timeframe: q.timeframe, limit: q.limit })}`,
+          `/v2/positions/${seg(q.position_id)}/analysis${queryOf({ timeframe: q.timeframe, limit: q.limit })}`,
         ),
       editPosition: (input) =>
         call<Position>('PATCH', `/v2/positions/${seg(input.position_id)}`, { notes: input.notes }),
@@ -243,9 +243,7 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
     alerts: {
       alerts: () => get<Alert[]>('/v1/notifications'),
       createAlert: (payload) => call<Alert>('POST', '/v1/notifications', payload),
-      async deleteAlert(id) {
-        await call<null>('DELETE', `/v1/notifications/${seg(id)}`);
-      },
+      deleteAlert: (r) => call<null>('DELETE', `/v1/notifications/${seg(r.alert_id)}`),
       notificationPreferences: () => get<NotificationPreferences>('/v1/users/notification_preferences'),
       updateNotificationPreferences: (patch) =>
         call<NotificationPreferences>('PATCH', '/v1/users/notification_preferences', patch),

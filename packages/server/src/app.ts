@@ -13,6 +13,7 @@ import { registerAnalysisRoutes } from './analysis/routes/v2-analysis.js';
 import { registerInsightRoutes } from './analysis/routes/v2-insights.js';
 import { registerScreenerRoutes } from './analysis/routes/v2-screener.js';
 import { registerTrackRecordRoutes } from './analysis/routes/v2-track-record.js';
+import { authStep } from './auth/authorize.js';
 import { registerOAuthRoutes } from './auth/oauth/routes.js';
 import { registerAuthRoutes } from './auth/routes/v1-auth.js';
 import { SessionCache } from './auth/session-cache.js';
@@ -111,7 +112,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
       notFoundHandler(() => app.routes),
     ),
   );
-  const serve = serveOperations(app, steps);
+  const serve = serveOperations(app, steps, authStep);
 
   registerResponseHeaders(app.openAPIRegistry);
   app.openAPIRegistry.registerComponent('securitySchemes', 'session', {

@@ -105,6 +105,16 @@ export {
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
 export { grantPilotAccess, PILOT_GRANT_MAX_DAYS, revokePilotAccess } from './pilot/admin.js';
+export {
+  authOf,
+  checkCaller,
+  type InvokeOptions,
+  invokeOperation,
+  type OperationBinding,
+  type OperationContext,
+  REGISTRY,
+  runOperation,
+} from './operations.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';

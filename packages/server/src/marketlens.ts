@@ -12,10 +12,11 @@ import { startWorker } from './background.js';
 import { ConfigError, type MarketlensConfig, redact } from './config/load.js';
 import { type DemoCredentials, seedDemo } from './demo.js';
 import { isMarketSources } from './market/market.js';
-import { type McpCaller, mcpBackend } from './mcp/backend.js';
+import { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
+import { type InvokeOptions, invokeOperation } from './operations.js';
 import { pilotSeries } from './pilot/bot.js';
 import { clientInfo } from './platform/client-version.js';
-import type { AppDeps } from './platform/deps.js';
+import type { AppDeps, Caller } from './platform/deps.js';
 import { BullMqJobs } from './platform/jobs/bullmq.js';
 import { type JobReporting, queueReporters } from './platform/jobs/report.js';
 import type { RunningWorker } from './platform/jobs/worker.js';
@@ -67,6 +68,14 @@ export interface Marketlens {
    * the REST routes and `/mcp` call, over this instance's storage, market and shared state.
    */
   mcpBackend(caller: McpCaller): Required<Backend>;
+  /**
+   * Runs the declared operation `id` (`OPERATIONS` of @marketlens/contract: `analysis.get`,
+   * `market.assets`, ...) as `caller` with raw `input`, as the CLI does: the input parsed by the
+   * operation's schema, the caller checked against what it needs, the same use case REST and MCP run;
+   * answers REST's `data`, or throws the `AppError` REST would answer (`InvalidRequest`, `NotFound` for
+   * an unknown id, ...). The client is a desktop one (no mobile gates), as for MCP.
+   */
+  invoke(caller: Caller, id: string, input: unknown, options?: InvokeOptions): Promise<unknown>;
   /**
    * The service's track record as `GET /v2/track-record` answers it (`marketlens track-record`). With
    * `refreshBacktest`, the backtest record's job runs once on this instance first (else the record
@@ -284,6 +293,9 @@ export async function createMarketlens(
     mcpBackend(caller) {
       const { deps, useCases } = application();
       return mcpBackend(deps, caller, useCases);
+    },
+    invoke(caller, id, input, options) {
+      return invokeOperation(application().useCases, { caller, client: MCP_CLIENT }, id, input, options);
     },
     async trackRecord(query, options) {
       const { deps, useCases } = application();

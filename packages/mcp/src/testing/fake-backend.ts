@@ -812,7 +812,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         backtest: backtestOf(any),
       };
     },
-    async exchangeDetail(id) {
+    async exchangeDetail({ exchange_id: id }) {
       if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);
       return {
         id,
@@ -846,12 +846,12 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       record('favorites', r);
       return (await market.listAssets(r)).filter((a) => favorites.has(a.id));
     },
-    async addFavorite(id) {
+    async addFavorite({ asset_id: id }) {
       if (id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
       favorites.add(id);
       return { asset_id: id, is_favorite: true };
     },
-    async removeFavorite(id) {
+    async removeFavorite({ asset_id: id }) {
       favorites.delete(id);
       return { asset_id: id, is_favorite: false };
     },
@@ -955,7 +955,7 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         total: 1,
       };
     },
-    async positionAnalysis(id, q) {
+    async positionAnalysis({ position_id: id, ...q }) {
       record('positionAnalysis', { id, ...q });
       if (id === 'pos-unpriced')
         throw new ToolError('PositionUnpricedWithoutAsset', 'The position maps to no tracked asset');
@@ -1087,10 +1087,11 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
       alerts.push(a);
       return a;
     },
-    async deleteAlert(id) {
+    async deleteAlert({ alert_id: id }) {
       const i = alerts.findIndex((a) => a.id === id);
       if (i < 0) throw new ToolError('NotificationNotFound', `No alert '${id}' on this account`);
       alerts.splice(i, 1);
+      return null;
     },
     async notificationPreferences() {
       return prefs;
@@ -1124,10 +1125,11 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     async webhooks() {
       return hooks;
     },
-    async deleteWebhook(id) {
+    async deleteWebhook({ webhook_id: id }) {
       const i = hooks.findIndex((w) => w.id === id);
       if (i < 0) throw new ToolError('WebhookNotFound', `No webhook '${id}' on this account`);
       hooks.splice(i, 1);
+      return null;
     },
   };
 

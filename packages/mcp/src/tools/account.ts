@@ -10,7 +10,7 @@ import {
   NoInput,
 } from '@marketlens/contract';
 import { lines } from '../render.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 import { renderAssetRows } from './market.js';
 
 const getAccountInfo = defineTool({
@@ -21,7 +21,7 @@ const getAccountInfo = defineTool({
   input: NoInput,
   output: AccountInfoSchema,
   needs: 'account',
-  annotations: READ_ONLY,
+  operation: 'auth.accountInfo',
   async run(b) {
     const a = await b.account.accountInfo();
     return {
@@ -42,7 +42,7 @@ const getFavoriteAssets = defineTool({
   input: AssetListInput.extend({ asset_class: AssetListInput.shape.asset_class.unwrap().default('all') }),
   output: z.object({ assets: z.array(AssetRowSchema) }),
   needs: 'account',
-  annotations: READ_ONLY,
+  operation: 'market.favorites',
   async run(b, input) {
     const rows = await b.account.favorites(input);
     return { data: { assets: rows }, text: renderAssetRows('Favorites', rows) };
@@ -56,9 +56,9 @@ const addFavoriteAsset = defineTool({
   input: FavoriteInput,
   output: FavoriteStateSchema,
   needs: 'account',
-  annotations: IDEMPOTENT_WRITE,
+  operation: 'market.addFavorite',
   async run(b, input) {
-    const s = await b.account.addFavorite(input.asset_id);
+    const s = await b.account.addFavorite(input);
     return { data: { ...s }, text: `${s.asset_id} is a favorite.` };
   },
 });
@@ -70,9 +70,9 @@ const removeFavoriteAsset = defineTool({
   input: FavoriteInput,
   output: FavoriteStateSchema,
   needs: 'account',
-  annotations: IDEMPOTENT_WRITE,
+  operation: 'market.removeFavorite',
   async run(b, input) {
-    const s = await b.account.removeFavorite(input.asset_id);
+    const s = await b.account.removeFavorite(input);
     return { data: { ...s }, text: `${s.asset_id} is not a favorite.` };
   },
 });

@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import type { Alert } from '../backend.js';
 import { lines, num } from '../render.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 
 function renderAlert(a: Alert): string {
@@ -36,7 +36,7 @@ const getAlerts = defineTool({
   input: NoInput,
   output: z.object({ alerts: z.array(NotificationSchema) }),
   needs: 'alerts',
-  annotations: READ_ONLY,
+  operation: 'alerts.list',
   async run(b) {
     const list = await b.alerts.alerts();
     return { data: { alerts: list }, text: lines(`Alerts: ${list.length}`, ...list.map(renderAlert)) };
@@ -50,7 +50,7 @@ const createPriceAlert = defineTool({
   input: CreateAlertToolInput,
   output: NotificationSchema,
   needs: 'alerts',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  operation: 'alerts.create',
   async run(b, input) {
     const a = await b.alerts.createAlert(input);
     return { data: { ...a }, text: lines('Alert created.', renderAlert(a)) };
@@ -64,9 +64,9 @@ const deleteAlert = defineTool({
   input: z.object({ alert_id: NotificationIdSchema }),
   output: z.object({ id: z.uuid(), deleted: z.literal(true) }),
   needs: 'alerts',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  operation: 'alerts.delete',
   async run(b, input) {
-    await b.alerts.deleteAlert(input.alert_id);
+    await b.alerts.deleteAlert(input);
     return { data: { id: input.alert_id, deleted: true }, text: `Alert ${input.alert_id} deleted.` };
   },
 });
@@ -78,7 +78,7 @@ const getNotificationPreferences = defineTool({
   input: NoInput,
   output: NotificationPreferencesSchema,
   needs: 'alerts',
-  annotations: READ_ONLY,
+  operation: 'alerts.preferences',
   async run(b) {
     const p = await b.alerts.notificationPreferences();
     return { data: { ...p }, text: renderPreferences(p) };
@@ -93,7 +93,7 @@ const updateNotificationPreferences = defineTool({
   input: NotificationPreferencesPatchSchema,
   output: NotificationPreferencesSchema,
   needs: 'alerts',
-  annotations: IDEMPOTENT_WRITE,
+  operation: 'alerts.updatePreferences',
   async run(b, input) {
     const p = await b.alerts.updateNotificationPreferences(input);
     return { data: { ...p }, text: lines('Preferences saved.', renderPreferences(p)) };

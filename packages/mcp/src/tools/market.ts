@@ -24,7 +24,7 @@ import {
 } from '@marketlens/contract';
 import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
 import { lines, num, pct, share, usd } from '../render.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 
 const TIERS_NOTE = 'Timeframe 1d and up to 500 candles are free; other timeframes and deeper windows need Pro.';
 
@@ -141,7 +141,7 @@ const getAssetAnalysis = defineTool({
   input: AssetAnalysisInput,
   output: AnalysisSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.get',
   async run(b, input) {
     const a = await b.market.analysis(analysisRequest(input));
     return { data: { ...a }, text: renderAnalysis(a) };
@@ -155,7 +155,7 @@ const getAssetSignal = defineTool({
   input: AssetAnalysisInput,
   output: SignalResponseSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.signal',
   async run(b, input) {
     const s = await b.market.signal(analysisRequest(input));
     return {
@@ -172,7 +172,7 @@ const getAssetOverview = defineTool({
   input: AssetOverviewInput,
   output: OverviewSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.overview',
   async run(b, input) {
     const o = await b.market.overview({
       ...analysisRequest(input),
@@ -190,7 +190,7 @@ const getAssetMarkets = defineTool({
   input: AssetMarketsInput,
   output: MarketsSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.markets',
   async run(b, input) {
     const m = await b.market.assetMarkets({
       asset_id: input.asset_id,
@@ -220,7 +220,7 @@ const getTradingSignals = defineTool({
   input: TradingSignalsInput,
   output: SignalListSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.signals',
   async run(b, input) {
     const l = await b.market.tradingSignals(input);
     const rows = l.rows.map(
@@ -245,7 +245,7 @@ const getScreener = defineTool({
   input: ScreenerInput,
   output: ScreenerSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.screener',
   async run(b, input) {
     const s = await b.market.screener(input);
     return {
@@ -277,7 +277,7 @@ const getFearGreed = defineTool({
   input: FearGreedInput,
   output: FearGreedListSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.fearGreed',
   async run(b, input) {
     const l = await b.market.fearGreed(input);
     return {
@@ -301,7 +301,7 @@ const listAssets = defineTool({
   input: AssetListInput,
   output: z.object({ assets: z.array(AssetRowSchema) }),
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'market.assets',
   async run(b, input) {
     const rows = await b.market.listAssets(input);
     return { data: { assets: rows }, text: renderAssetRows(`Assets (${input.asset_class})`, rows) };
@@ -336,7 +336,7 @@ const listExchanges = defineTool({
   input: NoInput,
   output: z.object({ exchanges: z.array(ExchangeSchema) }),
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'market.exchanges',
   async run(b) {
     const list = await b.market.listExchanges();
     return {
@@ -358,9 +358,9 @@ const getExchangeDetail = defineTool({
   input: ExchangeDetailInput,
   output: ExchangeDetailSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'market.exchange',
   async run(b, input) {
-    const e = await b.market.exchangeDetail(input.exchange_id);
+    const e = await b.market.exchangeDetail(input);
     return {
       data: { ...e },
       text: lines(

@@ -3,7 +3,7 @@
 import { NoInput, PilotHistoryInput, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
 import type { AssetRef, PilotPosition, PilotTrade } from '../backend.js';
 import { lines, num } from '../render.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 
 const what = (asset: AssetRef | undefined) => (asset ? assetName(asset) : 'asset outside the coin universe');
@@ -24,7 +24,7 @@ const getPilotSpectate = defineTool({
   input: NoInput,
   output: PilotSpectateSchema,
   needs: 'pilot',
-  annotations: READ_ONLY,
+  operation: 'pilot.spectate',
   async run(b) {
     const s = await b.pilot.pilotSpectate();
     return {
@@ -45,7 +45,7 @@ const getPilotSpectateHistory = defineTool({
   input: PilotHistoryInput,
   output: PilotTrackRecordSchema,
   needs: 'pilot',
-  annotations: READ_ONLY,
+  operation: 'pilot.trackRecord',
   async run(b, input) {
     const r = await b.pilot.pilotTrackRecord(
       input.before_trade === undefined ? {} : { before_trade: input.before_trade },

@@ -22,7 +22,7 @@ import {
 } from '@marketlens/contract';
 import type { Balance, Order, PortfolioTotals, Position, Trade } from '../backend.js';
 import { lines, num, pct, signed, usd } from '../render.js';
-import { defineTool, IDEMPOTENT_WRITE, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 
 /** One position, priced or not: an unpriced one shows `unavailable` for its mark, value and PnL. */
@@ -62,7 +62,7 @@ const getPositions = defineTool({
   input: PositionsQuery,
   output: PositionsSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.positions',
   async run(b, input) {
     const d = await b.portfolio.positions(input);
     return { data: { ...d }, text: lines(renderTotals(d.totals), ...d.positions.map(renderPosition)) };
@@ -77,7 +77,7 @@ const getPortfolioSummary = defineTool({
   input: PositionsQuery,
   output: PortfolioTotalsSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.positions',
   async run(b, input) {
     const d = await b.portfolio.positions(input);
     return { data: { ...d.totals }, text: renderTotals(d.totals) };
@@ -92,7 +92,7 @@ const getBalances = defineTool({
   input: BalancesQuery,
   output: BalancesSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.balances',
   async run(b, input) {
     const d = await b.portfolio.balances(input);
     return {
@@ -113,7 +113,7 @@ const getOrders = defineTool({
   input: OrdersQuery,
   output: OrdersSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.orders',
   async run(b, input) {
     const filter = fillFilterOf(input);
     const d = await b.portfolio.orders(filter);
@@ -139,7 +139,7 @@ const getTrades = defineTool({
   input: TradesQuery,
   output: TradesSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.trades',
   async run(b, input) {
     const filter = fillFilterOf(input);
     const d = await b.portfolio.trades(filter);
@@ -158,9 +158,9 @@ const positionAnalysis = defineTool({
   input: PositionAnalysisInput,
   output: PositionAnalysisSchema,
   needs: 'portfolio',
-  annotations: READ_ONLY,
+  operation: 'accounts.positionAnalysis',
   async run(b, input) {
-    const a = await b.portfolio.positionAnalysis(input.position_id, { timeframe: input.timeframe, limit: input.limit });
+    const a = await b.portfolio.positionAnalysis(input);
     return {
       data: { ...a },
       text: lines(
@@ -181,7 +181,7 @@ const editPosition = defineTool({
   input: EditPositionInput,
   output: PositionSchema,
   needs: 'portfolio',
-  annotations: IDEMPOTENT_WRITE,
+  operation: 'accounts.editPosition',
   async run(b, input) {
     const p = await b.portfolio.editPosition({ position_id: input.position_id, notes: input.notes });
     return { data: { ...p }, text: lines('Notes saved.', renderPosition(p)) };

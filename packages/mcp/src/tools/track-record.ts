@@ -3,7 +3,7 @@
 import { ServiceTrackRecordSchema, TrackRecordInput } from '@marketlens/contract';
 import type { TrackRecordData } from '../backend.js';
 import { lines, num, share, signed } from '../render.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 
 type Figures = TrackRecordData['total'];
 
@@ -72,7 +72,7 @@ const getTrackRecord = defineTool({
   input: TrackRecordInput,
   output: ServiceTrackRecordSchema,
   needs: 'market',
-  annotations: READ_ONLY,
+  operation: 'analysis.trackRecord',
   async run(b, input) {
     const r = await b.market.trackRecord({
       ...(input.timeframe === undefined ? {} : { timeframe: input.timeframe }),

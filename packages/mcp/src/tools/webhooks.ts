@@ -10,7 +10,7 @@ import {
 import { z } from 'zod';
 import type { AlertWebhook } from '../backend.js';
 import { lines } from '../render.js';
-import { defineTool, READ_ONLY, type ToolDefinition } from '../tool.js';
+import { defineTool, type ToolDefinition } from '../tool.js';
 
 function renderWebhook(w: AlertWebhook): string {
   const state = w.active ? 'active' : `inactive since ${w.deactivated_at} (${w.deactivated_reason})`;
@@ -25,7 +25,7 @@ const registerAlertWebhook = defineTool({
   input: RegisterAlertWebhookInput,
   output: RegisteredAlertWebhookSchema,
   needs: 'webhooks',
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  operation: 'alerts.registerWebhook',
   async run(b, input) {
     const w = await b.webhooks.registerWebhook(input);
     return {
@@ -47,7 +47,7 @@ const listAlertWebhooks = defineTool({
   input: NoInput,
   output: AlertWebhookListSchema,
   needs: 'webhooks',
-  annotations: READ_ONLY,
+  operation: 'alerts.webhooks',
   async run(b) {
     const list = await b.webhooks.webhooks();
     return { data: { webhooks: list }, text: lines(`Webhooks: ${list.length}`, ...list.map(renderWebhook)) };
@@ -62,9 +62,9 @@ const deleteAlertWebhook = defineTool({
   input: z.object({ webhook_id: AlertWebhookIdSchema }),
   output: z.object({ id: z.uuid(), deleted: z.literal(true) }),
   needs: 'webhooks',
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  operation: 'alerts.deleteWebhook',
   async run(b, input) {
-    await b.webhooks.deleteWebhook(input.webhook_id);
+    await b.webhooks.deleteWebhook(input);
     return { data: { id: input.webhook_id, deleted: true }, text: `Webhook ${input.webhook_id} deleted.` };
   },
 });

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps, AppEnv, Caller } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
+import type { AuthSpec } from '../platform/operation.js';
 import { admitted, asMiddleware, type Step } from '../platform/pipeline.js';
 import { requestHeader } from '../platform/request-header.js';
 import type { Storage, UserRecord } from '../storage/types.js';
@@ -9,27 +10,12 @@ import type { LoadedSession } from './session-cache.js';
 import { apiKeyRecord, consumeAllowance, usageOf } from './tiers.js';
 import { accountDisabled, authenticated, isDisabled, liveSession } from './users.js';
 
-/** What an operation accepts. Declared once per route; drives both enforcement and OpenAPI. */
-export interface AuthSpec {
-  session: boolean;
-  apiKey: boolean;
-  /** Readable without any credential (only `/v2/config`). */
-  anonymous?: boolean;
-}
+export { type AuthSpec, securityOf } from '../platform/operation.js';
 
 export const SESSION_ONLY: AuthSpec = { session: true, apiKey: false };
 export const SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true };
 export const PUBLIC: AuthSpec = { session: false, apiKey: false, anonymous: true };
 export const OPTIONAL_SESSION_OR_API_KEY: AuthSpec = { session: true, apiKey: true, anonymous: true };
-
-/** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
-export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
-  const s: Record<string, string[]>[] = [];
-  if (spec.session) s.push({ session: [] });
-  if (spec.apiKey) s.push({ api_key: [] });
-  if (spec.anonymous && s.length > 0) s.push({});
-  return s;
-}
 
 async function withTier(
   storage: Storage,

@@ -1,7 +1,7 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PUBLIC } from '../auth/authorize.js';
+import { authStep, PUBLIC } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
 import { errorHandler } from './errors/handler.js';
 import { json, operation, serveOperations, VALIDATED_URL_MAX, VALIDATED_URLS } from './operation.js';
@@ -51,7 +51,7 @@ function app() {
   });
   const hono = new OpenAPIHono<AppEnv>();
   hono.onError(errorHandler(() => {}));
-  const serve = serveOperations(hono, () => undefined);
+  const serve = serveOperations(hono, () => undefined, authStep);
   let last: object | undefined;
   const seen: object[] = [];
   serve(byUrl, (c) => {

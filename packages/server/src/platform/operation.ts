@@ -8,7 +8,6 @@ import {
 } from '@hono/zod-openapi';
 import { ErrorResponseSchema } from '@marketlens/contract';
 import type { Handler } from 'hono';
-import { type AuthSpec, authStep, securityOf } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
 import { AppError, type ErrorStatus } from './errors/app-error.js';
 import {
@@ -21,6 +20,35 @@ import {
   thenStep,
 } from './pipeline.js';
 import { honoPath } from './rate-limit/rate-limit.js';
+
+/**
+ * What an operation accepts: a session, an API key, or no credential at all. Declared once per
+ * operation; drives both the caller check the route registration is given (see `serveOperations`)
+ * and the OpenAPI `security`. The check itself belongs to the auth feature: platform only carries
+ * the declaration.
+ */
+export interface AuthSpec {
+  session: boolean;
+  apiKey: boolean;
+  /** Readable without any credential (only `/v2/config`). */
+  anonymous?: boolean;
+}
+
+/** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
+export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
+  const s: Record<string, string[]>[] = [];
+  if (spec.session) s.push({ session: [] });
+  if (spec.apiKey) s.push({ api_key: [] });
+  if (spec.anonymous && s.length > 0) s.push({});
+  return s;
+}
+
+/**
+ * The caller check of an operation, given by whoever registers the routes (the composition root
+ * passes the auth feature's): resolves the caller of a request and refuses what `spec` does not
+ * accept.
+ */
+export type AuthStep = (spec: AuthSpec) => Step;
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: 'Invalid request (bad parameters, malformed JSON, API key in the query string)',
@@ -260,9 +288,10 @@ export type Serve = <R extends Operation<OperationConfig>>(
  * session-cache hit, cached answer) is answered synchronously, which lets @hono/node-server take its
  * fast response path; a route with a body goes through @hono/zod-openapi's `openapi` with one layer
  * in front of its validators (reading a body waits anyway). The route's rate-limit weight is
- * resolved here, once (for the root app: paths as registered).
+ * resolved here, once (for the root app: paths as registered). `authStep` is the caller check run
+ * after the platform steps, from each operation's {@link AuthSpec}.
  */
-export function serveOperations(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step): Serve {
+export function serveOperations(app: OpenAPIHono<AppEnv>, platform: PlatformSteps | Step, authStep: AuthStep): Serve {
   // Handlers are typed by `Serve`; inside, one untyped signature serves every operation.
   const openapi = app.openapi as (route: RouteConfig, handler: Handler<AppEnv>, hook?: unknown) => unknown;
   const serve = (route: Operation<OperationConfig>, handler: Handler<AppEnv>, hook?: unknown): void => {

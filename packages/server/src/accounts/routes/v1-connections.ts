@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
@@ -26,7 +27,7 @@ const connectRoute = operation(
   [404, 422, 503],
 );
 
-const listRoute = operation(SESSION_ONLY, {
+const listRoute = operation(authOf('accounts.connections'), {
   method: 'get',
   path: '/v1/connections/user',
   operationId: 'listConnections',
@@ -38,7 +39,7 @@ const listRoute = operation(SESSION_ONLY, {
 });
 
 const deleteRoute = operation(
-  SESSION_ONLY,
+  authOf('accounts.disconnect'),
   {
     method: 'delete',
     path: '/v1/connections/user/{connection_id}',
@@ -55,10 +56,10 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerConnectionRoutes(serve: Serve, { accounts }: UseCases): void {
+export function registerConnectionRoutes(serve: Serve, useCases: UseCases): void {
+  const { accounts } = useCases;
   serve(deleteRoute, async (c) => {
-    await accounts.disconnect(actorOf(c), c.req.valid('param').connection_id);
-    return c.json(ok(null), 200);
+    return c.json(ok(await runFor(c, useCases, 'accounts.disconnect', c.req.valid('param'))), 200);
   });
   serve(connectRoute, async (c) => {
     const view = await accounts.connect(actorOf(c), c.req.valid('json'));
@@ -66,7 +67,7 @@ export function registerConnectionRoutes(serve: Serve, { accounts }: UseCases): 
     return c.json(ok(view), 200);
   });
   serve(listRoute, async (c) => {
-    const views = await accounts.connections(actorOf(c));
+    const views = await runFor(c, useCases, 'accounts.connections', {});
     c.header('cache-control', 'no-store');
     return c.json(ok(views), 200);
   });

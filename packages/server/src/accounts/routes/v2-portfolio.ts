@@ -7,12 +7,11 @@ import {
   ok,
   PortfolioSummarySchema,
 } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
-const balancesRoute = operation(SESSION_ONLY, {
+const balancesRoute = operation(authOf('accounts.balances'), {
   method: 'get',
   path: '/v2/balances',
   operationId: 'listBalances',
@@ -26,7 +25,7 @@ const balancesRoute = operation(SESSION_ONLY, {
   },
 });
 
-const summaryRoute = operation(SESSION_ONLY, {
+const summaryRoute = operation(authOf('accounts.summary'), {
   method: 'get',
   path: '/v2/portfolio/summary',
   operationId: 'getPortfolioSummary',
@@ -37,7 +36,9 @@ const summaryRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
 });
 
-export function registerPortfolioRoutes(serve: Serve, { accounts }: UseCases): void {
-  serve(balancesRoute, async (c) => c.json(ok(await accounts.balances(actorOf(c), c.req.valid('query'))), 200));
-  serve(summaryRoute, async (c) => c.json(ok(await accounts.summary(actorOf(c))), 200));
+export function registerPortfolioRoutes(serve: Serve, useCases: UseCases): void {
+  serve(balancesRoute, async (c) =>
+    c.json(ok(await runFor(c, useCases, 'accounts.balances', c.req.valid('query'))), 200),
+  );
+  serve(summaryRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.summary', {})), 200));
 }

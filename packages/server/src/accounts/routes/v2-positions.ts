@@ -11,8 +11,8 @@ import {
   PositionsQuery,
   PositionsSchema,
 } from '@marketlens/contract';
-import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { PUBLIC } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
@@ -21,7 +21,7 @@ import type { UseCases } from '../../use-cases.js';
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).
 const PositionParams = PositionIdParams;
 
-const listRoute = operation(SESSION_ONLY, {
+const listRoute = operation(authOf('accounts.positions'), {
   method: 'get',
   path: '/v2/positions',
   operationId: 'listPositions',
@@ -39,7 +39,7 @@ const listRoute = operation(SESSION_ONLY, {
 });
 
 const editRoute = operation(
-  SESSION_ONLY,
+  authOf('accounts.editPosition'),
   {
     method: 'patch',
     path: '/v2/positions/{position_id}',
@@ -58,7 +58,7 @@ const editRoute = operation(
 );
 
 const analysisRoute = operation(
-  SESSION_ONLY,
+  authOf('accounts.positionAnalysis'),
   {
     method: 'get',
     path: '/v2/positions/{position_id}/analysis',
@@ -104,16 +104,18 @@ function deprecated(): never {
   );
 }
 
-export function registerPositionRoutes(serve: Serve, { accounts }: UseCases): void {
+export function registerPositionRoutes(serve: Serve, useCases: UseCases): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) serve(route, deprecated);
-  serve(listRoute, async (c) => c.json(ok(await accounts.positions(actorOf(c), c.req.valid('query'))), 200));
+  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.positions', c.req.valid('query'))), 200));
   serve(editRoute, async (c) => {
     const { position_id } = c.req.valid('param');
-    return c.json(ok(await accounts.editPosition(actorOf(c), position_id, c.req.valid('json').notes)), 200);
+    const input = { position_id, notes: c.req.valid('json').notes };
+    return c.json(ok(await runFor(c, useCases, 'accounts.editPosition', input)), 200);
   });
   serve(analysisRoute, async (c) => {
     const { position_id } = c.req.valid('param');
-    return c.json(ok(await accounts.analyzePosition(actorOf(c), position_id, c.req.valid('query'))), 200);
+    const input = { position_id, ...c.req.valid('query') };
+    return c.json(ok(await runFor(c, useCases, 'accounts.positionAnalysis', input)), 200);
   });
 }

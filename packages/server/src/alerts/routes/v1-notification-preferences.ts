@@ -4,8 +4,7 @@ import {
   NotificationPreferencesSchema,
   ok,
 } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
@@ -14,7 +13,7 @@ const json = (description: string) => ({
   content: { 'application/json': { schema: envelopeOf(NotificationPreferencesSchema) } },
 });
 
-const getRoute = operation(SESSION_ONLY, {
+const getRoute = operation(authOf('alerts.preferences'), {
   method: 'get',
   path: '/v1/users/notification_preferences',
   operationId: 'getNotificationPreferences',
@@ -24,7 +23,7 @@ const getRoute = operation(SESSION_ONLY, {
   responses: { 200: json('Preferences') },
 });
 
-const patchRoute = operation(SESSION_ONLY, {
+const patchRoute = operation(authOf('alerts.updatePreferences'), {
   method: 'patch',
   path: '/v1/users/notification_preferences',
   operationId: 'updateNotificationPreferences',
@@ -38,7 +37,9 @@ const patchRoute = operation(SESSION_ONLY, {
   responses: { 200: json('Preferences after the change') },
 });
 
-export function registerNotificationPreferenceRoutes(serve: Serve, { alerts }: UseCases): void {
-  serve(getRoute, async (c) => c.json(ok(await alerts.preferences(actorOf(c))), 200));
-  serve(patchRoute, async (c) => c.json(ok(await alerts.updatePreferences(actorOf(c), c.req.valid('json'))), 200));
+export function registerNotificationPreferenceRoutes(serve: Serve, useCases: UseCases): void {
+  serve(getRoute, async (c) => c.json(ok(await runFor(c, useCases, 'alerts.preferences', {})), 200));
+  serve(patchRoute, async (c) =>
+    c.json(ok(await runFor(c, useCases, 'alerts.updatePreferences', c.req.valid('json'))), 200),
+  );
 }

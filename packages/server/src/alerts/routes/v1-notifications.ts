@@ -11,6 +11,7 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_ONLY } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
@@ -22,7 +23,7 @@ const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
 
 const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
 
-const listRoute = operation(SESSION_ONLY, {
+const listRoute = operation(authOf('alerts.list'), {
   method: 'get',
   path: '/v1/notifications',
   operationId: 'listNotifications',
@@ -34,7 +35,7 @@ const listRoute = operation(SESSION_ONLY, {
 });
 
 const createRoute = operation(
-  SESSION_ONLY,
+  authOf('alerts.create'),
   {
     method: 'post',
     path: '/v1/notifications',
@@ -60,7 +61,7 @@ const configRoute = operation(SESSION_ONLY, {
 });
 
 const updateRoute = operation(
-  SESSION_ONLY,
+  authOf('alerts.update'),
   {
     method: 'patch',
     path: '/v1/notifications/{notification_id}',
@@ -76,7 +77,7 @@ const updateRoute = operation(
 );
 
 const deleteRoute = operation(
-  SESSION_ONLY,
+  authOf('alerts.delete'),
   {
     method: 'delete',
     path: '/v1/notifications/{notification_id}',
@@ -120,20 +121,25 @@ function limitsJson(c: Context<AppEnv>, text: string) {
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(serve: Serve, { alerts }: UseCases): void {
+export function registerNotificationRoutes(serve: Serve, useCases: UseCases): void {
+  const { alerts } = useCases;
   serve(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
-  serve(listRoute, async (c) => c.json(ok(await alerts.list(actorOf(c))), 200));
-  serve(createRoute, async (c) => c.json(ok(await alerts.create(actorOf(c), c.req.valid('json'))), 200), payloadHook);
+  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'alerts.list', {})), 200));
+  serve(
+    createRoute,
+    async (c) => c.json(ok(await runFor(c, useCases, 'alerts.create', c.req.valid('json'))), 200),
+    payloadHook,
+  );
   serve(
     updateRoute,
     async (c) => {
-      const { notification_id } = c.req.valid('param');
-      return c.json(ok(await alerts.update(actorOf(c), notification_id, c.req.valid('json'))), 200);
+      const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
+      return c.json(ok(await runFor(c, useCases, 'alerts.update', input)), 200);
     },
     payloadHook,
   );
   serve(deleteRoute, async (c) => {
-    await alerts.delete(actorOf(c), c.req.valid('param').notification_id);
-    return c.json(ok(null), 200);
+    const alert_id = c.req.valid('param').notification_id;
+    return c.json(ok(await runFor(c, useCases, 'alerts.delete', { alert_id })), 200);
   });
 }

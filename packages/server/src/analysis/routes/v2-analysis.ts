@@ -15,6 +15,7 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
@@ -61,7 +62,7 @@ const analysisDoc = {
 };
 
 const analysisByQueryRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.get'),
   {
     method: 'get',
     path: '/v2/analysis',
@@ -74,7 +75,7 @@ const analysisByQueryRoute = operation(
 );
 
 const analysisRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.get'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}',
@@ -87,7 +88,7 @@ const analysisRoute = operation(
 );
 
 const signalRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.signal'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/signal',
@@ -113,7 +114,7 @@ const signalRoute = operation(
 );
 
 const overviewRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.overview'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/overview',
@@ -143,7 +144,7 @@ const candlesRoute = operation(
 );
 
 const marketsRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.markets'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/markets',
@@ -201,12 +202,13 @@ function assetRequest(query: Omit<AnalysisRequest, 'asset_id'>, assetId: string)
   return request;
 }
 
-export function registerAnalysisRoutes(serve: Serve, { analysis }: UseCases): void {
+export function registerAnalysisRoutes(serve: Serve, useCases: UseCases): void {
+  const { analysis } = useCases;
   serve(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
   serve(analysisRoute, (c) => answer(c, analysis, assetRequest(c.req.valid('query'), c.req.valid('param').asset_id)));
   serve(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await analysis.signal(actorOf(c), request);
+    const result = await runFor(c, useCases, 'analysis.signal', request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
     c.header('age', String(result.age));
     c.header('vary', VARY);
@@ -221,14 +223,15 @@ export function registerAnalysisRoutes(serve: Serve, { analysis }: UseCases): vo
     return c.json(ok(result), 200);
   });
   serve(overviewRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await analysis.overview(actorOf(c), request, c.req.valid('header')['x-locale']);
+    const locale = c.req.valid('header')['x-locale'];
+    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
+    const result = await runFor(c, useCases, 'analysis.overview', request);
     c.header('content-language', result.locale);
     c.header('vary', `x-locale, ${VARY}`);
     return c.json(ok(result), 200);
   });
   serve(marketsRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    return c.json(ok(await analysis.markets(actorOf(c), request)), 200);
+    return c.json(ok(await runFor(c, useCases, 'analysis.markets', request)), 200);
   });
 }

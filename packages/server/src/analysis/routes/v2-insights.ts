@@ -1,12 +1,11 @@
 import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // ---- /v2/insights ----
 
-const insightsRoute = operation(SESSION_OR_API_KEY, {
+const insightsRoute = operation(authOf('analysis.insights'), {
   method: 'get',
   path: '/v2/insights',
   operationId: 'getInsights',
@@ -19,7 +18,7 @@ const insightsRoute = operation(SESSION_OR_API_KEY, {
 
 // ---- /v2/insights/fear_greed ----
 
-const fearGreedRoute = operation(SESSION_OR_API_KEY, {
+const fearGreedRoute = operation(authOf('analysis.fearGreed'), {
   method: 'get',
   path: '/v2/insights/fear_greed',
   operationId: 'listFearGreed',
@@ -31,11 +30,11 @@ const fearGreedRoute = operation(SESSION_OR_API_KEY, {
   responses: { 200: json(envelopeOf(FearGreedListSchema, 'FearGreedListEnvelope'), 'The ranked assets') },
 });
 
-export function registerInsightRoutes(serve: Serve, { analysis }: UseCases): void {
-  serve(insightsRoute, async (c) => c.json(ok(await analysis.insights(actorOf(c))), 200));
+export function registerInsightRoutes(serve: Serve, useCases: UseCases): void {
+  serve(insightsRoute, async (c) => c.json(ok(await runFor(c, useCases, 'analysis.insights', {})), 200));
   serve(fearGreedRoute, async (c) => {
     const query = c.req.valid('query');
-    const result = await analysis.fearGreed(actorOf(c), {
+    const result = await runFor(c, useCases, 'analysis.fearGreed', {
       ...query,
       exclude_stables: query.exclude_stables === 'true',
     });

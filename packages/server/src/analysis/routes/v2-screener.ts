@@ -9,13 +9,14 @@ import {
 } from '@marketlens/contract';
 import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
 // ---- screener ----
 
-const screenerRoute = operation(SESSION_OR_API_KEY, {
+const screenerRoute = operation(authOf('analysis.screener'), {
   method: 'get',
   path: '/v2/assets/screener',
   operationId: 'getAssetScreener',
@@ -46,9 +47,10 @@ const signalsRoute = operation(
   [402],
 );
 
-export function registerScreenerRoutes(serve: Serve, { analysis }: UseCases): void {
+export function registerScreenerRoutes(serve: Serve, useCases: UseCases): void {
+  const { analysis } = useCases;
   serve(screenerRoute, async (c) =>
-    c.json(ok(await analysis.screener(actorOf(c), c.req.valid('query').asset_class)), 200),
+    c.json(ok(await runFor(c, useCases, 'analysis.screener', c.req.valid('query'))), 200),
   );
   serve(signalsRoute, async (c) => {
     const result = await analysis.signals(actorOf(c), c.req.valid('query'), c.req.queries());

@@ -8,14 +8,13 @@ import {
   ServiceTrackRecordSchema,
   TrackRecordQuery,
 } from '@marketlens/contract';
-import { PUBLIC, SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';
 
 const trackRecordRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('analysis.assetTrackRecord'),
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/track-record',
@@ -35,7 +34,7 @@ const trackRecordRoute = operation(
   [402],
 );
 
-const serviceTrackRecordRoute = operation(PUBLIC, {
+const serviceTrackRecordRoute = operation(authOf('analysis.trackRecord'), {
   method: 'get',
   path: '/v2/track-record',
   operationId: 'getServiceTrackRecord',
@@ -51,13 +50,13 @@ const serviceTrackRecordRoute = operation(PUBLIC, {
   },
 });
 
-export function registerTrackRecordRoutes(serve: Serve, { analysis }: UseCases): void {
+export function registerTrackRecordRoutes(serve: Serve, useCases: UseCases): void {
   serve(trackRecordRoute, async (c) => {
-    const { asset_id } = c.req.valid('param');
-    return c.json(ok(await analysis.trackRecord(actorOf(c), asset_id, c.req.valid('query').timeframe)), 200);
+    const input = { ...c.req.valid('param'), ...c.req.valid('query') };
+    return c.json(ok(await runFor(c, useCases, 'analysis.assetTrackRecord', input)), 200);
   });
   serve(serviceTrackRecordRoute, async (c) => {
-    const record = await analysis.serviceTrackRecord(actorOf(c), c.req.valid('query'));
+    const record = await runFor(c, useCases, 'analysis.trackRecord', c.req.valid('query'));
     // The same for every caller: shared caches may keep it as long as the server does.
     c.header('cache-control', `public, max-age=${SERVICE_RECORD_TTL_MS / 1000}`);
     return c.json(ok(record), 200);

@@ -17,6 +17,7 @@ import {
   VerifyEmailQuery,
 } from '@marketlens/contract';
 import type { Context } from 'hono';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
@@ -113,7 +114,7 @@ const logoutRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
 });
 
-const meRoute = operation(SESSION_ONLY, {
+const meRoute = operation(authOf('auth.me'), {
   method: 'get',
   path: '/v1/auth/me',
   operationId: 'getMe',
@@ -180,7 +181,8 @@ const deleteMeRoute = operation(
   [403],
 );
 
-export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
+export function registerAuthRoutes(serve: Serve, useCases: UseCases): void {
+  const { auth } = useCases;
   serve(resetRequestRoute, async (c) => {
     const answer = await auth.requestPasswordReset(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
     c.header('cache-control', 'no-store');
@@ -198,7 +200,7 @@ export function registerAuthRoutes(serve: Serve, { auth }: UseCases): void {
     return c.json(ok(deleted), 200);
   });
   serve(meRoute, async (c) => {
-    const account = await auth.me(actorOf(c));
+    const account = await runFor(c, useCases, 'auth.me', {});
     c.header('cache-control', 'private, no-store');
     return c.json(ok(account), 200);
   });

@@ -9,13 +9,14 @@ import {
   ok,
 } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
+import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
 
 const createApiKeyRoute = operation(
-  SESSION_ONLY,
+  authOf('keys.create'),
   {
     method: 'post',
     path: '/v1/users/api_keys',
@@ -29,7 +30,7 @@ const createApiKeyRoute = operation(
   [422],
 );
 
-const listApiKeysRoute = operation(SESSION_ONLY, {
+const listApiKeysRoute = operation(authOf('keys.list'), {
   method: 'get',
   path: '/v1/users/api_keys',
   operationId: 'listApiKeys',
@@ -40,7 +41,7 @@ const listApiKeysRoute = operation(SESSION_ONLY, {
 });
 
 const deleteApiKeyRoute = operation(
-  SESSION_ONLY,
+  authOf('keys.revoke'),
   {
     method: 'delete',
     path: '/v1/users/api_keys/{key_id}',
@@ -65,17 +66,17 @@ const creditsRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
-export function registerApiKeyRoutes(serve: Serve, { keys }: UseCases): void {
+export function registerApiKeyRoutes(serve: Serve, useCases: UseCases): void {
+  const { keys } = useCases;
   // Registered before `{key_id}` routes so `credits` is never read as an id.
   serve(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
   serve(createApiKeyRoute, async (c) => {
-    const created = await keys.create(actorOf(c), c.req.valid('json') ?? {});
+    const created = await runFor(c, useCases, 'keys.create', c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
     return c.json(ok(created), 200);
   });
-  serve(listApiKeysRoute, async (c) => c.json(ok(await keys.list(actorOf(c))), 200));
+  serve(listApiKeysRoute, async (c) => c.json(ok(await runFor(c, useCases, 'keys.list', {})), 200));
   serve(deleteApiKeyRoute, async (c) => {
-    await keys.revoke(actorOf(c), c.req.valid('param').key_id);
-    return c.json(ok(null), 200);
+    return c.json(ok(await runFor(c, useCases, 'keys.revoke', c.req.valid('param'))), 200);
   });
 }

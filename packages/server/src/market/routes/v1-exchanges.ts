@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
-const listRoute = operation(SESSION_OR_API_KEY, {
+const listRoute = operation(authOf('market.exchanges'), {
   method: 'get',
   path: '/v1/exchanges',
   operationId: 'listExchanges',
@@ -16,7 +15,7 @@ const listRoute = operation(SESSION_OR_API_KEY, {
 });
 
 const detailRoute = operation(
-  SESSION_OR_API_KEY,
+  authOf('market.exchange'),
   {
     method: 'get',
     path: '/v1/exchanges/{exchange_id}',
@@ -31,7 +30,7 @@ const detailRoute = operation(
   [404, 503],
 );
 
-export function registerExchangeRoutes(serve: Serve, { market }: UseCases): void {
-  serve(listRoute, async (c) => c.json(ok(await market.exchanges(actorOf(c))), 200));
-  serve(detailRoute, async (c) => c.json(ok(await market.exchange(actorOf(c), c.req.valid('param').exchange_id)), 200));
+export function registerExchangeRoutes(serve: Serve, useCases: UseCases): void {
+  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.exchanges', {})), 200));
+  serve(detailRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.exchange', c.req.valid('param'))), 200));
 }

@@ -10,12 +10,11 @@ import {
   PopularAssetSchema,
   PopularAssetsQuery,
 } from '@marketlens/contract';
-import { SESSION_ONLY, SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 
-const listRoute = operation(SESSION_OR_API_KEY, {
+const listRoute = operation(authOf('market.assets'), {
   method: 'get',
   path: '/v2/assets/',
   operationId: 'listAssets',
@@ -27,7 +26,7 @@ const listRoute = operation(SESSION_OR_API_KEY, {
   responses: { 200: json(envelopeOf(z.array(AssetRowSchema), 'AssetListEnvelope'), 'Asset rows') },
 });
 
-const popularRoute = operation(SESSION_OR_API_KEY, {
+const popularRoute = operation(authOf('market.popular'), {
   method: 'get',
   path: '/v2/assets/popular',
   operationId: 'listPopularAssets',
@@ -38,7 +37,7 @@ const popularRoute = operation(SESSION_OR_API_KEY, {
   responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
 });
 
-const listFavoritesRoute = operation(SESSION_ONLY, {
+const listFavoritesRoute = operation(authOf('market.favorites'), {
   method: 'get',
   path: '/v2/assets/favorites',
   operationId: 'listFavoriteAssets',
@@ -50,7 +49,7 @@ const listFavoritesRoute = operation(SESSION_ONLY, {
 });
 
 const addFavoriteRoute = operation(
-  SESSION_ONLY,
+  authOf('market.addFavorite'),
   {
     method: 'post',
     path: '/v2/assets/favorites',
@@ -65,7 +64,7 @@ const addFavoriteRoute = operation(
   [404],
 );
 
-const removeFavoriteRoute = operation(SESSION_ONLY, {
+const removeFavoriteRoute = operation(authOf('market.removeFavorite'), {
   method: 'delete',
   path: '/v2/assets/favorites/{asset_id}',
   operationId: 'removeFavoriteAsset',
@@ -76,14 +75,16 @@ const removeFavoriteRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerAssetRoutes(serve: Serve, { market }: UseCases): void {
-  serve(listRoute, async (c) => c.json(ok(await market.assets(actorOf(c), c.req.valid('query'))), 200));
-  serve(popularRoute, async (c) => c.json(ok(await market.popular(actorOf(c), c.req.valid('query').limit)), 200));
-  serve(listFavoritesRoute, async (c) => c.json(ok(await market.favorites(actorOf(c), c.req.valid('query'))), 200));
+export function registerAssetRoutes(serve: Serve, useCases: UseCases): void {
+  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.assets', c.req.valid('query'))), 200));
+  serve(popularRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.popular', c.req.valid('query'))), 200));
+  serve(listFavoritesRoute, async (c) =>
+    c.json(ok(await runFor(c, useCases, 'market.favorites', c.req.valid('query'))), 200),
+  );
   serve(addFavoriteRoute, async (c) =>
-    c.json(ok(await market.addFavorite(actorOf(c), c.req.valid('json').asset_id)), 200),
+    c.json(ok(await runFor(c, useCases, 'market.addFavorite', c.req.valid('json'))), 200),
   );
   serve(removeFavoriteRoute, async (c) =>
-    c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
+    c.json(ok(await runFor(c, useCases, 'market.removeFavorite', c.req.valid('param'))), 200),
   );
 }

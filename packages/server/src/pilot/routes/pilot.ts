@@ -5,8 +5,7 @@ import {
   PilotTrackRecordQuery,
   PilotTrackRecordSchema,
 } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
+import { authOf, runFor } from '../../operations.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import type { UseCases } from '../../use-cases.js';
 import { PILOT_PAGE_SIZE } from '../views.js';
@@ -14,7 +13,7 @@ import { PILOT_PAGE_SIZE } from '../views.js';
 const ELIGIBILITY =
   'Session only. Eligibility: 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
 
-const spectateRoute = operation(SESSION_ONLY, {
+const spectateRoute = operation(authOf('pilot.spectate'), {
   method: 'get',
   path: '/pilot/spectate',
   operationId: 'getPilotSpectate',
@@ -29,7 +28,7 @@ const spectateRoute = operation(SESSION_ONLY, {
   },
 });
 
-const trackRecordRoute = operation(SESSION_ONLY, {
+const trackRecordRoute = operation(authOf('pilot.trackRecord'), {
   method: 'get',
   path: '/pilot/spectate/track-record',
   operationId: 'getPilotSpectateTrackRecord',
@@ -47,7 +46,9 @@ const trackRecordRoute = operation(SESSION_ONLY, {
   },
 });
 
-export function registerPilotRoutes(serve: Serve, { pilot }: UseCases): void {
-  serve(spectateRoute, async (c) => c.json(ok(await pilot.spectate(actorOf(c))), 200));
-  serve(trackRecordRoute, async (c) => c.json(ok(await pilot.trackRecord(actorOf(c), c.req.valid('query'))), 200));
+export function registerPilotRoutes(serve: Serve, useCases: UseCases): void {
+  serve(spectateRoute, async (c) => c.json(ok(await runFor(c, useCases, 'pilot.spectate', {})), 200));
+  serve(trackRecordRoute, async (c) =>
+    c.json(ok(await runFor(c, useCases, 'pilot.trackRecord', c.req.valid('query'))), 200),
+  );
 }

@@ -1,0 +1,273 @@
+import { z } from 'zod';
+import { ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
+import { AccountInfoSchema, MeSchema } from './accounts/me.js';
+import {
+  BalancesQuery,
+  EditPositionInput,
+  fillFilterOf,
+  OrdersQuery,
+  PositionAnalysisInput,
+  PositionsQuery,
+  TradesQuery,
+} from './accounts/requests.js';
+import {
+  BalancesSchema,
+  OrdersSchema,
+  PortfolioSummarySchema,
+  PositionAnalysisSchema,
+  PositionSchema,
+  PositionsSchema,
+  TradesSchema,
+} from './accounts/responses.js';
+import {
+  NotificationIdSchema,
+  NotificationPayloadSchema,
+  NotificationPreferencesPatchSchema,
+  NotificationPreferencesSchema,
+} from './alerts/requests.js';
+import { NotificationSchema } from './alerts/responses.js';
+import {
+  AlertWebhookIdSchema,
+  AlertWebhookSchema,
+  RegisterAlertWebhookInput,
+  RegisteredAlertWebhookSchema,
+} from './alerts/webhooks.js';
+import { ApiKeyIdParams, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './keys/api-keys.js';
+import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
+import { ScreenerSchema, SignalListSchema } from './market/lists.js';
+import { AssetIdParams, PopularAssetsQuery } from './market/queries.js';
+import {
+  AssetAnalysisInput,
+  AssetListInput,
+  AssetMarketsInput,
+  AssetOverviewInput,
+  ExchangeDetailInput,
+  FavoriteInput,
+  FearGreedInput,
+  NoInput,
+  PilotHistoryInput,
+  ScreenerInput,
+  TradingSignalsInput,
+} from './market/requests.js';
+import {
+  AnalysisSchema,
+  AssetRowSchema,
+  ExchangeDetailSchema,
+  ExchangeSchema,
+  FavoriteStateSchema,
+  MarketsSchema,
+  OverviewSchema,
+  PopularAssetSchema,
+  SignalResponseSchema,
+} from './market/responses.js';
+import {
+  AssetTrackRecordQuery,
+  PlanTrackRecordSchema,
+  ServiceTrackRecordSchema,
+  TrackRecordInput,
+} from './market/track-record.js';
+import { PilotSpectateSchema, PilotTrackRecordSchema } from './pilot/responses.js';
+
+/**
+ * The caller an operation needs: `none` (anyone, no credential), `key` (a signed-in user, by
+ * session or API key), `session` (a signed-in user by session only: API keys never reach account
+ * data), `admin` (the operator, through the CLI only).
+ */
+export type CallerNeed = 'none' | 'key' | 'session' | 'admin';
+
+/**
+ * What an operation does to the service's state: `read` changes nothing, `write` adds or changes
+ * the caller's data, `destructive` deletes it.
+ */
+export type OperationEffect = 'read' | 'write' | 'destructive';
+
+/**
+ * One use case of the service, declared once: its id (what the CLI invokes), its input (parsed)
+ * and output (answered) schemas, the caller it needs and its effect. The server binds each id to
+ * its use case; REST routes, MCP tools and the CLI are adapters over the declaration.
+ */
+export interface OperationDeclaration<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  readonly summary: string;
+  readonly input: I;
+  readonly output: O;
+  readonly caller: CallerNeed;
+  readonly effect: OperationEffect;
+  /** Whether repeating the call with the same input changes nothing more (every read is). */
+  readonly idempotent: boolean;
+  /** Whether the operation reaches outside the service (a webhook calls a URL the caller names). */
+  readonly openWorld: boolean;
+}
+
+type Options = Partial<Pick<OperationDeclaration, 'idempotent' | 'openWorld'>>;
+
+const read = <I extends z.ZodType, O extends z.ZodType>(
+  summary: string,
+  caller: CallerNeed,
+  input: I,
+  output: O,
+): OperationDeclaration<I, O> => ({
+  summary,
+  input,
+  output,
+  caller,
+  effect: 'read',
+  idempotent: true,
+  openWorld: false,
+});
+
+const change = <I extends z.ZodType, O extends z.ZodType>(
+  effect: 'write' | 'destructive',
+  summary: string,
+  caller: CallerNeed,
+  input: I,
+  output: O,
+  options: Options = {},
+): OperationDeclaration<I, O> => ({
+  summary,
+  input,
+  output,
+  caller,
+  effect,
+  idempotent: options.idempotent ?? true,
+  openWorld: options.openWorld ?? false,
+});
+
+/** What a deletion answers: nothing (REST `data: null`). */
+const Deleted = z.null();
+
+/**
+ * Every operation the service's edges share, by id (`<feature>.<use case>`). The inputs are the
+ * contract's request schemas as the use case takes them (timeframes in the REST spelling, fill
+ * bounds in ms once parsed); the outputs are what REST answers in `data`.
+ */
+export const OPERATIONS = {
+  // ---- market data ----
+  'market.assets': read('The assets of a class, priced and sorted', 'key', AssetListInput, z.array(AssetRowSchema)),
+  'market.popular': read('The assets most accounts favorite', 'key', PopularAssetsQuery, z.array(PopularAssetSchema)),
+  'market.exchanges': read('The exchange catalog', 'key', NoInput, z.array(ExchangeSchema)),
+  'market.exchange': read(
+    'One exchange with pair counts and tickers',
+    'key',
+    ExchangeDetailInput,
+    ExchangeDetailSchema,
+  ),
+  'market.favorites': read("The caller's favorite assets", 'session', AssetListInput, z.array(AssetRowSchema)),
+  'market.addFavorite': change('write', 'Favorites an asset', 'session', FavoriteInput, FavoriteStateSchema),
+  'market.removeFavorite': change('write', 'Removes a favorite', 'session', FavoriteInput, FavoriteStateSchema),
+  // ---- analysis ----
+  'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
+  'analysis.signal': read('Buy/Hold/Sell signal of an asset', 'key', AssetAnalysisInput, SignalResponseSchema),
+  'analysis.overview': read('Narrative overview of an asset', 'key', AssetOverviewInput, OverviewSchema),
+  'analysis.markets': read('The markets of an asset', 'key', AssetMarketsInput, MarketsSchema),
+  'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
+  'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),
+  'analysis.fearGreed': read('Assets ranked by Fear & Greed', 'key', FearGreedInput, FearGreedListSchema),
+  'analysis.insights': read('Live prices of the top coins, funding, breadth', 'key', NoInput, InsightsSchema),
+  'analysis.assetTrackRecord': read(
+    "The service's track record on an asset",
+    'key',
+    z.object({ ...AssetIdParams.shape, ...AssetTrackRecordQuery.shape }),
+    PlanTrackRecordSchema,
+  ),
+  'analysis.trackRecord': read("The service's track record", 'none', TrackRecordInput, ServiceTrackRecordSchema),
+  // ---- the signed-in user ----
+  'auth.me': read('The account of the current session', 'session', NoInput, MeSchema),
+  'auth.accountInfo': read('The signed-in user, its tier and favorites', 'session', NoInput, AccountInfoSchema),
+  // ---- the user's exchange accounts ----
+  'accounts.positions': read('Open positions with totals', 'session', PositionsQuery, PositionsSchema),
+  'accounts.summary': read(
+    'Portfolio totals, balance total and sync standing',
+    'session',
+    NoInput,
+    PortfolioSummarySchema,
+  ),
+  'accounts.balances': read('Balances with their total', 'session', BalancesQuery, BalancesSchema),
+  'accounts.orders': read('Orders aggregated from fills', 'session', OrdersQuery.transform(fillFilterOf), OrdersSchema),
+  'accounts.trades': read('Individual fills', 'session', TradesQuery.transform(fillFilterOf), TradesSchema),
+  'accounts.positionAnalysis': read(
+    'Descriptive analysis of a position',
+    'session',
+    PositionAnalysisInput,
+    PositionAnalysisSchema,
+  ),
+  'accounts.editPosition': change('write', "Edits a position's notes", 'session', EditPositionInput, PositionSchema),
+  'accounts.connections': read(
+    "The caller's connected exchange accounts",
+    'session',
+    NoInput,
+    z.array(UserConnectionSchema),
+  ),
+  'accounts.disconnect': change(
+    'destructive',
+    'Disconnects an exchange account',
+    'session',
+    ConnectionIdParams,
+    Deleted,
+  ),
+  // ---- API keys ----
+  'keys.list': read("The caller's API keys", 'session', NoInput, z.array(ApiKeySchema)),
+  'keys.create': change('write', 'Creates an API key', 'session', CreateApiKeySchema, CreatedApiKeySchema, {
+    idempotent: false,
+  }),
+  'keys.revoke': change('destructive', 'Revokes an API key', 'session', ApiKeyIdParams, Deleted),
+  // ---- alerts ----
+  'alerts.list': read("The caller's alerts", 'session', NoInput, z.array(NotificationSchema)),
+  'alerts.create': change('write', 'Creates an alert', 'session', NotificationPayloadSchema, NotificationSchema, {
+    idempotent: false,
+  }),
+  'alerts.update': change(
+    'write',
+    "Replaces an alert's payload (re-arms it)",
+    'session',
+    z.object({ alert_id: NotificationIdSchema, payload: NotificationPayloadSchema }),
+    NotificationSchema,
+  ),
+  'alerts.delete': change(
+    'destructive',
+    'Deletes an alert',
+    'session',
+    z.object({ alert_id: NotificationIdSchema }),
+    Deleted,
+  ),
+  'alerts.preferences': read('Notification preferences', 'session', NoInput, NotificationPreferencesSchema),
+  'alerts.updatePreferences': change(
+    'write',
+    'Changes notification preferences',
+    'session',
+    NotificationPreferencesPatchSchema,
+    NotificationPreferencesSchema,
+  ),
+  'alerts.registerWebhook': change(
+    'write',
+    'Registers a signed alert webhook',
+    'session',
+    RegisterAlertWebhookInput,
+    RegisteredAlertWebhookSchema,
+    { idempotent: false, openWorld: true },
+  ),
+  'alerts.webhooks': read("The caller's alert webhooks", 'session', NoInput, z.array(AlertWebhookSchema)),
+  'alerts.deleteWebhook': change(
+    'destructive',
+    'Deletes an alert webhook',
+    'session',
+    z.object({ webhook_id: AlertWebhookIdSchema }),
+    Deleted,
+  ),
+  // ---- the pilot ----
+  'pilot.spectate': read("The pilot's open positions", 'session', NoInput, PilotSpectateSchema),
+  'pilot.trackRecord': read("The pilot's closed trades, a page", 'session', PilotHistoryInput, PilotTrackRecordSchema),
+} as const satisfies Record<string, OperationDeclaration>;
+
+/** The id of a declared operation. */
+export type OperationId = keyof typeof OPERATIONS;
+
+/** What the use case of `K` takes: its input schema's output (defaults applied, spellings normalized). */
+export type OperationInput<K extends OperationId> = z.output<(typeof OPERATIONS)[K]['input']>;
+
+/** What `K` answers: REST's `data`, MCP's structured content (before a list is wrapped). */
+export type OperationOutput<K extends OperationId> = z.output<(typeof OPERATIONS)[K]['output']>;
+
+/** Whether `id` names a declared operation. */
+export function isOperationId(id: string): id is OperationId {
+  return Object.hasOwn(OPERATIONS, id);
+}

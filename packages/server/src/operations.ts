@@ -1,0 +1,244 @@
+import {
+  type CallerNeed,
+  isOperationId,
+  OPERATIONS,
+  type OperationId,
+  type OperationInput,
+  type OperationOutput,
+} from '@marketlens/contract';
+import type { Context } from 'hono';
+import { analysisWire } from './analysis/analysis.js';
+import { PUBLIC, SESSION_ONLY, SESSION_OR_API_KEY } from './auth/authorize.js';
+import { actorOf } from './platform/actor.js';
+import type { Actor, AppEnv } from './platform/deps.js';
+import { AppError } from './platform/errors/app-error.js';
+import type { AuthSpec } from './platform/operation.js';
+import type { UseCases } from './use-cases.js';
+
+/** Who runs an operation: the app's use cases and the actor asking. */
+export interface OperationContext {
+  useCases: UseCases;
+  actor: Actor;
+}
+
+/** How the server serves one declared operation. */
+export interface OperationBinding<K extends OperationId> {
+  /**
+   * The rows of the rate-limit weight table a call pays when it does not come through its REST
+   * route (an MCP tool): the REST route that does the same work (`GET /v2/analysis/:asset_id`), or
+   * `MCP <tool>` for an operation REST does not serve.
+   */
+  weight: readonly string[];
+  /** The use case, called with the parsed input. */
+  run(ctx: OperationContext, input: OperationInput<K>): Promise<OperationOutput<K>>;
+}
+
+const bind = <K extends OperationId>(
+  weight: string | readonly string[],
+  run: OperationBinding<K>['run'],
+): OperationBinding<K> => ({ weight: typeof weight === 'string' ? [weight] : weight, run });
+
+/**
+ * The registry of operations: each operation the contract declares (`OPERATIONS`: input, output,
+ * caller, effect), bound to the one use case that serves it. REST routes, the MCP backend and the
+ * CLI's {@link invokeOperation} all run an operation through here; a declared operation without a
+ * binding does not compile.
+ */
+export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
+  // ---- market data ----
+  'market.assets': bind('GET /v2/assets/', ({ useCases, actor }, input) => useCases.market.assets(actor, input)),
+  'market.popular': bind('GET /v2/assets/popular', ({ useCases, actor }, input) =>
+    useCases.market.popular(actor, input.limit),
+  ),
+  'market.exchanges': bind('GET /v1/exchanges', ({ useCases, actor }) => useCases.market.exchanges(actor)),
+  'market.exchange': bind('GET /v1/exchanges/:exchange_id', ({ useCases, actor }, input) =>
+    useCases.market.exchange(actor, input.exchange_id),
+  ),
+  'market.favorites': bind('GET /v2/assets/favorites', ({ useCases, actor }, input) =>
+    useCases.market.favorites(actor, input),
+  ),
+  'market.addFavorite': bind('POST /v2/assets/favorites', ({ useCases, actor }, input) =>
+    useCases.market.addFavorite(actor, input.asset_id),
+  ),
+  'market.removeFavorite': bind('DELETE /v2/assets/favorites/:asset_id', ({ useCases, actor }, input) =>
+    useCases.market.removeFavorite(actor, input.asset_id),
+  ),
+  // ---- analysis ----
+  'analysis.get': bind('GET /v2/analysis/:asset_id', async ({ useCases, actor }, input) =>
+    analysisWire(await useCases.analysis.get(actor, input)),
+  ),
+  'analysis.signal': bind('GET /v2/analysis/:asset_id/signal', ({ useCases, actor }, input) =>
+    useCases.analysis.signal(actor, input),
+  ),
+  'analysis.overview': bind('GET /v2/analysis/:asset_id/overview', ({ useCases, actor }, input) =>
+    useCases.analysis.overview(actor, input, input.locale),
+  ),
+  'analysis.markets': bind('GET /v2/analysis/:asset_id/markets', ({ useCases, actor }, input) =>
+    useCases.analysis.markets(actor, input),
+  ),
+  // Names none of the ten paid controls, so every caller may call it; free callers get the top rows.
+  'analysis.signals': bind('GET /v2/assets/signals', ({ useCases, actor }, input) =>
+    useCases.analysis.signals(actor, input),
+  ),
+  'analysis.screener': bind('GET /v2/assets/screener', ({ useCases, actor }, input) =>
+    useCases.analysis.screener(actor, input.asset_class),
+  ),
+  'analysis.fearGreed': bind('GET /v2/insights/fear_greed', ({ useCases, actor }, input) =>
+    useCases.analysis.fearGreed(actor, input),
+  ),
+  'analysis.insights': bind('GET /v2/insights', ({ useCases, actor }) => useCases.analysis.insights(actor)),
+  'analysis.assetTrackRecord': bind('GET /v2/analysis/:asset_id/track-record', ({ useCases, actor }, input) =>
+    useCases.analysis.trackRecord(actor, input.asset_id, input.timeframe),
+  ),
+  'analysis.trackRecord': bind('GET /v2/track-record', ({ useCases, actor }, input) =>
+    useCases.analysis.serviceTrackRecord(actor, input),
+  ),
+  // ---- the signed-in user ----
+  'auth.me': bind('GET /v1/auth/me', ({ useCases, actor }) => useCases.auth.me(actor)),
+  'auth.accountInfo': bind(['GET /v1/auth/me', 'GET /v2/assets/favorites'], ({ useCases, actor }) =>
+    useCases.auth.accountInfo(actor),
+  ),
+  // ---- the user's exchange accounts ----
+  'accounts.positions': bind('GET /v2/positions', ({ useCases, actor }, input) =>
+    useCases.accounts.positions(actor, input),
+  ),
+  'accounts.summary': bind('GET /v2/portfolio/summary', ({ useCases, actor }) => useCases.accounts.summary(actor)),
+  'accounts.balances': bind('GET /v2/balances', ({ useCases, actor }, input) =>
+    useCases.accounts.balances(actor, input),
+  ),
+  'accounts.orders': bind('GET /v1/orders', ({ useCases, actor }, input) => useCases.accounts.orders(actor, input)),
+  'accounts.trades': bind('GET /v1/trades', ({ useCases, actor }, input) => useCases.accounts.trades(actor, input)),
+  'accounts.positionAnalysis': bind('GET /v2/positions/:position_id/analysis', ({ useCases, actor }, input) =>
+    useCases.accounts.analyzePosition(actor, input.position_id, { timeframe: input.timeframe, limit: input.limit }),
+  ),
+  'accounts.editPosition': bind('PATCH /v2/positions/:position_id', ({ useCases, actor }, input) =>
+    useCases.accounts.editPosition(actor, input.position_id, input.notes),
+  ),
+  'accounts.connections': bind('GET /v1/connections/user', ({ useCases, actor }) =>
+    useCases.accounts.connections(actor),
+  ),
+  'accounts.disconnect': bind('DELETE /v1/connections/user/:connection_id', async ({ useCases, actor }, input) => {
+    await useCases.accounts.disconnect(actor, input.connection_id);
+    return null;
+  }),
+  // ---- API keys ----
+  'keys.list': bind('GET /v1/users/api_keys', ({ useCases, actor }) => useCases.keys.list(actor)),
+  'keys.create': bind('POST /v1/users/api_keys', ({ useCases, actor }, input) => useCases.keys.create(actor, input)),
+  'keys.revoke': bind('DELETE /v1/users/api_keys/:key_id', async ({ useCases, actor }, input) => {
+    await useCases.keys.revoke(actor, input.key_id);
+    return null;
+  }),
+  // ---- alerts ----
+  'alerts.list': bind('GET /v1/notifications', ({ useCases, actor }) => useCases.alerts.list(actor)),
+  'alerts.create': bind('POST /v1/notifications', ({ useCases, actor }, input) => useCases.alerts.create(actor, input)),
+  'alerts.update': bind('PATCH /v1/notifications/:notification_id', ({ useCases, actor }, input) =>
+    useCases.alerts.update(actor, input.alert_id, input.payload),
+  ),
+  'alerts.delete': bind('DELETE /v1/notifications/:notification_id', async ({ useCases, actor }, input) => {
+    await useCases.alerts.delete(actor, input.alert_id);
+    return null;
+  }),
+  'alerts.preferences': bind('GET /v1/users/notification_preferences', ({ useCases, actor }) =>
+    useCases.alerts.preferences(actor),
+  ),
+  'alerts.updatePreferences': bind('PATCH /v1/users/notification_preferences', ({ useCases, actor }, input) =>
+    useCases.alerts.updatePreferences(actor, input),
+  ),
+  'alerts.registerWebhook': bind('MCP register_alert_webhook', ({ useCases, actor }, input) =>
+    useCases.alerts.registerWebhook(actor, input),
+  ),
+  'alerts.webhooks': bind('MCP list_alert_webhooks', ({ useCases, actor }) => useCases.alerts.webhooks(actor)),
+  'alerts.deleteWebhook': bind('MCP delete_alert_webhook', async ({ useCases, actor }, input) => {
+    await useCases.alerts.deleteWebhook(actor, input.webhook_id);
+    return null;
+  }),
+  // ---- the pilot ----
+  'pilot.spectate': bind('GET /pilot/spectate', ({ useCases, actor }) => useCases.pilot.spectate(actor)),
+  'pilot.trackRecord': bind('GET /pilot/spectate/track-record', ({ useCases, actor }, input) =>
+    useCases.pilot.trackRecord(actor, input),
+  ),
+};
+
+/** Who may call an operation: the CLI's admin commands say they are the operator. */
+export interface InvokeOptions {
+  /** The caller is the operator (a `marketlens admin` command): `admin` operations are allowed. */
+  operator?: boolean;
+}
+
+/**
+ * Refuses a caller the operation does not accept, with the code REST answers for the same refusal:
+ * no credential where one is needed (`Unauthorized`), an API key where only a session is
+ * (`ApiKeyNotAccepted`), anyone but the operator for an `admin` operation (`Unauthorized`).
+ */
+export function checkCaller(need: CallerNeed, actor: Actor, options: InvokeOptions = {}): void {
+  const { kind } = actor.caller;
+  if (need === 'none') return;
+  if (need === 'admin') {
+    if (options.operator !== true) throw new AppError('Unauthorized', 'Only the operator runs this operation');
+    return;
+  }
+  if (kind === 'anonymous') throw new AppError('Unauthorized', 'A valid credential is required');
+  if (need === 'session' && kind === 'api_key') {
+    throw new AppError('ApiKeyNotAccepted', 'API keys do not reach this operation; use a session');
+  }
+}
+
+/** Runs `id` for `ctx.actor` with input already parsed by its schema, after the caller check. */
+export function runOperation<K extends OperationId>(
+  ctx: OperationContext,
+  id: K,
+  input: OperationInput<K>,
+  options: InvokeOptions = {},
+): Promise<OperationOutput<K>> {
+  checkCaller(OPERATIONS[id].caller, ctx.actor, options);
+  return REGISTRY[id].run(ctx, input);
+}
+
+/**
+ * Invokes an operation by its id with raw input (the CLI, a script): the id is checked, the input
+ * parsed with the operation's schema (a refusal is `InvalidRequest` naming the first five issues,
+ * as REST answers a 400), the caller checked, and the use case run. Answers what REST answers in
+ * `data`.
+ */
+export async function invokeOperation(
+  useCases: UseCases,
+  actor: Actor,
+  id: string,
+  input: unknown,
+  options: InvokeOptions = {},
+): Promise<unknown> {
+  if (!isOperationId(id)) throw new AppError('NotFound', `Unknown operation '${id}'`);
+  const parsed = OPERATIONS[id].input.safeParse(input ?? {});
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.length > 0 ? i.path.join('.') : 'input'}: ${i.message}`)
+      .join('; ');
+    throw new AppError('InvalidRequest', `Invalid input: ${issues}`);
+  }
+  return runOperation({ useCases, actor }, id, parsed.data as OperationInput<typeof id>, options);
+}
+
+/** The REST credentials that meet each caller need (`admin` operations have no REST route). */
+const REST_AUTH: Readonly<Record<Exclude<CallerNeed, 'admin'>, AuthSpec>> = {
+  none: PUBLIC,
+  key: SESSION_OR_API_KEY,
+  session: SESSION_ONLY,
+};
+
+/** The auth spec of a REST route serving `id`: what the caller its declaration needs sends. */
+export function authOf(id: OperationId): AuthSpec {
+  const need = OPERATIONS[id].caller;
+  if (need === 'admin') throw new Error(`${id}: admin operations are not served over REST`);
+  return REST_AUTH[need];
+}
+
+/** Runs `id` for the actor of the REST request `c`, with the input its route parsed. */
+export function runFor<K extends OperationId>(
+  c: Context<AppEnv>,
+  useCases: UseCases,
+  id: K,
+  input: OperationInput<K>,
+): Promise<OperationOutput<K>> {
+  return runOperation({ useCases, actor: actorOf(c) }, id, input);
+}
