@@ -295,7 +295,9 @@ async function main() {
         ask(child, { kind: 'profile-stop', file: join(profileDir, `server-${i}.cpuprofile`) }, 'profile-stop'),
       ),
     );
-    console.log(`CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from the streams open to the last receipt)`);
+    console.log(
+      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from the streams open to the last receipt)`,
+    );
   }
 
   const got = clients.filter((c) => c.received !== null);
