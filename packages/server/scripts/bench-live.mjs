@@ -143,7 +143,9 @@ async function main() {
   // A Wednesday at 15:00 UTC in the simulated market: coins, stocks and fx all trade then.
   const week = 7 * 86_400_000;
   const wednesday = Date.UTC(2026, 0, 7, 15);
-  const boundary = wednesday + Math.ceil((start - wednesday) / week) * week;
+  // A week drawn per run: runs back to back on one Redis would otherwise close the same candle,
+  // whose claim and shared analysis the previous run holds for five minutes.
+  const boundary = wednesday + (Math.ceil((start - wednesday) / week) + Math.floor(Math.random() * 500)) * week;
   const offset = boundary - (start + lead);
   const closeAt = start + lead; // real time of the candle's end
   env.BENCH_OFFSET = String(offset);
