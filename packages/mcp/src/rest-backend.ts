@@ -20,6 +20,9 @@ import type {
   ExchangeDetail,
   FavoriteState,
   FearGreedListData,
+  Followable,
+  Followed,
+  LiveBackend,
   OrdersData,
   OverviewData,
   PilotSpectate,
@@ -83,7 +86,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * Creates the REST `Backend` for one session. Nothing is sent until a tool runs. Webhooks are
  * registered over `/mcp` only (no REST route), so their tools are not listed here.
  */
-export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks' | 'live'>> {
+export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks'>> {
   const base = options.baseUrl.replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(base)) throw new Error(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
   if (options.sessionToken.trim() === '') throw new Error('sessionToken is empty');
@@ -150,6 +153,7 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
   }
 
   return {
+    live: restLive(base, options, doFetch, timeoutMs),
     market: {
       analysis: (r) => get<AnalysisData>(`/v2/analysis/${seg(r.asset_id)}${analysisQuery(r)}`),
       signal: (r) => get<SignalData>(`/v2/analysis/${seg(r.asset_id)}/signal${analysisQuery(r)}`),
@@ -269,4 +273,198 @@ function fillQuery(f: FillFilter): string {
     limit: f.limit,
     offset: f.offset,
   });
+}
+
+// The live part: resource subscriptions over the server's `GET /v2/stream`.
+
+/** Wait before the stream is opened again after it dropped (doubling up to {@link RECONNECT_MAX_MS}). */
+const RECONNECT_MS = 1_000;
+const RECONNECT_MAX_MS = 30_000;
+
+interface SseEvent {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/** Reads the SSE events of `body` into `on` (comments, the heartbeats, are skipped); resolves at its end. */
+async function readSse(body: ReadableStream<Uint8Array>, on: (e: SseEvent) => boolean | undefined): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      text += decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      for (let cut = text.indexOf('\n\n'); cut >= 0; cut = text.indexOf('\n\n')) {
+        const e: SseEvent = {};
+        for (const line of text.slice(0, cut).split('\n')) {
+          const colon = line.indexOf(':');
+          if (colon <= 0) continue;
+          const field = line.slice(0, colon);
+          const v = line.slice(colon + 1).replace(/^ /, '');
+          if (field === 'id' || field === 'event') e[field] = v;
+          else if (field === 'data') e.data = e.data === undefined ? v : `${e.data}\n${v}`;
+        }
+        text = text.slice(cut + 2);
+        if ((e.event !== undefined || e.data !== undefined) && on(e) === false) return;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+/**
+ * Candle closes from the server's `GET /v2/stream`: a subscription is checked as the server checks
+ * a stream (a probe stream opened with the session's subscriptions and closed at its `ready`
+ * event, so a refusal is the server's own error), and the followed candles share one stream,
+ * opened again with the new `follow` list when it changes (with `Last-Event-ID`, so a close between
+ * the two is replayed) and after a drop (1 s, doubling up to 30 s). Each `analysis` event calls the
+ * watchers of its candle. The last watcher gone, the stream is closed and no timer is left.
+ */
+function restLive(base: string, options: RestBackendOptions, doFetch: typeof fetch, timeoutMs: number): LiveBackend {
+  const watchers = new Map<string, Set<() => void>>();
+  let conn: { abort: AbortController; follow: string } | null = null;
+  let lastId: string | undefined;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let backoff = RECONNECT_MS;
+  let refreshing = false;
+  const keyOf = (f: Followed) => `${f.asset_id}:${f.timeframe}`;
+
+  /** Opens `GET /v2/stream` following `follow`; a refusal is thrown as the server's error. */
+  async function open(follow: string, signal: AbortSignal, lastEventId?: string): Promise<ReadableStream<Uint8Array>> {
+    const path = `/v2/stream${queryOf({ follow })}`;
+    let res: Response;
+    try {
+      res = await doFetch(`${base}${path}`, {
+        headers: {
+          accept: 'text/event-stream',
+          'x-session-token': options.sessionToken,
+          ...(options.userAgent === undefined ? {} : { 'user-agent': options.userAgent }),
+          ...(lastEventId === undefined ? {} : { 'last-event-id': lastEventId }),
+        },
+        signal,
+      });
+    } catch (err) {
+      throw new ToolError('ServiceUnavailable', `GET ${path}: ${base} could not be reached (${String(err)})`);
+    }
+    if (res.status === 200 && res.body !== null) return res.body;
+    const json = (await res.json().catch(() => undefined)) as unknown;
+    if (isRecord(json) && json.success === false && (typeof json.code === 'number' || typeof json.code === 'string')) {
+      throw new ToolError(json.code, typeof json.message === 'string' ? json.message : `HTTP ${res.status}`);
+    }
+    throw new ToolError('ServiceUnavailable', `GET ${path}: HTTP ${res.status} without a marketlens envelope`);
+  }
+
+  /** The subscriptions the server resolves for `follow` (its `ready` event); the probe stream is closed. */
+  async function probe(follow: string): Promise<Followed[]> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      const body = await open(follow, abort.signal);
+      let ready: Followed[] | null = null;
+      await readSse(body, (e) => {
+        if (e.event !== 'ready' || e.data === undefined) return;
+        const data = JSON.parse(e.data) as { subscriptions?: Followed[] };
+        ready = data.subscriptions ?? [];
+        return false;
+      });
+      if (ready === null) throw new ToolError('ServiceUnavailable', 'GET /v2/stream ended before its ready event');
+      return ready;
+    } catch (err) {
+      if (err instanceof ToolError) throw err;
+      throw new ToolError('ServiceUnavailable', `GET /v2/stream: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+  }
+
+  /** Follows the watched candles on one stream from `lastId` on, until it drops or is replaced. */
+  function connect(follow: string): void {
+    const c = { abort: new AbortController(), follow };
+    conn = c;
+    void (async () => {
+      try {
+        const body = await open(follow, c.abort.signal, lastId);
+        backoff = RECONNECT_MS;
+        await readSse(body, (e) => {
+          if (conn !== c) return false;
+          if (e.id !== undefined) lastId = e.id;
+          if (e.event !== 'analysis' || e.data === undefined) return;
+          const d = JSON.parse(e.data) as { asset?: { id?: string }; timeframe?: string };
+          for (const notify of [...(watchers.get(`${d.asset?.id}:${d.timeframe}`) ?? [])]) notify();
+        });
+      } catch (err) {
+        // Refused (the session expired, the tier changed): following stops; nothing to retry.
+        if (conn === c && err instanceof ToolError && err.code !== 'ServiceUnavailable') {
+          conn = null;
+          return;
+        }
+      }
+      if (conn !== c) return; // replaced by a stream with another list, or stopped
+      conn = null;
+      retry = setTimeout(() => {
+        retry = null;
+        if (conn === null && watchers.size > 0) connect([...watchers.keys()].join(','));
+      }, backoff);
+      backoff = Math.min(backoff * 2, RECONNECT_MAX_MS);
+    })();
+  }
+
+  /** Opens, replaces or closes the stream to follow what is watched now (once per tick). */
+  function refresh(): void {
+    if (refreshing) return;
+    refreshing = true;
+    queueMicrotask(() => {
+      refreshing = false;
+      const follow = [...watchers.keys()].join(',');
+      if (conn !== null && conn.follow === follow) return;
+      conn?.abort.abort();
+      conn = null;
+      if (retry !== null) clearTimeout(retry);
+      retry = null;
+      if (follow === '') {
+        lastId = undefined;
+        backoff = RECONNECT_MS;
+        return;
+      }
+      connect(follow);
+    });
+  }
+
+  function watch(followed: Followed, onClose: () => void): () => void {
+    const key = keyOf(followed);
+    let set = watchers.get(key);
+    if (set === undefined) {
+      set = new Set();
+      watchers.set(key, set);
+    }
+    const notify = () => onClose();
+    set.add(notify);
+    refresh();
+    let stopped = false;
+    return () => {
+      if (stopped) return;
+      stopped = true;
+      set.delete(notify);
+      if (set.size === 0) watchers.delete(key);
+      refresh();
+    };
+  }
+
+  return {
+    async checkFollow(followed: readonly Followed[]): Promise<Followable> {
+      const resolved = await probe(followed.map(keyOf).join(','));
+      // The server drops duplicates (a ticker and its id): an item not found as it was asked is resolved alone.
+      const each = await Promise.all(
+        followed.map(async (f) =>
+          resolved.some((r) => keyOf(r) === keyOf(f)) ? f : ((await probe(keyOf(f)))[0] ?? f),
+        ),
+      );
+      return { followed: each, watch };
+    },
+  };
 }

@@ -12,20 +12,27 @@
 // after the start instead of at the next real boundary. With `--instances 3` the children share one
 // PostgreSQL and one Redis (MARKETLENS_TEST_DATABASE_URL, MARKETLENS_TEST_REDIS_URL:
 // `source .ci/services.sh`) and the streams are spread over them.
-//   node scripts/bench-live.mjs [--streams 10000] [--assets 100] [--instances 1] [--lead 60] [--settle 250]
+//   node scripts/bench-live.mjs [--streams 10000] [--assets 100] [--instances 1] [--lead 60] [--settle 250] [--dist dir] [--profile dir]
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : dflt;
 };
-const SERVER = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+// `--dist dir` runs another build of the server (a copy of main's `dist` inside this package, so
+// that its imports resolve): the before and after of a change, back to back.
+const distArg = process.argv.indexOf('--dist');
+const SERVER =
+  process.env.BENCH_SERVER ??
+  (distArg > 0
+    ? resolvePath(process.argv[distArg + 1], 'index.js')
+    : fileURLToPath(new URL('../dist/index.js', import.meta.url)));
 
 /** A child: one server instance on the shifted clock; answers the parent's questions over IPC. */
 async function serve() {
@@ -53,8 +60,24 @@ async function serve() {
     market,
     { deps },
   );
+  let session = null;
   process.on('message', async (m) => {
-    if (m.kind === 'stats') {
+    if (m.kind === 'profile') {
+      // `--profile dir`: a CPU profile of the server around the close (started once the streams are open).
+      const { Session } = await import('node:inspector/promises');
+      session = new Session();
+      session.connect();
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: 500 });
+      await session.post('Profiler.start');
+      process.send({ kind: 'profile' });
+    } else if (m.kind === 'profile-stop') {
+      const { profile } = await session.post('Profiler.stop');
+      const { writeFileSync } = await import('node:fs');
+      writeFileSync(m.file, JSON.stringify(profile));
+      session.disconnect();
+      process.send({ kind: 'profile-stop' });
+    } else if (m.kind === 'stats') {
       const cpu = process.cpuUsage();
       process.send({
         kind: 'stats',
@@ -87,6 +110,11 @@ function ask(child, message, kind) {
   });
 }
 
+const READY = Buffer.from('event: ready');
+const ANALYSIS = Buffer.from('\nevent: analysis\n');
+const ID = Buffer.from('id: ');
+const BLANK = Buffer.from('\n\n');
+
 const pct = (sorted, p) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 const ms = (x) => `${Math.round(x)} ms`;
@@ -97,7 +125,7 @@ async function main() {
   const instances = arg('instances', 1);
   const lead = arg('lead', 60) * 1000;
   const settle = arg('settle', 250);
-  const env = { ...process.env };
+  const env = { ...process.env, BENCH_SERVER: SERVER };
   if (instances > 1) {
     const db = process.env.MARKETLENS_TEST_DATABASE_URL;
     const redis = process.env.MARKETLENS_TEST_REDIS_URL;
@@ -115,7 +143,9 @@ async function main() {
   // A Wednesday at 15:00 UTC in the simulated market: coins, stocks and fx all trade then.
   const week = 7 * 86_400_000;
   const wednesday = Date.UTC(2026, 0, 7, 15);
-  const boundary = wednesday + Math.ceil((start - wednesday) / week) * week;
+  // A week drawn per run: runs back to back on one Redis would otherwise close the same candle,
+  // whose claim and shared analysis the previous run holds for five minutes.
+  const boundary = wednesday + (Math.ceil((start - wednesday) / week) + Math.floor(Math.random() * 500)) * week;
   const offset = boundary - (start + lead);
   const closeAt = start + lead; // real time of the candle's end
   env.BENCH_OFFSET = String(offset);
@@ -190,9 +220,9 @@ async function main() {
     };
     for (let i = 0; i < streams; i++) {
       const { url } = children[i % children.length];
-      const c = { asset: ids[i % ids.length], received: null, id: null, ready: false, req: null };
+      const c = { asset: ids[i % ids.length], received: null, id: null, bytes: 0, ready: false, req: null };
       clients.push(c);
-      let tail = '';
+      let tail = null;
       c.req = http.get(
         {
           host: url.hostname,
@@ -208,22 +238,36 @@ async function main() {
             done();
             return;
           }
-          res.setEncoding('utf8');
+          // Bytes, not strings: the client shares the two cores with the server, so it decodes
+          // nothing but the analysis event's id. The receipt is the end of that frame (its blank
+          // line), so the whole event was delivered, not its first bytes.
+          let start = -1; // the analysis frame's offset in `pending` once its start was seen
+          let pending = null;
           res.on('data', (chunk) => {
-            if (!c.ready && chunk.includes('event: ready')) {
+            if (!c.ready && chunk.includes(READY)) {
               c.ready = true;
               connected++;
               done();
             }
             if (c.received !== null) return;
-            const text = tail + chunk;
-            const at = text.indexOf('event: analysis');
-            if (at >= 0) {
-              c.received = Date.now();
-              const m = /id: (\d+)-\d+\nevent: analysis/.exec(text.slice(Math.max(0, at - 40), at + 16));
-              c.id = m === null ? null : Number(m[1]);
-            }
-            tail = text.slice(-64);
+            if (start < 0) {
+              const text = tail === null ? chunk : Buffer.concat([tail, chunk]);
+              const at = text.indexOf(ANALYSIS);
+              if (at < 0) {
+                tail = text.subarray(Math.max(0, text.length - 64));
+                return;
+              }
+              const idAt = text.lastIndexOf(ID, at);
+              start = idAt >= 0 && at - idAt < 40 ? idAt : at;
+              pending = text;
+            } else pending = Buffer.concat([pending, chunk]);
+            const end = pending.indexOf(BLANK, start);
+            if (end < 0) return;
+            c.received = Date.now();
+            c.bytes = end + 2 - start;
+            const m = /^id: (\d+)-\d+\n/.exec(pending.subarray(start, start + 48).toString('latin1'));
+            c.id = m === null ? null : Number(m[1]);
+            pending = null;
           });
         },
       );
@@ -240,11 +284,23 @@ async function main() {
   if (Date.now() > closeAt)
     console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
   // Wait for the close, the settle, the analyses and the fan-out (at most 60 s after the close).
+  const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
+  if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   const deadline = closeAt + 60_000;
   while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
     await new Promise((r) => setTimeout(r, 200));
   const after = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  if (profileDir !== null) {
+    await Promise.all(
+      children.map(({ child }, i) =>
+        ask(child, { kind: 'profile-stop', file: join(profileDir, `server-${i}.cpuprofile`) }, 'profile-stop'),
+      ),
+    );
+    console.log(
+      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from the streams open to the last receipt)`,
+    );
+  }
 
   const got = clients.filter((c) => c.received !== null);
   const e2e = got.map((c) => c.received - closeAt).sort((a, b) => a - b);
@@ -266,7 +322,10 @@ async function main() {
       .join(' ')}`,
   );
   console.log(`opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed)`);
-  console.log(`analysis received by ${got.length} of ${connected} streams`);
+  const bytes = got.map((c) => c.bytes).sort((a, b) => a - b);
+  console.log(
+    `analysis received by ${got.length} of ${connected} streams (frames of ${bytes[0]}-${bytes.at(-1)} bytes, ${(bytes.reduce((a, b) => a + b, 0) / 2 ** 20).toFixed(0)} MiB in all)`,
+  );
   console.log(
     `delay from the candle's end: p50 ${ms(pct(e2e, 0.5))}, p99 ${ms(pct(e2e, 0.99))}, max ${ms(e2e.at(-1) ?? NaN)}`,
   );

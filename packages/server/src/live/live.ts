@@ -7,7 +7,7 @@
  * closes every timer is cleared and the cluster reader stopped: nothing is left behind.
  */
 import type { ErrorResponse, StreamPrice, StreamSubscription } from '@marketlens/contract';
-import { candleOpenTime, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
+import { candleOpenTime, SIMULATED_VENUE_ID, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analysisOf, analysisWire } from '../analysis/analysis.js';
 import { recordServedPlan } from '../analysis/plans/recorder.js';
 import { iso, marketOf, universeOf } from '../market/market.js';
@@ -16,7 +16,7 @@ import type { AppDeps } from '../platform/deps.js';
 import { CHART_DEPTH } from '../platform/product-rules.js';
 import { analysisTopic, type LiveEventType, LiveHub, priceTopic, sseFrame, userTopic } from './hub.js';
 import { DEFAULT_LIVE_OPTIONS, type LiveOptions } from './options.js';
-import { SseStream } from './stream.js';
+import { type NodeOutput, SseStream } from './stream.js';
 import { type LiveTransport, localTransport, redisTransport } from './transport.js';
 
 export { DEFAULT_LIVE_OPTIONS, type LiveOptions, type LiveTuning } from './options.js';
@@ -67,6 +67,8 @@ export class Live {
   #tick: ReturnType<typeof setInterval> | null = null;
   #priceTimer: ReturnType<typeof setInterval> | null = null;
   #checking = false;
+  /** Closed candles whose analysis is being computed here: the price poll waits for them. */
+  #closing = 0;
 
   constructor(deps: AppDeps, options: LiveOptions) {
     this.#deps = deps;
@@ -83,11 +85,12 @@ export class Live {
 
   /**
    * Opens a stream for `plan`: its `ready` event, then (with `lastEventId`) the retained events
-   * after that id, then its topics' events as they happen.
+   * after that id, then its topics' events as they happen. With `output` (the request's Node
+   * response) the frames are written to it directly (see {@link SseStream}).
    */
-  open(plan: StreamPlan, lastEventId?: string): SseStream {
+  open(plan: StreamPlan, lastEventId?: string, output?: NodeOutput): SseStream {
     const entry: OpenStream = {
-      stream: new SseStream(this.#options.bufferBytes, () => this.#closed(entry)),
+      stream: new SseStream(this.#options.bufferBytes, () => this.#closed(entry), output),
       plan,
       unsubscribe: () => {},
     };
@@ -202,8 +205,25 @@ export class Live {
   }
 
   #follow(s: StreamSubscription, by: 1 | -1): void {
-    count(this.#pairs, `${s.asset_id}|${s.timeframe}`, by);
+    const followers = count(this.#pairs, `${s.asset_id}|${s.timeframe}`, by);
     count(this.#timeframes, s.timeframe, by);
+    if (by === 1 && followers === 1) this.#warm(s);
+  }
+
+  /**
+   * A candle followed for the first time: its analysis now, as `/v2/analysis` computes it (the same
+   * cache), so the venue's series of it is read here and not at its close, when only the new
+   * candle is read (a series followed for a while was read at its previous close already).
+   * Failures are left to the close, which asks again.
+   */
+  #warm(s: StreamSubscription): void {
+    const deps = this.#deps;
+    const market = marketOf(deps);
+    const asset = universeOf(market).get(s.asset_id);
+    if (asset === undefined || asset.is_stablecoin) return;
+    analysisOf(deps, market, asset, { asset_id: s.asset_id, timeframe: s.timeframe, limit: CHART_DEPTH.free }).catch(
+      () => undefined,
+    );
   }
 
   /** Starts the timers something needs and clears the ones nothing needs any more. */
@@ -237,10 +257,15 @@ export class Live {
     }
   }
 
-  /** The timer of `tf`'s next candle close (its end, plus the settle time). */
+  /**
+   * The timer of `tf`'s next candle close: its end, plus the settle time of a venue that publishes
+   * a candle a moment after its end. The simulated venue's candle is final at its end (it is made
+   * from the clock), so it is read at once.
+   */
   #armClose(tf: Timeframe): void {
     const now = this.#deps.now();
     const end = candleOpenTime(tf, now) + TIMEFRAME_MS[tf];
+    const settle = marketOf(this.#deps).venue === SIMULATED_VENUE_ID ? 0 : this.#options.settleMs;
     const timer = setTimeout(
       () => {
         this.#closeTimers.delete(tf);
@@ -251,7 +276,7 @@ export class Live {
           if (frame === tf) void this.#candleClosed(asset, tf, end - TIMEFRAME_MS[tf], 0);
         }
       },
-      Math.max(0, end - now) + this.#options.settleMs,
+      Math.max(0, end - now) + settle,
     );
     timer.unref();
     this.#closeTimers.set(tf, timer);
@@ -265,6 +290,7 @@ export class Live {
    */
   async #candleClosed(assetId: string, tf: Timeframe, open: number, attempt: number): Promise<void> {
     if (!this.#pairs.has(`${assetId}|${tf}`)) return;
+    this.#closing++;
     try {
       if (attempt === 0 && !(await this.#transport.claim(`close:${assetId}:${tf}:${open}`, TIMEFRAME_MS[tf]))) return;
       const deps = this.#deps;
@@ -289,22 +315,39 @@ export class Live {
         `analysis of ${assetId} ${tf} at ${iso(open)} failed (attempt ${attempt + 1}): ${err instanceof Error ? err.message : String(err)}`,
       );
       this.#retryClose(assetId, tf, open, attempt);
+    } finally {
+      this.#closing--;
     }
   }
 
-  /** Asks again for a candle's analysis a little later, a few times at most. */
+  /**
+   * Asks again for a candle's analysis a little later, a few times at most: when the clock has not
+   * reached the candle's end yet (a timer may fire a moment before the wall clock says so), right
+   * at its end; else after the retry period.
+   */
   #retryClose(assetId: string, tf: Timeframe, open: number, attempt: number): void {
     if (attempt + 1 > this.#options.closeRetries || !this.#pairs.has(`${assetId}|${tf}`)) return;
-    const timer = setTimeout(() => {
-      this.#retryTimers.delete(timer);
-      void this.#candleClosed(assetId, tf, open, attempt + 1);
-    }, this.#options.closeRetryMs);
+    const early = open + TIMEFRAME_MS[tf] - this.#deps.now();
+    const timer = setTimeout(
+      () => {
+        this.#retryTimers.delete(timer);
+        void this.#candleClosed(assetId, tf, open, attempt + 1);
+      },
+      early > 0 ? Math.min(early + 1, this.#options.closeRetryMs) : this.#options.closeRetryMs,
+    );
     timer.unref();
     this.#retryTimers.add(timer);
   }
 
-  /** One price read per followed asset (none while the previous read of it is in flight). */
+  /**
+   * One price read per followed asset (none while the previous read of it is in flight). While a
+   * closed candle's analyses are being computed and sent the poll is skipped: a candle close sends
+   * an event to every stream that follows the timeframe, and the second's price events, one per
+   * stream too, would otherwise be written between them (a price is sent at most once a second:
+   * the next poll sends the moved prices).
+   */
   #pollPrices(): void {
+    if (this.#closing > 0) return;
     const market = marketOf(this.#deps);
     for (const assetId of this.#assets.keys()) {
       if (this.#pricing.has(assetId)) continue;

@@ -16,7 +16,7 @@ import type { Actor, AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { CHART_DEPTH, DEFAULT_TIMEFRAME } from '../platform/product-rules.js';
 import { type CredentialCheck, liveOf } from './live.js';
-import type { SseStream } from './stream.js';
+import type { NodeOutput, SseStream } from './stream.js';
 
 /** The credential a stream was opened with, checked again while it is open. */
 export type StreamCredential = { kind: 'session'; token: string } | { kind: 'api_key'; key: string };
@@ -103,9 +103,16 @@ export function liveUseCases(deps: AppDeps) {
     /**
      * Opens a stream: checks what it follows ({@link subscriptions}), then returns the stream, which
      * replays the retained events after `lastEventId` first. `credential` is what the request was
-     * authenticated with; the stream ends with an `error` event once it no longer holds.
+     * authenticated with; the stream ends with an `error` event once it no longer holds. `output`
+     * is the request's Node response, written to directly (absent under `app.request`).
      */
-    open(actor: Actor, follow: string, credential: StreamCredential, lastEventId?: string): SseStream {
+    open(
+      actor: Actor,
+      follow: string,
+      credential: StreamCredential,
+      lastEventId?: string,
+      output?: NodeOutput,
+    ): SseStream {
       const subscriptions = this.subscriptions(actor, follow);
       const caller = actor.caller;
       const userId = caller.kind === 'session' ? caller.user.id : null;
@@ -118,6 +125,7 @@ export function liveUseCases(deps: AppDeps) {
           credentialKey: `${credential.kind}:${createHash('sha256').update(secret).digest('hex')}`,
         },
         lastEventId,
+        output,
       );
     },
   };

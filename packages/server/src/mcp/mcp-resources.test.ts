@@ -31,7 +31,11 @@ import { mcpSessionsIn } from './sessions.js';
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
 // As the stream tests: the close is asked again every 20 ms until the clock has moved past it.
+// A session whose GET stream went keeps following its candles this long (real time), so the
+// tests wait for it; long enough for a resume to happen within it on a loaded machine.
+const RETENTION_MS = 8_000;
 const SHORT: Partial<LiveOptions> = {
+  retentionMs: RETENTION_MS,
   settleMs: 0,
   heartbeatMs: 60_000,
   priceMs: 60_000,
@@ -172,10 +176,19 @@ async function rpcError(p: Promise<unknown>): Promise<{ code: number; data: { co
 const textOf = (r: { contents: object[] }) =>
   JSON.parse(String((r.contents[0] as { text?: unknown } | undefined)?.text)) as Record<string, unknown>;
 
-const sessions = () => mcpSessionsIn({ state })?.stats() ?? { sessions: 0, streams: 0, subscriptions: 0 };
+const sessions = () =>
+  mcpSessionsIn({ state })?.stats() ?? { sessions: 0, streams: 0, subscriptions: 0, kept: 0, notified: 0 };
 
-/** Closes an HTTP client and waits until the server saw its GET stream go. */
-async function closeClient(c: { client: Client; notes: ReturnType<typeof collect> }, streamsBefore: number) {
+/**
+ * Ends an HTTP client's session (DELETE) and closes it, and waits until the server saw its GET
+ * stream go. (A client that only closes leaves its session following its candles for the
+ * retention window, for a stream that resumes: the next test would find them followed.)
+ */
+async function closeClient(
+  c: { client: Client; transport: StreamableHTTPClientTransport; notes: ReturnType<typeof collect> },
+  streamsBefore: number,
+) {
+  await c.transport.terminateSession();
   await c.client.close();
   await c.notes.until(() => sessions().streams < streamsBefore, 'the GET stream to close');
 }
@@ -313,9 +326,14 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     const after = textOf(await client.readResource({ uri: 'marketlens://analysis/bitcoin/1d' }));
     expect(after.as_of).toBe(new Date(dayEnd - 86_400_000).toISOString());
 
-    // The client goes away (its GET stream closes): the candle is no longer followed, no timer held.
+    // The client goes away (its GET stream closes). The session follows its candle for the
+    // retention window (a stream that resumes with Last-Event-ID misses nothing: see the next
+    // test); after it the candle is no longer followed and no timer is held. (Before resumable
+    // streams this held as soon as the stream closed; docs/decisions.md, issue 43, session 14.)
     await client.close();
     await notes.until(() => sessions().streams === 0, 'the stream to close');
+    expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 1 });
+    await notes.until(() => liveIn({ state })?.stats().watchers === 0, 'the retention window', RETENTION_MS + 10_000);
     expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 0, timers: 0, followed: 0, subscriptions: 0 });
     // A session ends with a DELETE: its subscriptions go with it.
     void transport;
@@ -327,6 +345,94 @@ describe('MCP over Streamable HTTP: resources, prompts, completions, logging', (
     await again.transport.terminateSession();
     expect(sessions()).toMatchObject({ sessions: before.sessions, streams: 0, subscriptions: before.subscriptions });
     await again.client.close();
+    expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 0, timers: 0, followed: 0 });
+  });
+
+  it('resumes a dropped GET stream with Last-Event-ID: the notifications made meanwhile are sent first', async () => {
+    const dayEnd = Math.floor(h.clock.now / 86_400_000) * 86_400_000 + 86_400_000;
+    h.clock.now = dayEnd - 30;
+    const user = await h.signup();
+    await h.storage.users.setTier(user.userId, 'pro');
+    const token = await mint(user.token);
+    // The SDK client's own fetch, wrapped: a GET body the test can break (a network drop), and a
+    // resuming GET (with Last-Event-ID) held until the test lets it go.
+    let drop: (() => void) | null = null;
+    const resumedWith: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const wrapped: typeof fetch = async (input, init) => {
+      const method = init?.method ?? 'GET';
+      const last = new Headers(init?.headers).get('last-event-id');
+      if (method === 'GET' && last !== null) {
+        resumedWith.push(last);
+        await held;
+      }
+      const res = await fetch(input, init);
+      if (method !== 'GET' || res.body === null) return res;
+      const reader = res.body.getReader();
+      let controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+      const body = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          controller = c;
+        },
+        pull: async (c) => {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (done) c.close();
+          else c.enqueue(value);
+        },
+        cancel: (why) => reader.cancel(why),
+      });
+      drop = () => {
+        controller?.error(new Error('network drop'));
+        void reader.cancel().catch(() => undefined);
+      };
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      fetch: wrapped,
+      reconnectionOptions: {
+        initialReconnectionDelay: 10,
+        maxReconnectionDelay: 10,
+        reconnectionDelayGrowFactor: 1,
+        maxRetries: 3,
+      },
+    });
+    const client = new Client({ name: 'resume-test', version: '0' });
+    client.onerror = () => {}; // the drop is reported here
+    const notes = collect(client);
+    await client.connect(transport);
+    await client.subscribeResource({ uri: 'marketlens://analysis/bitcoin/1d' });
+    await notes.until(() => sessions().streams >= 1 && drop !== null, 'the GET stream');
+    const streams = sessions().streams;
+    // A first close, received on the stream.
+    await closeDay(notes, () => notes.updated.length > 0);
+    const seen = notes.updated.length;
+    const notified = sessions().notified;
+    // The connection drops; the client reconnects at once, held here until the next close happened.
+    (drop as (() => void) | null)?.();
+    await notes.until(() => sessions().streams < streams && resumedWith.length === 1, 'the drop and the resume');
+    expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 1 }); // still followed meanwhile
+    // Meanwhile a 15m candle is followed too (its clock armed on the test's clock) and closes.
+    const m15End = dayEnd + 15 * 60_000;
+    h.clock.now = m15End - 30;
+    await client.subscribeResource({ uri: 'marketlens://analysis/ethereum/15m' });
+    h.clock.now = m15End + 500;
+    await notes.until(() => sessions().notified > notified, 'the 15m close');
+    expect(notes.updated).toHaveLength(seen); // nothing reached the client: no stream
+    release();
+    await notes.until(() => notes.updated.length > seen, 'the missed notification');
+    expect(Number(resumedWith[0])).toBe(notified); // the id of the last notification received
+    expect(new Set(notes.updated.slice(seen))).toEqual(new Set(['marketlens://analysis/ethereum/15m']));
+    await notes.until(() => sessions().streams === streams, 'the resumed stream');
+    // Ended with a DELETE: nothing is kept or followed.
+    const before = sessions();
+    await transport.terminateSession();
+    expect(sessions()).toMatchObject({ sessions: before.sessions - 1, streams: streams - 1 });
+    expect(sessions().kept).toBe(0);
+    await client.close();
     expect(liveIn({ state })?.stats()).toMatchObject({ watchers: 0, timers: 0, followed: 0 });
   });
 

@@ -239,7 +239,8 @@ export function registerMcpRoutes(
         sessions.end(held.id);
         return c.body(null, 204, CORS);
       }
-      const stream = sessions.openStream(held);
+      // A client that resumes (`Last-Event-ID`) is sent the notifications it missed first.
+      const stream = sessions.openStream(held, c.req.header('last-event-id'));
       return new Response(stream.body, {
         status: 200,
         headers: { ...SSE_HEADERS, ...CORS, 'mcp-session-id': held.id },

@@ -1,3 +1,4 @@
+import { ServerResponse } from 'node:http';
 import { z } from '@hono/zod-openapi';
 import {
   STREAM_BUFFER_BYTES,
@@ -77,7 +78,10 @@ export function registerStreamRoutes(serve: Serve, { live }: UseCases): void {
     if (credential === null) throw new AppError('Unauthorized', 'A valid credential is required');
     const { follow } = c.req.valid('query');
     const lastEventId = c.req.valid('header')['last-event-id'];
-    const stream = live.open(actor, follow, credential, lastEventId);
+    // Under @hono/node-server the frames are written to the Node response directly (HTTP/1.1).
+    const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+    const output = outgoing instanceof ServerResponse ? outgoing : undefined;
+    const stream = live.open(actor, follow, credential, lastEventId, output);
     const res = new Response(stream.body, { status: 200, headers: SSE_HEADERS });
     // Documented as the event schema: the body is those events, framed as SSE.
     return res as unknown as Response & TypedResponse<z.infer<typeof StreamEventSchema>, 200, 'json'>;
