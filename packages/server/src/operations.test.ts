@@ -125,7 +125,7 @@ describe('the registry of operations', () => {
 /** A valid input of every operation: the property's first example, so each is reached once. */
 const UUID = '00000000-0000-4000-8000-000000000001';
 const ALERT = { asset_id: 'bitcoin', kind: 'price', target: 100_000 };
-const VALID: Record<OperationId, Record<string, unknown>> = {
+const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'market.assets': {},
   'market.popular': {},
   'market.exchanges': {},
