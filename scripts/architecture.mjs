@@ -243,6 +243,17 @@ export const FOLDER_LOOP_DEBT = {
   '@marketlens/contract': ['market/ -> pilot/'],
   '@marketlens/core': ['feargreed/ -> signal/', 'history/ -> screeners/', 'portfolio/ -> plan/', 'regime/ -> signal/'],
   '@marketlens/server': [
+    // The routes of each feature take their operation's auth and runner from the registry at the
+    // composition root (operations.ts, issue 39 item 3), as they take the app-wide UseCases type:
+    // both are the same debt, to go when each feature declares its routes over a registry handle
+    // it is given instead of importing the root's.
+    'accounts/ -> operations.ts',
+    'alerts/ -> operations.ts',
+    'analysis/ -> operations.ts',
+    'auth/ -> operations.ts',
+    'keys/ -> operations.ts',
+    'market/ -> operations.ts',
+    'pilot/ -> operations.ts',
     'accounts/ -> use-cases.ts',
     'alerts/ -> use-cases.ts',
     'analysis/ -> use-cases.ts',
@@ -322,8 +333,16 @@ export function serverMermaid(fileEdges, debt = FOLDER_LOOP_DEBT['@marketlens/se
     edges.get(a)?.delete(b);
   }
   const floor = new Map();
+  // A loop the debt does not list is reported by folderLoopProblems; here it only must not recurse
+  // forever (a room met again while its floor is being found counts as floor 0 for that path).
+  const visiting = new Set();
   const floorOf = (v) => {
-    if (!floor.has(v)) floor.set(v, 1 + Math.max(0, ...[...edges.get(v)].map(floorOf)));
+    if (visiting.has(v)) return 0;
+    if (!floor.has(v)) {
+      visiting.add(v);
+      floor.set(v, 1 + Math.max(0, ...[...edges.get(v)].map(floorOf)));
+      visiting.delete(v);
+    }
     return floor.get(v);
   };
   for (const v of edges.keys()) floorOf(v);

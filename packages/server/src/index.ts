@@ -104,7 +104,6 @@ export {
 } from './marketlens.js';
 export { MCP_CLIENT, type McpCaller, mcpBackend } from './mcp/backend.js';
 export { FairGate, type FairGateOptions, MCP_FAIRNESS } from './mcp/fair-gate.js';
-export { grantPilotAccess, PILOT_GRANT_MAX_DAYS, revokePilotAccess } from './pilot/admin.js';
 export {
   authOf,
   checkCaller,
@@ -115,6 +114,7 @@ export {
   REGISTRY,
   runOperation,
 } from './operations.js';
+export { grantPilotAccess, PILOT_GRANT_MAX_DAYS, revokePilotAccess } from './pilot/admin.js';
 export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
