@@ -250,12 +250,12 @@ export const SignalSchema = z
     score: n.meta({ description: 'Composite score in -1..1' }),
     confidence: n.meta({
       description:
-        'A calibrated probability, 0..1. Buy/Sell: that the published plan, once entered, reaches target 1 before its stop and time stop after a 0.20% round trip. Hold: 1 minus that probability for the plan on the side the score leans to. Compare it with base_rate',
+        "A calibrated probability, 0..1. Buy/Sell: that the published plan, once entered, reaches target 1 before its stop and time stop after the asset class's round trip, given the signal's evidence and the plan's geometry (its break-even). Hold: 1 minus that probability for the plan on the side the score leans to. Compare it with base_rate",
     }),
     raw_confidence: n.meta({ description: 'The uncalibrated evidence for the side the score leans to, 0..1' }),
     base_rate: n.meta({
       description:
-        "How often a plan of this timeframe family reached target 1 first in the calibration's training data, 0..1",
+        "The forecast without the signal, 0..1: for a call judged by a plan with a trade, the probability the calibration gives that plan's geometry alone (its break-even, at the training average of the evidence); otherwise how often a plan of this timeframe family reached target 1 first in the calibration's training data",
     }),
     factors: z.array(
       z.object({
