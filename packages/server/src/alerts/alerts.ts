@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { alertWire, type Notification, type NotificationKind, type NotificationPayload } from '@marketlens/contract';
 import { type Analysis, analyze, type Candles } from '@marketlens/core';
-import { type Asset, candleOpenTime, type MarketData, type Timeframe } from '@marketlens/exchanges';
+import { type Asset, candleOpenTime, type MarketData, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
 import { isAtLeast } from '../auth/tiers.js';
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
@@ -85,7 +85,7 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
     now,
     ticker,
     closedCandles: () => closedCandles(market, asset.id, analysisWindowOf(evaluatesAs), now),
-    analyze: (candles) => tryAnalyze(deps, candles, asset),
+    analyze: (candles) => tryAnalyze(deps, candles, asset, analysisWindowOf(evaluatesAs)),
   });
   if (timeframe !== null && SUB_HOUR_TIMEFRAMES.includes(timeframe) && !isAtLeast(tier, 'pro')) {
     throw new AppError('AnalysisTimeframeRestricted', `Alerts on ${timeframe} (under an hour) require Pro`);
@@ -103,11 +103,14 @@ export async function resolvePayload(deps: AppDeps, tier: Tier, payload: Notific
   };
 }
 
-function tryAnalyze(deps: AppDeps, candles: Candles, asset: Asset): Analysis | null {
+function tryAnalyze(deps: AppDeps, candles: Candles, asset: Asset, timeframe: Timeframe): Analysis | null {
   try {
     return analyze(
       candles,
-      analyzeOptionsOf(deps.config.planCosts, asset, marketOf(deps).venue, deps.config.signalMinExpectedR),
+      analyzeOptionsOf(deps.config.planCosts, asset, marketOf(deps).venue, deps.config.signalMinExpectedR, {
+        time: candles.time,
+        stepMs: TIMEFRAME_MS[timeframe],
+      }),
     );
   } catch {
     return null;

@@ -38,7 +38,7 @@ import { Lru } from '../platform/lru.js';
 import { CHART_DEPTH, type Timeframe } from '../platform/product-rules.js';
 import { distancePct } from './distance.js';
 import { type OverviewSource, overviewText } from './overview-llm.js';
-import { analyzeOptionsOf, sessionBarsLeftOf } from './plan-costs.js';
+import { analyzeOptionsOf } from './plan-costs.js';
 
 /** What an analysis is asked for (query of `/v2/analysis*`). */
 export interface AnalysisRequest {
@@ -209,14 +209,12 @@ async function compute(deps: AppDeps, market: MarketData, asset: Asset, r: Analy
         .fundingRate({ asset_id: r.asset_id, ...(series.market_type === 'derivatives' ? { pair: series.pair } : {}) })
         .catch(() => null);
       try {
-        const options = analyzeOptionsOf(deps.config.planCosts, asset, market.venue, deps.config.signalMinExpectedR);
         // stocks and indices intraday: no entry in a session's last candle (issue 38.2)
-        const sessionBarsLeft = sessionBarsLeftOf(asset.asset_class, closed.time, TIMEFRAME_MS[r.timeframe]);
-        return analyze(closed, {
-          ...options,
-          ...(sessionBarsLeft === undefined ? {} : { plan: { ...options.plan, sessionBarsLeft } }),
-          market: { funding: funding?.rate ?? null },
+        const options = analyzeOptionsOf(deps.config.planCosts, asset, market.venue, deps.config.signalMinExpectedR, {
+          time: closed.time,
+          stepMs: TIMEFRAME_MS[r.timeframe],
         });
+        return analyze(closed, { ...options, market: { funding: funding?.rate ?? null } });
       } catch (err) {
         if (err instanceof InputError) {
           throw new AppError('UnknownMarket', `Not enough market data to analyse ${r.asset_id} on ${r.timeframe}`);

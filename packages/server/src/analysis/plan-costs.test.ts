@@ -79,4 +79,22 @@ describe('sessionBarsLeftOf (issue 38.2: no entry in a session last candle)', ()
     expect(sessionBarsLeftOf('stocks', stockHours(5, 19), HOUR)).toBeUndefined();
     expect(sessionBarsLeftOf('stocks', [], HOUR)).toBeUndefined();
   });
+
+  it("is part of every published analysis's options given its candles (analysis, alerts, screener)", () => {
+    const stocks = { asset_class: 'stocks' as const };
+    const lastOfSession = analyzeOptionsOf(undefined, stocks, 'v', undefined, {
+      time: stockHours(25, 20),
+      stepMs: HOUR,
+    });
+    expect(lastOfSession.plan).toMatchObject({ sessionBarsLeft: 0 });
+    const inSession = analyzeOptionsOf(undefined, stocks, 'v', undefined, { time: stockHours(25, 18), stepMs: HOUR });
+    expect(inSession.plan?.sessionBarsLeft).toBe(2);
+    // No series, or a market without sessions: no cut, the cost alone.
+    expect(analyzeOptionsOf(undefined, stocks, 'v')).toEqual({ plan: { costPct: inSession.plan?.costPct } });
+    const coins = analyzeOptionsOf(undefined, { asset_class: 'coins' }, 'v', undefined, {
+      time: stockHours(25, 18),
+      stepMs: HOUR,
+    });
+    expect(coins.plan).not.toHaveProperty('sessionBarsLeft');
+  });
 });

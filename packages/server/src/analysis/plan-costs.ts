@@ -47,17 +47,23 @@ export function costModelOf(overrides: readonly PlanCostOverride[], assetClass: 
  * analysis routes, zone alerts and their evaluation all use it, so an alert watches the very plan
  * the analysis publishes. Without an asset (unknown to the universe), core's 0.20% default.
  * `minExpectedR` (the operator's `MARKETLENS_SIGNAL_MIN_EXPECTED_R`) sets the signal's edge floor.
+ * With the analysed closed candles' `series` (their open times and spacing), the plan also knows
+ * the candles left in the session ({@link sessionBarsLeftOf}: no entry in a session's last candle
+ * of an intraday stock or index analysis, issue 38.2).
  */
 export function analyzeOptionsOf(
   overrides: readonly PlanCostOverride[] | undefined,
   asset: Pick<Asset, 'asset_class'> | undefined,
   venue: string,
   minExpectedR?: number,
+  series?: { time: ArrayLike<number>; stepMs: number },
 ): AnalyzeOptions {
   const signal = minExpectedR === undefined ? {} : { signal: { minExpectedR } };
   if (asset === undefined) return signal;
   const model = costModelOf(overrides ?? [], asset.asset_class, venue);
-  return { ...signal, plan: { costPct: roundTripCostPct({ assetClass: asset.asset_class, ...model }) } };
+  const costPct = roundTripCostPct({ assetClass: asset.asset_class, ...model });
+  const sessionBarsLeft = series && sessionBarsLeftOf(asset.asset_class, series.time, series.stepMs);
+  return { ...signal, plan: sessionBarsLeft === undefined ? { costPct } : { costPct, sessionBarsLeft } };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   signal,
   signalRow,
 } from '@marketlens/core';
-import type { Asset } from '@marketlens/exchanges';
+import { type Asset, TIMEFRAME_MS } from '@marketlens/exchanges';
 import { isAtLeast } from '../auth/tiers.js';
 import type { AssetClassFilter } from '../market/assets.js';
 import { type AssetRef, assetRef } from '../market/assets.js';
@@ -93,7 +93,10 @@ function signalRowsOf(deps: AppDeps, filter: AssetClassFilter, timeframe: Signal
           const ctx = computeContext(series.candles);
           const fg = fearGreed(ctx, { funding: fundingRateOf(snapshot, asset.id) });
           // Calls are judged by their plan at the asset class's cost, as the analysis publishes them.
-          const o = analyzeOptionsOf(deps.config.planCosts, asset, venue, deps.config.signalMinExpectedR);
+          const o = analyzeOptionsOf(deps.config.planCosts, asset, venue, deps.config.signalMinExpectedR, {
+            time: series.candles.time,
+            stepMs: TIMEFRAME_MS[timeframe],
+          });
           const sig = signal(ctx, { fearGreed: fg, plan: o.plan, minExpectedR: o.signal?.minExpectedR });
           rows.push(signalRow(asset.id, ctx, { fearGreed: fg, signal: sig }));
           byId.set(asset.id, asset);

@@ -438,6 +438,7 @@ describe('plan costs by market', () => {
     await grantTier(local.storage, p.userId, 'pro', 'admin', 30, local.clock.now);
     const headers = { 'x-session-token': p.token };
     const plans: Record<string, number> = {};
+    let recorded = 0;
     for (const asset of local.market.universe.assets.filter(
       (a) => a.asset_class === 'fx' || a.asset_class === 'stocks',
     )) {
@@ -461,8 +462,10 @@ describe('plan costs by market', () => {
         plans[asset.asset_class] = (plans[asset.asset_class] ?? 0) + 1;
         expect(zone.cost_pct).toBe(roundTripCostPct({ assetClass: asset.asset_class }));
         for (const t of zone.take_profits) expect(t.risk_reward_net).toBeLessThan(t.risk_reward);
-        // The plan is recorded with the interval of the confidence it was published with (the live
-        // record's expected-R interval is read from it).
+        // A published plan is recorded with the interval of the confidence it was published with
+        // (the live record's expected-R interval is read from it).
+        if (published.direction === null) continue;
+        recorded++;
         const edge = r.body.data.signal as { confidence: number; edge: Record<string, number> };
         const [row] = await local.storage.publishedPlans.list({ asset_id: asset.id, timeframe, limit: 1 });
         expect(row).toMatchObject({
@@ -473,9 +476,11 @@ describe('plan costs by market', () => {
         expect(row.confidence_low).toBeLessThan(row.confidence);
       }
     }
-    // Reach: the sweep saw plans of both classes (a flat 0.20% used to remove every fx h1 plan).
+    // Reach: the sweep saw plans of both classes (a flat 0.20% used to remove every fx h1 plan), and
+    // published ones.
     expect(plans.fx ?? 0).toBeGreaterThan(0);
     expect(plans.stocks ?? 0).toBeGreaterThan(0);
+    expect(recorded).toBeGreaterThan(0);
   });
 
   it("uses the operator's MARKETLENS_PLAN_COSTS for the venue served", async () => {
