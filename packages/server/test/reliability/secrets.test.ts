@@ -110,7 +110,8 @@ describe('secret comparisons', () => {
     const accounts = readFileSync(join(here, '../../src/auth/users.ts'), 'utf8');
     expect(accounts).toMatch(/byTokenHash\(secretHash\(token\)\)/);
     expect(accounts).toMatch(/user\?\.password_hash \?\? DUMMY_HASH/);
-    const keys = readFileSync(join(here, '../../src/keys/api-keys.ts'), 'utf8');
+    // the presented API key is looked up where tiers and allowances live (auth/tiers.ts, issue 39 item 2)
+    const keys = readFileSync(join(here, '../../src/auth/tiers.ts'), 'utf8');
     expect(keys).toMatch(/byHash\(secretHash\(key\)\)/);
   });
 });
