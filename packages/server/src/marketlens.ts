@@ -17,7 +17,6 @@ import { type InvokeOptions, invokeOperation } from './operations.js';
 import { pilotSeries } from './pilot/bot.js';
 import { clientInfo } from './platform/client-version.js';
 import type { AppDeps, Caller } from './platform/deps.js';
-import { BullMqJobs } from './platform/jobs/bullmq.js';
 import { type JobReporting, queueReporters } from './platform/jobs/report.js';
 import type { RunningWorker } from './platform/jobs/worker.js';
 import { createLogger } from './platform/observability/logger.js';
@@ -271,7 +270,8 @@ export async function createMarketlens(
         // With Redis the jobs run on BullMQ, shared with the other instances and the workers.
         ...(config.backend.redisUrl !== null
           ? {
-              jobs: new BullMqJobs({
+              // BullMQ (and its Redis client) is loaded only by an instance that uses it.
+              jobs: new (await import('./platform/jobs/bullmq.js')).BullMqJobs({
                 url: config.backend.redisUrl,
                 work: overrides.work ?? true,
                 name: `marketlens-api-${process.pid}`,

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** One plain-text mail. */
 export interface MailMessage {
@@ -82,19 +82,30 @@ export function mailFailure(err: unknown): string {
   return typeof code === 'string' ? `${err.name} ${code}` : err.name;
 }
 
-/** A mailer that delivers through the SMTP server of `url`, from `from`. */
+/**
+ * A mailer that delivers through the SMTP server of `url`, from `from`. The SMTP client is loaded
+ * and connected on the first send: a process that never mails never loads it.
+ */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = createTransport(
+  let transport: Promise<Transporter> | null = null;
+  const open = async (): Promise<Transporter> => {
+    const { createTransport } = await import('nodemailer');
     // Bounded waits: a mail server that does not answer must not hold sends for minutes.
-    { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
-    { from },
-  );
+    return createTransport(
+      { url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 },
+      { from },
+    );
+  };
   return {
     async send(m) {
-      await transport.sendMail({ to: m.to, subject: m.subject, text: m.text });
+      transport ??= open();
+      await (await transport).sendMail({ to: m.to, subject: m.subject, text: m.text });
     },
     close() {
-      transport.close();
+      void transport?.then(
+        (t) => t.close(),
+        () => {},
+      );
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Storage } from '../../storage/types.js';
 import type { AppDeps, ServerConfig } from '../deps.js';
 import { SharedStateUnavailable } from '../redis/client.js';
 import type { SharedState } from '../redis/shared-state.js';
-import { BullMqJobs, type BullMqJobsOptions } from './bullmq.js';
+import type { BullMqJobsOptions } from './bullmq.js';
 import { type JobReporting, jobRunReporter, queueReporters } from './report.js';
 import type { JobRunner, JobRunObserver } from './runner.js';
 
@@ -79,6 +79,8 @@ export async function startJobWorker(options: WorkerOptions): Promise<RunningWor
     ...(options.shared !== undefined ? { shared: options.shared } : {}),
     ...options.extra,
   };
+  // BullMQ is loaded here, not when the module is: a process that never starts a worker skips it.
+  const { BullMqJobs } = await import('./bullmq.js');
   const jobs = new BullMqJobs({
     name: `marketlens-worker-${process.pid}`,
     ...options.queue,

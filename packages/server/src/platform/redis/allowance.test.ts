@@ -18,7 +18,9 @@ describe.skipIf(noRedis)('RedisAllowance (skips without MARKETLENS_TEST_REDIS_UR
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
 
   beforeAll(async () => {
-    instances = [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `allowance-test-${i}` }));
+    instances = await Promise.all(
+      [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `allowance-test-${i}` })),
+    );
     await Promise.all(instances.map((r) => whenReady(r)));
   });
 

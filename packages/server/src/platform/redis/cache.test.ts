@@ -20,7 +20,7 @@ describe.skipIf(noRedis)('SharedCache (skips without MARKETLENS_TEST_REDIS_URL: 
   const prefix = `test:${randomBytes(6).toString('hex')}:`;
 
   beforeAll(async () => {
-    instances = [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `cache-test-${i}` }));
+    instances = await Promise.all([0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `cache-test-${i}` })));
     await Promise.all(instances.map((r) => whenReady(r)));
   });
 

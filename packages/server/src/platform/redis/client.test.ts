@@ -82,7 +82,7 @@ describe.skipIf(noRedisServer)(
     beforeAll(async () => {
       port = await freePort();
       server = await startRedis(port);
-      redis = connectRedis(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 300, maxReconnectDelayMs: 200 });
+      redis = await connectRedis(`redis://127.0.0.1:${port}`, { commandTimeoutMs: 300, maxReconnectDelayMs: 200 });
       await whenReady(redis);
     });
 
@@ -175,7 +175,7 @@ describe.skipIf(noRedisServer)(
     });
 
     it('rejects with SharedStateUnavailable when Redis cannot be reached at all', async () => {
-      const nowhere = connectRedis(`redis://127.0.0.1:${await freePort()}`, { connectTimeoutMs: 200 });
+      const nowhere = await connectRedis(`redis://127.0.0.1:${await freePort()}`, { connectTimeoutMs: 200 });
       try {
         await expect(whenReady(nowhere, 300)).rejects.toBeInstanceOf(SharedStateUnavailable);
         const { error, ms } = await rejection(() => new RedisWeightedBudget(nowhere, 10, 1000).spend('k', 1, 0));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * The state instances share (Redis) cannot be reached: refused connection, connection lost,
@@ -42,12 +42,14 @@ export interface RedisConnectOptions {
  * of a command whose connection dropped, and a command timeout for a server that stops answering.
  * The connection itself keeps retrying with capped exponential backoff and jitter, so the
  * instance recovers by itself when Redis returns. `url` is `redis://[user:password@]host:port[/db]`
- * (or `rediss://` for TLS).
+ * (or `rediss://` for TLS). The client library is loaded on the first call: an instance without
+ * Redis never loads it.
  */
-export function connectRedis(url: string, options: RedisConnectOptions = {}): Redis {
+export async function connectRedis(url: string, options: RedisConnectOptions = {}): Promise<Redis> {
+  const { Redis: RedisClient } = await import('ioredis');
   const maxDelay = options.maxReconnectDelayMs ?? 2000;
   const timeoutMs = options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS;
-  const redis = new Redis(url, {
+  const redis = new RedisClient(url, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -40,7 +40,9 @@ describe.skipIf(noRedis)('InvalidationBus (skips without MARKETLENS_TEST_REDIS_U
   const channel = `test:${randomBytes(6).toString('hex')}:invalidate`;
 
   beforeAll(async () => {
-    instances = [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `invalidation-test-${i}` }));
+    instances = await Promise.all(
+      [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `invalidation-test-${i}` })),
+    );
     await Promise.all(instances.map((r) => whenReady(r)));
     buses = instances.map((r) => new InvalidationBus(r, { channel }));
   });

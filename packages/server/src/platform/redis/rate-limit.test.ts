@@ -24,7 +24,9 @@ describe.skipIf(noRedis)(
     const freshPrefix = () => `${run}:${++prefixes}:`;
 
     beforeAll(async () => {
-      instances = [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `rate-limit-test-${i}` }));
+      instances = await Promise.all(
+        [0, 1, 2].map((i) => connectRedis(REDIS_URL, { connectionName: `rate-limit-test-${i}` })),
+      );
       await Promise.all(instances.map((r) => whenReady(r)));
     });
 

@@ -33,7 +33,7 @@ export interface SharedState {
  * 503 until it is back; the connection recovers on its own.
  */
 export async function openSharedState(url: string, options: RedisConnectOptions = {}): Promise<SharedState> {
-  const redis = connectRedis(url, { connectionName: 'marketlens', ...options });
+  const redis = await connectRedis(url, { connectionName: 'marketlens', ...options });
   try {
     await whenReady(redis);
   } catch (err) {
