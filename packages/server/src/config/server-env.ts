@@ -1,12 +1,15 @@
 import { join, resolve } from 'node:path';
+import type { SyncConfig } from '../accounts/config.js';
 import { parseCredentialsKey } from '../accounts/credentials-crypto.js';
+import type { PushConfig } from '../alerts/config.js';
 import { DEFAULT_VAPID_SUBJECT } from '../alerts/push/vapid.js';
+import type { OverviewLlmConfig } from '../analysis/config.js';
 import { parsePlanCosts } from '../analysis/plan-costs.js';
 import { verificationFromEnv } from '../auth/verification/config.js';
 import { EXAMPLE_NEWS_FEED, parseFeedList } from '../market/news/news.js';
 import { pilotConfigFromEnv } from '../pilot/config.js';
 import { DEFAULT_IPV6_PREFIX } from '../platform/client-ip.js';
-import { DEFAULT_CONFIG, type OverviewLlmConfig, type PushConfig, type SyncConfig } from '../platform/deps.js';
+import { DEFAULT_CONFIG } from '../platform/deps.js';
 import { affiliateThresholdFromEnv } from '../promotions/config.js';
 import type { ServerOptions } from '../server.js';
 

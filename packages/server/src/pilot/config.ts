@@ -36,6 +36,22 @@ export interface PilotDeps {
   onPilotTrade?: (trade: PilotTradeRecord) => void | Promise<void>;
 }
 
+// The pilot's slice of the server's configuration and collaborators (see `MarketlensServer` in platform/deps.ts).
+declare global {
+  namespace MarketlensServer {
+    interface Config {
+      /** The pilot and the publishing/outcome job; absent: `DEFAULT_PILOT_CONFIG`. */
+      pilot?: PilotConfig;
+    }
+    interface Deps {
+      /** Whether a user may spectate the pilot; absent: the volume standing of promotions/eligibility. */
+      isPilotEligible?: (userId: string) => Promise<boolean>;
+      /** The pilot's collaborators (the `pilot_trade` callback); absent: no push on a new pilot trade. */
+      pilot?: PilotDeps;
+    }
+  }
+}
+
 /** Reads an integer setting of the environment (absent or empty: `fallback`). */
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];

@@ -1,6 +1,20 @@
 import type { ServerConfig } from '../platform/deps.js';
 import { DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD } from './volume.js';
 
+// The promotions' slice of the server's configuration (see `MarketlensServer` in platform/deps.ts).
+declare global {
+  namespace MarketlensServer {
+    interface Config {
+      /**
+       * Affiliate volume threshold, USD: 30-day volume on affiliate exchanges at or above it qualifies
+       * (`GET /v1/promotions/volume`, affiliate Elite, pilot eligibility). Env
+       * `MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD`; absent: 10,000.
+       */
+      affiliateVolumeThresholdUsd?: number;
+    }
+  }
+}
+
 /** The configured affiliate volume threshold (USD), or the default 10,000. */
 export function affiliateThresholdUsd(config: Pick<ServerConfig, 'affiliateVolumeThresholdUsd'>): number {
   return config.affiliateVolumeThresholdUsd ?? DEFAULT_AFFILIATE_VOLUME_THRESHOLD_USD;

@@ -1,5 +1,25 @@
 import { isAbsolute } from 'node:path';
-import { checkSmtpUrl, DEFAULT_MAIL_FROM, type MailConfig } from './mailer.js';
+import { checkSmtpUrl, DEFAULT_MAIL_FROM, type MailConfig, type Mailer } from './mailer.js';
+
+// The verification mail's slice of the server's configuration and collaborators (see `MarketlensServer` in platform/deps.ts).
+declare global {
+  namespace MarketlensServer {
+    interface Config {
+      /**
+       * Whether addresses must be verified (`MARKETLENS_EMAIL_VERIFICATION`; on in production): sign-up
+       * then opens no session and answers alike for taken addresses, unverified accounts cannot sign in,
+       * and creating API keys, connections or alerts needs a verified address. Absent: not required.
+       */
+      emailVerification?: boolean;
+      /** The mail of accounts (`MARKETLENS_SMTP_URL`, `MARKETLENS_MAIL_FROM`); absent: written to the log. */
+      mail?: MailConfig;
+    }
+    interface Deps {
+      /** Sends the mail of accounts (verification links); absent: the log (see `config.mail`). */
+      mailer?: Mailer;
+    }
+  }
+}
 
 /**
  * `MARKETLENS_EMAIL_VERIFICATION` (`on`/`off`, `true`/`false`; default on in production, off
