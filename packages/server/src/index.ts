@@ -96,7 +96,14 @@ export {
   type MarketlensConfig,
 } from './config/load.js';
 export { optionsFromEnv } from './config/server-env.js';
-export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
+export {
+  SETTINGS,
+  SETTINGS_GROUPS,
+  type Setting,
+  type SettingsGroup,
+  type SettingType,
+  settingsMarkdown,
+} from './config/settings.js';
 export { DEMO_EMAIL, DEMO_PILOT_DAYS, type DemoCredentials, seedDemo } from './demo.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,

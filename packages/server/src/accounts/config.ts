@@ -1,4 +1,6 @@
 import type { AccountData, VenueCredentials } from '@marketlens/exchanges';
+import { DEFAULT_CONFIG } from '../platform/deps.js';
+import { type SettingsGroup, setting } from '../platform/settings.js';
 
 /** How connected accounts are synced. */
 export interface SyncConfig {
@@ -59,3 +61,58 @@ declare global {
     }
   }
 }
+
+/**
+ * MARKETLENS_SYNC_INTERVAL_MS (time between syncs of a connection, default 5 min) and
+ * MARKETLENS_SYNC_POLL_MS / _CONCURRENCY / _CALL_TIMEOUT_MS / _BACKOFF_BASE_MS / _BACKOFF_MAX_MS.
+ */
+function syncFromEnv(env: NodeJS.ProcessEnv): SyncConfig {
+  const d = DEFAULT_CONFIG.sync;
+  const read = (name: string, fallback: number, min: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer >= ${min}, got ${raw}`);
+    return n;
+  };
+  return {
+    intervalMs: read('MARKETLENS_SYNC_INTERVAL_MS', d.intervalMs, 1000),
+    pollMs: read('MARKETLENS_SYNC_POLL_MS', d.pollMs, 10),
+    concurrency: read('MARKETLENS_SYNC_CONCURRENCY', d.concurrency, 1),
+    callTimeoutMs: read('MARKETLENS_SYNC_CALL_TIMEOUT_MS', d.callTimeoutMs, 100),
+    backoffBaseMs: read('MARKETLENS_SYNC_BACKOFF_BASE_MS', d.backoffBaseMs, 10),
+    backoffMaxMs: read('MARKETLENS_SYNC_BACKOFF_MAX_MS', d.backoffMaxMs, 10),
+  };
+}
+
+/** The accounts feature's settings: the background sync of connected accounts (MARKETLENS_SYNC_*). */
+export const ACCOUNTS_SETTINGS: SettingsGroup = {
+  owner: 'accounts/',
+  rows: [
+    setting(
+      'syncIntervalMs',
+      'MARKETLENS_SYNC_INTERVAL_MS',
+      'integer',
+      '300000',
+      'time between two syncs of a connected account',
+    ),
+    setting('syncPollMs', 'MARKETLENS_SYNC_POLL_MS', 'integer', '5000', 'how often the sync looks for due connections'),
+    setting('syncConcurrency', 'MARKETLENS_SYNC_CONCURRENCY', 'integer', '4', 'connections synced at once'),
+    setting(
+      'syncCallTimeoutMs',
+      'MARKETLENS_SYNC_CALL_TIMEOUT_MS',
+      'integer',
+      '30000',
+      'a venue call of a sync slower than this fails',
+    ),
+    setting(
+      'syncBackoffBaseMs',
+      'MARKETLENS_SYNC_BACKOFF_BASE_MS',
+      'integer',
+      '30000',
+      'first backoff after a failed sync',
+    ),
+    setting('syncBackoffMaxMs', 'MARKETLENS_SYNC_BACKOFF_MAX_MS', 'integer', '3600000', 'longest backoff'),
+  ],
+  read: (env) => ({ sync: syncFromEnv(env) }),
+};

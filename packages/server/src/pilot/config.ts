@@ -1,4 +1,5 @@
 import { TIMEFRAMES, type Timeframe } from '../platform/product-rules.js';
+import { type SettingsGroup, setting } from '../platform/settings.js';
 import type { PilotTradeRecord } from '../storage/plans-types.js';
 
 /** The pilot: the service's paper-trading bot, taking its own published plans. */
@@ -90,3 +91,24 @@ export function pilotConfigFromEnv(env: NodeJS.ProcessEnv): PilotConfig {
     leverage: intFrom(env, 'MARKETLENS_PILOT_LEVERAGE', d.leverage, 1),
   };
 }
+
+/** The pilot's settings (MARKETLENS_PILOT and MARKETLENS_PILOT_*). */
+export const PILOT_SETTINGS: SettingsGroup = {
+  owner: 'pilot/',
+  rows: [
+    setting('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
+    setting(
+      'pilotUniverse',
+      'MARKETLENS_PILOT_UNIVERSE',
+      'list',
+      'bitcoin,ethereum,solana,binancecoin,ripple',
+      'assets the pilot trades (those the market serves)',
+    ),
+    setting('pilotTimeframe', 'MARKETLENS_PILOT_TIMEFRAME', 'string', 'h1', 'the pilot timeframe'),
+    setting('pilotIntervalMs', 'MARKETLENS_PILOT_INTERVAL_MS', 'integer', '60000', 'time between two pilot runs'),
+    setting('pilotEquityUsd', 'MARKETLENS_PILOT_EQUITY_USD', 'integer', '10000', 'the pilot starting equity'),
+    setting('pilotRiskPct', 'MARKETLENS_PILOT_RISK_PCT', 'number', '1', 'risk per pilot trade, % of equity'),
+    setting('pilotLeverage', 'MARKETLENS_PILOT_LEVERAGE', 'integer', '5', 'pilot leverage'),
+  ],
+  read: (env) => ({ pilot: pilotConfigFromEnv(env) }),
+};
