@@ -262,13 +262,6 @@ export const FOLDER_LOOP_DEBT = {
     'live/ -> use-cases.ts',
     'market/ -> use-cases.ts',
     'pilot/ -> use-cases.ts',
-    'platform/ -> alerts/',
-    'platform/ -> analysis/',
-    'platform/ -> auth/',
-    'platform/ -> live/',
-    'platform/ -> market/',
-    'platform/ -> mcp/',
-    'platform/ -> pilot/',
     'promotions/ -> use-cases.ts',
   ],
 };

@@ -3,7 +3,22 @@
  * sessions, tiers, API keys, limits, client-version gates, OpenAPI 3.1 and /docs.
  */
 
+// Each feature's slice of ServerConfig and AppDeps is a global declaration in its config.ts (see
+// `MarketlensServer` in platform/deps.ts): imported here so that the bundled declaration file holds
+// every slice (a slice whose types no export names would be left out).
+import './accounts/config.js';
+import './alerts/config.js';
+import './analysis/config.js';
+import './auth/config.js';
+import './auth/verification/config.js';
+import './live/config.js';
+import './market/config.js';
+import './mcp/config.js';
+import './pilot/config.js';
+import './promotions/config.js';
+
 export { type Envelope, ErrorResponseSchema, envelopeOf, ok } from '@marketlens/contract';
+export type { AccountConnection, SyncConfig } from './accounts/config.js';
 export {
   CONNECTABLE_VENUES,
   type ConnectInput,
@@ -81,7 +96,14 @@ export {
   type MarketlensConfig,
 } from './config/load.js';
 export { optionsFromEnv } from './config/server-env.js';
-export { SETTINGS, type Setting, type SettingType } from './config/settings.js';
+export {
+  SETTINGS,
+  SETTINGS_GROUPS,
+  type Setting,
+  type SettingsGroup,
+  type SettingType,
+  settingsMarkdown,
+} from './config/settings.js';
 export { DEMO_EMAIL, DEMO_PILOT_DAYS, type DemoCredentials, seedDemo } from './demo.js';
 export {
   API_KEY_MAX_EXPIRES_DAYS,
@@ -119,15 +141,7 @@ export { type PilotRun, runPilotCycle } from './pilot/bot.js';
 export { DEFAULT_PILOT_CONFIG, type PilotConfig, type PilotDeps, pilotConfigFromEnv } from './pilot/config.js';
 export { type PilotScheduler, startPilot } from './pilot/scheduler.js';
 export { clientInfo, compareVersions, parseVersion } from './platform/client-version.js';
-export type {
-  AccountConnection,
-  AppDeps,
-  AppEnv,
-  Caller,
-  ClientInfo,
-  ServerConfig,
-  SyncConfig,
-} from './platform/deps.js';
+export type { AppDeps, AppEnv, Caller, ClientInfo, ServerConfig } from './platform/deps.js';
 export { DEFAULT_CONFIG } from './platform/deps.js';
 export {
   AppError,

@@ -7,6 +7,7 @@ import { liveUseCases } from './live/use-cases.js';
 import { marketUseCases } from './market/use-cases.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
+import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
 
 /**
@@ -16,7 +17,8 @@ import { promotionUseCases } from './promotions/use-cases.js';
  */
 export function createUseCases(deps: AppDeps) {
   return {
-    market: marketUseCases(deps),
+    // The exchange list shows the user's open promotions: the market feature is given them.
+    market: marketUseCases(deps, (userId) => availablePromotions(deps.storage, userId)),
     analysis: analysisUseCases(deps),
     accounts: accountUseCases(deps),
     alerts: alertUseCases(deps),

@@ -24,9 +24,10 @@ import {
 import { requireVerifiedEmail } from '../auth/verification/verification.js';
 import { marketOf } from '../market/market.js';
 import { stateKey, stateOf } from '../platform/app-state.js';
-import type { AccountConnection, AppDeps } from '../platform/deps.js';
+import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import type { ConnectionRecord } from '../storage/account-types.js';
+import type { AccountConnection } from './config.js';
 import {
   CREDENTIALS_KEY_BYTES,
   CredentialsDecryptError,

@@ -1,8 +1,9 @@
 import { type Fact, formatFactValue, type OverviewLocale } from '@marketlens/core';
 import { z } from 'zod';
 import { stateKey, stateOf } from '../platform/app-state.js';
-import type { AppDeps, OverviewLlmConfig } from '../platform/deps.js';
+import type { AppDeps } from '../platform/deps.js';
 import { Lru } from '../platform/lru.js';
+import type { OverviewLlmConfig } from './config.js';
 
 /** Where the overview text came from: the facts' own renderer, or an accepted LLM rewrite of it. */
 export type OverviewSource = 'facts' | 'llm';

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../keys/api-keys.js';
-import { type AppDeps, type AppEnv, DEFAULT_CONFIG } from '../platform/deps.js';
+import { type AppDeps, type AppEnv, type Caller, DEFAULT_CONFIG } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { errorHandler } from '../platform/errors/handler.js';
 import { platform } from '../platform/pipeline.js';
@@ -26,7 +26,6 @@ import {
   SESSION_ONLY,
   SESSION_OR_API_KEY,
 } from './authorize.js';
-import type { Caller } from './caller.js';
 import { API_KEY_DAILY_ALLOWANCE, utcDay } from './tiers.js';
 import { openSession } from './users.js';
 

@@ -1,5 +1,5 @@
+import type { Caller } from '../platform/deps.js';
 import type { InvalidationBus } from '../platform/redis/invalidation.js';
-import type { Caller } from './caller.js';
 import { secretHash } from './secrets.js';
 
 /** How long a resolved session is believed without asking storage again. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './load.js';
-import { SETTINGS } from './settings.js';
+import { SETTINGS, SETTINGS_GROUPS, settingsMarkdown } from './settings.js';
 
 function configFile(body: unknown): string {
   const file = join(mkdtempSync(join(tmpdir(), 'marketlens-config-')), 'marketlens.json');
@@ -186,6 +186,32 @@ describe('loadConfig', () => {
     for (const s of SETTINGS) {
       expect(readme, `README lists ${s.env}`).toContain(`\`${s.env}\``);
       expect(readme, `README lists ${s.key}`).toContain(`\`${s.key}\``);
+    }
+    // The table is generated from SETTINGS: node packages/server/scripts/settings-table.mjs --write
+    const begin = readme.indexOf('<!-- settings-table: begin');
+    const end = readme.indexOf('<!-- settings-table: end -->');
+    expect(begin).toBeGreaterThan(0);
+    expect(readme.slice(readme.indexOf('\n', begin) + 1, end)).toBe(`${settingsMarkdown()}\n`);
+  });
+
+  it('has one row per key and per variable, each group reading exactly its own rows', () => {
+    expect(new Set(SETTINGS.map((s) => s.key)).size).toBe(SETTINGS.length);
+    expect(new Set(SETTINGS.map((s) => s.env)).size).toBe(SETTINGS.length);
+    const readers = SETTINGS_GROUPS.filter((g) => g.read !== undefined);
+    // Every owner but the process reads its rows into the server's configuration.
+    expect(SETTINGS_GROUPS.filter((g) => g.read === undefined).map((g) => g.owner)).toEqual(['config/']);
+    for (const group of readers) {
+      const read = new Set<string>();
+      const env = new Proxy({} as NodeJS.ProcessEnv, {
+        get: (_, name) => {
+          if (typeof name === 'string') read.add(name);
+          return undefined;
+        },
+      });
+      group.read?.(env, { dataDir: '/tmp/marketlens-data' });
+      // MARKETLENS_ENV is the process's mode, which the verification mail's defaults depend on.
+      read.delete('MARKETLENS_ENV');
+      expect([...read].sort(), group.owner).toEqual(group.rows.map((r) => r.env).sort());
     }
   });
 });

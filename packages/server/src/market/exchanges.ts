@@ -1,3 +1,4 @@
+import type { Promotion } from '@marketlens/contract';
 import {
   type Asset,
   type CcxtVenueId,
@@ -16,7 +17,6 @@ import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
 import { venueCall } from '../platform/errors/venue-error.js';
-import { availablePromotions, type PromotionView } from '../promotions/promotions.js';
 import { assetRef } from './assets.js';
 import { isOffline, iso, isoOrNull, marketOf, readSnapshot, SNAPSHOT_TTL_MS, venueSnapshot } from './market.js';
 import type { CatalogVenue, MarketQuote, VenueRead, VenueSnapshot } from './quotes.js';
@@ -46,18 +46,25 @@ function volumeOf(quotes: readonly MarketQuote[]): ExchangeVolume {
 /** What the list items say about the caller: the venues it is connected to and its open promotions. */
 export interface ExchangeViewer {
   connected: ReadonlySet<string>;
-  promotions: ReadonlyMap<string, PromotionView>;
+  promotions: ReadonlyMap<string, Promotion>;
 }
+
+/**
+ * The promotions a user has not claimed (`availablePromotions` of promotions/, which the
+ * composition root passes: the market feature does not import the promotions feature).
+ */
+export type AvailablePromotions = (userId: string) => Promise<readonly Promotion[]>;
 
 const NOBODY: ExchangeViewer = { connected: new Set(), promotions: new Map() };
 
-/** The viewer of `userId` (a session's user, or an API key's owner). */
-export async function exchangeViewer(deps: AppDeps, userId: string | null): Promise<ExchangeViewer> {
+/** The viewer of `userId` (a session's user, or an API key's owner), with the promotions `promotionsOf` gives. */
+export async function exchangeViewer(
+  deps: AppDeps,
+  userId: string | null,
+  promotionsOf: AvailablePromotions,
+): Promise<ExchangeViewer> {
   if (userId === null) return NOBODY;
-  const [connections, promotions] = await Promise.all([
-    deps.storage.connections.byUser(userId),
-    availablePromotions(deps.storage, userId),
-  ]);
+  const [connections, promotions] = await Promise.all([deps.storage.connections.byUser(userId), promotionsOf(userId)]);
   return {
     connected: new Set(connections.map((c) => c.venue)),
     promotions: new Map(promotions.map((p) => [p.connection_id, p])),

@@ -9,17 +9,19 @@ import {
   removeFavorite,
 } from './assets.js';
 import { configDocument } from './config-document.js';
-import { exchangeDetail, exchangeViewer, listExchanges } from './exchanges.js';
+import { type AvailablePromotions, exchangeDetail, exchangeViewer, listExchanges } from './exchanges.js';
 
 /**
  * The market data as REST (`/v1/exchanges`, `/v2/assets`, `/v1/assets/coins/favorite`, `/v1/news/`,
  * `/v2/config`) and MCP (`list_assets`, `list_exchanges`, `get_exchange_detail`, the favorites
  * tools) ask for it. Favorites need a signed-in caller; exchange lists are shown as the caller sees
- * them (its connections and promotions).
+ * them (its connections, and its open promotions as `promotionsOf` gives them: the composition
+ * root passes promotions' `availablePromotions`).
  */
-export function marketUseCases(deps: AppDeps) {
+export function marketUseCases(deps: AppDeps, promotionsOf: AvailablePromotions) {
   /** What the exchange lists say about the actor: nothing for an anonymous caller. */
-  const viewerOf = ({ caller }: Actor) => exchangeViewer(deps, caller.kind === 'anonymous' ? null : caller.user.id);
+  const viewerOf = ({ caller }: Actor) =>
+    exchangeViewer(deps, caller.kind === 'anonymous' ? null : caller.user.id, promotionsOf);
 
   return {
     /** The assets of a class, priced, sorted, at most `limit` (free to every caller). */

@@ -1,4 +1,5 @@
 import { TIMEFRAMES, type Timeframe } from '../platform/product-rules.js';
+import { type SettingsGroup, setting } from '../platform/settings.js';
 import type { PilotTradeRecord } from '../storage/plans-types.js';
 
 /** The pilot: the service's paper-trading bot, taking its own published plans. */
@@ -34,6 +35,22 @@ export const DEFAULT_PILOT_CONFIG: PilotConfig = {
 export interface PilotDeps {
   /** Called once per trade the bot opens (the `pilot_trade` push); absent: nothing is sent. */
   onPilotTrade?: (trade: PilotTradeRecord) => void | Promise<void>;
+}
+
+// The pilot's slice of the server's configuration and collaborators (see `MarketlensServer` in platform/deps.ts).
+declare global {
+  namespace MarketlensServer {
+    interface Config {
+      /** The pilot and the publishing/outcome job; absent: `DEFAULT_PILOT_CONFIG`. */
+      pilot?: PilotConfig;
+    }
+    interface Deps {
+      /** Whether a user may spectate the pilot; absent: the volume standing of promotions/eligibility. */
+      isPilotEligible?: (userId: string) => Promise<boolean>;
+      /** The pilot's collaborators (the `pilot_trade` callback); absent: no push on a new pilot trade. */
+      pilot?: PilotDeps;
+    }
+  }
 }
 
 /** Reads an integer setting of the environment (absent or empty: `fallback`). */
@@ -74,3 +91,24 @@ export function pilotConfigFromEnv(env: NodeJS.ProcessEnv): PilotConfig {
     leverage: intFrom(env, 'MARKETLENS_PILOT_LEVERAGE', d.leverage, 1),
   };
 }
+
+/** The pilot's settings (MARKETLENS_PILOT and MARKETLENS_PILOT_*). */
+export const PILOT_SETTINGS: SettingsGroup = {
+  owner: 'pilot/',
+  rows: [
+    setting('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
+    setting(
+      'pilotUniverse',
+      'MARKETLENS_PILOT_UNIVERSE',
+      'list',
+      'bitcoin,ethereum,solana,binancecoin,ripple',
+      'assets the pilot trades (those the market serves)',
+    ),
+    setting('pilotTimeframe', 'MARKETLENS_PILOT_TIMEFRAME', 'string', 'h1', 'the pilot timeframe'),
+    setting('pilotIntervalMs', 'MARKETLENS_PILOT_INTERVAL_MS', 'integer', '60000', 'time between two pilot runs'),
+    setting('pilotEquityUsd', 'MARKETLENS_PILOT_EQUITY_USD', 'integer', '10000', 'the pilot starting equity'),
+    setting('pilotRiskPct', 'MARKETLENS_PILOT_RISK_PCT', 'number', '1', 'risk per pilot trade, % of equity'),
+    setting('pilotLeverage', 'MARKETLENS_PILOT_LEVERAGE', 'integer', '5', 'pilot leverage'),
+  ],
+  read: (env) => ({ pilot: pilotConfigFromEnv(env) }),
+};

@@ -5,10 +5,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createSimulatedVenue, type SimulatedVenue } from '@marketlens/exchanges';
+import type { SyncConfig } from '../../src/accounts/config.js';
 import { openConnection } from '../../src/accounts/connections.js';
 import { SyncScheduler } from '../../src/accounts/sync/scheduler.js';
 import { type App, createApp } from '../../src/app.js';
-import { type AppDeps, DEFAULT_CONFIG, type SyncConfig } from '../../src/platform/deps.js';
+import { type AppDeps, DEFAULT_CONFIG } from '../../src/platform/deps.js';
 import { createSqliteStorage } from '../../src/storage/sqlite/sqlite-storage.js';
 
 export interface SyncTestApp {

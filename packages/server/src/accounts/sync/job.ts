@@ -15,9 +15,9 @@ import {
   VenueError,
   type VenuePosition,
 } from '@marketlens/exchanges';
-import type { SyncConfig } from '../../platform/deps.js';
 import type { ConnectionRecord, PositionSyncRow } from '../../storage/account-types.js';
 import type { Storage } from '../../storage/types.js';
+import type { SyncConfig } from '../config.js';
 import { redact, withTimeout } from '../connections.js';
 import { backoffDelay } from './backoff.js';
 

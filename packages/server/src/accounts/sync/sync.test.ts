@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type SyncTestApp, syncTestApp } from '../../../test/support/sync-app.js';
 import { type LocalVenueServer, loadBybitFixture } from '../../../test/support/venues.js';
-import type { AccountConnection } from '../../platform/deps.js';
+import type { AccountConnection } from '../config.js';
 import { FILLS_LOOKBACK_MS } from './job.js';
 
 const { bybitFailures, bybitHistory, bybitMarkets, bybitRoutes, NOW, startVenueServer } = await loadBybitFixture();

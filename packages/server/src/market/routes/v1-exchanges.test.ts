@@ -4,6 +4,7 @@ import { binanceRoutes } from '../../../../exchanges/src/ccxt/testing/fixtures/b
 import { NOW } from '../../../../exchanges/src/ccxt/testing/fixtures/common.js';
 import { startVenueServer, type VenueServer } from '../../../../exchanges/src/ccxt/testing/venue-server.js';
 import { type Harness, harness } from '../../../test/support/harness.js';
+import { seedBybitPromotion } from '../../../test/support/promotions.js';
 
 interface Volume {
   spot_24h_usd: number | null;
@@ -49,6 +50,20 @@ describe('/v1/exchanges', () => {
     expect(body.data.futures_pairs).toBe(body.data.futures_tickers.length);
     expect(body.data.spot_tickers.map((t) => t.pair)).toContain('BTC/USDT');
     expect(body.data.futures_tickers.find((t) => t.pair === 'BTC/USDT:USDT')?.funding_rate).toEqual(expect.any(Number));
+  });
+
+  it("shows a signed-in caller's open promotion on its exchange (given to market/ by the composition root)", async () => {
+    const own = harness();
+    const session = { 'x-session-token': (await own.signup()).token };
+    const before = (await (await own.request('/v1/exchanges', { headers: session })).json()) as {
+      data: { id: string; promotion: { id: string } | null }[];
+    };
+    expect(before.data.every((e) => e.promotion === null)).toBe(true);
+    const p = await seedBybitPromotion(own.storage, own.clock.now);
+    const after = (await (await own.request('/v1/exchanges', { headers: session })).json()) as typeof before;
+    expect(after.data.filter((e) => e.promotion !== null).map((e) => [e.id, e.promotion?.id])).toEqual([
+      ['bybit', p.id],
+    ]);
   });
 
   it('404s an unknown exchange', async () => {
