@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi';
 import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { CONNECTABLE_VENUES } from '../connections.js';
+import type { AccountUseCases } from '../use-cases.js';
 
 const ConnectBody = connectExchangeSchema(CONNECTABLE_VENUES);
 
@@ -27,7 +26,7 @@ const connectRoute = operation(
   [404, 422, 503],
 );
 
-const listRoute = operation(authOf('accounts.connections'), {
+const listRoute = operation('accounts.connections', {
   method: 'get',
   path: '/v1/connections/user',
   operationId: 'listConnections',
@@ -39,7 +38,7 @@ const listRoute = operation(authOf('accounts.connections'), {
 });
 
 const deleteRoute = operation(
-  authOf('accounts.disconnect'),
+  'accounts.disconnect',
   {
     method: 'delete',
     path: '/v1/connections/user/{connection_id}',
@@ -56,10 +55,9 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerConnectionRoutes(serve: Serve, useCases: UseCases): void {
-  const { accounts } = useCases;
+export function registerConnectionRoutes(serve: Serve, run: RunOperation, accounts: AccountUseCases): void {
   serve(deleteRoute, async (c) => {
-    return c.json(ok(await runFor(c, useCases, 'accounts.disconnect', c.req.valid('param'))), 200);
+    return c.json(ok(await run(c, 'accounts.disconnect', c.req.valid('param'))), 200);
   });
   serve(connectRoute, async (c) => {
     const view = await accounts.connect(actorOf(c), c.req.valid('json'));
@@ -67,7 +65,7 @@ export function registerConnectionRoutes(serve: Serve, useCases: UseCases): void
     return c.json(ok(view), 200);
   });
   serve(listRoute, async (c) => {
-    const views = await runFor(c, useCases, 'accounts.connections', {});
+    const views = await run(c, 'accounts.connections', {});
     c.header('cache-control', 'no-store');
     return c.json(ok(views), 200);
   });

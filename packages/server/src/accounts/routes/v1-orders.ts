@@ -7,14 +7,12 @@ import {
   TradesQuery,
   TradesSchema,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
 const FILTERS =
   "Filters (all optional, all must match): `user_connection_id` (one connected account), `connection_id` (an exchange id: every account of the user's there), `pair` (venue-native), `asset_id` (`coin_id` is its deprecated alias; both given must agree), `side`, `start` / `end` (RFC 3339, inclusive bounds on fill execution time). `limit` defaults to 50 and is clamped to 0..200; `offset` skips rows. Mobile builds below 3.9.26 see fills of tracked assets only.";
 
-const ordersRoute = operation(authOf('accounts.orders'), {
+const ordersRoute = operation('accounts.orders', {
   method: 'get',
   path: '/v1/orders',
   operationId: 'listOrders',
@@ -25,7 +23,7 @@ const ordersRoute = operation(authOf('accounts.orders'), {
   responses: { 200: json(envelopeOf(OrdersSchema, 'OrdersEnvelope'), 'Orders, newest first') },
 });
 
-const tradesRoute = operation(authOf('accounts.trades'), {
+const tradesRoute = operation('accounts.trades', {
   method: 'get',
   path: '/v1/trades',
   operationId: 'listTrades',
@@ -36,11 +34,7 @@ const tradesRoute = operation(authOf('accounts.trades'), {
   responses: { 200: json(envelopeOf(TradesSchema, 'TradesEnvelope'), 'Fills, newest first') },
 });
 
-export function registerOrderRoutes(serve: Serve, useCases: UseCases): void {
-  serve(ordersRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.orders', fillFilterOf(c.req.valid('query')))), 200),
-  );
-  serve(tradesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.trades', fillFilterOf(c.req.valid('query')))), 200),
-  );
+export function registerOrderRoutes(serve: Serve, run: RunOperation): void {
+  serve(ordersRoute, async (c) => c.json(ok(await run(c, 'accounts.orders', fillFilterOf(c.req.valid('query')))), 200));
+  serve(tradesRoute, async (c) => c.json(ok(await run(c, 'accounts.trades', fillFilterOf(c.req.valid('query')))), 200));
 }

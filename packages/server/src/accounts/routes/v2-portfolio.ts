@@ -7,11 +7,9 @@ import {
   ok,
   PortfolioSummarySchema,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
-const balancesRoute = operation(authOf('accounts.balances'), {
+const balancesRoute = operation('accounts.balances', {
   method: 'get',
   path: '/v2/balances',
   operationId: 'listBalances',
@@ -25,7 +23,7 @@ const balancesRoute = operation(authOf('accounts.balances'), {
   },
 });
 
-const summaryRoute = operation(authOf('accounts.summary'), {
+const summaryRoute = operation('accounts.summary', {
   method: 'get',
   path: '/v2/portfolio/summary',
   operationId: 'getPortfolioSummary',
@@ -36,9 +34,7 @@ const summaryRoute = operation(authOf('accounts.summary'), {
   responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
 });
 
-export function registerPortfolioRoutes(serve: Serve, useCases: UseCases): void {
-  serve(balancesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.balances', c.req.valid('query'))), 200),
-  );
-  serve(summaryRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.summary', {})), 200));
+export function registerPortfolioRoutes(serve: Serve, run: RunOperation): void {
+  serve(balancesRoute, async (c) => c.json(ok(await run(c, 'accounts.balances', c.req.valid('query'))), 200));
+  serve(summaryRoute, async (c) => c.json(ok(await run(c, 'accounts.summary', {})), 200));
 }

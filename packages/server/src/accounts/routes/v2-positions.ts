@@ -12,16 +12,14 @@ import {
   PositionsSchema,
 } from '@marketlens/contract';
 import { PUBLIC } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).
 const PositionParams = PositionIdParams;
 
-const listRoute = operation(authOf('accounts.positions'), {
+const listRoute = operation('accounts.positions', {
   method: 'get',
   path: '/v2/positions',
   operationId: 'listPositions',
@@ -39,7 +37,7 @@ const listRoute = operation(authOf('accounts.positions'), {
 });
 
 const editRoute = operation(
-  authOf('accounts.editPosition'),
+  'accounts.editPosition',
   {
     method: 'patch',
     path: '/v2/positions/{position_id}',
@@ -58,7 +56,7 @@ const editRoute = operation(
 );
 
 const analysisRoute = operation(
-  authOf('accounts.positionAnalysis'),
+  'accounts.positionAnalysis',
   {
     method: 'get',
     path: '/v2/positions/{position_id}/analysis',
@@ -104,18 +102,18 @@ function deprecated(): never {
   );
 }
 
-export function registerPositionRoutes(serve: Serve, useCases: UseCases): void {
+export function registerPositionRoutes(serve: Serve, run: RunOperation): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) serve(route, deprecated);
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.positions', c.req.valid('query'))), 200));
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'accounts.positions', c.req.valid('query'))), 200));
   serve(editRoute, async (c) => {
     const { position_id } = c.req.valid('param');
     const input = { position_id, notes: c.req.valid('json').notes };
-    return c.json(ok(await runFor(c, useCases, 'accounts.editPosition', input)), 200);
+    return c.json(ok(await run(c, 'accounts.editPosition', input)), 200);
   });
   serve(analysisRoute, async (c) => {
     const { position_id } = c.req.valid('param');
     const input = { position_id, ...c.req.valid('query') };
-    return c.json(ok(await runFor(c, useCases, 'accounts.positionAnalysis', input)), 200);
+    return c.json(ok(await run(c, 'accounts.positionAnalysis', input)), 200);
   });
 }

@@ -4,16 +4,14 @@ import {
   NotificationPreferencesSchema,
   ok,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
 const json = (description: string) => ({
   description,
   content: { 'application/json': { schema: envelopeOf(NotificationPreferencesSchema) } },
 });
 
-const getRoute = operation(authOf('alerts.preferences'), {
+const getRoute = operation('alerts.preferences', {
   method: 'get',
   path: '/v1/users/notification_preferences',
   operationId: 'getNotificationPreferences',
@@ -23,7 +21,7 @@ const getRoute = operation(authOf('alerts.preferences'), {
   responses: { 200: json('Preferences') },
 });
 
-const patchRoute = operation(authOf('alerts.updatePreferences'), {
+const patchRoute = operation('alerts.updatePreferences', {
   method: 'patch',
   path: '/v1/users/notification_preferences',
   operationId: 'updateNotificationPreferences',
@@ -37,9 +35,7 @@ const patchRoute = operation(authOf('alerts.updatePreferences'), {
   responses: { 200: json('Preferences after the change') },
 });
 
-export function registerNotificationPreferenceRoutes(serve: Serve, useCases: UseCases): void {
-  serve(getRoute, async (c) => c.json(ok(await runFor(c, useCases, 'alerts.preferences', {})), 200));
-  serve(patchRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'alerts.updatePreferences', c.req.valid('json'))), 200),
-  );
+export function registerNotificationPreferenceRoutes(serve: Serve, run: RunOperation): void {
+  serve(getRoute, async (c) => c.json(ok(await run(c, 'alerts.preferences', {})), 200));
+  serve(patchRoute, async (c) => c.json(ok(await run(c, 'alerts.updatePreferences', c.req.valid('json'))), 200));
 }

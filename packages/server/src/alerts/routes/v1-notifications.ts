@@ -11,19 +11,18 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { limitsEnvelopeJson } from '../limits.js';
+import type { AlertUseCases } from '../use-cases.js';
 
 const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
 
 const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
 
-const listRoute = operation(authOf('alerts.list'), {
+const listRoute = operation('alerts.list', {
   method: 'get',
   path: '/v1/notifications',
   operationId: 'listNotifications',
@@ -35,7 +34,7 @@ const listRoute = operation(authOf('alerts.list'), {
 });
 
 const createRoute = operation(
-  authOf('alerts.create'),
+  'alerts.create',
   {
     method: 'post',
     path: '/v1/notifications',
@@ -61,7 +60,7 @@ const configRoute = operation(SESSION_ONLY, {
 });
 
 const updateRoute = operation(
-  authOf('alerts.update'),
+  'alerts.update',
   {
     method: 'patch',
     path: '/v1/notifications/{notification_id}',
@@ -77,7 +76,7 @@ const updateRoute = operation(
 );
 
 const deleteRoute = operation(
-  authOf('alerts.delete'),
+  'alerts.delete',
   {
     method: 'delete',
     path: '/v1/notifications/{notification_id}',
@@ -121,25 +120,20 @@ function limitsJson(c: Context<AppEnv>, text: string) {
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(serve: Serve, useCases: UseCases): void {
-  const { alerts } = useCases;
+export function registerNotificationRoutes(serve: Serve, run: RunOperation, alerts: AlertUseCases): void {
   serve(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'alerts.list', {})), 200));
-  serve(
-    createRoute,
-    async (c) => c.json(ok(await runFor(c, useCases, 'alerts.create', c.req.valid('json'))), 200),
-    payloadHook,
-  );
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'alerts.list', {})), 200));
+  serve(createRoute, async (c) => c.json(ok(await run(c, 'alerts.create', c.req.valid('json'))), 200), payloadHook);
   serve(
     updateRoute,
     async (c) => {
       const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
-      return c.json(ok(await runFor(c, useCases, 'alerts.update', input)), 200);
+      return c.json(ok(await run(c, 'alerts.update', input)), 200);
     },
     payloadHook,
   );
   serve(deleteRoute, async (c) => {
     const alert_id = c.req.valid('param').notification_id;
-    return c.json(ok(await runFor(c, useCases, 'alerts.delete', { alert_id })), 200);
+    return c.json(ok(await run(c, 'alerts.delete', { alert_id })), 200);
   });
 }

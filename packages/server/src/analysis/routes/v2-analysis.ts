@@ -15,12 +15,10 @@ import {
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
 import type { AnalysisUseCases } from '../use-cases.js';
 
@@ -62,7 +60,7 @@ const analysisDoc = {
 };
 
 const analysisByQueryRoute = operation(
-  authOf('analysis.get'),
+  'analysis.get',
   {
     method: 'get',
     path: '/v2/analysis',
@@ -75,7 +73,7 @@ const analysisByQueryRoute = operation(
 );
 
 const analysisRoute = operation(
-  authOf('analysis.get'),
+  'analysis.get',
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}',
@@ -88,7 +86,7 @@ const analysisRoute = operation(
 );
 
 const signalRoute = operation(
-  authOf('analysis.signal'),
+  'analysis.signal',
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/signal',
@@ -114,7 +112,7 @@ const signalRoute = operation(
 );
 
 const overviewRoute = operation(
-  authOf('analysis.overview'),
+  'analysis.overview',
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/overview',
@@ -144,7 +142,7 @@ const candlesRoute = operation(
 );
 
 const marketsRoute = operation(
-  authOf('analysis.markets'),
+  'analysis.markets',
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/markets',
@@ -202,13 +200,12 @@ function assetRequest(query: Omit<AnalysisRequest, 'asset_id'>, assetId: string)
   return request;
 }
 
-export function registerAnalysisRoutes(serve: Serve, useCases: UseCases): void {
-  const { analysis } = useCases;
+export function registerAnalysisRoutes(serve: Serve, run: RunOperation, analysis: AnalysisUseCases): void {
   serve(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
   serve(analysisRoute, (c) => answer(c, analysis, assetRequest(c.req.valid('query'), c.req.valid('param').asset_id)));
   serve(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await runFor(c, useCases, 'analysis.signal', request);
+    const result = await run(c, 'analysis.signal', request);
     c.header('cache-control', `private, max-age=${result.max_age}`);
     c.header('age', String(result.age));
     c.header('vary', VARY);
@@ -225,13 +222,13 @@ export function registerAnalysisRoutes(serve: Serve, useCases: UseCases): void {
   serve(overviewRoute, async (c) => {
     const locale = c.req.valid('header')['x-locale'];
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
-    const result = await runFor(c, useCases, 'analysis.overview', request);
+    const result = await run(c, 'analysis.overview', request);
     c.header('content-language', result.locale);
     c.header('vary', `x-locale, ${VARY}`);
     return c.json(ok(result), 200);
   });
   serve(marketsRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    return c.json(ok(await runFor(c, useCases, 'analysis.markets', request)), 200);
+    return c.json(ok(await run(c, 'analysis.markets', request)), 200);
   });
 }

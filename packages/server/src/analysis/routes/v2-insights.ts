@@ -1,11 +1,9 @@
 import { envelopeOf, FearGreedListSchema, FearGreedQuery, InsightsSchema, ok } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
 // ---- /v2/insights ----
 
-const insightsRoute = operation(authOf('analysis.insights'), {
+const insightsRoute = operation('analysis.insights', {
   method: 'get',
   path: '/v2/insights',
   operationId: 'getInsights',
@@ -18,7 +16,7 @@ const insightsRoute = operation(authOf('analysis.insights'), {
 
 // ---- /v2/insights/fear_greed ----
 
-const fearGreedRoute = operation(authOf('analysis.fearGreed'), {
+const fearGreedRoute = operation('analysis.fearGreed', {
   method: 'get',
   path: '/v2/insights/fear_greed',
   operationId: 'listFearGreed',
@@ -30,11 +28,11 @@ const fearGreedRoute = operation(authOf('analysis.fearGreed'), {
   responses: { 200: json(envelopeOf(FearGreedListSchema, 'FearGreedListEnvelope'), 'The ranked assets') },
 });
 
-export function registerInsightRoutes(serve: Serve, useCases: UseCases): void {
-  serve(insightsRoute, async (c) => c.json(ok(await runFor(c, useCases, 'analysis.insights', {})), 200));
+export function registerInsightRoutes(serve: Serve, run: RunOperation): void {
+  serve(insightsRoute, async (c) => c.json(ok(await run(c, 'analysis.insights', {})), 200));
   serve(fearGreedRoute, async (c) => {
     const query = c.req.valid('query');
-    const result = await runFor(c, useCases, 'analysis.fearGreed', {
+    const result = await run(c, 'analysis.fearGreed', {
       ...query,
       exclude_stables: query.exclude_stables === 'true',
     });

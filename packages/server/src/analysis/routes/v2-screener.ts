@@ -9,14 +9,13 @@ import {
 } from '@marketlens/contract';
 import { SIGNAL_CONTROLS } from '@marketlens/core';
 import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import type { AnalysisUseCases } from '../use-cases.js';
 
 // ---- screener ----
 
-const screenerRoute = operation(authOf('analysis.screener'), {
+const screenerRoute = operation('analysis.screener', {
   method: 'get',
   path: '/v2/assets/screener',
   operationId: 'getAssetScreener',
@@ -47,11 +46,8 @@ const signalsRoute = operation(
   [402],
 );
 
-export function registerScreenerRoutes(serve: Serve, useCases: UseCases): void {
-  const { analysis } = useCases;
-  serve(screenerRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'analysis.screener', c.req.valid('query'))), 200),
-  );
+export function registerScreenerRoutes(serve: Serve, run: RunOperation, analysis: AnalysisUseCases): void {
+  serve(screenerRoute, async (c) => c.json(ok(await run(c, 'analysis.screener', c.req.valid('query'))), 200));
   serve(signalsRoute, async (c) => {
     const result = await analysis.signals(actorOf(c), c.req.valid('query'), c.req.queries());
     c.header('vary', 'x-session-token, x-api-key');

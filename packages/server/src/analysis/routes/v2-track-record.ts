@@ -8,13 +8,11 @@ import {
   ServiceTrackRecordSchema,
   TrackRecordQuery,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { SERVICE_RECORD_TTL_MS } from '../plans/service-record.js';
 
 const trackRecordRoute = operation(
-  authOf('analysis.assetTrackRecord'),
+  'analysis.assetTrackRecord',
   {
     method: 'get',
     path: '/v2/analysis/{asset_id}/track-record',
@@ -34,7 +32,7 @@ const trackRecordRoute = operation(
   [402],
 );
 
-const serviceTrackRecordRoute = operation(authOf('analysis.trackRecord'), {
+const serviceTrackRecordRoute = operation('analysis.trackRecord', {
   method: 'get',
   path: '/v2/track-record',
   operationId: 'getServiceTrackRecord',
@@ -50,13 +48,13 @@ const serviceTrackRecordRoute = operation(authOf('analysis.trackRecord'), {
   },
 });
 
-export function registerTrackRecordRoutes(serve: Serve, useCases: UseCases): void {
+export function registerTrackRecordRoutes(serve: Serve, run: RunOperation): void {
   serve(trackRecordRoute, async (c) => {
     const input = { ...c.req.valid('param'), ...c.req.valid('query') };
-    return c.json(ok(await runFor(c, useCases, 'analysis.assetTrackRecord', input)), 200);
+    return c.json(ok(await run(c, 'analysis.assetTrackRecord', input)), 200);
   });
   serve(serviceTrackRecordRoute, async (c) => {
-    const record = await runFor(c, useCases, 'analysis.trackRecord', c.req.valid('query'));
+    const record = await run(c, 'analysis.trackRecord', c.req.valid('query'));
     // The same for every caller: shared caches may keep it as long as the server does.
     c.header('cache-control', `public, max-age=${SERVICE_RECORD_TTL_MS / 1000}`);
     return c.json(ok(record), 200);

@@ -9,14 +9,13 @@ import {
   ok,
 } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
+import type { KeyUseCases } from '../use-cases.js';
 
 const createApiKeyRoute = operation(
-  authOf('keys.create'),
+  'keys.create',
   {
     method: 'post',
     path: '/v1/users/api_keys',
@@ -30,7 +29,7 @@ const createApiKeyRoute = operation(
   [422],
 );
 
-const listApiKeysRoute = operation(authOf('keys.list'), {
+const listApiKeysRoute = operation('keys.list', {
   method: 'get',
   path: '/v1/users/api_keys',
   operationId: 'listApiKeys',
@@ -41,7 +40,7 @@ const listApiKeysRoute = operation(authOf('keys.list'), {
 });
 
 const deleteApiKeyRoute = operation(
-  authOf('keys.revoke'),
+  'keys.revoke',
   {
     method: 'delete',
     path: '/v1/users/api_keys/{key_id}',
@@ -66,17 +65,16 @@ const creditsRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
-export function registerApiKeyRoutes(serve: Serve, useCases: UseCases): void {
-  const { keys } = useCases;
+export function registerApiKeyRoutes(serve: Serve, run: RunOperation, keys: KeyUseCases): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
   serve(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
   serve(createApiKeyRoute, async (c) => {
-    const created = await runFor(c, useCases, 'keys.create', c.req.valid('json') ?? {});
+    const created = await run(c, 'keys.create', c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
     return c.json(ok(created), 200);
   });
-  serve(listApiKeysRoute, async (c) => c.json(ok(await runFor(c, useCases, 'keys.list', {})), 200));
+  serve(listApiKeysRoute, async (c) => c.json(ok(await run(c, 'keys.list', {})), 200));
   serve(deleteApiKeyRoute, async (c) => {
-    return c.json(ok(await runFor(c, useCases, 'keys.revoke', c.req.valid('param'))), 200);
+    return c.json(ok(await run(c, 'keys.revoke', c.req.valid('param'))), 200);
   });
 }

@@ -10,8 +10,8 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
 import { legacyAssetId } from '../assets.js';
+import type { MarketUseCases } from '../use-cases.js';
 
 const LEGACY = 'Legacy surface over the same favorites list as `/v2/assets/favorites`.';
 
@@ -51,7 +51,7 @@ const removeRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerLegacyAssetRoutes(serve: Serve, { market }: UseCases): void {
+export function registerLegacyAssetRoutes(serve: Serve, market: MarketUseCases): void {
   serve(listRoute, async (c) => {
     const query = { asset_class: 'coins', sort: 'volume', sort_dir: 'desc', limit: 500 } as const;
     return c.json(ok(await market.favorites(actorOf(c), query)), 200);

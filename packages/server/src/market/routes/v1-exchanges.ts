@@ -1,10 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ExchangeDetailSchema, ExchangeIdParams, ExchangeSchema, envelopeOf, ok } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
-const listRoute = operation(authOf('market.exchanges'), {
+const listRoute = operation('market.exchanges', {
   method: 'get',
   path: '/v1/exchanges',
   operationId: 'listExchanges',
@@ -15,7 +13,7 @@ const listRoute = operation(authOf('market.exchanges'), {
 });
 
 const detailRoute = operation(
-  authOf('market.exchange'),
+  'market.exchange',
   {
     method: 'get',
     path: '/v1/exchanges/{exchange_id}',
@@ -30,7 +28,7 @@ const detailRoute = operation(
   [404, 503],
 );
 
-export function registerExchangeRoutes(serve: Serve, useCases: UseCases): void {
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.exchanges', {})), 200));
-  serve(detailRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.exchange', c.req.valid('param'))), 200));
+export function registerExchangeRoutes(serve: Serve, run: RunOperation): void {
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'market.exchanges', {})), 200));
+  serve(detailRoute, async (c) => c.json(ok(await run(c, 'market.exchange', c.req.valid('param'))), 200));
 }

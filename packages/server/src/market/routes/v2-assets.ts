@@ -10,11 +10,9 @@ import {
   PopularAssetSchema,
   PopularAssetsQuery,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 
-const listRoute = operation(authOf('market.assets'), {
+const listRoute = operation('market.assets', {
   method: 'get',
   path: '/v2/assets/',
   operationId: 'listAssets',
@@ -26,7 +24,7 @@ const listRoute = operation(authOf('market.assets'), {
   responses: { 200: json(envelopeOf(z.array(AssetRowSchema), 'AssetListEnvelope'), 'Asset rows') },
 });
 
-const popularRoute = operation(authOf('market.popular'), {
+const popularRoute = operation('market.popular', {
   method: 'get',
   path: '/v2/assets/popular',
   operationId: 'listPopularAssets',
@@ -37,7 +35,7 @@ const popularRoute = operation(authOf('market.popular'), {
   responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
 });
 
-const listFavoritesRoute = operation(authOf('market.favorites'), {
+const listFavoritesRoute = operation('market.favorites', {
   method: 'get',
   path: '/v2/assets/favorites',
   operationId: 'listFavoriteAssets',
@@ -49,7 +47,7 @@ const listFavoritesRoute = operation(authOf('market.favorites'), {
 });
 
 const addFavoriteRoute = operation(
-  authOf('market.addFavorite'),
+  'market.addFavorite',
   {
     method: 'post',
     path: '/v2/assets/favorites',
@@ -64,7 +62,7 @@ const addFavoriteRoute = operation(
   [404],
 );
 
-const removeFavoriteRoute = operation(authOf('market.removeFavorite'), {
+const removeFavoriteRoute = operation('market.removeFavorite', {
   method: 'delete',
   path: '/v2/assets/favorites/{asset_id}',
   operationId: 'removeFavoriteAsset',
@@ -75,16 +73,10 @@ const removeFavoriteRoute = operation(authOf('market.removeFavorite'), {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerAssetRoutes(serve: Serve, useCases: UseCases): void {
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.assets', c.req.valid('query'))), 200));
-  serve(popularRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.popular', c.req.valid('query'))), 200));
-  serve(listFavoritesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.favorites', c.req.valid('query'))), 200),
-  );
-  serve(addFavoriteRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.addFavorite', c.req.valid('json'))), 200),
-  );
-  serve(removeFavoriteRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.removeFavorite', c.req.valid('param'))), 200),
-  );
+export function registerAssetRoutes(serve: Serve, run: RunOperation): void {
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'market.assets', c.req.valid('query'))), 200));
+  serve(popularRoute, async (c) => c.json(ok(await run(c, 'market.popular', c.req.valid('query'))), 200));
+  serve(listFavoritesRoute, async (c) => c.json(ok(await run(c, 'market.favorites', c.req.valid('query'))), 200));
+  serve(addFavoriteRoute, async (c) => c.json(ok(await run(c, 'market.addFavorite', c.req.valid('json'))), 200));
+  serve(removeFavoriteRoute, async (c) => c.json(ok(await run(c, 'market.removeFavorite', c.req.valid('param'))), 200));
 }

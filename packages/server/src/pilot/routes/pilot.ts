@@ -5,15 +5,13 @@ import {
   PilotTrackRecordQuery,
   PilotTrackRecordSchema,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { PILOT_PAGE_SIZE } from '../views.js';
 
 const ELIGIBILITY =
   'Session only. Eligibility: 30-day affiliate volume at or above the threshold on the supported affiliate exchanges; an ineligible caller gets 403 `PilotNotEligible`.';
 
-const spectateRoute = operation(authOf('pilot.spectate'), {
+const spectateRoute = operation('pilot.spectate', {
   method: 'get',
   path: '/pilot/spectate',
   operationId: 'getPilotSpectate',
@@ -28,7 +26,7 @@ const spectateRoute = operation(authOf('pilot.spectate'), {
   },
 });
 
-const trackRecordRoute = operation(authOf('pilot.trackRecord'), {
+const trackRecordRoute = operation('pilot.trackRecord', {
   method: 'get',
   path: '/pilot/spectate/track-record',
   operationId: 'getPilotSpectateTrackRecord',
@@ -46,9 +44,7 @@ const trackRecordRoute = operation(authOf('pilot.trackRecord'), {
   },
 });
 
-export function registerPilotRoutes(serve: Serve, useCases: UseCases): void {
-  serve(spectateRoute, async (c) => c.json(ok(await runFor(c, useCases, 'pilot.spectate', {})), 200));
-  serve(trackRecordRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'pilot.trackRecord', c.req.valid('query'))), 200),
-  );
+export function registerPilotRoutes(serve: Serve, run: RunOperation): void {
+  serve(spectateRoute, async (c) => c.json(ok(await run(c, 'pilot.spectate', {})), 200));
+  serve(trackRecordRoute, async (c) => c.json(ok(await run(c, 'pilot.trackRecord', c.req.valid('query'))), 200));
 }
