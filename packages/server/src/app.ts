@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerAssetRoutes(serve, run);
   registerScreenerRoutes(serve, run, useCases.analysis);
   registerInsightRoutes(serve, run);
-  registerLegacyAssetRoutes(serve, useCases.market);
+  registerLegacyAssetRoutes(serve, run);
   registerExchangeRoutes(serve, run);
   registerNewsRoutes(serve, useCases.market);
   registerConnectionRoutes(serve, run, useCases.accounts);

@@ -176,7 +176,10 @@ function served(c: Context<AppEnv>, result: AnalysisResult) {
 
 /**
  * The analysis answered: at once from the cache when nothing needs waiting for (so the response
- * leaves synchronously), else through `analysis.get`.
+ * leaves synchronously), else through `analysis.get`. Not through `run` (the registry's
+ * `analysis.get` answers the wire object): this route sends the cached bytes of the result, or a
+ * 304, and answers a cache hit without a promise (docs/decisions.md); its caller check is the
+ * declared one, from the route's declaration.
  */
 function answer(c: Context<AppEnv>, analysis: AnalysisUseCases, request: AnalysisRequest) {
   const actor = actorOf(c);

@@ -7,15 +7,12 @@ import {
   LegacyFavoriteRequestSchema,
   ok,
 } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { legacyAssetId } from '../assets.js';
-import type { MarketUseCases } from '../use-cases.js';
 
 const LEGACY = 'Legacy surface over the same favorites list as `/v2/assets/favorites`.';
 
-const listRoute = operation(SESSION_ONLY, {
+const listRoute = operation('market.favorites', {
   method: 'get',
   path: '/v1/assets/coins/favorite',
   operationId: 'listFavoriteCoinsLegacy',
@@ -26,7 +23,7 @@ const listRoute = operation(SESSION_ONLY, {
 });
 
 const addRoute = operation(
-  SESSION_ONLY,
+  'market.addFavorite',
   {
     method: 'post',
     path: '/v1/assets/coins/favorite',
@@ -40,7 +37,7 @@ const addRoute = operation(
   [404],
 );
 
-const removeRoute = operation(SESSION_ONLY, {
+const removeRoute = operation('market.removeFavorite', {
   method: 'delete',
   path: '/v1/assets/coins/favorite/{asset_id}',
   operationId: 'removeFavoriteCoinLegacy',
@@ -51,15 +48,14 @@ const removeRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
 });
 
-export function registerLegacyAssetRoutes(serve: Serve, market: MarketUseCases): void {
+/** The legacy routes serve the favorites operations of `/v2/assets/favorites`, coins only. */
+export function registerLegacyAssetRoutes(serve: Serve, run: RunOperation): void {
   serve(listRoute, async (c) => {
     const query = { asset_class: 'coins', sort: 'volume', sort_dir: 'desc', limit: 500 } as const;
-    return c.json(ok(await market.favorites(actorOf(c), query)), 200);
+    return c.json(ok(await run(c, 'market.favorites', query)), 200);
   });
   serve(addRoute, async (c) =>
-    c.json(ok(await market.addFavorite(actorOf(c), legacyAssetId(c.req.valid('json')))), 200),
+    c.json(ok(await run(c, 'market.addFavorite', { asset_id: legacyAssetId(c.req.valid('json')) })), 200),
   );
-  serve(removeRoute, async (c) =>
-    c.json(ok(await market.removeFavorite(actorOf(c), c.req.valid('param').asset_id)), 200),
-  );
+  serve(removeRoute, async (c) => c.json(ok(await run(c, 'market.removeFavorite', c.req.valid('param'))), 200));
 }
