@@ -221,6 +221,51 @@ export function operation<const R extends OperationConfig>(
   return op;
 }
 
+/**
+ * A REST route of a declared operation as a feature writes it: what the registry already knows
+ * is left out (the auth, from the operation's caller need; the 200, the operation's output in the
+ * success envelope; the tag, given once per feature file by {@link routesOf}). `ok` is the 200's
+ * description, or the description and the name of its envelope component.
+ */
+export type RouteOf = Omit<OperationConfig, 'tags' | 'responses'> & {
+  ok: string | readonly [description: string, envelope: string];
+  /** The failures this route adds to those every operation can have. */
+  errors?: readonly ErrorStatus[];
+};
+
+/** The operation {@link routesOf} makes of a {@link RouteOf} serving `K`. */
+export type OperationOf<K extends OperationId, R extends RouteOf> = Operation<
+  Omit<R, 'ok' | 'errors'> & { tags: string[]; responses: ReturnType<typeof okOf<K>> }
+>;
+
+/**
+ * The route declarations of one feature file, all under the OpenAPI tag `tag`: each names the
+ * operation it serves and is completed from the registry (see {@link RouteOf}). The fields are
+ * laid out as {@link operation} publishes them, so the document is the one a hand-written
+ * declaration gives.
+ */
+export function routesOf(tag: string) {
+  return <K extends OperationId, const R extends RouteOf>(
+    id: K,
+    route: R,
+    options: OperationOptions = {},
+  ): OperationOf<K, R> => {
+    const { method, path, operationId, summary, description, ok: okText, errors = [], ...rest } = route;
+    const [text, envelope] = typeof okText === 'string' ? [okText, undefined] : okText;
+    const config = {
+      method,
+      path,
+      operationId,
+      tags: [tag],
+      summary,
+      ...(description === undefined ? {} : { description }),
+      ...rest,
+      responses: okOf(id, text, envelope),
+    };
+    return operation(id, config, errors, options) as unknown as OperationOf<K, R>;
+  };
+}
+
 /** Whether @hono/zod-openapi puts validator layers in front of the handler of `route`. */
 function hasValidators(route: RouteConfig): boolean {
   const r = route.request;
