@@ -1,8 +1,7 @@
-import { z } from '@hono/zod-openapi';
 import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { CONNECTABLE_VENUES } from '../connections.js';
 import type { AccountUseCases } from '../use-cases.js';
 
@@ -26,34 +25,31 @@ const connectRoute = operation(
   [404, 422, 503],
 );
 
-const listRoute = operation('accounts.connections', {
+const route = routesOf('Connections');
+
+const listRoute = route('accounts.connections', {
   method: 'get',
   path: '/v1/connections/user',
   operationId: 'listConnections',
-  tags: ['Connections'],
   summary: "The user's connections with their positions and sync state",
   description:
     'Each read-only exchange connection with its last sync, its error if the sync failed, and the positions it holds. Credentials are never returned.',
-  responses: { 200: json(envelopeOf(z.array(UserConnectionSchema)), 'Connections, oldest first') },
+  ok: 'Connections, oldest first',
 });
 
-const deleteRoute = operation(
-  'accounts.disconnect',
-  {
-    method: 'delete',
-    path: '/v1/connections/user/{connection_id}',
-    operationId: 'disconnectExchange',
-    tags: ['Connections'],
-    summary: 'Disconnect an exchange account',
-    description:
-      "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
-    request: {
-      params: ConnectionIdParams,
-    },
-    responses: { 200: json(envelopeOf(z.null(), 'DisconnectEnvelope'), 'Disconnected') },
+const deleteRoute = route('accounts.disconnect', {
+  method: 'delete',
+  path: '/v1/connections/user/{connection_id}',
+  operationId: 'disconnectExchange',
+  summary: 'Disconnect an exchange account',
+  description:
+    "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
+  request: {
+    params: ConnectionIdParams,
   },
-  [404],
-);
+  ok: ['Disconnected', 'DisconnectEnvelope'],
+  errors: [404],
+});
 
 export function registerConnectionRoutes(serve: Serve, run: RunOperation, accounts: AccountUseCases): void {
   serve(deleteRoute, async (c) => {

@@ -1,13 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import {
-  BalancesQuery,
-  BalancesSchema,
-  envelopeOf,
-  LegacyBalancesSchema,
-  ok,
-  PortfolioSummarySchema,
-} from '@marketlens/contract';
-import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { BalancesQuery, BalancesSchema, envelopeOf, LegacyBalancesSchema, ok } from '@marketlens/contract';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 
 const balancesRoute = operation('accounts.balances', {
   method: 'get',
@@ -23,15 +16,16 @@ const balancesRoute = operation('accounts.balances', {
   },
 });
 
-const summaryRoute = operation('accounts.summary', {
+const route = routesOf('Positions');
+
+const summaryRoute = route('accounts.summary', {
   method: 'get',
   path: '/v2/portfolio/summary',
   operationId: 'getPortfolioSummary',
-  tags: ['Positions'],
   summary: 'Portfolio totals, balance total and sync standing of the connected accounts',
   description:
     'The totals of `GET /v2/positions` (unpriced positions counted, not summed), the USD total of `GET /v2/balances`, and how fresh the accounts are.',
-  responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
+  ok: ['The summary', 'PortfolioSummaryEnvelope'],
 });
 
 export function registerPortfolioRoutes(serve: Serve, run: RunOperation): void {
