@@ -8,8 +8,6 @@ import {
   CandlesSchema,
   envelopeOf,
   LocaleHeader,
-  MarketsSchema,
-  OverviewSchema,
   ok,
   SignalResponseSchema,
 } from '@marketlens/contract';
@@ -18,7 +16,7 @@ import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
-import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
 import type { AnalysisUseCases } from '../use-cases.js';
 
@@ -111,20 +109,18 @@ const signalRoute = operation(
   [402, 404, 503],
 );
 
-const overviewRoute = operation(
-  'analysis.overview',
-  {
-    method: 'get',
-    path: '/v2/analysis/{asset_id}/overview',
-    operationId: 'getAssetOverview',
-    tags: ['Analysis'],
-    summary: 'Market overview narrative, localized by x-locale',
-    description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
-    request: { params: AssetIdParams, query: AnalysisQuery, headers: LocaleHeader },
-    responses: { 200: json(envelopeOf(OverviewSchema, 'AnalysisOverviewEnvelope'), 'The overview') },
-  },
-  [402, 404, 503],
-);
+const route = routesOf('Analysis');
+
+const overviewRoute = route('analysis.overview', {
+  method: 'get',
+  path: '/v2/analysis/{asset_id}/overview',
+  operationId: 'getAssetOverview',
+  summary: 'Market overview narrative, localized by x-locale',
+  description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
+  request: { params: AssetIdParams, query: AnalysisQuery, headers: LocaleHeader },
+  ok: ['The overview', 'AnalysisOverviewEnvelope'],
+  errors: [402, 404, 503],
+});
 
 const candlesRoute = operation(
   SESSION_OR_API_KEY,
@@ -141,20 +137,16 @@ const candlesRoute = operation(
   [402, 404, 503],
 );
 
-const marketsRoute = operation(
-  'analysis.markets',
-  {
-    method: 'get',
-    path: '/v2/analysis/{asset_id}/markets',
-    operationId: 'getAssetMarkets',
-    tags: ['Analysis'],
-    summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
-    description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
-    request: { params: AssetIdParams, query: AssetMarketsQuery },
-    responses: { 200: json(envelopeOf(MarketsSchema, 'AssetMarketsEnvelope'), 'Markets, spot first') },
-  },
-  [404, 503],
-);
+const marketsRoute = route('analysis.markets', {
+  method: 'get',
+  path: '/v2/analysis/{asset_id}/markets',
+  operationId: 'getAssetMarkets',
+  summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
+  description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
+  request: { params: AssetIdParams, query: AssetMarketsQuery },
+  ok: ['Markets, spot first', 'AssetMarketsEnvelope'],
+  errors: [404, 503],
+});
 
 const cachedAnalysis = cachedResponder({
   'content-type': 'application/json',
