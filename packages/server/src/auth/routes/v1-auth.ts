@@ -6,7 +6,6 @@ import {
   EmailAddressSchema,
   EmailVerifiedSchema,
   envelopeOf,
-  MeSchema,
   ok,
   PasswordResetConfirmSchema,
   PasswordResetDoneSchema,
@@ -19,7 +18,7 @@ import {
 import type { Context } from 'hono';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import {
   checkSameOrigin,
@@ -113,15 +112,16 @@ const logoutRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
 });
 
-const meRoute = operation('auth.me', {
+const route = routesOf('Auth');
+
+const meRoute = route('auth.me', {
   method: 'get',
   path: '/v1/auth/me',
   operationId: 'getMe',
-  tags: ['Auth'],
   summary: 'The account of the current session',
   description:
     'The user, their tier and when a paid tier ends (null when it does not). Never cached (`private, no-store`).',
-  responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
+  ok: ['The signed-in account', 'MeEnvelope'],
 });
 
 /**
