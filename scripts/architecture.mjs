@@ -242,28 +242,7 @@ export function floorsOf(graph) {
 export const FOLDER_LOOP_DEBT = {
   '@marketlens/contract': ['market/ -> pilot/'],
   '@marketlens/core': ['feargreed/ -> signal/', 'history/ -> screeners/', 'portfolio/ -> plan/', 'regime/ -> signal/'],
-  '@marketlens/server': [
-    // The routes of each feature take their operation's auth and runner from the registry at the
-    // composition root (operations.ts, issue 39 item 3), as they take the app-wide UseCases type:
-    // both are the same debt, to go when each feature declares its routes over a registry handle
-    // it is given instead of importing the root's.
-    'accounts/ -> operations.ts',
-    'alerts/ -> operations.ts',
-    'analysis/ -> operations.ts',
-    'auth/ -> operations.ts',
-    'keys/ -> operations.ts',
-    'market/ -> operations.ts',
-    'pilot/ -> operations.ts',
-    'accounts/ -> use-cases.ts',
-    'alerts/ -> use-cases.ts',
-    'analysis/ -> use-cases.ts',
-    'auth/ -> use-cases.ts',
-    'keys/ -> use-cases.ts',
-    'live/ -> use-cases.ts',
-    'market/ -> use-cases.ts',
-    'pilot/ -> use-cases.ts',
-    'promotions/ -> use-cases.ts',
-  ],
+  '@marketlens/server': [],
 };
 
 /**

@@ -27,6 +27,7 @@ import { registerNewsRoutes } from './market/routes/v1-news.js';
 import { registerAssetRoutes } from './market/routes/v2-assets.js';
 import { registerConfigRoutes } from './market/routes/v2-config.js';
 import { registerMcpRoutes } from './mcp/route.js';
+import { restRunner } from './operations.js';
 import { registerPilotRoutes } from './pilot/routes/pilot.js';
 import { clientIpOf } from './platform/client-ip.js';
 import type { AppDeps, AppEnv } from './platform/deps.js';
@@ -129,27 +130,30 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
     description: 'API key (read-only market-data routes only). Never in the query string.',
   });
 
-  registerAuthRoutes(serve, useCases);
-  registerApiKeyRoutes(serve, useCases);
-  registerConfigRoutes(serve, useCases);
-  registerAnalysisRoutes(serve, useCases);
-  registerAssetRoutes(serve, useCases);
-  registerScreenerRoutes(serve, useCases);
-  registerInsightRoutes(serve, useCases);
-  registerLegacyAssetRoutes(serve, useCases);
-  registerExchangeRoutes(serve, useCases);
-  registerNewsRoutes(serve, useCases);
-  registerConnectionRoutes(serve, useCases);
-  registerPositionRoutes(serve, useCases);
-  registerPortfolioRoutes(serve, useCases);
-  registerOrderRoutes(serve, useCases);
-  registerPromotionRoutes(serve, useCases);
-  registerDeviceRoutes(serve, useCases);
-  registerNotificationRoutes(serve, useCases);
-  registerNotificationPreferenceRoutes(serve, useCases);
-  registerTrackRecordRoutes(serve, useCases);
-  registerPilotRoutes(serve, useCases);
-  registerStreamRoutes(serve, useCases);
+  // Each feature registers its routes over its own use cases, and over `run` (the registry of
+  // operations, bound here) for the routes that serve a declared operation.
+  const run = restRunner(useCases);
+  registerAuthRoutes(serve, run, useCases.auth);
+  registerApiKeyRoutes(serve, run, useCases.keys);
+  registerConfigRoutes(serve, useCases.market);
+  registerAnalysisRoutes(serve, run, useCases.analysis);
+  registerAssetRoutes(serve, run);
+  registerScreenerRoutes(serve, run, useCases.analysis);
+  registerInsightRoutes(serve, run);
+  registerLegacyAssetRoutes(serve, run);
+  registerExchangeRoutes(serve, run);
+  registerNewsRoutes(serve, useCases.market);
+  registerConnectionRoutes(serve, run, useCases.accounts);
+  registerPositionRoutes(serve, run);
+  registerPortfolioRoutes(serve, run);
+  registerOrderRoutes(serve, run);
+  registerPromotionRoutes(serve, useCases.promotions);
+  registerDeviceRoutes(serve, useCases.alerts);
+  registerNotificationRoutes(serve, run, useCases.alerts);
+  registerNotificationPreferenceRoutes(serve, run);
+  registerTrackRecordRoutes(serve, run);
+  registerPilotRoutes(serve, run);
+  registerStreamRoutes(serve, useCases.live);
 
   const documentConfig = (c: Context<AppEnv>) => ({
     openapi: '3.1.0',

@@ -6,14 +6,14 @@ import {
   type OperationInput,
   type OperationOutput,
 } from '@marketlens/contract';
-import type { Context } from 'hono';
 import { analysisWire } from './analysis/analysis.js';
-import { PUBLIC, SESSION_ONLY, SESSION_OR_API_KEY } from './auth/authorize.js';
 import { actorOf } from './platform/actor.js';
-import type { Actor, AppEnv } from './platform/deps.js';
+import type { Actor } from './platform/deps.js';
 import { AppError } from './platform/errors/app-error.js';
-import type { AuthSpec } from './platform/operation.js';
+import type { RunOperation } from './platform/operation.js';
 import type { UseCases } from './use-cases.js';
+
+export { authOf } from './platform/operation.js';
 
 /** Who runs an operation: the app's use cases and the actor asking. */
 export interface OperationContext {
@@ -219,26 +219,10 @@ export async function invokeOperation(
   return runOperation({ useCases, actor }, id, parsed.data as OperationInput<typeof id>, options);
 }
 
-/** The REST credentials that meet each caller need (`admin` operations have no REST route). */
-const REST_AUTH: Readonly<Record<Exclude<CallerNeed, 'admin'>, AuthSpec>> = {
-  none: PUBLIC,
-  key: SESSION_OR_API_KEY,
-  session: SESSION_ONLY,
-};
-
-/** The auth spec of a REST route serving `id`: what the caller its declaration needs sends. */
-export function authOf(id: OperationId): AuthSpec {
-  const need = OPERATIONS[id].caller;
-  if (need === 'admin') throw new Error(`${id}: admin operations are not served over REST`);
-  return REST_AUTH[need];
-}
-
-/** Runs `id` for the actor of the REST request `c`, with the input its route parsed. */
-export function runFor<K extends OperationId>(
-  c: Context<AppEnv>,
-  useCases: UseCases,
-  id: K,
-  input: OperationInput<K>,
-): Promise<OperationOutput<K>> {
-  return runOperation({ useCases, actor: actorOf(c) }, id, input);
+/**
+ * The runner the REST routes are given: runs `id` for the actor of the request, with the input its
+ * route parsed, through {@link runOperation}.
+ */
+export function restRunner(useCases: UseCases): RunOperation {
+  return (c, id, input) => runOperation({ useCases, actor: actorOf(c) }, id, input);
 }

@@ -82,3 +82,6 @@ export function accountUseCases(deps: AppDeps) {
     },
   };
 }
+
+/** The use cases of the accounts feature, as the composition root builds them. */
+export type AccountUseCases = ReturnType<typeof accountUseCases>;

@@ -91,3 +91,6 @@ export function alertUseCases(deps: AppDeps) {
     },
   };
 }
+
+/** The use cases of the alerts feature, as the composition root builds them. */
+export type AlertUseCases = ReturnType<typeof alertUseCases>;

@@ -111,3 +111,6 @@ export function authUseCases(deps: AppDeps) {
     },
   };
 }
+
+/** The use cases of the auth feature, as the composition root builds them. */
+export type AuthUseCases = ReturnType<typeof authUseCases>;

@@ -37,3 +37,6 @@ export function keyUseCases(deps: AppDeps) {
     },
   };
 }
+
+/** The use cases of the keys feature, as the composition root builds them. */
+export type KeyUseCases = ReturnType<typeof keyUseCases>;

@@ -52,3 +52,6 @@ export function marketUseCases(deps: AppDeps, promotionsOf: AvailablePromotions)
     config: (actor: Actor) => configDocument(actor.caller, actor.client),
   };
 }
+
+/** The use cases of the market feature, as the composition root builds them. */
+export type MarketUseCases = ReturnType<typeof marketUseCases>;

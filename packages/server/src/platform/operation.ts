@@ -6,8 +6,16 @@ import {
   type RouteHook,
   type z,
 } from '@hono/zod-openapi';
-import { ErrorResponseSchema } from '@marketlens/contract';
-import type { Handler } from 'hono';
+import {
+  type CallerNeed,
+  ErrorResponseSchema,
+  envelopeOf,
+  OPERATIONS,
+  type OperationId,
+  type OperationInput,
+  type OperationOutput,
+} from '@marketlens/contract';
+import type { Context, Handler } from 'hono';
 import type { AppEnv } from './deps.js';
 import { AppError, type ErrorStatus } from './errors/app-error.js';
 import {
@@ -33,6 +41,37 @@ export interface AuthSpec {
   /** Readable without any credential (only `/v2/config`). */
   anonymous?: boolean;
 }
+
+/**
+ * The REST credentials that meet each caller need of the contract's `OPERATIONS` (`admin`
+ * operations have no REST route): `none` is the auth feature's `PUBLIC`, `key` its
+ * `SESSION_OR_API_KEY`, `session` its `SESSION_ONLY` (the same values, checked by
+ * operations.test.ts through the published `security`).
+ */
+const REST_AUTH: Readonly<Record<Exclude<CallerNeed, 'admin'>, AuthSpec>> = {
+  none: { session: false, apiKey: false, anonymous: true },
+  key: { session: true, apiKey: true },
+  session: { session: true, apiKey: false },
+};
+
+/** The auth spec of a REST route serving `id`: what the caller its declaration needs sends. */
+export function authOf(id: OperationId): AuthSpec {
+  const need = OPERATIONS[id].caller;
+  if (need === 'admin') throw new Error(`${id}: admin operations are not served over REST`);
+  return REST_AUTH[need];
+}
+
+/**
+ * Runs the declared operation `id` for the actor of the request `c`, with the input its route
+ * parsed, and answers its output (the REST `data`). The composition root binds it to the registry
+ * of operations and hands it to each feature's route registration, so routes name an operation
+ * instead of importing the registry.
+ */
+export type RunOperation = <K extends OperationId>(
+  c: Context<AppEnv>,
+  id: K,
+  input: OperationInput<K>,
+) => Promise<OperationOutput<K>>;
 
 /** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
 export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
@@ -119,6 +158,16 @@ export const json = <T extends z.ZodType>(schema: T, description: string) => ({
   content: { 'application/json': { schema } },
 });
 
+/**
+ * The 200 response of the REST route serving `id`: the operation's declared output in the success
+ * envelope (registered as the component `envelope` when named), so a route does not restate it.
+ */
+export function okOf<K extends OperationId>(id: K, description: string, envelope?: string) {
+  return { 200: json(envelopeOf(OPERATIONS[id].output as OperationSchema<K>, envelope), description) };
+}
+
+type OperationSchema<K extends OperationId> = (typeof OPERATIONS)[K]['output'];
+
 type OperationConfig = Omit<RouteConfig, 'security' | 'middleware'> & { operationId: string; summary: string };
 
 /**
@@ -142,12 +191,17 @@ export interface OperationOptions {
   speculative?: boolean;
 }
 
+/**
+ * Declares a REST operation: `auth` is either the contract operation it serves (its caller need
+ * gives the auth spec, see {@link authOf}) or, for a route outside the registry, its own spec.
+ */
 export function operation<const R extends OperationConfig>(
-  auth: AuthSpec,
+  served: AuthSpec | OperationId,
   route: R,
   errors: readonly ErrorStatus[] = [],
   options: OperationOptions = {},
 ): Operation<R> {
+  const auth = typeof served === 'string' ? authOf(served) : served;
   // 401 on every operation: even public ones refuse a bearer token (it reaches only /mcp).
   const statuses = new Set<ErrorStatus>([400, 401, 403, 429, 500, ...errors]);
   const errorResponses: Record<string, ReturnType<typeof error>> = {};
@@ -165,6 +219,51 @@ export function operation<const R extends OperationConfig>(
     SPECULATIVE.add(op);
   }
   return op;
+}
+
+/**
+ * A REST route of a declared operation as a feature writes it: what the registry already knows
+ * is left out (the auth, from the operation's caller need; the 200, the operation's output in the
+ * success envelope; the tag, given once per feature file by {@link routesOf}). `ok` is the 200's
+ * description, or the description and the name of its envelope component.
+ */
+export type RouteOf = Omit<OperationConfig, 'tags' | 'responses'> & {
+  ok: string | readonly [description: string, envelope: string];
+  /** The failures this route adds to those every operation can have. */
+  errors?: readonly ErrorStatus[];
+};
+
+/** The operation {@link routesOf} makes of a {@link RouteOf} serving `K`. */
+export type OperationOf<K extends OperationId, R extends RouteOf> = Operation<
+  Omit<R, 'ok' | 'errors'> & { tags: string[]; responses: ReturnType<typeof okOf<K>> }
+>;
+
+/**
+ * The route declarations of one feature file, all under the OpenAPI tag `tag`: each names the
+ * operation it serves and is completed from the registry (see {@link RouteOf}). The fields are
+ * laid out as {@link operation} publishes them, so the document is the one a hand-written
+ * declaration gives.
+ */
+export function routesOf(tag: string) {
+  return <K extends OperationId, const R extends RouteOf>(
+    id: K,
+    route: R,
+    options: OperationOptions = {},
+  ): OperationOf<K, R> => {
+    const { method, path, operationId, summary, description, ok: okText, errors = [], ...rest } = route;
+    const [text, envelope] = typeof okText === 'string' ? [okText, undefined] : okText;
+    const config = {
+      method,
+      path,
+      operationId,
+      tags: [tag],
+      summary,
+      ...(description === undefined ? {} : { description }),
+      ...rest,
+      responses: okOf(id, text, envelope),
+    };
+    return operation(id, config, errors, options) as unknown as OperationOf<K, R>;
+  };
 }
 
 /** Whether @hono/zod-openapi puts validator layers in front of the handler of `route`. */

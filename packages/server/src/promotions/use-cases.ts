@@ -52,3 +52,6 @@ export function promotionUseCases(deps: AppDeps) {
     },
   };
 }
+
+/** The use cases of the promotions feature, as the composition root builds them. */
+export type PromotionUseCases = ReturnType<typeof promotionUseCases>;

@@ -1,11 +1,9 @@
-import { z } from '@hono/zod-openapi';
 import { ConnectionIdParams, connectExchangeSchema, envelopeOf, ok, UserConnectionSchema } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { CONNECTABLE_VENUES } from '../connections.js';
+import type { AccountUseCases } from '../use-cases.js';
 
 const ConnectBody = connectExchangeSchema(CONNECTABLE_VENUES);
 
@@ -27,39 +25,35 @@ const connectRoute = operation(
   [404, 422, 503],
 );
 
-const listRoute = operation(authOf('accounts.connections'), {
+const route = routesOf('Connections');
+
+const listRoute = route('accounts.connections', {
   method: 'get',
   path: '/v1/connections/user',
   operationId: 'listConnections',
-  tags: ['Connections'],
   summary: "The user's connections with their positions and sync state",
   description:
     'Each read-only exchange connection with its last sync, its error if the sync failed, and the positions it holds. Credentials are never returned.',
-  responses: { 200: json(envelopeOf(z.array(UserConnectionSchema)), 'Connections, oldest first') },
+  ok: 'Connections, oldest first',
 });
 
-const deleteRoute = operation(
-  authOf('accounts.disconnect'),
-  {
-    method: 'delete',
-    path: '/v1/connections/user/{connection_id}',
-    operationId: 'disconnectExchange',
-    tags: ['Connections'],
-    summary: 'Disconnect an exchange account',
-    description:
-      "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
-    request: {
-      params: ConnectionIdParams,
-    },
-    responses: { 200: json(envelopeOf(z.null(), 'DisconnectEnvelope'), 'Disconnected') },
+const deleteRoute = route('accounts.disconnect', {
+  method: 'delete',
+  path: '/v1/connections/user/{connection_id}',
+  operationId: 'disconnectExchange',
+  summary: 'Disconnect an exchange account',
+  description:
+    "Removes the connection with its stored credentials, positions, balances and fills. Another user's or an unknown id: 404 `ConnectionNotFound`.",
+  request: {
+    params: ConnectionIdParams,
   },
-  [404],
-);
+  ok: ['Disconnected', 'DisconnectEnvelope'],
+  errors: [404],
+});
 
-export function registerConnectionRoutes(serve: Serve, useCases: UseCases): void {
-  const { accounts } = useCases;
+export function registerConnectionRoutes(serve: Serve, run: RunOperation, accounts: AccountUseCases): void {
   serve(deleteRoute, async (c) => {
-    return c.json(ok(await runFor(c, useCases, 'accounts.disconnect', c.req.valid('param'))), 200);
+    return c.json(ok(await run(c, 'accounts.disconnect', c.req.valid('param'))), 200);
   });
   serve(connectRoute, async (c) => {
     const view = await accounts.connect(actorOf(c), c.req.valid('json'));
@@ -67,7 +61,7 @@ export function registerConnectionRoutes(serve: Serve, useCases: UseCases): void
     return c.json(ok(view), 200);
   });
   serve(listRoute, async (c) => {
-    const views = await runFor(c, useCases, 'accounts.connections', {});
+    const views = await run(c, 'accounts.connections', {});
     c.header('cache-control', 'no-store');
     return c.json(ok(views), 200);
   });

@@ -1,46 +1,32 @@
-import {
-  envelopeOf,
-  fillFilterOf,
-  OrdersQuery,
-  OrdersSchema,
-  ok,
-  TradesQuery,
-  TradesSchema,
-} from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { fillFilterOf, OrdersQuery, ok, TradesQuery } from '@marketlens/contract';
+import { type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 
 const FILTERS =
   "Filters (all optional, all must match): `user_connection_id` (one connected account), `connection_id` (an exchange id: every account of the user's there), `pair` (venue-native), `asset_id` (`coin_id` is its deprecated alias; both given must agree), `side`, `start` / `end` (RFC 3339, inclusive bounds on fill execution time). `limit` defaults to 50 and is clamped to 0..200; `offset` skips rows. Mobile builds below 3.9.26 see fills of tracked assets only.";
 
-const ordersRoute = operation(authOf('accounts.orders'), {
+const route = routesOf('Orders');
+
+const ordersRoute = route('accounts.orders', {
   method: 'get',
   path: '/v1/orders',
   operationId: 'listOrders',
-  tags: ['Orders'],
   summary: 'Orders aggregated from their fills, newest first, with the total',
   description: `An order aggregates its fills: side, size-weighted average price, summed size, fee and pnl, and the fills, each with the account \`asset\` (null when the pair maps to no tracked asset). \`start\` / \`end\` select the orders with a fill inside the window; each is built from all its fills, also those outside it. \`limit\` / \`offset\` page orders; \`total\` counts every matching order. ${FILTERS}`,
   request: { query: OrdersQuery },
-  responses: { 200: json(envelopeOf(OrdersSchema, 'OrdersEnvelope'), 'Orders, newest first') },
+  ok: ['Orders, newest first', 'OrdersEnvelope'],
 });
 
-const tradesRoute = operation(authOf('accounts.trades'), {
+const tradesRoute = route('accounts.trades', {
   method: 'get',
   path: '/v1/trades',
   operationId: 'listTrades',
-  tags: ['Orders'],
   summary: 'Individual fills, newest first, with the total',
   description: `\`limit\` / \`offset\` page fills; \`total\` counts every matching fill. ${FILTERS}`,
   request: { query: TradesQuery },
-  responses: { 200: json(envelopeOf(TradesSchema, 'TradesEnvelope'), 'Fills, newest first') },
+  ok: ['Fills, newest first', 'TradesEnvelope'],
 });
 
-export function registerOrderRoutes(serve: Serve, useCases: UseCases): void {
-  serve(ordersRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.orders', fillFilterOf(c.req.valid('query')))), 200),
-  );
-  serve(tradesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.trades', fillFilterOf(c.req.valid('query')))), 200),
-  );
+export function registerOrderRoutes(serve: Serve, run: RunOperation): void {
+  serve(ordersRoute, async (c) => c.json(ok(await run(c, 'accounts.orders', fillFilterOf(c.req.valid('query')))), 200));
+  serve(tradesRoute, async (c) => c.json(ok(await run(c, 'accounts.trades', fillFilterOf(c.req.valid('query')))), 200));
 }

@@ -1,17 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import {
-  BalancesQuery,
-  BalancesSchema,
-  envelopeOf,
-  LegacyBalancesSchema,
-  ok,
-  PortfolioSummarySchema,
-} from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { BalancesQuery, BalancesSchema, envelopeOf, LegacyBalancesSchema, ok } from '@marketlens/contract';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 
-const balancesRoute = operation(authOf('accounts.balances'), {
+const balancesRoute = operation('accounts.balances', {
   method: 'get',
   path: '/v2/balances',
   operationId: 'listBalances',
@@ -25,20 +16,19 @@ const balancesRoute = operation(authOf('accounts.balances'), {
   },
 });
 
-const summaryRoute = operation(authOf('accounts.summary'), {
+const route = routesOf('Positions');
+
+const summaryRoute = route('accounts.summary', {
   method: 'get',
   path: '/v2/portfolio/summary',
   operationId: 'getPortfolioSummary',
-  tags: ['Positions'],
   summary: 'Portfolio totals, balance total and sync standing of the connected accounts',
   description:
     'The totals of `GET /v2/positions` (unpriced positions counted, not summed), the USD total of `GET /v2/balances`, and how fresh the accounts are.',
-  responses: { 200: json(envelopeOf(PortfolioSummarySchema, 'PortfolioSummaryEnvelope'), 'The summary') },
+  ok: ['The summary', 'PortfolioSummaryEnvelope'],
 });
 
-export function registerPortfolioRoutes(serve: Serve, useCases: UseCases): void {
-  serve(balancesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'accounts.balances', c.req.valid('query'))), 200),
-  );
-  serve(summaryRoute, async (c) => c.json(ok(await runFor(c, useCases, 'accounts.summary', {})), 200));
+export function registerPortfolioRoutes(serve: Serve, run: RunOperation): void {
+  serve(balancesRoute, async (c) => c.json(ok(await run(c, 'accounts.balances', c.req.valid('query'))), 200));
+  serve(summaryRoute, async (c) => c.json(ok(await run(c, 'accounts.summary', {})), 200));
 }

@@ -11,7 +11,7 @@ import {
 import { PUBLIC, SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import type { AlertUseCases } from '../use-cases.js';
 
 const vapidRoute = operation(PUBLIC, {
   method: 'get',
@@ -62,7 +62,7 @@ const deleteRoute = operation(
   [404],
 );
 
-export function registerDeviceRoutes(serve: Serve, { alerts }: UseCases): void {
+export function registerDeviceRoutes(serve: Serve, alerts: AlertUseCases): void {
   serve(vapidRoute, async (c) => c.json(ok({ public_key: await alerts.vapidPublicKey(actorOf(c)) }), 200));
   serve(registerRoute, async (c) =>
     c.json(ok(pushDeviceWire(await alerts.registerDevice(actorOf(c), c.req.valid('json')))), 200),

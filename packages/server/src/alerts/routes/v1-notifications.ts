@@ -1,53 +1,48 @@
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import {
   envelopeOf,
   FREE_ALERT_LIMIT,
   NotificationIdParams,
   NotificationLimitsSchema,
   NotificationPayloadSchema,
-  NotificationSchema,
   ok,
   TARGET_OUT_OF_RANGE,
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { limitsEnvelopeJson } from '../limits.js';
+import type { AlertUseCases } from '../use-cases.js';
 
 const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
 
 const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
 
-const listRoute = operation(authOf('alerts.list'), {
+const route = routesOf('Notifications');
+
+const listRoute = route('alerts.list', {
   method: 'get',
   path: '/v1/notifications',
   operationId: 'listNotifications',
-  tags: ['Notifications'],
   summary: 'List alerts with live target data',
   description:
     "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
-  responses: { 200: json(envelopeOf(z.array(NotificationSchema)), 'Alerts, newest first') },
+  ok: 'Alerts, newest first',
 });
 
-const createRoute = operation(
-  authOf('alerts.create'),
-  {
-    method: 'post',
-    path: '/v1/notifications',
-    operationId: 'createNotification',
-    tags: ['Notifications'],
-    summary: 'Create an alert',
-    description: `400 \`UnknownAsset\`, \`StablecoinNotAnalyzed\`, \`TargetOutOfRange\`, \`InvalidNotification\`; 402 \`NotificationLimitExceeded\` (basic accounts hold ${FREE_ALERT_LIMIT} active alerts) or 1004 (timeframe under an hour without Pro); 410 \`NoActiveDevice\` (register a push device first).`,
-    request: { body: payloadBody },
-    responses: { 200: json(envelopeOf(NotificationSchema), 'Alert created') },
-  },
-  [402, 410],
-);
+const createRoute = route('alerts.create', {
+  method: 'post',
+  path: '/v1/notifications',
+  operationId: 'createNotification',
+  summary: 'Create an alert',
+  description: `400 \`UnknownAsset\`, \`StablecoinNotAnalyzed\`, \`TargetOutOfRange\`, \`InvalidNotification\`; 402 \`NotificationLimitExceeded\` (basic accounts hold ${FREE_ALERT_LIMIT} active alerts) or 1004 (timeframe under an hour without Pro); 410 \`NoActiveDevice\` (register a push device first).`,
+  request: { body: payloadBody },
+  ok: 'Alert created',
+  errors: [402, 410],
+});
 
 const configRoute = operation(SESSION_ONLY, {
   method: 'get',
@@ -60,36 +55,28 @@ const configRoute = operation(SESSION_ONLY, {
   responses: { 200: json(LimitsEnvelope, 'Count and cap') },
 });
 
-const updateRoute = operation(
-  authOf('alerts.update'),
-  {
-    method: 'patch',
-    path: '/v1/notifications/{notification_id}',
-    operationId: 'updateNotification',
-    tags: ['Notifications'],
-    summary: 'Replace an alert payload (re-arms it)',
-    description:
-      'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
-    request: { params: NotificationIdParams, body: payloadBody },
-    responses: { 200: json(envelopeOf(NotificationSchema), 'Alert updated') },
-  },
-  [402, 404],
-);
+const updateRoute = route('alerts.update', {
+  method: 'patch',
+  path: '/v1/notifications/{notification_id}',
+  operationId: 'updateNotification',
+  summary: 'Replace an alert payload (re-arms it)',
+  description:
+    'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
+  request: { params: NotificationIdParams, body: payloadBody },
+  ok: 'Alert updated',
+  errors: [402, 404],
+});
 
-const deleteRoute = operation(
-  authOf('alerts.delete'),
-  {
-    method: 'delete',
-    path: '/v1/notifications/{notification_id}',
-    operationId: 'deleteNotification',
-    tags: ['Notifications'],
-    summary: 'Delete an alert',
-    description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
-    request: { params: NotificationIdParams },
-    responses: { 200: json(envelopeOf(z.null()), 'Alert deleted') },
-  },
-  [404],
-);
+const deleteRoute = route('alerts.delete', {
+  method: 'delete',
+  path: '/v1/notifications/{notification_id}',
+  operationId: 'deleteNotification',
+  summary: 'Delete an alert',
+  description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
+  request: { params: NotificationIdParams },
+  ok: 'Alert deleted',
+  errors: [404],
+});
 
 interface HookResult {
   success: boolean;
@@ -121,25 +108,20 @@ function limitsJson(c: Context<AppEnv>, text: string) {
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(serve: Serve, useCases: UseCases): void {
-  const { alerts } = useCases;
+export function registerNotificationRoutes(serve: Serve, run: RunOperation, alerts: AlertUseCases): void {
   serve(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'alerts.list', {})), 200));
-  serve(
-    createRoute,
-    async (c) => c.json(ok(await runFor(c, useCases, 'alerts.create', c.req.valid('json'))), 200),
-    payloadHook,
-  );
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'alerts.list', {})), 200));
+  serve(createRoute, async (c) => c.json(ok(await run(c, 'alerts.create', c.req.valid('json'))), 200), payloadHook);
   serve(
     updateRoute,
     async (c) => {
       const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
-      return c.json(ok(await runFor(c, useCases, 'alerts.update', input)), 200);
+      return c.json(ok(await run(c, 'alerts.update', input)), 200);
     },
     payloadHook,
   );
   serve(deleteRoute, async (c) => {
     const alert_id = c.req.valid('param').notification_id;
-    return c.json(ok(await runFor(c, useCases, 'alerts.delete', { alert_id })), 200);
+    return c.json(ok(await run(c, 'alerts.delete', { alert_id })), 200);
   });
 }

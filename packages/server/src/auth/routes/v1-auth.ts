@@ -6,7 +6,6 @@ import {
   EmailAddressSchema,
   EmailVerifiedSchema,
   envelopeOf,
-  MeSchema,
   ok,
   PasswordResetConfirmSchema,
   PasswordResetDoneSchema,
@@ -17,11 +16,9 @@ import {
   VerifyEmailQuery,
 } from '@marketlens/contract';
 import type { Context } from 'hono';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import {
   checkSameOrigin,
@@ -32,6 +29,7 @@ import {
 } from '../cookie-session.js';
 import { baseUrlOf } from '../oauth/base.js';
 import { RESET_PATH } from '../recovery.js';
+import type { AuthUseCases } from '../use-cases.js';
 import { VERIFY_PATH } from '../verification/verification.js';
 
 const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
@@ -114,15 +112,16 @@ const logoutRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(z.null()), 'Session ended') },
 });
 
-const meRoute = operation(authOf('auth.me'), {
+const route = routesOf('Auth');
+
+const meRoute = route('auth.me', {
   method: 'get',
   path: '/v1/auth/me',
   operationId: 'getMe',
-  tags: ['Auth'],
   summary: 'The account of the current session',
   description:
     'The user, their tier and when a paid tier ends (null when it does not). Never cached (`private, no-store`).',
-  responses: { 200: json(envelopeOf(MeSchema, 'MeEnvelope'), 'The signed-in account') },
+  ok: ['The signed-in account', 'MeEnvelope'],
 });
 
 /**
@@ -181,8 +180,7 @@ const deleteMeRoute = operation(
   [403],
 );
 
-export function registerAuthRoutes(serve: Serve, useCases: UseCases): void {
-  const { auth } = useCases;
+export function registerAuthRoutes(serve: Serve, run: RunOperation, auth: AuthUseCases): void {
   serve(resetRequestRoute, async (c) => {
     const answer = await auth.requestPasswordReset(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
     c.header('cache-control', 'no-store');
@@ -200,7 +198,7 @@ export function registerAuthRoutes(serve: Serve, useCases: UseCases): void {
     return c.json(ok(deleted), 200);
   });
   serve(meRoute, async (c) => {
-    const account = await runFor(c, useCases, 'auth.me', {});
+    const account = await run(c, 'auth.me', {});
     c.header('cache-control', 'private, no-store');
     return c.json(ok(account), 200);
   });

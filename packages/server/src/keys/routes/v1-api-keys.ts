@@ -1,59 +1,42 @@
-import { z } from '@hono/zod-openapi';
-import {
-  ApiKeyCreditsSchema,
-  ApiKeyIdParams,
-  ApiKeySchema,
-  CreateApiKeySchema,
-  CreatedApiKeySchema,
-  envelopeOf,
-  ok,
-} from '@marketlens/contract';
+import { ApiKeyCreditsSchema, ApiKeyIdParams, CreateApiKeySchema, envelopeOf, ok } from '@marketlens/contract';
 import { SESSION_ONLY } from '../../auth/authorize.js';
-import { authOf, runFor } from '../../operations.js';
 import { actorOf } from '../../platform/actor.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
+import type { KeyUseCases } from '../use-cases.js';
 
-const createApiKeyRoute = operation(
-  authOf('keys.create'),
-  {
-    method: 'post',
-    path: '/v1/users/api_keys',
-    operationId: 'createApiKey',
-    tags: ['API keys'],
-    summary: 'Create an API key',
-    description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account. Where email verification is required, 403 \`EmailNotVerified\` until the address is verified.`,
-    request: { body: { content: { 'application/json': { schema: CreateApiKeySchema } }, required: false } },
-    responses: { 200: json(envelopeOf(CreatedApiKeySchema), 'Key created') },
-  },
-  [422],
-);
+const route = routesOf('API keys');
 
-const listApiKeysRoute = operation(authOf('keys.list'), {
+const createApiKeyRoute = route('keys.create', {
+  method: 'post',
+  path: '/v1/users/api_keys',
+  operationId: 'createApiKey',
+  summary: 'Create an API key',
+  description: `At most ${MAX_ACTIVE_API_KEYS} active keys per account. Where email verification is required, 403 \`EmailNotVerified\` until the address is verified.`,
+  request: { body: { content: { 'application/json': { schema: CreateApiKeySchema } }, required: false } },
+  ok: 'Key created',
+  errors: [422],
+});
+
+const listApiKeysRoute = route('keys.list', {
   method: 'get',
   path: '/v1/users/api_keys',
   operationId: 'listApiKeys',
-  tags: ['API keys'],
   summary: 'List API keys, revoked and expired included',
   description: 'Each key as its prefix and metadata; the secret is shown only once, by the create call.',
-  responses: { 200: json(envelopeOf(z.array(ApiKeySchema)), 'Keys, newest first') },
+  ok: 'Keys, newest first',
 });
 
-const deleteApiKeyRoute = operation(
-  authOf('keys.revoke'),
-  {
-    method: 'delete',
-    path: '/v1/users/api_keys/{key_id}',
-    operationId: 'deleteApiKey',
-    tags: ['API keys'],
-    summary: 'Revoke an API key at once',
-    description: 'The key stops working immediately; its record is kept for audit.',
-    request: { params: ApiKeyIdParams },
-    responses: { 200: json(envelopeOf(z.null()), 'Key revoked') },
-  },
-  [404],
-);
+const deleteApiKeyRoute = route('keys.revoke', {
+  method: 'delete',
+  path: '/v1/users/api_keys/{key_id}',
+  operationId: 'deleteApiKey',
+  summary: 'Revoke an API key at once',
+  description: 'The key stops working immediately; its record is kept for audit.',
+  request: { params: ApiKeyIdParams },
+  ok: 'Key revoked',
+  errors: [404],
+});
 
 const creditsRoute = operation(SESSION_ONLY, {
   method: 'get',
@@ -66,17 +49,16 @@ const creditsRoute = operation(SESSION_ONLY, {
   responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
 });
 
-export function registerApiKeyRoutes(serve: Serve, useCases: UseCases): void {
-  const { keys } = useCases;
+export function registerApiKeyRoutes(serve: Serve, run: RunOperation, keys: KeyUseCases): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
   serve(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
   serve(createApiKeyRoute, async (c) => {
-    const created = await runFor(c, useCases, 'keys.create', c.req.valid('json') ?? {});
+    const created = await run(c, 'keys.create', c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
     return c.json(ok(created), 200);
   });
-  serve(listApiKeysRoute, async (c) => c.json(ok(await runFor(c, useCases, 'keys.list', {})), 200));
+  serve(listApiKeysRoute, async (c) => c.json(ok(await run(c, 'keys.list', {})), 200));
   serve(deleteApiKeyRoute, async (c) => {
-    return c.json(ok(await runFor(c, useCases, 'keys.revoke', c.req.valid('param'))), 200);
+    return c.json(ok(await run(c, 'keys.revoke', c.req.valid('param'))), 200);
   });
 }

@@ -13,8 +13,7 @@ import { actorOf } from '../../platform/actor.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import { operation, type Serve } from '../../platform/operation.js';
 import { requestHeader } from '../../platform/request-header.js';
-import type { UseCases } from '../../use-cases.js';
-import type { StreamCredential } from '../use-cases.js';
+import type { LiveUseCases, StreamCredential } from '../use-cases.js';
 
 const StreamHeaders = z.object({
   'last-event-id': z
@@ -64,7 +63,7 @@ const SSE_HEADERS = {
 };
 
 /** `GET /v2/stream`: parse, open the stream through `live.open`, answer with its body. */
-export function registerStreamRoutes(serve: Serve, { live }: UseCases): void {
+export function registerStreamRoutes(serve: Serve, live: LiveUseCases): void {
   serve(streamRoute, (c) => {
     const actor = actorOf(c);
     const token = requestHeader(c, 'x-session-token');

@@ -3,7 +3,7 @@ import { envelopeOf, NewsItemSchema, NewsQuery, ok } from '@marketlens/contract'
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import { operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import type { MarketUseCases } from '../use-cases.js';
 
 const newsRoute = operation(SESSION_ONLY, {
   method: 'get',
@@ -22,6 +22,6 @@ const newsRoute = operation(SESSION_ONLY, {
   },
 });
 
-export function registerNewsRoutes(serve: Serve, { market }: UseCases): void {
+export function registerNewsRoutes(serve: Serve, market: MarketUseCases): void {
   serve(newsRoute, (c) => c.json(ok(market.news(actorOf(c), c.req.valid('query').limit)), 200));
 }

@@ -1,90 +1,70 @@
-import { z } from '@hono/zod-openapi';
 import {
   AssetListQuery,
-  AssetRowSchema,
-  envelopeOf,
   FavoriteAssetIdParams,
   FavoriteRequestSchema,
-  FavoriteStateSchema,
   ok,
-  PopularAssetSchema,
   PopularAssetsQuery,
 } from '@marketlens/contract';
-import { authOf, runFor } from '../../operations.js';
-import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import { type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 
-const listRoute = operation(authOf('market.assets'), {
+const route = routesOf('Assets');
+
+const listRoute = route('market.assets', {
   method: 'get',
   path: '/v2/assets/',
   operationId: 'listAssets',
-  tags: ['Assets'],
   summary: 'Assets of a class with price and 1h/24h/7d change columns',
   description:
     'Sorted by `sort` (`volume` by default, 24h USD volume) in `sort_dir`; rows missing the value come last, ties by id. Stocks and fx without a spot listing are priced from their derivatives.',
   request: { query: AssetListQuery },
-  responses: { 200: json(envelopeOf(z.array(AssetRowSchema), 'AssetListEnvelope'), 'Asset rows') },
+  ok: ['Asset rows', 'AssetListEnvelope'],
 });
 
-const popularRoute = operation(authOf('market.popular'), {
+const popularRoute = route('market.popular', {
   method: 'get',
   path: '/v2/assets/popular',
   operationId: 'listPopularAssets',
-  tags: ['Assets'],
   summary: 'Most popular assets by community favorites',
   description: 'Assets ranked by how many accounts hold them among their favorites; `limit` caps the list.',
   request: { query: PopularAssetsQuery },
-  responses: { 200: json(envelopeOf(z.array(PopularAssetSchema)), 'Most favorited first (ties by id)') },
+  ok: 'Most favorited first (ties by id)',
 });
 
-const listFavoritesRoute = operation(authOf('market.favorites'), {
+const listFavoritesRoute = route('market.favorites', {
   method: 'get',
   path: '/v2/assets/favorites',
   operationId: 'listFavoriteAssets',
-  tags: ['Assets'],
   summary: "The caller's favorites across coins, stocks and fx",
   description: 'Same filters and sort as `GET /v2/assets/`, except that `asset_class` defaults to `all`.',
   request: { query: AssetListQuery.extend({ asset_class: AssetListQuery.shape.asset_class.unwrap().default('all') }) },
-  responses: { 200: json(envelopeOf(z.array(AssetRowSchema)), 'Favorite asset rows') },
+  ok: 'Favorite asset rows',
 });
 
-const addFavoriteRoute = operation(
-  authOf('market.addFavorite'),
-  {
-    method: 'post',
-    path: '/v2/assets/favorites',
-    operationId: 'addFavoriteAsset',
-    tags: ['Assets'],
-    summary: 'Favorite an asset (idempotent)',
-    description:
-      'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset`.',
-    request: { body: { content: { 'application/json': { schema: FavoriteRequestSchema } }, required: true } },
-    responses: { 200: json(envelopeOf(FavoriteStateSchema, 'FavoriteStateEnvelope'), 'Favorited') },
-  },
-  [404],
-);
+const addFavoriteRoute = route('market.addFavorite', {
+  method: 'post',
+  path: '/v2/assets/favorites',
+  operationId: 'addFavoriteAsset',
+  summary: 'Favorite an asset (idempotent)',
+  description: 'Favoriting an asset already favorited succeeds and changes nothing. Unknown asset: 400 `UnknownAsset`.',
+  request: { body: { content: { 'application/json': { schema: FavoriteRequestSchema } }, required: true } },
+  ok: ['Favorited', 'FavoriteStateEnvelope'],
+  errors: [404],
+});
 
-const removeFavoriteRoute = operation(authOf('market.removeFavorite'), {
+const removeFavoriteRoute = route('market.removeFavorite', {
   method: 'delete',
   path: '/v2/assets/favorites/{asset_id}',
   operationId: 'removeFavoriteAsset',
-  tags: ['Assets'],
   summary: 'Remove a favorite (idempotent)',
   description: 'Removing a favorite that is absent succeeds.',
   request: { params: FavoriteAssetIdParams },
-  responses: { 200: json(envelopeOf(FavoriteStateSchema), 'Not a favorite (any more)') },
+  ok: 'Not a favorite (any more)',
 });
 
-export function registerAssetRoutes(serve: Serve, useCases: UseCases): void {
-  serve(listRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.assets', c.req.valid('query'))), 200));
-  serve(popularRoute, async (c) => c.json(ok(await runFor(c, useCases, 'market.popular', c.req.valid('query'))), 200));
-  serve(listFavoritesRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.favorites', c.req.valid('query'))), 200),
-  );
-  serve(addFavoriteRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.addFavorite', c.req.valid('json'))), 200),
-  );
-  serve(removeFavoriteRoute, async (c) =>
-    c.json(ok(await runFor(c, useCases, 'market.removeFavorite', c.req.valid('param'))), 200),
-  );
+export function registerAssetRoutes(serve: Serve, run: RunOperation): void {
+  serve(listRoute, async (c) => c.json(ok(await run(c, 'market.assets', c.req.valid('query'))), 200));
+  serve(popularRoute, async (c) => c.json(ok(await run(c, 'market.popular', c.req.valid('query'))), 200));
+  serve(listFavoritesRoute, async (c) => c.json(ok(await run(c, 'market.favorites', c.req.valid('query'))), 200));
+  serve(addFavoriteRoute, async (c) => c.json(ok(await run(c, 'market.addFavorite', c.req.valid('json'))), 200));
+  serve(removeFavoriteRoute, async (c) => c.json(ok(await run(c, 'market.removeFavorite', c.req.valid('param'))), 200));
 }

@@ -2,7 +2,7 @@ import { ConfigSchema, envelopeOf, ok } from '@marketlens/contract';
 import { OPTIONAL_SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import { operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import type { MarketUseCases } from '../use-cases.js';
 
 const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
   method: 'get',
@@ -20,7 +20,7 @@ const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
   },
 });
 
-export function registerConfigRoutes(serve: Serve, { market }: UseCases): void {
+export function registerConfigRoutes(serve: Serve, market: MarketUseCases): void {
   serve(configRoute, (c) => {
     c.header('cache-control', 'private, max-age=60');
     c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');

@@ -13,7 +13,7 @@ import {
 import { SESSION_ONLY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import { json, operation, type Serve } from '../../platform/operation.js';
-import type { UseCases } from '../../use-cases.js';
+import type { PromotionUseCases } from '../use-cases.js';
 
 const TAGS = ['Promotions'];
 
@@ -109,7 +109,7 @@ const signUpRoute = operation(
   [404, 422],
 );
 
-export function registerPromotionRoutes(serve: Serve, { promotions }: UseCases): void {
+export function registerPromotionRoutes(serve: Serve, promotions: PromotionUseCases): void {
   // The fixed paths first so `available`, `campaigns`, `random` and `volume` are never read as a connection id.
   serve(availableRoute, async (c) => c.json(ok(await promotions.available(actorOf(c))), 200));
   serve(campaignsRoute, async (c) => c.json(ok(await promotions.campaigns(actorOf(c))), 200));
