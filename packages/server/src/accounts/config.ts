@@ -88,30 +88,13 @@ function syncFromEnv(env: NodeJS.ProcessEnv): SyncConfig {
 /** The accounts feature's settings: the background sync of connected accounts (MARKETLENS_SYNC_*). */
 export const ACCOUNTS_SETTINGS: SettingsGroup = {
   owner: 'accounts/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'syncIntervalMs',
-      'MARKETLENS_SYNC_INTERVAL_MS',
-      'integer',
-      '300000',
-      'time between two syncs of a connected account',
-    ),
+    setting('syncIntervalMs', 'MARKETLENS_SYNC_INTERVAL_MS', 'integer', '300000', 'time between two syncs of a connected account'),
     setting('syncPollMs', 'MARKETLENS_SYNC_POLL_MS', 'integer', '5000', 'how often the sync looks for due connections'),
     setting('syncConcurrency', 'MARKETLENS_SYNC_CONCURRENCY', 'integer', '4', 'connections synced at once'),
-    setting(
-      'syncCallTimeoutMs',
-      'MARKETLENS_SYNC_CALL_TIMEOUT_MS',
-      'integer',
-      '30000',
-      'a venue call of a sync slower than this fails',
-    ),
-    setting(
-      'syncBackoffBaseMs',
-      'MARKETLENS_SYNC_BACKOFF_BASE_MS',
-      'integer',
-      '30000',
-      'first backoff after a failed sync',
-    ),
+    setting('syncCallTimeoutMs', 'MARKETLENS_SYNC_CALL_TIMEOUT_MS', 'integer', '30000', 'a venue call of a sync slower than this fails'),
+    setting('syncBackoffBaseMs', 'MARKETLENS_SYNC_BACKOFF_BASE_MS', 'integer', '30000', 'first backoff after a failed sync'),
     setting('syncBackoffMaxMs', 'MARKETLENS_SYNC_BACKOFF_MAX_MS', 'integer', '3600000', 'longest backoff'),
   ],
   read: (env) => ({ sync: syncFromEnv(env) }),

@@ -44,28 +44,11 @@ function pushFromEnv(env: NodeJS.ProcessEnv): PushConfig {
 /** The alerts feature's settings: the Web Push VAPID keys and contact (MARKETLENS_VAPID_*). */
 export const ALERTS_SETTINGS: SettingsGroup = {
   owner: 'alerts/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'vapidPublicKey',
-      'MARKETLENS_VAPID_PUBLIC_KEY',
-      'string',
-      'generated once, kept in storage',
-      'Web Push VAPID public key (with the private key)',
-    ),
-    setting(
-      'vapidPrivateKey',
-      'MARKETLENS_VAPID_PRIVATE_KEY',
-      'string',
-      'generated once',
-      'Web Push VAPID private key',
-    ),
-    setting(
-      'vapidSubject',
-      'MARKETLENS_VAPID_SUBJECT',
-      'string',
-      'mailto:push@marketlens.local',
-      'mailto: or https: contact for push services',
-    ),
+    setting('vapidPublicKey', 'MARKETLENS_VAPID_PUBLIC_KEY', 'string', 'generated once, kept in storage', 'Web Push VAPID public key (with the private key)'),
+    setting('vapidPrivateKey', 'MARKETLENS_VAPID_PRIVATE_KEY', 'string', 'generated once', 'Web Push VAPID private key'),
+    setting('vapidSubject', 'MARKETLENS_VAPID_SUBJECT', 'string', 'mailto:push@marketlens.local', 'mailto: or https: contact for push services'),
   ],
   read: (env) => ({ push: pushFromEnv(env) }),
 };

@@ -74,37 +74,14 @@ function backtestIntervalFromEnv(raw: string | undefined): number {
  */
 export const ANALYSIS_SETTINGS: SettingsGroup = {
   owner: 'analysis/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'openaiBaseUrl',
-      'MARKETLENS_OPENAI_BASE_URL',
-      'string',
-      'none',
-      'OpenAI-compatible endpoint that rewrites the overview (with the two below)',
-    ),
+    setting('openaiBaseUrl', 'MARKETLENS_OPENAI_BASE_URL', 'string', 'none', 'OpenAI-compatible endpoint that rewrites the overview (with the two below)'),
     setting('openaiApiKey', 'MARKETLENS_OPENAI_API_KEY', 'string', 'none', 'its API key'),
     setting('openaiModel', 'MARKETLENS_OPENAI_MODEL', 'string', 'none', 'its model'),
-    setting(
-      'planCosts',
-      'MARKETLENS_PLAN_COSTS',
-      'list',
-      "core's cost model per asset class",
-      'round trip of published plans: `<class>[@<venue>]=<fee %>/<spread %>`, e.g. `coins=0.05/0.02,fx@oanda=0/0.01`',
-    ),
-    setting(
-      'signalMinExpectedR',
-      'MARKETLENS_SIGNAL_MIN_EXPECTED_R',
-      'number',
-      '0',
-      "a Buy or Sell is published only when its plan's expected R after costs, at the lower end of its 90% interval, is above this (R, -100..100)",
-    ),
-    setting(
-      'backtestIntervalMs',
-      'MARKETLENS_BACKTEST_INTERVAL_MS',
-      'integer',
-      '3600000',
-      'time between two runs of the backtest record job (the walk-forward beside the live track record); 0: never',
-    ),
+    setting('planCosts', 'MARKETLENS_PLAN_COSTS', 'list', "core's cost model per asset class", 'round trip of published plans: `<class>[@<venue>]=<fee %>/<spread %>`, e.g. `coins=0.05/0.02,fx@oanda=0/0.01`'),
+    setting('signalMinExpectedR', 'MARKETLENS_SIGNAL_MIN_EXPECTED_R', 'number', '0', "a Buy or Sell is published only when its plan's expected R after costs, at the lower end of its 90% interval, is above this (R, -100..100)"),
+    setting('backtestIntervalMs', 'MARKETLENS_BACKTEST_INTERVAL_MS', 'integer', '3600000', 'time between two runs of the backtest record job (the walk-forward beside the live track record); 0: never'),
   ],
   read: (env) => ({
     overviewLlm: overviewLlmFromEnv(env),

@@ -32,14 +32,9 @@ declare global {
  */
 export const MARKET_SETTINGS: SettingsGroup = {
   owner: 'market/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'newsFeeds',
-      'MARKETLENS_NEWS_FEEDS',
-      'list',
-      'the example feed',
-      'RSS/Atom URLs or file paths (empty: no news)',
-    ),
+    setting('newsFeeds', 'MARKETLENS_NEWS_FEEDS', 'list', 'the example feed', 'RSS/Atom URLs or file paths (empty: no news)'),
   ],
   read: (env) => ({
     news: {

@@ -46,14 +46,9 @@ function mcpAllowedOriginsFromEnv(env: NodeJS.ProcessEnv): { mcpAllowedOrigins?:
 /** The MCP endpoint's settings: the browser origins that may call `/mcp` (MARKETLENS_MCP_ALLOWED_ORIGINS). */
 export const MCP_SETTINGS: SettingsGroup = {
   owner: 'mcp/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'mcpAllowedOrigins',
-      'MARKETLENS_MCP_ALLOWED_ORIGINS',
-      'list',
-      'none',
-      'browser origins besides the public one whose pages may call `/mcp`',
-    ),
+    setting('mcpAllowedOrigins', 'MARKETLENS_MCP_ALLOWED_ORIGINS', 'list', 'none', 'browser origins besides the public one whose pages may call `/mcp`'),
   ],
   read: (env) => mcpAllowedOriginsFromEnv(env),
 };

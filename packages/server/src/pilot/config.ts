@@ -95,15 +95,10 @@ export function pilotConfigFromEnv(env: NodeJS.ProcessEnv): PilotConfig {
 /** The pilot's settings (MARKETLENS_PILOT and MARKETLENS_PILOT_*). */
 export const PILOT_SETTINGS: SettingsGroup = {
   owner: 'pilot/',
+  // biome-ignore format: a table, one setting a line
   rows: [
     setting('pilot', 'MARKETLENS_PILOT', 'string', 'on', '`off` stops the plan publishing job and the pilot bot'),
-    setting(
-      'pilotUniverse',
-      'MARKETLENS_PILOT_UNIVERSE',
-      'list',
-      'bitcoin,ethereum,solana,binancecoin,ripple',
-      'assets the pilot trades (those the market serves)',
-    ),
+    setting('pilotUniverse', 'MARKETLENS_PILOT_UNIVERSE', 'list', 'bitcoin,ethereum,solana,binancecoin,ripple', 'assets the pilot trades (those the market serves)'),
     setting('pilotTimeframe', 'MARKETLENS_PILOT_TIMEFRAME', 'string', 'h1', 'the pilot timeframe'),
     setting('pilotIntervalMs', 'MARKETLENS_PILOT_INTERVAL_MS', 'integer', '60000', 'time between two pilot runs'),
     setting('pilotEquityUsd', 'MARKETLENS_PILOT_EQUITY_USD', 'integer', '10000', 'the pilot starting equity'),

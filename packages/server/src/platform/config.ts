@@ -44,42 +44,13 @@ function publicUrlFromEnv(env: NodeJS.ProcessEnv): { publicUrl?: string } {
  */
 export const PLATFORM_SETTINGS: SettingsGroup = {
   owner: 'platform/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'publicUrl',
-      'MARKETLENS_PUBLIC_URL',
-      'string',
-      "the request origin (loopback or this server's address only)",
-      'public base URL (OAuth issuer, token audience); required in production',
-    ),
-    setting(
-      'trustedProxies',
-      'MARKETLENS_TRUSTED_PROXIES',
-      'list',
-      'none',
-      'reverse proxies whose X-Forwarded-For is believed',
-    ),
-    setting(
-      'rateLimit',
-      'MARKETLENS_RATE_LIMIT',
-      'integer',
-      '2000',
-      'request units one client address may spend in any 60 s (routes weigh what they cost to serve)',
-    ),
-    setting(
-      'rateLimitIpv6Prefix',
-      'MARKETLENS_RATE_LIMIT_IPV6_PREFIX',
-      'integer',
-      '64',
-      'IPv6 addresses sharing this many leading bits count as one client (rate limit, login and sign-up, connections)',
-    ),
-    setting(
-      'minClientVersion',
-      'MARKETLENS_MIN_CLIENT_VERSION',
-      'string',
-      '3.0.0',
-      'mobile builds below it fail the supported-client check',
-    ),
+    setting('publicUrl', 'MARKETLENS_PUBLIC_URL', 'string', "the request origin (loopback or this server's address only)", 'public base URL (OAuth issuer, token audience); required in production'),
+    setting('trustedProxies', 'MARKETLENS_TRUSTED_PROXIES', 'list', 'none', 'reverse proxies whose X-Forwarded-For is believed'),
+    setting('rateLimit', 'MARKETLENS_RATE_LIMIT', 'integer', '2000', 'request units one client address may spend in any 60 s (routes weigh what they cost to serve)'),
+    setting('rateLimitIpv6Prefix', 'MARKETLENS_RATE_LIMIT_IPV6_PREFIX', 'integer', '64', 'IPv6 addresses sharing this many leading bits count as one client (rate limit, login and sign-up, connections)'),
+    setting('minClientVersion', 'MARKETLENS_MIN_CLIENT_VERSION', 'string', '3.0.0', 'mobile builds below it fail the supported-client check'),
   ],
   read: (env) => ({
     trustedProxies: (env.MARKETLENS_TRUSTED_PROXIES ?? '')

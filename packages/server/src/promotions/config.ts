@@ -37,14 +37,9 @@ export function affiliateThresholdFromEnv(env: NodeJS.ProcessEnv): number {
 /** The promotions' settings: the affiliate volume threshold (MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD). */
 export const PROMOTIONS_SETTINGS: SettingsGroup = {
   owner: 'promotions/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'affiliateVolumeThresholdUsd',
-      'MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD',
-      'number',
-      '10000',
-      '30-day affiliate volume that qualifies (promotions, pilot)',
-    ),
+    setting('affiliateVolumeThresholdUsd', 'MARKETLENS_AFFILIATE_VOLUME_THRESHOLD_USD', 'number', '10000', '30-day affiliate volume that qualifies (promotions, pilot)'),
   ],
   read: (env) => ({ affiliateVolumeThresholdUsd: affiliateThresholdFromEnv(env) }),
 };

@@ -56,35 +56,12 @@ export function verificationFromEnv(env: NodeJS.ProcessEnv): { emailVerification
  */
 export const VERIFICATION_SETTINGS: SettingsGroup = {
   owner: 'auth/verification/',
+  // biome-ignore format: a table, one setting a line
   rows: [
-    setting(
-      'emailVerification',
-      'MARKETLENS_EMAIL_VERIFICATION',
-      'string',
-      'on in production, off otherwise',
-      '`on`: sign-up mails a verification link and answers alike for taken addresses; unverified accounts cannot sign in or create keys, connections or alerts',
-    ),
-    setting(
-      'smtpUrl',
-      'MARKETLENS_SMTP_URL',
-      'string',
-      'none',
-      'SMTP server of the account mail: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`; production with verification needs it or `mailFile`',
-    ),
-    setting(
-      'mailFile',
-      'MARKETLENS_MAIL_FILE',
-      'string',
-      '`mail.txt` in the data folder (development); none in production',
-      'absolute path of a file each mail is appended to, owner-only (0600), when there is no SMTP server; mail is never written to the log',
-    ),
-    setting(
-      'mailFrom',
-      'MARKETLENS_MAIL_FROM',
-      'string',
-      'marketlens <no-reply@marketlens.local>',
-      'From address of the account mail',
-    ),
+    setting('emailVerification', 'MARKETLENS_EMAIL_VERIFICATION', 'string', 'on in production, off otherwise', '`on`: sign-up mails a verification link and answers alike for taken addresses; unverified accounts cannot sign in or create keys, connections or alerts'),
+    setting('smtpUrl', 'MARKETLENS_SMTP_URL', 'string', 'none', 'SMTP server of the account mail: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://...:465`; production with verification needs it or `mailFile`'),
+    setting('mailFile', 'MARKETLENS_MAIL_FILE', 'string', '`mail.txt` in the data folder (development); none in production', 'absolute path of a file each mail is appended to, owner-only (0600), when there is no SMTP server; mail is never written to the log'),
+    setting('mailFrom', 'MARKETLENS_MAIL_FROM', 'string', 'marketlens <no-reply@marketlens.local>', 'From address of the account mail'),
   ],
   read: (env, { dataDir }) => {
     const verification = verificationFromEnv(env);
