@@ -1,10 +1,11 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
+import { envelopeOf, OPERATIONS, type OperationId } from '@marketlens/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { authStep, PUBLIC } from '../auth/authorize.js';
 import type { AppEnv } from './deps.js';
 import { errorHandler } from './errors/handler.js';
-import { json, operation, serveOperations, VALIDATED_URL_MAX, VALIDATED_URLS } from './operation.js';
+import { authOf, json, operation, routesOf, serveOperations, VALIDATED_URL_MAX, VALIDATED_URLS } from './operation.js';
 
 /**
  * One GET operation whose query and path schemas count their parses, and one that also validates
@@ -191,5 +192,48 @@ describe('operations without a body: validated inputs kept per URL', () => {
     expect(((await de.json()) as { tf: string }).tf).toBe('H1/de');
     expect(parses.header).toBe(2);
     expect(parses.query).toBe(2);
+  });
+});
+
+describe('routesOf: a declaration completed from the registry', () => {
+  /** The OpenAPI document of one app serving `route` (no handler is called). */
+  function documentOf(route: Parameters<ReturnType<typeof serveOperations>>[0]): string {
+    const hono = new OpenAPIHono<AppEnv>();
+    serveOperations(hono, () => undefined, authStep)(route, (c) => c.json({}, 200));
+    return JSON.stringify(hono.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } }));
+  }
+
+  it('publishes, for every operation REST can serve, the document of the hand-written declaration', () => {
+    const ids = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => OPERATIONS[id].caller !== 'admin');
+    expect(ids.length).toBeGreaterThan(30);
+    const route = routesOf('Things');
+    const securities = new Set<string>();
+    for (const [i, id] of ids.entries()) {
+      // Alternately named and inline envelopes, with and without a path parameter and extra failures.
+      const envelope = i % 2 === 0 ? `Env${i}` : undefined;
+      const withParam = i % 3 === 0;
+      const path = withParam ? `/things/${i}/{thing_id}` : `/things/${i}`;
+      const request = withParam ? { request: { params: z.object({ thing_id: z.string() }) } } : {};
+      const errors = i % 4 === 0 ? ([404, 503] as const) : ([] as const);
+      const head = { method: 'get', path, operationId: `op${i}` } as const;
+      const text = { summary: `Op ${i}`, description: `About ${id}` };
+      const completed = route(id, { ...head, ...text, ...request, ok: envelope ? ['It', envelope] : 'It', errors });
+      const handWritten = operation(
+        id,
+        {
+          ...head,
+          tags: ['Things'],
+          ...text,
+          ...request,
+          responses: { 200: json(envelopeOf(OPERATIONS[id].output, envelope), 'It') },
+        },
+        errors,
+      );
+      expect(documentOf(completed), id).toBe(documentOf(handWritten));
+      expect(completed.security, id).toEqual(operation(authOf(id), { ...head, ...text, responses: {} }).security);
+      securities.add(JSON.stringify(completed.security));
+    }
+    // The three caller needs REST serves were all reached: none, key and session.
+    expect(securities.size).toBe(3);
   });
 });

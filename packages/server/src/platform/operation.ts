@@ -192,7 +192,7 @@ export interface OperationOptions {
 }
 
 /**
- * Declares a REST operation: `auth` is either the contract operation it serves (its caller need
+ * Declares a REST operation: `served` is either the contract operation it serves (its caller need
  * gives the auth spec, see {@link authOf}) or, for a route outside the registry, its own spec.
  */
 export function operation<const R extends OperationConfig>(
