@@ -52,6 +52,7 @@ import {
 import {
   AnalysisSchema,
   AssetRowSchema,
+  CandlesSchema,
   ExchangeDetailSchema,
   ExchangeSchema,
   FavoriteStateSchema,
@@ -158,6 +159,12 @@ export const OPERATIONS = {
   'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
   'analysis.signal': read('Buy/Hold/Sell signal of an asset', 'key', AssetAnalysisInput, SignalResponseSchema),
   'analysis.overview': read('Narrative overview of an asset', 'key', AssetOverviewInput, OverviewSchema),
+  'analysis.candles': read(
+    'The candles an analysis reads, the live one apart',
+    'key',
+    AssetAnalysisInput,
+    CandlesSchema,
+  ),
   'analysis.markets': read('The markets of an asset', 'key', AssetMarketsInput, MarketsSchema),
   'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
   'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),

@@ -136,6 +136,7 @@ const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'analysis.get': { asset_id: 'bitcoin' },
   'analysis.signal': { asset_id: 'bitcoin' },
   'analysis.overview': { asset_id: 'bitcoin', locale: 'de' },
+  'analysis.candles': { asset_id: 'bitcoin' },
   'analysis.markets': { asset_id: 'bitcoin' },
   'analysis.signals': {},
   'analysis.screener': {},

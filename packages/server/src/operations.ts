@@ -73,6 +73,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'analysis.overview': bind('GET /v2/analysis/:asset_id/overview', ({ useCases, actor }, input) =>
     useCases.analysis.overview(actor, input, input.locale),
   ),
+  'analysis.candles': bind('GET /v2/analysis/:asset_id/candles', ({ useCases, actor }, input) =>
+    useCases.analysis.candles(actor, input),
+  ),
   'analysis.markets': bind('GET /v2/analysis/:asset_id/markets', ({ useCases, actor }, input) =>
     useCases.analysis.markets(actor, input),
   ),
