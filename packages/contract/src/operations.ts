@@ -32,6 +32,23 @@ import {
   RegisterAlertWebhookInput,
   RegisteredAlertWebhookSchema,
 } from './alerts/webhooks.js';
+import {
+  AdminApiKeysSchema,
+  AdminCreateApiKeyInput,
+  AdminCreatedApiKeySchema,
+  AdminGrantPilotInput,
+  AdminGrantTierInput,
+  AdminPilotAccessSchema,
+  AdminPilotRevokedSchema,
+  AdminRevokeApiKeyInput,
+  AdminRevokedApiKeySchema,
+  AdminSessionsRevokedSchema,
+  AdminSetTierInput,
+  AdminUserDeletedSchema,
+  AdminUserRef,
+  AdminUserSchema,
+  AdminUserStatusSchema,
+} from './auth/admin.js';
 import { ApiKeyIdParams, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './keys/api-keys.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
@@ -263,6 +280,68 @@ export const OPERATIONS = {
   // ---- the pilot ----
   'pilot.spectate': read("The pilot's open positions", 'session', NoInput, PilotSpectateSchema),
   'pilot.trackRecord': read("The pilot's closed trades, a page", 'session', PilotHistoryInput, PilotTrackRecordSchema),
+  // ---- the operator (`marketlens admin ...`; served neither over REST nor over MCP) ----
+  'admin.user': read('A user: base and effective tier, the grant in force', 'admin', AdminUserRef, AdminUserSchema),
+  'admin.users': read('Every user, oldest first', 'admin', NoInput, z.array(AdminUserSchema)),
+  'admin.setTier': change('write', "Sets a user's base tier", 'admin', AdminSetTierInput, AdminUserSchema),
+  'admin.grantTier': change(
+    'write',
+    'Grants a user a tier for some days',
+    'admin',
+    AdminGrantTierInput,
+    AdminUserSchema,
+    {
+      idempotent: false,
+    },
+  ),
+  'admin.apiKeys': read("A user's API keys (revoked ones kept for audit)", 'admin', AdminUserRef, AdminApiKeysSchema),
+  'admin.createApiKey': change(
+    'write',
+    'Creates an API key for a user, shown once',
+    'admin',
+    AdminCreateApiKeyInput,
+    AdminCreatedApiKeySchema,
+    { idempotent: false },
+  ),
+  'admin.revokeApiKey': change(
+    'destructive',
+    "Revokes one of a user's API keys",
+    'admin',
+    AdminRevokeApiKeyInput,
+    AdminRevokedApiKeySchema,
+  ),
+  'admin.grantPilot': change(
+    'write',
+    'Lets a user spectate the pilot for some days',
+    'admin',
+    AdminGrantPilotInput,
+    AdminPilotAccessSchema,
+    { idempotent: false },
+  ),
+  'admin.revokePilot': change(
+    'destructive',
+    "Ends a user's pilot grant",
+    'admin',
+    AdminUserRef,
+    AdminPilotRevokedSchema,
+  ),
+  'admin.revokeSessions': change(
+    'destructive',
+    'Ends every session of a user',
+    'admin',
+    AdminUserRef,
+    AdminSessionsRevokedSchema,
+  ),
+  'admin.deleteUser': change(
+    'destructive',
+    'Deletes a user and everything of theirs',
+    'admin',
+    AdminUserRef,
+    AdminUserDeletedSchema,
+    { idempotent: false },
+  ),
+  'admin.disableUser': change('write', 'Disables a user', 'admin', AdminUserRef, AdminUserStatusSchema),
+  'admin.enableUser': change('write', 'Enables a disabled user again', 'admin', AdminUserRef, AdminUserStatusSchema),
 } as const satisfies Record<string, OperationDeclaration>;
 
 /** The id of a declared operation. */

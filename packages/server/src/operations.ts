@@ -160,6 +160,20 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'pilot.trackRecord': bind('GET /pilot/spectate/track-record', ({ useCases, actor }, input) =>
     useCases.pilot.trackRecord(actor, input),
   ),
+  // ---- the operator: no REST route, no MCP tool, so no weight row ----
+  'admin.user': bind([], ({ useCases }, input) => useCases.admin.user(input)),
+  'admin.users': bind([], ({ useCases }) => useCases.admin.users()),
+  'admin.setTier': bind([], ({ useCases }, input) => useCases.admin.setTier(input)),
+  'admin.grantTier': bind([], ({ useCases }, input) => useCases.admin.grantTier(input)),
+  'admin.apiKeys': bind([], ({ useCases }, input) => useCases.admin.apiKeys(input)),
+  'admin.createApiKey': bind([], ({ useCases }, input) => useCases.admin.createApiKey(input)),
+  'admin.revokeApiKey': bind([], ({ useCases }, input) => useCases.admin.revokeApiKey(input)),
+  'admin.grantPilot': bind([], ({ useCases }, input) => useCases.admin.grantPilot(input)),
+  'admin.revokePilot': bind([], ({ useCases }, input) => useCases.admin.revokePilot(input)),
+  'admin.revokeSessions': bind([], ({ useCases }, input) => useCases.admin.revokeSessions(input)),
+  'admin.deleteUser': bind([], ({ useCases }, input) => useCases.admin.deleteUser(input)),
+  'admin.disableUser': bind([], ({ useCases }, input) => useCases.admin.disableUser(input)),
+  'admin.enableUser': bind([], ({ useCases }, input) => useCases.admin.enableUser(input)),
 };
 
 /** Who may call an operation: the CLI's admin commands say they are the operator. */
