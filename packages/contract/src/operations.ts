@@ -38,6 +38,9 @@ import {
   AdminCreatedApiKeySchema,
   AdminGrantPilotInput,
   AdminGrantTierInput,
+  AdminOAuthClientRef,
+  AdminOAuthClientRemovedSchema,
+  AdminOAuthClientSchema,
   AdminPilotAccessSchema,
   AdminPilotRevokedSchema,
   AdminRevokeApiKeyInput,
@@ -342,6 +345,19 @@ export const OPERATIONS = {
   ),
   'admin.disableUser': change('write', 'Disables a user', 'admin', AdminUserRef, AdminUserStatusSchema),
   'admin.enableUser': change('write', 'Enables a disabled user again', 'admin', AdminUserRef, AdminUserStatusSchema),
+  'admin.oauthClients': read(
+    'Every OAuth client (MCP app), oldest first',
+    'admin',
+    NoInput,
+    z.array(AdminOAuthClientSchema),
+  ),
+  'admin.removeOAuthClient': change(
+    'destructive',
+    'Removes an OAuth client with its codes and tokens',
+    'admin',
+    AdminOAuthClientRef,
+    AdminOAuthClientRemovedSchema,
+  ),
 } as const satisfies Record<string, OperationDeclaration>;
 
 /** The id of a declared operation. */

@@ -56,12 +56,17 @@ const INPUT: Record<string, Record<string, unknown>> = {
   'admin.deleteUser': { user: EMAIL },
   'admin.disableUser': { user: EMAIL },
   'admin.enableUser': { user: EMAIL },
+  'admin.oauthClients': {},
+  'admin.removeOAuthClient': { client_id: 'client-1' },
 };
+
+/** The admin operations that name no user. */
+const NO_USER = new Set(['admin.users', 'admin.oauthClients', 'admin.removeOAuthClient']);
 
 const ADMIN_IDS = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => OPERATIONS[id].caller === 'admin');
 
 describe('admin operations', () => {
-  it('are the thirteen of the admin commands, each with an input here', () => {
+  it('are the fifteen of the admin commands, each with an input here', () => {
     expect(ADMIN_IDS.sort()).toEqual(Object.keys(INPUT).sort());
   });
 
@@ -73,7 +78,7 @@ describe('admin operations', () => {
     expect(await h.storage.apiKeys.listByUser(userId)).toEqual([]);
   });
 
-  it.each(ADMIN_IDS.filter((id) => id !== 'admin.users'))('%s: an unknown user is NotFound', async (id) => {
+  it.each(ADMIN_IDS.filter((id) => !NO_USER.has(id)))('%s: an unknown user is NotFound', async (id) => {
     expect(await refusal(asOperator(id, { ...INPUT[id], user: 'nobody@example.com' }))).toBe('NotFound');
   });
 
@@ -179,5 +184,38 @@ describe('admin operations', () => {
   it('admin.deleteUser deletes the user; it is then unknown', async () => {
     expect(await asOperator('admin.deleteUser', { user: EMAIL })).toEqual({ user_id: userId, email: EMAIL });
     expect(await refusal(asOperator('admin.user', { user: EMAIL }))).toBe('NotFound');
+  });
+
+  it('admin.oauthClients lists the clients without their secret; admin.removeOAuthClient removes one once', async () => {
+    await h.storage.oauth.createClient({
+      id: 'client-1',
+      secret_hash: 'hash',
+      name: 'An MCP app',
+      redirect_uris: ['https://app.example.com/callback'],
+      token_endpoint_auth_method: 'client_secret_post',
+      metadata: { client_name: 'An MCP app' },
+      created_at: h.clock.now,
+      registered_from: '203.0.113.7',
+    });
+    expect(await asOperator('admin.oauthClients', {})).toEqual([
+      {
+        id: 'client-1',
+        name: 'An MCP app',
+        redirect_uris: ['https://app.example.com/callback'],
+        token_endpoint_auth_method: 'client_secret_post',
+        created_at: h.clock.now,
+        registered_from: '203.0.113.7',
+        authorized_at: null,
+        approved_by: null,
+        live_tokens: 0,
+        confidential: true,
+      },
+    ]);
+    expect(await asOperator('admin.removeOAuthClient', { client_id: 'client-1' })).toEqual({
+      client_id: 'client-1',
+      removed: true,
+    });
+    expect(await asOperator('admin.oauthClients', {})).toEqual([]);
+    expect(await refusal(asOperator('admin.removeOAuthClient', { client_id: 'client-1' }))).toBe('NotFound');
   });
 });

@@ -186,6 +186,8 @@ const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'admin.deleteUser': { user: 'nobody@example.com' },
   'admin.disableUser': { user: 'nobody@example.com' },
   'admin.enableUser': { user: 'nobody@example.com' },
+  'admin.oauthClients': {},
+  'admin.removeOAuthClient': { client_id: 'no-such-client' },
 };
 
 /** The field names of an operation's input schema (a piped schema: its input side's). */

@@ -174,6 +174,8 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'admin.deleteUser': bind([], ({ useCases }, input) => useCases.admin.deleteUser(input)),
   'admin.disableUser': bind([], ({ useCases }, input) => useCases.admin.disableUser(input)),
   'admin.enableUser': bind([], ({ useCases }, input) => useCases.admin.enableUser(input)),
+  'admin.oauthClients': bind([], ({ useCases }) => useCases.admin.oauthClients()),
+  'admin.removeOAuthClient': bind([], ({ useCases }, input) => useCases.admin.removeOAuthClient(input)),
 };
 
 /** Who may call an operation: the CLI's admin commands say they are the operator. */

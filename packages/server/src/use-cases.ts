@@ -2,6 +2,7 @@ import { accountUseCases } from './accounts/use-cases.js';
 import { alertUseCases } from './alerts/use-cases.js';
 import { analysisUseCases } from './analysis/use-cases.js';
 import { authAdminUseCases } from './auth/admin.js';
+import { oauthAdminUseCases } from './auth/oauth/admin.js';
 import { authUseCases } from './auth/use-cases.js';
 import { keyAdminUseCases } from './keys/admin.js';
 import { keyUseCases } from './keys/use-cases.js';
@@ -29,7 +30,12 @@ export function createUseCases(deps: AppDeps) {
     pilot: pilotUseCases(deps),
     live: liveUseCases(deps),
     /** The operator's (`marketlens admin ...`): registered as `admin` operations, never served over REST or MCP. */
-    admin: { ...authAdminUseCases(deps), ...keyAdminUseCases(deps), ...pilotAdminUseCases(deps) },
+    admin: {
+      ...authAdminUseCases(deps),
+      ...oauthAdminUseCases(deps),
+      ...keyAdminUseCases(deps),
+      ...pilotAdminUseCases(deps),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ADMIN_GRANT_MAX_DAYS,
   type AdminApiKey,
   type AdminUser,
   type OperationId,
@@ -103,14 +104,14 @@ export async function withStorage<T>(args: Parsed, io: Io, work: (storage: Stora
 }
 
 /** Runs the declared operation `K` as the operator, with the registry's parse, caller check and error codes. */
-type Invoke = <K extends OperationId>(id: K, input: Record<string, unknown>) => Promise<OperationOutput<K>>;
+export type Invoke = <K extends OperationId>(id: K, input: Record<string, unknown>) => Promise<OperationOutput<K>>;
 
 /**
  * Runs `work` as the operator over the server's storage (see {@link withStorage}): each admin
  * command is an adapter that invokes the `admin.*` operations of the registry (declared in
  * `@marketlens/contract`, bound in the server), allowed for the operator only.
  */
-async function asOperator<T>(args: Parsed, io: Io, work: (invoke: Invoke) => Promise<T>): Promise<T> {
+export async function asOperator<T>(args: Parsed, io: Io, work: (invoke: Invoke) => Promise<T>): Promise<T> {
   return withStorage(args, io, (storage) => {
     // The admin use cases read only the storage and the clock; the market is the idle simulated venue.
     const useCases = createUseCases({ storage, config: DEFAULT_CONFIG, now: Date.now, market: simulatedVenue(io.env) });
@@ -151,19 +152,61 @@ function userText(u: AdminUser): string {
   ]);
 }
 
-const tierCommand: Command = {
-  spec: adminSpec('tier', "set a user's base tier", '<email> <free|pro|elite>', 2),
-  async run(args, io) {
-    const [email, raw] = args.positionals;
-    const tier = tierOf(raw, 'admin tier');
-    const user = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.setTier', { user: email, tier })));
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(`${user.email}: tier ${user.tier} (effective ${user.effective_tier})\n`);
-  },
-};
+/** How an admin command prints its operation's answer: `--json` (its schema and object), else text. */
+interface Printing<K extends OperationId> {
+  schema: string;
+  json(out: OperationOutput<K>): Record<string, unknown>;
+  /** The text for people, from the answer and the input the command line gave. */
+  text(out: OperationOutput<K>, input: Readonly<Record<string, unknown>>): string;
+}
 
-const grantCommand: Command = {
-  spec: adminSpec(
+/**
+ * An admin command over the one user it names (its first argument): `input` reads the rest of the
+ * command line (usage errors before any storage is opened), then it invokes `id` as the operator
+ * with the user, and prints the answer.
+ */
+function onUserCommand<K extends OperationId>(
+  spec: CommandSpec,
+  id: K,
+  printing: Printing<K>,
+  input: (args: Parsed) => Record<string, unknown> = () => ({}),
+): Command {
+  return {
+    spec,
+    async run(args, io) {
+      const [email] = args.positionals;
+      const rest = input(args);
+      const out = await asOperator(args, io, (invoke) => onUser(email, invoke(id, { ...rest, user: email })));
+      if (args.flag('json')) printJson(io, printing.schema, printing.json(out));
+      else io.stdout(printing.text(out, rest));
+    },
+  };
+}
+
+/** `--days` of a grant: an integer 1..`max`, default `fallback`. */
+function daysOf(args: Parsed, fallback: number, max: number, command: string): number {
+  const raw = args.string('days') ?? String(fallback);
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > max)
+    throw usageError(`--days must be an integer 1..${max}; got '${raw}'`, command);
+  return days;
+}
+
+const ended = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+const tierCommand = onUserCommand(
+  adminSpec('tier', "set a user's base tier", '<email> <free|pro|elite>', 2),
+  'admin.setTier',
+  {
+    schema: 'admin.user',
+    json: (user) => ({ user }),
+    text: (user) => `${user.email}: tier ${user.tier} (effective ${user.effective_tier})\n`,
+  },
+  (args) => ({ tier: tierOf(args.positionals[1], 'admin tier') }),
+);
+
+const grantCommand = onUserCommand(
+  adminSpec(
     'grant',
     'grant a tier for a number of days (a promotion, an affiliate, a courtesy)',
     '<email> <pro|elite>',
@@ -178,31 +221,122 @@ const grantCommand: Command = {
       },
     },
   ),
-  async run(args, io) {
-    const [email, raw] = args.positionals;
-    const tier = tierOf(raw, 'admin grant');
-    const daysRaw = args.string('days') ?? String(PROMOTION_PRO_DAYS);
-    const days = Number(daysRaw);
-    if (!/^\d+$/.test(daysRaw) || days < 1 || days > 3650)
-      throw usageError(`--days must be an integer 1..3650; got '${daysRaw}'`, 'admin grant');
-    const source = (args.string('source') ?? 'admin') as 'promotion' | 'affiliate' | 'admin';
-    const user = await asOperator(args, io, (invoke) =>
-      onUser(email, invoke('admin.grantTier', { user: email, tier, days, source })),
-    );
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(`${user.email}: ${tier} for ${days} days (effective tier ${user.effective_tier})\n`);
+  'admin.grantTier',
+  {
+    schema: 'admin.user',
+    json: (user) => ({ user }),
+    text: (user, input) =>
+      `${user.email}: ${String(input.tier)} for ${String(input.days)} days (effective tier ${user.effective_tier})\n`,
   },
-};
+  (args) => ({
+    tier: tierOf(args.positionals[1], 'admin grant'),
+    days: daysOf(args, PROMOTION_PRO_DAYS, ADMIN_GRANT_MAX_DAYS, 'admin grant'),
+    source: args.string('source') ?? 'admin',
+  }),
+);
 
-const userCommand: Command = {
-  spec: adminSpec('user', 'show a user: tiers, grant in force', '<email>', 1),
-  async run(args, io) {
-    const [email] = args.positionals;
-    const user = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.user', { user: email })));
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(userText(user));
+const userCommand = onUserCommand(adminSpec('user', 'show a user: tiers, grant in force', '<email>', 1), 'admin.user', {
+  schema: 'admin.user',
+  json: (user) => ({ user }),
+  text: (user) => userText(user),
+});
+
+const pilotGrantCommand = onUserCommand(
+  adminSpec(
+    'pilot grant',
+    "let a user spectate the pilot whatever their affiliate volume (an operator's grant)",
+    '<email>',
+    1,
+    { days: { type: 'string', value: '<n>', description: `days the grant lasts, default ${DEMO_PILOT_DAYS}` } },
+    ['Granting again replaces the earlier grant. Affiliate volume still qualifies users without one.'],
+  ),
+  'admin.grantPilot',
+  {
+    schema: 'admin.pilot_access',
+    json: (g) => ({ pilot_access: { email: g.email, granted_at: g.granted_at, expires_at: g.expires_at } }),
+    text: (g) => `${g.email}: may spectate the pilot until ${utc(g.expires_at)} UTC\n`,
   },
-};
+  (args) => ({ days: daysOf(args, DEMO_PILOT_DAYS, PILOT_GRANT_MAX_DAYS, 'admin pilot grant') }),
+);
+
+const sessionsRevokeCommand = onUserCommand(
+  adminSpec(
+    'sessions revoke',
+    'end every session of a user (and the OAuth grants bound to them); API keys are left as they are',
+    '<email>',
+    1,
+    {},
+    ['Instances believe a session they read for at most one second: the user is signed out everywhere within it.'],
+  ),
+  'admin.revokeSessions',
+  {
+    schema: 'admin.sessions.revoked',
+    json: (done) => ({ ...done }),
+    text: (done) => `${done.email}: ${ended(done.sessions, 'session')} ended\n`,
+  },
+);
+
+const userDeleteCommand = onUserCommand(
+  adminSpec(
+    'user delete',
+    'delete a user and everything of theirs (sessions, API keys, connections, alerts, devices, webhooks), keeping only the audit record of its API keys',
+    '<email>',
+    1,
+    { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
+    ['Cannot be undone: take a backup first (deploy/backup.sh).'],
+  ),
+  'admin.deleteUser',
+  {
+    schema: 'admin.user.deleted',
+    json: (user) => ({ ...user }),
+    text: (user) => `${user.email}: deleted (${user.user_id})\n`,
+  },
+  (args) => {
+    if (!args.flag('yes'))
+      throw usageError(`deleting ${args.positionals[0]} cannot be undone: add --yes`, 'admin user delete');
+    return {};
+  },
+);
+
+const userDisableCommand = onUserCommand(
+  adminSpec(
+    'user disable',
+    'disable a user: no sign-in, every session and OAuth token ended, API keys refused (kept), syncs and alerts paused',
+    '<email|id>',
+    1,
+    {},
+    [
+      "Sign-in and the user's API keys answer 403 AccountDisabled. Undo with 'marketlens admin user enable' (the keys work again; sessions stay ended).",
+      'Instances believe a session they read for at most one second: the user is signed out everywhere within it.',
+    ],
+  ),
+  'admin.disableUser',
+  {
+    schema: 'admin.user.disabled',
+    json: (done) => ({ ...done }),
+    text: (done) => {
+      const state = done.changed ? 'disabled' : `already disabled since ${utc(done.disabled_at ?? 0)} UTC`;
+      return `${done.email}: ${state}; ${ended(done.sessions, 'session')} ended, ${ended(done.oauth_tokens, 'OAuth token')} revoked\n`;
+    },
+  },
+);
+
+const userEnableCommand = onUserCommand(
+  adminSpec(
+    'user enable',
+    'enable a disabled user again: sign-in and the API keys that were active work again',
+    '<email|id>',
+    1,
+    {},
+    ['Sessions and OAuth tokens ended by the disable stay ended: the user signs in again.'],
+  ),
+  'admin.enableUser',
+  {
+    schema: 'admin.user.enabled',
+    json: (done) => ({ user_id: done.user_id, email: done.email, changed: done.changed }),
+    text: (done) => `${done.email}: ${done.changed ? 'enabled' : 'was not disabled'}\n`,
+  },
+);
 
 const when = (t: number | null) => (t === null ? '-' : utc(t));
 
@@ -373,30 +507,6 @@ const keyRevokeCommand: Command = {
   },
 };
 
-const pilotGrantCommand: Command = {
-  spec: adminSpec(
-    'pilot grant',
-    "let a user spectate the pilot whatever their affiliate volume (an operator's grant)",
-    '<email>',
-    1,
-    { days: { type: 'string', value: '<n>', description: `days the grant lasts, default ${DEMO_PILOT_DAYS}` } },
-    ['Granting again replaces the earlier grant. Affiliate volume still qualifies users without one.'],
-  ),
-  async run(args, io) {
-    const daysRaw = args.string('days') ?? String(DEMO_PILOT_DAYS);
-    const days = Number(daysRaw);
-    if (!/^\d+$/.test(daysRaw) || days < 1 || days > PILOT_GRANT_MAX_DAYS)
-      throw usageError(`--days must be an integer 1..${PILOT_GRANT_MAX_DAYS}; got '${daysRaw}'`, 'admin pilot grant');
-    const [email] = args.positionals;
-    const grant = await asOperator(args, io, (invoke) =>
-      onUser(email, invoke('admin.grantPilot', { user: email, days })),
-    );
-    const view = { email: grant.email, granted_at: grant.granted_at, expires_at: grant.expires_at };
-    if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: view });
-    else io.stdout(`${grant.email}: may spectate the pilot until ${utc(grant.expires_at)} UTC\n`);
-  },
-};
-
 const pilotRevokeCommand: Command = {
   spec: adminSpec('pilot revoke', "end a user's pilot grant", '<email>', 1),
   async run(args, io) {
@@ -407,91 +517,6 @@ const pilotRevokeCommand: Command = {
     if (!revoked) throw dataError('no_pilot_grant', `${email} holds no pilot grant`);
     if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: null, email });
     else io.stdout(`${email}: pilot grant ended (affiliate volume may still qualify)\n`);
-  },
-};
-
-/** `marketlens admin ...` subcommands. */
-const sessionsRevokeCommand: Command = {
-  spec: adminSpec(
-    'sessions revoke',
-    'end every session of a user (and the OAuth grants bound to them); API keys are left as they are',
-    '<email>',
-    1,
-    {},
-    ['Instances believe a session they read for at most one second: the user is signed out everywhere within it.'],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    const done = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.revokeSessions', { user: email })));
-    if (args.flag('json')) {
-      printJson(io, 'admin.sessions.revoked', { user_id: done.user_id, email: done.email, sessions: done.sessions });
-      return;
-    }
-    io.stdout(`${done.email}: ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended\n`);
-  },
-};
-
-const userDeleteCommand: Command = {
-  spec: adminSpec(
-    'user delete',
-    'delete a user and everything of theirs (sessions, API keys, connections, alerts, devices, webhooks), keeping only the audit record of its API keys',
-    '<email>',
-    1,
-    { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
-    ['Cannot be undone: take a backup first (deploy/backup.sh).'],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    if (!args.flag('yes')) throw usageError(`deleting ${email} cannot be undone: add --yes`, 'admin user delete');
-    const user = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.deleteUser', { user: email })));
-    if (args.flag('json')) printJson(io, 'admin.user.deleted', { user_id: user.user_id, email: user.email });
-    else io.stdout(`${user.email}: deleted (${user.user_id})\n`);
-  },
-};
-
-const userDisableCommand: Command = {
-  spec: adminSpec(
-    'user disable',
-    'disable a user: no sign-in, every session and OAuth token ended, API keys refused (kept), syncs and alerts paused',
-    '<email|id>',
-    1,
-    {},
-    [
-      "Sign-in and the user's API keys answer 403 AccountDisabled. Undo with 'marketlens admin user enable' (the keys work again; sessions stay ended).",
-      'Instances believe a session they read for at most one second: the user is signed out everywhere within it.',
-    ],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    const done = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.disableUser', { user: email })));
-    if (args.flag('json')) {
-      printJson(io, 'admin.user.disabled', { ...done });
-      return;
-    }
-    const state = done.changed ? 'disabled' : `already disabled since ${utc(done.disabled_at ?? 0)} UTC`;
-    io.stdout(
-      `${done.email}: ${state}; ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended, ${done.oauth_tokens} OAuth token${done.oauth_tokens === 1 ? '' : 's'} revoked\n`,
-    );
-  },
-};
-
-const userEnableCommand: Command = {
-  spec: adminSpec(
-    'user enable',
-    'enable a disabled user again: sign-in and the API keys that were active work again',
-    '<email|id>',
-    1,
-    {},
-    ['Sessions and OAuth tokens ended by the disable stay ended: the user signs in again.'],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    const done = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.enableUser', { user: email })));
-    if (args.flag('json')) {
-      printJson(io, 'admin.user.enabled', { user_id: done.user_id, email: done.email, changed: done.changed });
-      return;
-    }
-    io.stdout(`${done.email}: ${done.changed ? 'enabled' : 'was not disabled'}\n`);
   },
 };
 

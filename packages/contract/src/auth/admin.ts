@@ -98,3 +98,28 @@ export const AdminUserStatusSchema = z.object({
   sessions: z.number().int(),
   oauth_tokens: z.number().int(),
 });
+
+/** An OAuth client (an MCP app) as the operator sees it: never its secret's hash. */
+export const AdminOAuthClientSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  redirect_uris: z.array(z.string()),
+  token_endpoint_auth_method: z.enum(['none', 'client_secret_post', 'client_secret_basic']),
+  created_at: ms,
+  /** The address group it registered from (null for older rows). */
+  registered_from: z.string().nullable(),
+  /** When it first completed an authorization, or null. */
+  authorized_at: ms.nullable(),
+  /** The account that approved it first, or null. */
+  approved_by: z.string().nullable(),
+  /** Its unexpired, unrevoked tokens now. */
+  live_tokens: z.number().int(),
+  /** Whether it holds a secret (a confidential client). */
+  confidential: z.boolean(),
+});
+
+/** `admin.removeOAuthClient`: one client, by its id. */
+export const AdminOAuthClientRef = z.object({ client_id: z.string().trim().min(1).max(256) });
+
+/** The client removed, with its codes and tokens. */
+export const AdminOAuthClientRemovedSchema = z.object({ client_id: z.string(), removed: z.literal(true) });
