@@ -15,6 +15,7 @@ export * from './alerts/requests.js';
 export * from './alerts/responses.js';
 export * from './alerts/serialize.js';
 export * from './alerts/webhooks.js';
+export * from './auth/admin.js';
 export * from './auth/session.js';
 export * from './envelope.js';
 export * from './errors.js';

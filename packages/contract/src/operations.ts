@@ -32,6 +32,26 @@ import {
   RegisterAlertWebhookInput,
   RegisteredAlertWebhookSchema,
 } from './alerts/webhooks.js';
+import {
+  AdminApiKeysSchema,
+  AdminCreateApiKeyInput,
+  AdminCreatedApiKeySchema,
+  AdminGrantPilotInput,
+  AdminGrantTierInput,
+  AdminOAuthClientRef,
+  AdminOAuthClientRemovedSchema,
+  AdminOAuthClientSchema,
+  AdminPilotAccessSchema,
+  AdminPilotRevokedSchema,
+  AdminRevokeApiKeyInput,
+  AdminRevokedApiKeySchema,
+  AdminSessionsRevokedSchema,
+  AdminSetTierInput,
+  AdminUserDeletedSchema,
+  AdminUserRef,
+  AdminUserSchema,
+  AdminUserStatusSchema,
+} from './auth/admin.js';
 import { ApiKeyIdParams, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './keys/api-keys.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
@@ -52,6 +72,7 @@ import {
 import {
   AnalysisSchema,
   AssetRowSchema,
+  CandlesSchema,
   ExchangeDetailSchema,
   ExchangeSchema,
   FavoriteStateSchema,
@@ -158,6 +179,12 @@ export const OPERATIONS = {
   'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
   'analysis.signal': read('Buy/Hold/Sell signal of an asset', 'key', AssetAnalysisInput, SignalResponseSchema),
   'analysis.overview': read('Narrative overview of an asset', 'key', AssetOverviewInput, OverviewSchema),
+  'analysis.candles': read(
+    'The candles an analysis reads, the live one apart',
+    'key',
+    AssetAnalysisInput,
+    CandlesSchema,
+  ),
   'analysis.markets': read('The markets of an asset', 'key', AssetMarketsInput, MarketsSchema),
   'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
   'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),
@@ -256,6 +283,81 @@ export const OPERATIONS = {
   // ---- the pilot ----
   'pilot.spectate': read("The pilot's open positions", 'session', NoInput, PilotSpectateSchema),
   'pilot.trackRecord': read("The pilot's closed trades, a page", 'session', PilotHistoryInput, PilotTrackRecordSchema),
+  // ---- the operator (`marketlens admin ...`; served neither over REST nor over MCP) ----
+  'admin.user': read('A user: base and effective tier, the grant in force', 'admin', AdminUserRef, AdminUserSchema),
+  'admin.users': read('Every user, oldest first', 'admin', NoInput, z.array(AdminUserSchema)),
+  'admin.setTier': change('write', "Sets a user's base tier", 'admin', AdminSetTierInput, AdminUserSchema),
+  'admin.grantTier': change(
+    'write',
+    'Grants a user a tier for some days',
+    'admin',
+    AdminGrantTierInput,
+    AdminUserSchema,
+    {
+      idempotent: false,
+    },
+  ),
+  'admin.apiKeys': read("A user's API keys (revoked ones kept for audit)", 'admin', AdminUserRef, AdminApiKeysSchema),
+  'admin.createApiKey': change(
+    'write',
+    'Creates an API key for a user, shown once',
+    'admin',
+    AdminCreateApiKeyInput,
+    AdminCreatedApiKeySchema,
+    { idempotent: false },
+  ),
+  'admin.revokeApiKey': change(
+    'destructive',
+    "Revokes one of a user's API keys",
+    'admin',
+    AdminRevokeApiKeyInput,
+    AdminRevokedApiKeySchema,
+  ),
+  'admin.grantPilot': change(
+    'write',
+    'Lets a user spectate the pilot for some days',
+    'admin',
+    AdminGrantPilotInput,
+    AdminPilotAccessSchema,
+    { idempotent: false },
+  ),
+  'admin.revokePilot': change(
+    'destructive',
+    "Ends a user's pilot grant",
+    'admin',
+    AdminUserRef,
+    AdminPilotRevokedSchema,
+  ),
+  'admin.revokeSessions': change(
+    'destructive',
+    'Ends every session of a user',
+    'admin',
+    AdminUserRef,
+    AdminSessionsRevokedSchema,
+  ),
+  'admin.deleteUser': change(
+    'destructive',
+    'Deletes a user and everything of theirs',
+    'admin',
+    AdminUserRef,
+    AdminUserDeletedSchema,
+    { idempotent: false },
+  ),
+  'admin.disableUser': change('write', 'Disables a user', 'admin', AdminUserRef, AdminUserStatusSchema),
+  'admin.enableUser': change('write', 'Enables a disabled user again', 'admin', AdminUserRef, AdminUserStatusSchema),
+  'admin.oauthClients': read(
+    'Every OAuth client (MCP app), oldest first',
+    'admin',
+    NoInput,
+    z.array(AdminOAuthClientSchema),
+  ),
+  'admin.removeOAuthClient': change(
+    'destructive',
+    'Removes an OAuth client with its codes and tokens',
+    'admin',
+    AdminOAuthClientRef,
+    AdminOAuthClientRemovedSchema,
+  ),
 } as const satisfies Record<string, OperationDeclaration>;
 
 /** The id of a declared operation. */

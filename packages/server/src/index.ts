@@ -199,3 +199,4 @@ export * from './storage/plans-types.js';
 export * from './storage/promotions-types.js';
 export { createSqliteStorage, migrate } from './storage/sqlite/sqlite-storage.js';
 export * from './storage/types.js';
+export { createUseCases, type UseCases } from './use-cases.js';

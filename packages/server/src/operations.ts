@@ -73,6 +73,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'analysis.overview': bind('GET /v2/analysis/:asset_id/overview', ({ useCases, actor }, input) =>
     useCases.analysis.overview(actor, input, input.locale),
   ),
+  'analysis.candles': bind('GET /v2/analysis/:asset_id/candles', ({ useCases, actor }, input) =>
+    useCases.analysis.candles(actor, input),
+  ),
   'analysis.markets': bind('GET /v2/analysis/:asset_id/markets', ({ useCases, actor }, input) =>
     useCases.analysis.markets(actor, input),
   ),
@@ -157,6 +160,22 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'pilot.trackRecord': bind('GET /pilot/spectate/track-record', ({ useCases, actor }, input) =>
     useCases.pilot.trackRecord(actor, input),
   ),
+  // ---- the operator: no REST route, no MCP tool, so no weight row ----
+  'admin.user': bind([], ({ useCases }, input) => useCases.admin.user(input)),
+  'admin.users': bind([], ({ useCases }) => useCases.admin.users()),
+  'admin.setTier': bind([], ({ useCases }, input) => useCases.admin.setTier(input)),
+  'admin.grantTier': bind([], ({ useCases }, input) => useCases.admin.grantTier(input)),
+  'admin.apiKeys': bind([], ({ useCases }, input) => useCases.admin.apiKeys(input)),
+  'admin.createApiKey': bind([], ({ useCases }, input) => useCases.admin.createApiKey(input)),
+  'admin.revokeApiKey': bind([], ({ useCases }, input) => useCases.admin.revokeApiKey(input)),
+  'admin.grantPilot': bind([], ({ useCases }, input) => useCases.admin.grantPilot(input)),
+  'admin.revokePilot': bind([], ({ useCases }, input) => useCases.admin.revokePilot(input)),
+  'admin.revokeSessions': bind([], ({ useCases }, input) => useCases.admin.revokeSessions(input)),
+  'admin.deleteUser': bind([], ({ useCases }, input) => useCases.admin.deleteUser(input)),
+  'admin.disableUser': bind([], ({ useCases }, input) => useCases.admin.disableUser(input)),
+  'admin.enableUser': bind([], ({ useCases }, input) => useCases.admin.enableUser(input)),
+  'admin.oauthClients': bind([], ({ useCases }) => useCases.admin.oauthClients()),
+  'admin.removeOAuthClient': bind([], ({ useCases }, input) => useCases.admin.removeOAuthClient(input)),
 };
 
 /** Who may call an operation: the CLI's admin commands say they are the operator. */

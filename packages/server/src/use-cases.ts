@@ -1,10 +1,14 @@
 import { accountUseCases } from './accounts/use-cases.js';
 import { alertUseCases } from './alerts/use-cases.js';
 import { analysisUseCases } from './analysis/use-cases.js';
+import { authAdminUseCases } from './auth/admin.js';
+import { oauthAdminUseCases } from './auth/oauth/admin.js';
 import { authUseCases } from './auth/use-cases.js';
+import { keyAdminUseCases } from './keys/admin.js';
 import { keyUseCases } from './keys/use-cases.js';
 import { liveUseCases } from './live/use-cases.js';
 import { marketUseCases } from './market/use-cases.js';
+import { pilotAdminUseCases } from './pilot/admin.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
 import { availablePromotions } from './promotions/promotions.js';
@@ -27,6 +31,13 @@ export function createUseCases(deps: AppDeps) {
     promotions: promotionUseCases(deps),
     pilot: pilotUseCases(deps),
     live: liveUseCases(deps),
+    /** The operator's (`marketlens admin ...`): registered as `admin` operations, never served over REST or MCP. */
+    admin: {
+      ...authAdminUseCases(deps),
+      ...oauthAdminUseCases(deps),
+      ...keyAdminUseCases(deps),
+      ...pilotAdminUseCases(deps),
+    },
   };
 }
 

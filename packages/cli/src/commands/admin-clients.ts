@@ -1,9 +1,9 @@
-import { listOAuthClients, removeOAuthClient } from '@marketlens/server';
+import { AppError } from '@marketlens/server';
 import type { Command } from '../args.js';
 import { dataError } from '../errors.js';
 import { table, utc } from '../output/format.js';
 import { printJson } from '../output/json.js';
-import { adminSpec, withStorage } from './admin.js';
+import { adminSpec, asOperator } from './admin.js';
 
 const clientsCommand: Command = {
   spec: adminSpec(
@@ -17,7 +17,7 @@ const clientsCommand: Command = {
     ],
   ),
   async run(args, io) {
-    const clients = await withStorage(args, io, (storage) => listOAuthClients(storage, Date.now()));
+    const clients = await asOperator(args, io, (invoke) => invoke('admin.oauthClients', {}));
     if (args.flag('json')) {
       printJson(io, 'admin.oauth_clients', { clients });
       return;
@@ -49,8 +49,15 @@ const clientRemoveCommand: Command = {
   ]),
   async run(args, io) {
     const id = args.positionals[0];
-    const removed = await withStorage(args, io, (storage) => removeOAuthClient(storage, id));
-    if (!removed) throw dataError('unknown_client', `no OAuth client ${id}`);
+    await asOperator(args, io, async (invoke) => {
+      try {
+        return await invoke('admin.removeOAuthClient', { client_id: id });
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'NotFound')
+          throw dataError('unknown_client', `no OAuth client ${id}`);
+        throw err;
+      }
+    });
     if (args.flag('json')) printJson(io, 'admin.oauth_client.removed', { client_id: id, removed: true });
     else io.stdout(`OAuth client ${id} removed, with its codes and tokens\n`);
   },

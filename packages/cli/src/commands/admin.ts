@@ -1,62 +1,46 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  ADMIN_GRANT_MAX_DAYS,
+  type AdminApiKey,
+  type AdminUser,
+  type OperationId,
+  type OperationOutput,
+  TIERS,
+  type TierName,
+} from '@marketlens/contract';
+import {
   API_KEY_MAX_EXPIRES_DAYS,
-  type ApiKeyRecord,
   AppError,
-  createApiKey,
   createStorage,
+  createUseCases,
+  DEFAULT_CONFIG,
   DEMO_PILOT_DAYS,
-  disableUser,
-  enableUser,
-  grantPilotAccess,
-  grantUserTier,
-  isKeyActive,
+  invokeOperation,
   MAX_ACTIVE_API_KEYS,
+  MCP_CLIENT,
   openDataDir,
   optionsFromEnv,
   PILOT_GRANT_MAX_DAYS,
   PROMOTION_PRO_DAYS,
   parseCredentialsKey,
-  revokeApiKey,
-  revokePilotAccess,
   rotateCredentialsKey,
   type Storage,
-  setUserTier,
-  TIERS,
-  type Tier,
-  tierStanding,
-  type UserRecord,
 } from '@marketlens/server';
 import { type Command, type CommandSpec, JSON_OPTION, type Parsed } from '../args.js';
+import { simulatedVenue } from '../data/source.js';
 import { dataError, usageError } from '../errors.js';
 import type { Io } from '../io.js';
 import { table, utc } from '../output/format.js';
 import { printJson } from '../output/json.js';
+
+export type { AdminApiKey, AdminUser };
 
 const DATA_DIR_OPTION = {
   type: 'string',
   value: '<dir>',
   description: 'server data folder, default MARKETLENS_DATA_DIR or ./data',
 } as const;
-
-/** A user as the admin commands print it: never the password hash. */
-export interface AdminUser {
-  id: string;
-  email: string;
-  /** The base tier an admin set. */
-  tier: Tier;
-  /** The tier in force now (a grant may raise it). */
-  effective_tier: Tier;
-  /** The grant that raises it, with its expiry, or null. */
-  grant: { tier: Tier; source: string; expires_at: number } | null;
-  created_at: number;
-  /** When an operator disabled the account, or null (`admin user disable` / `enable`). */
-  disabled_at: number | null;
-}
-
-/** An API key as the admin commands print it: never its hash. */
-export type AdminApiKey = Omit<ApiKeyRecord, 'key_hash' | 'user_id'>;
 
 /** The spec of an admin subcommand: `--data-dir` and `--json` added, and the data-folder note. */
 export function adminSpec(
@@ -119,32 +103,40 @@ export async function withStorage<T>(args: Parsed, io: Io, work: (storage: Stora
   }
 }
 
-async function findUser(storage: Storage, emailOrId: string): Promise<UserRecord> {
-  const user = (await storage.users.byEmail(emailOrId.trim().toLowerCase())) ?? (await storage.users.byId(emailOrId));
-  if (user === null) throw dataError('unknown_user', `no user ${emailOrId}`);
-  return user;
+/** Runs the declared operation `K` as the operator, with the registry's parse, caller check and error codes. */
+export type Invoke = <K extends OperationId>(id: K, input: Record<string, unknown>) => Promise<OperationOutput<K>>;
+
+/**
+ * Runs `work` as the operator over the server's storage (see {@link withStorage}): each admin
+ * command is an adapter that invokes the `admin.*` operations of the registry (declared in
+ * `@marketlens/contract`, bound in the server), allowed for the operator only.
+ */
+export async function asOperator<T>(args: Parsed, io: Io, work: (invoke: Invoke) => Promise<T>): Promise<T> {
+  return withStorage(args, io, (storage) => {
+    // The admin use cases read only the storage and the clock; the market is the idle simulated venue.
+    const useCases = createUseCases({ storage, config: DEFAULT_CONFIG, now: Date.now, market: simulatedVenue(io.env) });
+    const actor = { caller: { kind: 'anonymous' as const }, client: { ...MCP_CLIENT } };
+    return work(
+      async (id, input) =>
+        (await invokeOperation(useCases, actor, id, input, { operator: true })) as OperationOutput<typeof id>,
+    );
+  });
 }
 
-async function adminUser(storage: Storage, user: UserRecord, now: number): Promise<AdminUser> {
-  const standing = await tierStanding(storage, user.id, user.tier, now);
-  return {
-    id: user.id,
-    email: user.email,
-    tier: user.tier,
-    effective_tier: standing.tier,
-    grant:
-      standing.grant === null
-        ? null
-        : { tier: standing.grant.tier, source: standing.grant.source, expires_at: standing.grant.expires_at },
-    created_at: user.created_at,
-    disabled_at: user.disabled_at ?? null,
-  };
+/** Runs `call`; a `NotFound` (the only one of the operation: the user it names) is exit 3 `unknown_user`. */
+async function onUser<T>(emailOrId: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NotFound') throw dataError('unknown_user', `no user ${emailOrId}`);
+    throw err;
+  }
 }
 
-function tierOf(raw: string, command: string): Tier {
+function tierOf(raw: string, command: string): TierName {
   if (!(TIERS as readonly string[]).includes(raw))
     throw usageError(`tier must be one of ${TIERS.join(', ')}; got '${raw}'`, command);
-  return raw as Tier;
+  return raw as TierName;
 }
 
 function userText(u: AdminUser): string {
@@ -160,22 +152,61 @@ function userText(u: AdminUser): string {
   ]);
 }
 
-const tierCommand: Command = {
-  spec: adminSpec('tier', "set a user's base tier", '<email> <free|pro|elite>', 2),
-  async run(args, io) {
-    const [email, raw] = args.positionals;
-    const tier = tierOf(raw, 'admin tier');
-    const user = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, email);
-      return adminUser(storage, await setUserTier(storage, found.id, tier), Date.now());
-    });
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(`${user.email}: tier ${user.tier} (effective ${user.effective_tier})\n`);
-  },
-};
+/** How an admin command prints its operation's answer: `--json` (its schema and object), else text. */
+interface Printing<K extends OperationId> {
+  schema: string;
+  json(out: OperationOutput<K>): Record<string, unknown>;
+  /** The text for people, from the answer and the input the command line gave. */
+  text(out: OperationOutput<K>, input: Readonly<Record<string, unknown>>): string;
+}
 
-const grantCommand: Command = {
-  spec: adminSpec(
+/**
+ * An admin command over the one user it names (its first argument): `input` reads the rest of the
+ * command line (usage errors before any storage is opened), then it invokes `id` as the operator
+ * with the user, and prints the answer.
+ */
+function onUserCommand<K extends OperationId>(
+  spec: CommandSpec,
+  id: K,
+  printing: Printing<K>,
+  input: (args: Parsed) => Record<string, unknown> = () => ({}),
+): Command {
+  return {
+    spec,
+    async run(args, io) {
+      const [email] = args.positionals;
+      const rest = input(args);
+      const out = await asOperator(args, io, (invoke) => onUser(email, invoke(id, { ...rest, user: email })));
+      if (args.flag('json')) printJson(io, printing.schema, printing.json(out));
+      else io.stdout(printing.text(out, rest));
+    },
+  };
+}
+
+/** `--days` of a grant: an integer 1..`max`, default `fallback`. */
+function daysOf(args: Parsed, fallback: number, max: number, command: string): number {
+  const raw = args.string('days') ?? String(fallback);
+  const days = Number(raw);
+  if (!/^\d+$/.test(raw) || days < 1 || days > max)
+    throw usageError(`--days must be an integer 1..${max}; got '${raw}'`, command);
+  return days;
+}
+
+const ended = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+const tierCommand = onUserCommand(
+  adminSpec('tier', "set a user's base tier", '<email> <free|pro|elite>', 2),
+  'admin.setTier',
+  {
+    schema: 'admin.user',
+    json: (user) => ({ user }),
+    text: (user) => `${user.email}: tier ${user.tier} (effective ${user.effective_tier})\n`,
+  },
+  (args) => ({ tier: tierOf(args.positionals[1], 'admin tier') }),
+);
+
+const grantCommand = onUserCommand(
+  adminSpec(
     'grant',
     'grant a tier for a number of days (a promotion, an affiliate, a courtesy)',
     '<email> <pro|elite>',
@@ -190,57 +221,129 @@ const grantCommand: Command = {
       },
     },
   ),
-  async run(args, io) {
-    const [email, raw] = args.positionals;
-    const tier = tierOf(raw, 'admin grant');
-    const daysRaw = args.string('days') ?? String(PROMOTION_PRO_DAYS);
-    const days = Number(daysRaw);
-    if (!/^\d+$/.test(daysRaw) || days < 1 || days > 3650)
-      throw usageError(`--days must be an integer 1..3650; got '${daysRaw}'`, 'admin grant');
-    const source = (args.string('source') ?? 'admin') as 'promotion' | 'affiliate' | 'admin';
-    const user = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, email);
-      const now = Date.now();
-      await grantUserTier(storage, found.id, tier, days, source, now);
-      return adminUser(storage, found, now);
-    });
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(`${user.email}: ${tier} for ${days} days (effective tier ${user.effective_tier})\n`);
+  'admin.grantTier',
+  {
+    schema: 'admin.user',
+    json: (user) => ({ user }),
+    text: (user, input) =>
+      `${user.email}: ${String(input.tier)} for ${String(input.days)} days (effective tier ${user.effective_tier})\n`,
   },
-};
+  (args) => ({
+    tier: tierOf(args.positionals[1], 'admin grant'),
+    days: daysOf(args, PROMOTION_PRO_DAYS, ADMIN_GRANT_MAX_DAYS, 'admin grant'),
+    source: args.string('source') ?? 'admin',
+  }),
+);
 
-const userCommand: Command = {
-  spec: adminSpec('user', 'show a user: tiers, grant in force', '<email>', 1),
-  async run(args, io) {
-    const user = await withStorage(args, io, async (storage) =>
-      adminUser(storage, await findUser(storage, args.positionals[0]), Date.now()),
-    );
-    if (args.flag('json')) printJson(io, 'admin.user', { user });
-    else io.stdout(userText(user));
+const userCommand = onUserCommand(adminSpec('user', 'show a user: tiers, grant in force', '<email>', 1), 'admin.user', {
+  schema: 'admin.user',
+  json: (user) => ({ user }),
+  text: (user) => userText(user),
+});
+
+const pilotGrantCommand = onUserCommand(
+  adminSpec(
+    'pilot grant',
+    "let a user spectate the pilot whatever their affiliate volume (an operator's grant)",
+    '<email>',
+    1,
+    { days: { type: 'string', value: '<n>', description: `days the grant lasts, default ${DEMO_PILOT_DAYS}` } },
+    ['Granting again replaces the earlier grant. Affiliate volume still qualifies users without one.'],
+  ),
+  'admin.grantPilot',
+  {
+    schema: 'admin.pilot_access',
+    json: (g) => ({ pilot_access: { email: g.email, granted_at: g.granted_at, expires_at: g.expires_at } }),
+    text: (g) => `${g.email}: may spectate the pilot until ${utc(g.expires_at)} UTC\n`,
   },
-};
+  (args) => ({ days: daysOf(args, DEMO_PILOT_DAYS, PILOT_GRANT_MAX_DAYS, 'admin pilot grant') }),
+);
 
-function adminKey({ key_hash: _hash, user_id: _user, ...rest }: ApiKeyRecord): AdminApiKey {
-  return rest;
-}
+const sessionsRevokeCommand = onUserCommand(
+  adminSpec(
+    'sessions revoke',
+    'end every session of a user (and the OAuth grants bound to them); API keys are left as they are',
+    '<email>',
+    1,
+    {},
+    ['Instances believe a session they read for at most one second: the user is signed out everywhere within it.'],
+  ),
+  'admin.revokeSessions',
+  {
+    schema: 'admin.sessions.revoked',
+    json: (done) => ({ ...done }),
+    text: (done) => `${done.email}: ${ended(done.sessions, 'session')} ended\n`,
+  },
+);
+
+const userDeleteCommand = onUserCommand(
+  adminSpec(
+    'user delete',
+    'delete a user and everything of theirs (sessions, API keys, connections, alerts, devices, webhooks), keeping only the audit record of its API keys',
+    '<email>',
+    1,
+    { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
+    ['Cannot be undone: take a backup first (deploy/backup.sh).'],
+  ),
+  'admin.deleteUser',
+  {
+    schema: 'admin.user.deleted',
+    json: (user) => ({ ...user }),
+    text: (user) => `${user.email}: deleted (${user.user_id})\n`,
+  },
+  (args) => {
+    if (!args.flag('yes'))
+      throw usageError(`deleting ${args.positionals[0]} cannot be undone: add --yes`, 'admin user delete');
+    return {};
+  },
+);
+
+const userDisableCommand = onUserCommand(
+  adminSpec(
+    'user disable',
+    'disable a user: no sign-in, every session and OAuth token ended, API keys refused (kept), syncs and alerts paused',
+    '<email|id>',
+    1,
+    {},
+    [
+      "Sign-in and the user's API keys answer 403 AccountDisabled. Undo with 'marketlens admin user enable' (the keys work again; sessions stay ended).",
+      'Instances believe a session they read for at most one second: the user is signed out everywhere within it.',
+    ],
+  ),
+  'admin.disableUser',
+  {
+    schema: 'admin.user.disabled',
+    json: (done) => ({ ...done }),
+    text: (done) => {
+      const state = done.changed ? 'disabled' : `already disabled since ${utc(done.disabled_at ?? 0)} UTC`;
+      return `${done.email}: ${state}; ${ended(done.sessions, 'session')} ended, ${ended(done.oauth_tokens, 'OAuth token')} revoked\n`;
+    },
+  },
+);
+
+const userEnableCommand = onUserCommand(
+  adminSpec(
+    'user enable',
+    'enable a disabled user again: sign-in and the API keys that were active work again',
+    '<email|id>',
+    1,
+    {},
+    ['Sessions and OAuth tokens ended by the disable stay ended: the user signs in again.'],
+  ),
+  'admin.enableUser',
+  {
+    schema: 'admin.user.enabled',
+    json: (done) => ({ user_id: done.user_id, email: done.email, changed: done.changed }),
+    text: (done) => `${done.email}: ${done.changed ? 'enabled' : 'was not disabled'}\n`,
+  },
+);
 
 const when = (t: number | null) => (t === null ? '-' : utc(t));
-
-/** Users are read a page at a time so a large table never sits in one statement's result. */
-const USER_PAGE = 500;
 
 const usersCommand: Command = {
   spec: adminSpec('users', 'list all users: base and effective tier, oldest first', '', 0),
   async run(args, io) {
-    const users = await withStorage(args, io, async (storage) => {
-      const now = Date.now();
-      const all: AdminUser[] = [];
-      for (let offset = 0; ; offset += USER_PAGE) {
-        const page = await storage.users.list({ limit: USER_PAGE, offset });
-        for (const u of page) all.push(await adminUser(storage, u, now));
-        if (page.length < USER_PAGE) return all;
-      }
-    });
+    const users = await asOperator(args, io, (invoke) => invoke('admin.users', {}));
     if (args.flag('json')) {
       printJson(io, 'admin.users', { users });
       return;
@@ -263,13 +366,12 @@ const keysCommand: Command = {
     "New key: 'marketlens admin keys create <email>'; revoke one: 'marketlens admin keys revoke <email> <prefix|id>'.",
   ]),
   async run(args, io) {
-    const { user, keys } = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, args.positionals[0]);
-      const records = await storage.apiKeys.listByUser(found.id);
-      return { user: found, keys: records.map(adminKey) };
-    });
+    const [email] = args.positionals;
+    const listed = await asOperator(args, io, (invoke) => onUser(email, invoke('admin.apiKeys', { user: email })));
+    const { keys } = listed;
+    const user = { email: listed.email };
     if (args.flag('json')) {
-      printJson(io, 'admin.keys', { user_id: user.id, email: user.email, keys });
+      printJson(io, 'admin.keys', { user_id: listed.user_id, email: listed.email, keys });
       return;
     }
     if (keys.length === 0) {
@@ -323,33 +425,32 @@ const keyCreateCommand: Command = {
   ),
   async run(args, io) {
     const days = expiresInDays(args.string('expires-in-days'));
-    const created = await withStorage(args, io, async (storage) => {
-      const user = await findUser(storage, args.positionals[0]);
+    const [email] = args.positionals;
+    const created = await asOperator(args, io, async (invoke) => {
       try {
-        const { key, record } = await createApiKey(storage, user.id, { expires_in_days: days }, Date.now());
-        return { user, key, apiKey: adminKey(record) };
+        return await onUser(email, invoke('admin.createApiKey', { user: email, expires_in_days: days }));
       } catch (err) {
         if (err instanceof AppError && err.code === 'ApiKeyLimitExceeded')
-          throw dataError('api_key_limit', `${user.email} already holds ${MAX_ACTIVE_API_KEYS} active API keys`);
+          throw dataError('api_key_limit', `${email} already holds ${MAX_ACTIVE_API_KEYS} active API keys`);
         throw err;
       }
     });
     if (args.flag('json')) {
       printJson(io, 'admin.key.created', {
-        user_id: created.user.id,
-        email: created.user.email,
+        user_id: created.user_id,
+        email: created.email,
         key: created.key,
-        api_key: created.apiKey,
+        api_key: created.api_key,
       });
       return;
     }
-    const k = created.apiKey;
+    const k = created.api_key;
     io.stdout(
       `${table([
         ['key', created.key],
         ['id', k.id],
         ['prefix', k.prefix],
-        ['user', created.user.email],
+        ['user', created.email],
         ['expires', k.expires_at === null ? 'never' : `${utc(k.expires_at)} UTC`],
       ])}Keep the key now: it is stored only as a hash and cannot be shown again.\n`,
     );
@@ -357,11 +458,12 @@ const keyCreateCommand: Command = {
 };
 
 /** The user's key named by its id or its prefix; a prefix several keys share names the one still active. */
-function findKey(keys: readonly ApiKeyRecord[], idOrPrefix: string, email: string, now: number): ApiKeyRecord {
+function findKey(keys: readonly AdminApiKey[], idOrPrefix: string, email: string, now: number): AdminApiKey {
   const byId = keys.find((k) => k.id === idOrPrefix);
   if (byId !== undefined) return byId;
   const matches = keys.filter((k) => k.prefix === idOrPrefix);
-  const candidates = matches.length > 1 ? matches.filter((k) => isKeyActive(k, now)) : matches;
+  const active = (k: AdminApiKey) => k.revoked_at === null && (k.expires_at === null || k.expires_at > now);
+  const candidates = matches.length > 1 ? matches.filter(active) : matches;
   const [only, ...others] = candidates;
   if (matches.length === 0 || only === undefined)
     throw dataError('unknown_key', `${email} has no API key with id or prefix ${idOrPrefix}`);
@@ -381,181 +483,40 @@ const keyRevokeCommand: Command = {
   ),
   async run(args, io) {
     const [email, idOrPrefix] = args.positionals;
-    const revoked = await withStorage(args, io, async (storage) => {
-      const user = await findUser(storage, email);
-      const now = Date.now();
-      const target = findKey(await storage.apiKeys.listByUser(user.id), idOrPrefix, user.email, now);
+    const revoked = await asOperator(args, io, async (invoke) => {
+      const { email: owner, keys } = await onUser(email, invoke('admin.apiKeys', { user: email }));
+      const target = findKey(keys, idOrPrefix, owner, Date.now());
       const gone = () =>
-        dataError('key_revoked', `API key ${target.prefix} (${target.id}) of ${user.email} is already revoked`);
+        dataError('key_revoked', `API key ${target.prefix} (${target.id}) of ${owner} is already revoked`);
       if (target.revoked_at !== null) throw gone();
       try {
-        await revokeApiKey(storage, user.id, target.id, now);
+        return await invoke('admin.revokeApiKey', { user: email, key_id: target.id });
       } catch (err) {
         // Revoked by someone else between the list and the update.
         if (err instanceof AppError && err.code === 'NotFound') throw gone();
         throw err;
       }
-      const after = (await storage.apiKeys.listByUser(user.id)).find((k) => k.id === target.id) ?? {
-        ...target,
-        revoked_at: now,
-      };
-      return { user, apiKey: adminKey(after) };
     });
     if (args.flag('json')) {
-      printJson(io, 'admin.key.revoked', {
-        user_id: revoked.user.id,
-        email: revoked.user.email,
-        api_key: revoked.apiKey,
-      });
+      printJson(io, 'admin.key.revoked', { user_id: revoked.user_id, email: revoked.email, api_key: revoked.api_key });
       return;
     }
     io.stdout(
-      `${revoked.user.email}: revoked API key ${revoked.apiKey.prefix} (${revoked.apiKey.id}) at ${when(revoked.apiKey.revoked_at)} UTC\n`,
+      `${revoked.email}: revoked API key ${revoked.api_key.prefix} (${revoked.api_key.id}) at ${when(revoked.api_key.revoked_at)} UTC\n`,
     );
-  },
-};
-
-const pilotGrantCommand: Command = {
-  spec: adminSpec(
-    'pilot grant',
-    "let a user spectate the pilot whatever their affiliate volume (an operator's grant)",
-    '<email>',
-    1,
-    { days: { type: 'string', value: '<n>', description: `days the grant lasts, default ${DEMO_PILOT_DAYS}` } },
-    ['Granting again replaces the earlier grant. Affiliate volume still qualifies users without one.'],
-  ),
-  async run(args, io) {
-    const daysRaw = args.string('days') ?? String(DEMO_PILOT_DAYS);
-    const days = Number(daysRaw);
-    if (!/^\d+$/.test(daysRaw) || days < 1 || days > PILOT_GRANT_MAX_DAYS)
-      throw usageError(`--days must be an integer 1..${PILOT_GRANT_MAX_DAYS}; got '${daysRaw}'`, 'admin pilot grant');
-    const grant = await withStorage(args, io, async (storage) => {
-      const user = await findUser(storage, args.positionals[0]);
-      return grantPilotAccess(storage, user.id, days, Date.now());
-    });
-    const view = { email: grant.email, granted_at: grant.granted_at, expires_at: grant.expires_at };
-    if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: view });
-    else io.stdout(`${grant.email}: may spectate the pilot until ${utc(grant.expires_at)} UTC\n`);
   },
 };
 
 const pilotRevokeCommand: Command = {
   spec: adminSpec('pilot revoke', "end a user's pilot grant", '<email>', 1),
   async run(args, io) {
-    const { email, revoked } = await withStorage(args, io, async (storage) => {
-      const user = await findUser(storage, args.positionals[0]);
-      return { email: user.email, revoked: await revokePilotAccess(storage, user.id) };
-    });
+    const [named] = args.positionals;
+    const { email, revoked } = await asOperator(args, io, (invoke) =>
+      onUser(named, invoke('admin.revokePilot', { user: named })),
+    );
     if (!revoked) throw dataError('no_pilot_grant', `${email} holds no pilot grant`);
     if (args.flag('json')) printJson(io, 'admin.pilot_access', { pilot_access: null, email });
     else io.stdout(`${email}: pilot grant ended (affiliate volume may still qualify)\n`);
-  },
-};
-
-/** `marketlens admin ...` subcommands. */
-const sessionsRevokeCommand: Command = {
-  spec: adminSpec(
-    'sessions revoke',
-    'end every session of a user (and the OAuth grants bound to them); API keys are left as they are',
-    '<email>',
-    1,
-    {},
-    ['Instances believe a session they read for at most one second: the user is signed out everywhere within it.'],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    const done = await withStorage(args, io, async (storage) => {
-      const user = await findUser(storage, email);
-      return { user, sessions: await storage.sessions.deleteByUser(user.id) };
-    });
-    if (args.flag('json')) {
-      printJson(io, 'admin.sessions.revoked', {
-        user_id: done.user.id,
-        email: done.user.email,
-        sessions: done.sessions,
-      });
-      return;
-    }
-    io.stdout(`${done.user.email}: ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended\n`);
-  },
-};
-
-const userDeleteCommand: Command = {
-  spec: adminSpec(
-    'user delete',
-    'delete a user and everything of theirs (sessions, API keys, connections, alerts, devices, webhooks), keeping only the audit record of its API keys',
-    '<email>',
-    1,
-    { yes: { type: 'boolean', description: 'really delete (without it, nothing is changed)' } },
-    ['Cannot be undone: take a backup first (deploy/backup.sh).'],
-  ),
-  async run(args, io) {
-    const [email] = args.positionals;
-    if (!args.flag('yes')) throw usageError(`deleting ${email} cannot be undone: add --yes`, 'admin user delete');
-    const user = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, email);
-      if (!(await storage.users.erase(found.id, Date.now()))) throw dataError('unknown_user', `no user ${email}`);
-      return found;
-    });
-    if (args.flag('json')) printJson(io, 'admin.user.deleted', { user_id: user.id, email: user.email });
-    else io.stdout(`${user.email}: deleted (${user.id})\n`);
-  },
-};
-
-const userDisableCommand: Command = {
-  spec: adminSpec(
-    'user disable',
-    'disable a user: no sign-in, every session and OAuth token ended, API keys refused (kept), syncs and alerts paused',
-    '<email|id>',
-    1,
-    {},
-    [
-      "Sign-in and the user's API keys answer 403 AccountDisabled. Undo with 'marketlens admin user enable' (the keys work again; sessions stay ended).",
-      'Instances believe a session they read for at most one second: the user is signed out everywhere within it.',
-    ],
-  ),
-  async run(args, io) {
-    const done = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, args.positionals[0]);
-      return disableUser(storage, found.id, Date.now());
-    });
-    if (args.flag('json')) {
-      printJson(io, 'admin.user.disabled', {
-        user_id: done.user.id,
-        email: done.user.email,
-        disabled_at: done.user.disabled_at ?? null,
-        changed: done.changed,
-        sessions: done.sessions,
-        oauth_tokens: done.oauth_tokens,
-      });
-      return;
-    }
-    const state = done.changed ? 'disabled' : `already disabled since ${utc(done.user.disabled_at ?? 0)} UTC`;
-    io.stdout(
-      `${done.user.email}: ${state}; ${done.sessions} session${done.sessions === 1 ? '' : 's'} ended, ${done.oauth_tokens} OAuth token${done.oauth_tokens === 1 ? '' : 's'} revoked\n`,
-    );
-  },
-};
-
-const userEnableCommand: Command = {
-  spec: adminSpec(
-    'user enable',
-    'enable a disabled user again: sign-in and the API keys that were active work again',
-    '<email|id>',
-    1,
-    {},
-    ['Sessions and OAuth tokens ended by the disable stay ended: the user signs in again.'],
-  ),
-  async run(args, io) {
-    const done = await withStorage(args, io, async (storage) => {
-      const found = await findUser(storage, args.positionals[0]);
-      return enableUser(storage, found.id);
-    });
-    if (args.flag('json')) {
-      printJson(io, 'admin.user.enabled', { user_id: done.user.id, email: done.user.email, changed: done.changed });
-      return;
-    }
-    io.stdout(`${done.user.email}: ${done.changed ? 'enabled' : 'was not disabled'}\n`);
   },
 };
 

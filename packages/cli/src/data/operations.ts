@@ -1,18 +1,23 @@
 /**
  * The questions the CLI's data commands ask, answered as REST answers them: each method is one
- * REST route's question and resolves to that route's `data`, so `--json` speaks the service's
- * dialect (field names, ISO times, defaults, error codes). Two implementations:
+ * declared operation of the service (`OPERATIONS` of `@marketlens/contract`) and resolves to its
+ * REST route's `data`, so `--json` speaks the service's dialect (field names, ISO times, defaults,
+ * error codes). Two implementations:
  *
- * - {@link venueOperations}: the server's own analysis use cases over a market (the simulated venue,
- *   a ccxt venue, yahoo, a `files:` folder), called as a local operator who passes every tier gate;
+ * - {@link venueOperations}: the server's registry of operations over a market (the simulated venue,
+ *   a ccxt venue, yahoo, a `files:` folder), invoked by id as a local operator who passes every tier
+ *   gate, with the same input parse, caller check and error codes as REST;
  * - {@link fileOperations}: one candle file (`--file`), which no REST route reads: the same shapes,
  *   with what a file cannot say (asset, market, pair) null.
- *
- * This is the one place a command reaches the server: an operation registry declared in
- * `@marketlens/server` plugs in here.
  */
 import { basename } from 'node:path';
-import { AnalysisQuery, type AssetClassFilter, ScreenerQuery } from '@marketlens/contract';
+import {
+  AnalysisQuery,
+  type AssetClassFilter,
+  type OperationId,
+  type OperationOutput,
+  ScreenerQuery,
+} from '@marketlens/contract';
 import { analyze, type Candles, defaultTickSize, overviewFacts, renderOverview, resolveLocale } from '@marketlens/core';
 import {
   defaultUniverse,
@@ -25,12 +30,12 @@ import {
   type Universe,
 } from '@marketlens/exchanges';
 import {
-  type AnalysisUseCases,
   type AppDeps,
-  analysisUseCases,
   analysisWire,
   type Caller,
   createSqliteStorage,
+  createUseCases,
+  invokeOperation,
   MCP_CLIENT,
   type ServerConfig,
 } from '@marketlens/server';
@@ -45,16 +50,16 @@ export interface AnalysisQuestion {
   limit: number;
 }
 
-/** `data` of `GET /v2/analysis/{asset_id}`. */
-export type AnalysisData = ReturnType<typeof analysisWire>;
-/** `data` of `GET /v2/analysis/{asset_id}/signal`. */
-export type SignalData = Awaited<ReturnType<AnalysisUseCases['signal']>>;
-/** `data` of `GET /v2/analysis/{asset_id}/overview`. */
-export type OverviewData = Awaited<ReturnType<AnalysisUseCases['overview']>>;
-/** `data` of `GET /v2/analysis/{asset_id}/candles`. */
-export type CandlesData = Awaited<ReturnType<AnalysisUseCases['candles']>>;
-/** `data` of `GET /v2/assets/screener`. */
-export type ScreenerData = Awaited<ReturnType<AnalysisUseCases['screener']>>;
+/** `data` of `GET /v2/analysis/{asset_id}` (operation `analysis.get`). */
+export type AnalysisData = OperationOutput<'analysis.get'>;
+/** `data` of `GET /v2/analysis/{asset_id}/signal` (`analysis.signal`). */
+export type SignalData = OperationOutput<'analysis.signal'>;
+/** `data` of `GET /v2/analysis/{asset_id}/overview` (`analysis.overview`). */
+export type OverviewData = OperationOutput<'analysis.overview'>;
+/** `data` of `GET /v2/analysis/{asset_id}/candles` (`analysis.candles`). */
+export type CandlesData = OperationOutput<'analysis.candles'>;
+/** `data` of `GET /v2/assets/screener` (`analysis.screener`). */
+export type ScreenerData = OperationOutput<'analysis.screener'>;
 
 /** A REST answer as a file gives it: no asset (unless named), no market, no pair, maybe no timeframe. */
 export type Answer<T extends { asset: unknown; market_type: unknown; pair: unknown; timeframe: unknown }> = Omit<
@@ -148,9 +153,11 @@ function universeOf(market: MarketData | undefined): Universe {
 }
 
 /**
- * The REST questions over `market`, answered by the server's analysis use cases on the server's
- * `config` (plan costs, the expected-R floor, the overview rewrite), at the clock `now`. The
- * use cases record a served plan as published: here into an in-memory storage, discarded on close.
+ * The REST questions over `market`, each invoked by its operation id through the server's registry
+ * (`invokeOperation`, what `Marketlens.invoke` runs) on the server's `config` (plan costs, the
+ * expected-R floor, the overview rewrite), at the clock `now`: the input parsed by the operation's
+ * schema, the caller checked, the use case run. The use cases record a served plan as published:
+ * here into an in-memory storage, discarded on close.
  */
 export async function venueOperations(options: {
   market: MarketData;
@@ -163,7 +170,9 @@ export async function venueOperations(options: {
   if (user === null) throw new Error('the in-memory storage refused the operator');
   const caller: Caller = { kind: 'session', user, tier: 'elite', tier_expires_at: null, api_key_id: null };
   const actor = { caller, client: CLI_CLIENT };
-  const uses = analysisUseCases(deps);
+  const useCases = createUseCases(deps);
+  const invoke = async <K extends OperationId>(id: K, input: Record<string, unknown>) =>
+    (await invokeOperation(useCases, actor, id, input)) as OperationOutput<K>;
   const request = (q: AnalysisQuestion) => ({
     asset_id: q.asset_id,
     timeframe: q.timeframe,
@@ -171,11 +180,12 @@ export async function venueOperations(options: {
     ...(q.market_type === undefined ? {} : { market_type: q.market_type }),
   });
   return {
-    analysis: async (q) => analysisWire(await uses.get(actor, request(q))),
-    signal: (q) => uses.signal(actor, request(q)),
-    overview: (q, locale) => uses.overview(actor, request(q), locale),
-    candles: (q) => uses.candles(actor, request(q)),
-    screener: (assetClass) => uses.screener(actor, assetClass),
+    analysis: (q) => invoke('analysis.get', request(q)),
+    signal: (q) => invoke('analysis.signal', request(q)),
+    overview: (q, locale) =>
+      invoke('analysis.overview', { ...request(q), ...(locale === undefined ? {} : { locale }) }),
+    candles: (q) => invoke('analysis.candles', request(q)),
+    screener: (assetClass) => invoke('analysis.screener', { asset_class: assetClass }),
     quoting: (answer) => quotingOf(options.market, answer),
     close: () => storage.close(),
   };

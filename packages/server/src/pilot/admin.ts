@@ -3,6 +3,7 @@
  * spectate it, whatever a user's affiliate volume.
  */
 import { userOf } from '../auth/admin.js';
+import type { AppDeps } from '../platform/deps.js';
 import type { PilotAccessRecord } from '../storage/plans-types.js';
 import type { Storage } from '../storage/types.js';
 
@@ -33,4 +34,22 @@ export async function grantPilotAccess(
 export async function revokePilotAccess(storage: Storage, emailOrId: string): Promise<boolean> {
   const user = await userOf(storage, emailOrId);
   return storage.pilot.revokeAccess(user.id);
+}
+
+/**
+ * The operator's operations on the pilot (`admin.grantPilot`, `admin.revokePilot`), run only for
+ * the operator (`marketlens admin pilot ...`). An unknown user is `NotFound`; revoking where no
+ * grant was in force answers `revoked: false`.
+ */
+export function pilotAdminUseCases(deps: AppDeps) {
+  return {
+    async grantPilot(input: { user: string; days: number }) {
+      const grant = await grantPilotAccess(deps.storage, input.user, input.days, deps.now());
+      return { user_id: grant.user_id, email: grant.email, granted_at: grant.granted_at, expires_at: grant.expires_at };
+    },
+    async revokePilot(input: { user: string }) {
+      const user = await userOf(deps.storage, input.user);
+      return { user_id: user.id, email: user.email, revoked: await deps.storage.pilot.revokeAccess(user.id) };
+    },
+  };
 }
