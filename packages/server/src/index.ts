@@ -27,13 +27,6 @@ export {
   MAX_CONNECTIONS_PER_USER,
   type UserConnectionView,
 } from './accounts/connections.js';
-export {
-  CredentialsDecryptError,
-  decryptCredentials,
-  encryptCredentials,
-  loadOrCreateKeyFile,
-  parseCredentialsKey,
-} from './accounts/credentials-crypto.js';
 export { type KeyRotationReport, rotateCredentialsKey } from './accounts/key-rotation.js';
 export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
@@ -166,6 +159,13 @@ export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from
 export { RATE_LIMIT_WEIGHTS } from './platform/rate-limit/weights.js';
 export { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './platform/router/memo-router.js';
+export {
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+  loadOrCreateKeyFile,
+  parseCredentialsKey,
+} from './platform/secrets.js';
 export {
   type AdminCampaign,
   type AdminInvitation,
