@@ -33,7 +33,7 @@ export { type SyncContext, type SyncResult, syncConnection } from './accounts/sy
 export { SyncScheduler } from './accounts/sync/scheduler.js';
 export { FREE_ALERT_LIMIT } from './alerts/limits.js';
 export type { DeliveryReport } from './alerts/push/delivery.js';
-export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js';
+export type { PilotTradeNotice } from './alerts/push/pilot.js';
 export { deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
@@ -80,6 +80,8 @@ export {
   smtpMailer,
 } from './auth/verification/mailer.js';
 export { VERIFICATION_TTL_MS } from './auth/verification/verification.js';
+// The pilot trade push wired to the pilot's eligibility (the composition root's, alerts import no pilot).
+export { notifyPilotTrade } from './background.js';
 export {
   ConfigError,
   type LoadConfigInput,

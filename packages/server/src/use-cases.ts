@@ -7,6 +7,7 @@ import { liveUseCases } from './live/use-cases.js';
 import { marketUseCases } from './market/use-cases.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
+import { pilotEligible } from './promotions/eligibility.js';
 import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
 
@@ -25,7 +26,8 @@ export function createUseCases(deps: AppDeps) {
     auth: authUseCases(deps),
     keys: keyUseCases(deps),
     promotions: promotionUseCases(deps),
-    pilot: pilotUseCases(deps),
+    // Who may spectate the pilot is the promotions' standing (a grant or affiliate volume): given to it.
+    pilot: pilotUseCases(deps, pilotEligible),
     live: liveUseCases(deps),
   };
 }
