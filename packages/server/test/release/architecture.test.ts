@@ -117,11 +117,9 @@ describe('scripts/architecture.mjs floors of the server', () => {
   it('refuses an import between two features side by side, though it closes no loop', () => {
     const graph = edges([...SIDE_BY_SIDE, ['alerts/scheduler.ts', 'live/live.ts']]);
     expect(arch.folderLoops(graph, {}, [PKG])).toEqual([]);
-    expect(arch.floorProblems(graph, FLOORS, SRC, [])).toEqual(
-      ['packages/p/src/alerts/ imports live/: two features side by side import neither the other'].map((p) =>
-        expect.stringContaining(p.replace('packages/p/src', '')),
-      ),
-    );
+    expect(arch.floorProblems(graph, FLOORS, SRC, [])).toEqual([
+      expect.stringContaining('src/alerts/ imports live/: two features side by side import neither the other'),
+    ]);
     // Listed as debt, it is set aside; listed once gone, it must be struck.
     expect(arch.floorProblems(graph, FLOORS, SRC, ['alerts/ -> live/'])).toEqual([]);
     expect(arch.floorProblems(edges(SIDE_BY_SIDE), FLOORS, SRC, ['alerts/ -> live/'])).toEqual([
