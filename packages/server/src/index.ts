@@ -31,6 +31,7 @@ export { type KeyRotationReport, rotateCredentialsKey } from './accounts/key-rot
 export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
 export { SyncScheduler } from './accounts/sync/scheduler.js';
+export type { AlertTriggeredEvent } from './alerts/config.js';
 export { FREE_ALERT_LIMIT } from './alerts/limits.js';
 export type { DeliveryReport } from './alerts/push/delivery.js';
 export type { PilotTradeNotice } from './alerts/push/pilot.js';

@@ -3,7 +3,9 @@
  * (`MARKETLENS_SECRET_KEY`, base64) or, for the embedded default, a key file generated once in the
  * data directory (mode 0600). A blob is `base64(version | iv | tag | ciphertext)`; the connection id
  * is the additional authenticated data, so a blob copied onto another connection does not open.
- * Nothing here logs, and no error message carries a credential.
+ * Nothing here logs, and no error message carries a credential. Infrastructure, not a feature: the
+ * accounts' connection credentials and the alerts' webhook secrets are both sealed with it, under the
+ * app's key ({@link credentialsKeyOf}).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
