@@ -10,7 +10,9 @@
  *
  * It also refuses a loop between the folders of a package (the first level under `src`, and the
  * files beside them; the arrows FOLDER_LOOP_DEBT lists aside), an import from the server's
- * infrastructure (`storage/`, `platform/`) into a feature, and draws the server's folders by floor.
+ * infrastructure (`storage/`, `platform/`) into a feature, an import of the server that runs up its
+ * declared floors (SERVER_FLOORS) or between two features standing side by side, and draws the
+ * server's folders by floor.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -294,30 +296,95 @@ export function infrastructureProblems(fileEdges, debt = FOLDER_LOOP_DEBT['@mark
 }
 
 /**
- * The server's folders drawn by floor, from the code: each arrow is an import the layering allows
- * (arrows implied by two others left out), each dotted arrow one FOLDER_LOOP_DEBT still lists.
+ * The server's floors, bottom up: each room (a first-level folder of packages/server/src, or a file
+ * beside them) stands on one, and imports only rooms of the floors below it and, by the floor's
+ * kind, of its own floor: on a `stacked` floor the rooms listed before it; `side by side`, none (where
+ * one feature's event is another's work, the composition root passes a function); on the `wiring`
+ * floor, the composition root, any (its loops are refused by `folderLoops`). The composition root
+ * holds the files beside the folders and the folders it lists; a folder placed on no floor is refused.
  */
-export function serverMermaid(fileEdges, debt = FOLDER_LOOP_DEBT['@marketlens/server']) {
+export const SERVER_FLOORS = [
+  { name: 'infrastructure', rooms: ['storage/', 'platform/'], kind: 'stacked' },
+  // A caller and its standing, the market data, and the analysis that reads it.
+  { name: 'shared domain', rooms: ['auth/', 'market/', 'analysis/'], kind: 'stacked' },
+  {
+    name: 'features',
+    rooms: ['accounts/', 'alerts/', 'keys/', 'live/', 'pilot/', 'promotions/'],
+    kind: 'side by side',
+  },
+  { name: 'composition root', rooms: ['config/', 'mcp/'], kind: 'wiring', filesBeside: true },
+];
+
+/**
+ * Imports between two features of one floor, or up the floors, still there: known debt, listed
+ * (`from -> to`) so that it can only shrink. Empty since session 15.
+ */
+export const SERVER_FLOOR_DEBT = [];
+
+/** Where a room stands in `floors`: its floor's index and its place on that floor, or null when placed nowhere. */
+function placeOf(floors, room) {
+  for (const [i, floor] of floors.entries()) {
+    const at = floor.rooms.indexOf(room);
+    if (at >= 0) return { floor: i, at };
+    if (floor.filesBeside && !room.endsWith('/')) return { floor: i, at: floor.rooms.length };
+  }
+  return null;
+}
+
+/**
+ * The imports between the rooms of `srcDir` that the floors refuse, as problems: a room placed on
+ * no floor, an import up the floors, an import between two rooms side by side, or, on a stacked
+ * floor, from a room to one listed after it. The arrows of `debt` are set aside; a debt entry whose
+ * import is gone is a problem too (strike it).
+ */
+export function floorProblems(
+  fileEdges,
+  floors = SERVER_FLOORS,
+  srcDir = join(ROOT, 'packages/server/src'),
+  debt = SERVER_FLOOR_DEBT,
+) {
+  const { edges } = folderGraph(fileEdges, srcDir);
+  const problems = [];
+  for (const arrow of debt) {
+    const [a, b] = arrow.split(' -> ');
+    if (!edges.get(a)?.has(b))
+      problems.push(`${arrow} is listed in SERVER_FLOOR_DEBT but no longer imported (strike it)`);
+  }
+  const where = relative(ROOT, srcDir);
+  for (const room of [...edges.keys()].sort()) {
+    if (placeOf(floors, room) === null) problems.push(`${where}/${room} stands on no floor of SERVER_FLOORS`);
+  }
+  for (const from of [...edges.keys()].sort()) {
+    const a = placeOf(floors, from);
+    if (a === null) continue;
+    for (const to of [...edges.get(from)].sort()) {
+      const b = placeOf(floors, to);
+      if (b === null || debt.includes(`${from} -> ${to}`)) continue;
+      const floor = floors[a.floor];
+      if (b.floor > a.floor) {
+        problems.push(`${where}/${from} imports ${to}: up from the ${floor.name} to the ${floors[b.floor].name}`);
+      } else if (b.floor === a.floor && floor.kind === 'side by side') {
+        problems.push(`${where}/${from} imports ${to}: two ${floor.name} side by side import neither the other`);
+      } else if (b.floor === a.floor && floor.kind === 'stacked' && b.at > a.at) {
+        problems.push(`${where}/${from} imports ${to}: on the ${floor.name}, ${to} stands above ${from}`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * The server's folders drawn by their declared floors (SERVER_FLOORS), from the code: each arrow is
+ * an import the layering allows (arrows implied by two others left out), each dotted arrow one
+ * FOLDER_LOOP_DEBT or SERVER_FLOOR_DEBT still lists.
+ */
+export function serverMermaid(fileEdges, debt = [...FOLDER_LOOP_DEBT['@marketlens/server'], ...SERVER_FLOOR_DEBT]) {
   const srcDir = join(ROOT, 'packages/server/src');
   const { edges } = folderGraph(fileEdges, srcDir);
   for (const arrow of debt) {
     const [a, b] = arrow.split(' -> ');
     edges.get(a)?.delete(b);
   }
-  const floor = new Map();
-  // A loop the debt does not list is reported by folderLoopProblems; here it only must not recurse
-  // forever (a room met again while its floor is being found counts as floor 0 for that path).
-  const visiting = new Set();
-  const floorOf = (v) => {
-    if (visiting.has(v)) return 0;
-    if (!floor.has(v)) {
-      visiting.add(v);
-      floor.set(v, 1 + Math.max(0, ...[...edges.get(v)].map(floorOf)));
-      visiting.delete(v);
-    }
-    return floor.get(v);
-  };
-  for (const v of edges.keys()) floorOf(v);
   // An arrow a -> b is implied when a reaches b through another room.
   const reaches = (from, to, skip) => {
     const seen = new Set();
@@ -333,14 +400,15 @@ export function serverMermaid(fileEdges, debt = FOLDER_LOOP_DEBT['@marketlens/se
   };
   const id = (room) => room.replace(/\.ts$/, '_ts').replace(/[^A-Za-z0-9_]/g, '');
   const lines = ['```mermaid', 'flowchart BT'];
-  const floors = [...new Set(floor.values())].sort((a, b) => a - b);
-  for (const f of floors) {
-    lines.push(`  subgraph floor${f}["floor ${f}"]`);
-    for (const room of [...edges.keys()].filter((r) => floor.get(r) === f).sort())
+  const rooms = [...edges.keys()].sort();
+  for (const [i, floor] of SERVER_FLOORS.entries()) {
+    lines.push(`  subgraph floor${i + 1}["floor ${i + 1}: ${floor.name}"]`);
+    for (const room of rooms.filter((r) => placeOf(SERVER_FLOORS, r)?.floor === i))
       lines.push(`    ${id(room)}["${room}"]`);
     lines.push('  end');
   }
-  for (const from of [...edges.keys()].sort()) {
+  for (const room of rooms.filter((r) => placeOf(SERVER_FLOORS, r) === null)) lines.push(`  ${id(room)}["${room}"]`);
+  for (const from of rooms) {
     for (const to of [...edges.get(from)].sort()) if (!reaches(from, to, to)) lines.push(`  ${id(from)} --> ${id(to)}`);
   }
   for (const arrow of [...debt].sort()) {
@@ -355,6 +423,7 @@ function main() {
   const { pkgEdges, fileEdges, problems } = readGraph();
   problems.push(...folderLoops(fileEdges));
   problems.push(...infrastructureProblems(fileEdges));
+  problems.push(...floorProblems(fileEdges));
   for (const cycle of cyclesOf(fileEdges)) {
     problems.push(`import cycle: ${cycle.map((f) => relative(ROOT, f)).join(' <-> ')}`);
   }

@@ -4,7 +4,8 @@
  * it (relative imports of the non-test `.ts` files, type-only imports included): its rooms (the
  * first-level folders of packages/server/src and the files beside them), the arrows between rooms,
  * the loops (strongly connected components), the floors, the imports that run back up, and the
- * lines of packages/server/src. docs/architecture.md quotes its output before and after a change.
+ * lines of packages/server/src, and, for the server, its declared floors (SERVER_FLOORS) with the
+ * imports they refuse. docs/architecture.md quotes its output before and after a change.
  *
  *   node scripts/server-graph.mjs            the numbers
  *   node scripts/server-graph.mjs --edges    also every arrow, with its count of file imports
@@ -12,7 +13,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { cyclesOf, FOLDER_LOOP_DEBT, floorsOf, folderGraph, readGraph } from './architecture.mjs';
+import {
+  cyclesOf,
+  FOLDER_LOOP_DEBT,
+  floorProblems,
+  floorsOf,
+  folderGraph,
+  readGraph,
+  SERVER_FLOOR_DEBT,
+  SERVER_FLOORS,
+} from './architecture.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const at = process.argv.indexOf('--package');
@@ -58,6 +68,15 @@ console.log(
     checkedLoops.length === 0 ? `, floors ${Math.max(...floorsOf(checked).floor.values())}` : ''
   }`,
 );
+if (pkgName === '@marketlens/server') {
+  console.log(`declared floors ${SERVER_FLOORS.length} (SERVER_FLOORS, bottom up)`);
+  for (const f of SERVER_FLOORS)
+    console.log(`  ${f.name} (${f.kind})  ${f.rooms.join(' ')}${f.filesBeside ? ' and the files beside' : ''}`);
+  const refused = floorProblems(fileEdges, SERVER_FLOORS, srcDir, []);
+  console.log(
+    `imports the floors refuse ${refused.length} (${SERVER_FLOOR_DEBT.length} listed as debt)${refused.map((p) => `\n  ${p}`).join('')}`,
+  );
+}
 if (process.argv.includes('--edges')) {
   console.log('arrows');
   for (const [k, w] of [...graph.weights].sort(([a], [b]) => a.localeCompare(b))) console.log(`  ${k}  ${w}`);

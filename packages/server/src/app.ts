@@ -20,6 +20,7 @@ import { SessionCache } from './auth/session-cache.js';
 import { apiKeyRecord } from './auth/tiers.js';
 import { refuseQueryKey } from './keys/query-key.js';
 import { registerApiKeyRoutes } from './keys/routes/v1-api-keys.js';
+import { publishUserEvent } from './live/live.js';
 import { registerStreamRoutes } from './live/routes/v2-stream.js';
 import { registerLegacyAssetRoutes } from './market/routes/v1-assets.js';
 import { registerExchangeRoutes } from './market/routes/v1-exchanges.js';
@@ -82,6 +83,8 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // Completed in place, not copied: the app and the code that built its deps (the server's jobs,
   // the MCP backend) share one object, so what either adds later the other sees.
   deps.sessionCache ??= new SessionCache();
+  // A fired alert is a user event of `live/`: alerts are given the publisher, neither imports the other.
+  deps.onAlertTriggered ??= (userId, event) => publishUserEvent(deps, userId, 'alert', event);
   const useCases = options.useCases ?? createUseCases(deps);
   const app = new OpenAPIHono<AppEnv>({
     // hono's router with each recent path's answer remembered (see MemoRouter for why).

@@ -1,7 +1,7 @@
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { openConnection } from './accounts/connections.js';
 import { SyncScheduler } from './accounts/sync/scheduler.js';
-import { notifyPilotTrade } from './alerts/push/pilot.js';
+import { type PilotTradeNotice, notifyPilotTrade as pushPilotTrade } from './alerts/push/pilot.js';
 import { AlertScheduler } from './alerts/scheduler.js';
 import { scheduleBacktest } from './analysis/backtest/backtest.js';
 import { startMarketWarmer } from './analysis/market-warm.js';
@@ -10,10 +10,12 @@ import { publishUserEvent } from './live/live.js';
 import { marketOf } from './market/market.js';
 import { pilotSeries } from './pilot/bot.js';
 import { DEFAULT_PILOT_CONFIG } from './pilot/config.js';
+import { pilotEligibility } from './pilot/eligibility.js';
 import { startPilot } from './pilot/scheduler.js';
 import type { AppDeps } from './platform/deps.js';
 import { type JobRunner, type JobRunObserver, observeJobs } from './platform/jobs/runner.js';
 import { type RunningWorker, startJobWorker, type WorkerOptions } from './platform/jobs/worker.js';
+import { pilotEligible } from './promotions/eligibility.js';
 
 export interface BackgroundOptions {
   /** Refresh the favorites' and popular assets' analyses this often (real sources only; absent or 0: never). */
@@ -39,6 +41,22 @@ export interface BackgroundJobs {
  * synced connection is a user event of `live/`, a pilot trade a push of `alerts/`). The platform's
  * runners (`platform/jobs/`) know no feature.
  */
+
+/**
+ * Writes the `pilot_trade` push of a trade the pilot just opened to the users who may spectate it
+ * (alerts' `notifyPilotTrade`, wired here to the pilot's eligibility and the promotions' standing,
+ * since neither feature imports the other). `isPilotEligible` absent: the host's
+ * `deps.isPilotEligible`, else a grant or affiliate volume at the configured threshold. Returns the
+ * outbox rows written; calling it again for the same trade writes none. The package's public
+ * `notifyPilotTrade`.
+ */
+export function notifyPilotTrade(
+  deps: AppDeps,
+  trade: PilotTradeNotice,
+  isPilotEligible: (userId: string) => Promise<boolean> = pilotEligibility(deps, pilotEligible),
+): Promise<number> {
+  return pushPilotTrade(deps, trade, isPilotEligible);
+}
 
 /**
  * Declares every background job of the server on `runner` and works them there: the account sync
@@ -74,6 +92,8 @@ export async function startBackgroundJobs(
       }),
   });
   deps.requestSync = (id) => sync.requestSync(id);
+  // A fired alert is a user event of `live/` (also set by `createApp`; a worker process has no app).
+  deps.onAlertTriggered ??= (userId, event) => publishUserEvent(deps, userId, 'alert', event);
   const alerts = new AlertScheduler(deps, { onError: (err) => log(`alert scheduler: ${describe(err)}`) });
   deps.pilot = { onPilotTrade: async (trade) => void (await notifyPilotTrade(deps, trade)) };
   const pilot = (deps.config.pilot ?? DEFAULT_PILOT_CONFIG).enabled

@@ -27,20 +27,14 @@ export {
   MAX_CONNECTIONS_PER_USER,
   type UserConnectionView,
 } from './accounts/connections.js';
-export {
-  CredentialsDecryptError,
-  decryptCredentials,
-  encryptCredentials,
-  loadOrCreateKeyFile,
-  parseCredentialsKey,
-} from './accounts/credentials-crypto.js';
 export { type KeyRotationReport, rotateCredentialsKey } from './accounts/key-rotation.js';
 export { type BackoffOptions, backoffDelay } from './accounts/sync/backoff.js';
 export { type SyncContext, type SyncResult, syncConnection } from './accounts/sync/job.js';
 export { SyncScheduler } from './accounts/sync/scheduler.js';
+export type { AlertTriggeredEvent } from './alerts/config.js';
 export { FREE_ALERT_LIMIT } from './alerts/limits.js';
 export type { DeliveryReport } from './alerts/push/delivery.js';
-export { notifyPilotTrade, type PilotTradeNotice } from './alerts/push/pilot.js';
+export type { PilotTradeNotice } from './alerts/push/pilot.js';
 export { deliverDue } from './alerts/push/sender.js';
 export type { PushRequest, PushResponse, PushTransport } from './alerts/push/transport.js';
 export { AlertScheduler, evaluateAlerts, type TickReport } from './alerts/scheduler.js';
@@ -87,6 +81,8 @@ export {
   smtpMailer,
 } from './auth/verification/mailer.js';
 export { VERIFICATION_TTL_MS } from './auth/verification/verification.js';
+// The pilot trade push wired to the pilot's eligibility (the composition root's, alerts import no pilot).
+export { notifyPilotTrade } from './background.js';
 export {
   ConfigError,
   type LoadConfigInput,
@@ -166,6 +162,13 @@ export { PLATFORM_SERVER_OPTIONS, PlatformResponse, type RateLimitHeaders } from
 export { RATE_LIMIT_WEIGHTS } from './platform/rate-limit/weights.js';
 export { openSharedState, type SharedState } from './platform/redis/shared-state.js';
 export { MEMO_ROUTER_MAX_PATH_LENGTH, MEMO_ROUTER_MAX_PATHS, MemoRouter } from './platform/router/memo-router.js';
+export {
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+  loadOrCreateKeyFile,
+  parseCredentialsKey,
+} from './platform/secrets.js';
 export {
   type AdminCampaign,
   type AdminInvitation,

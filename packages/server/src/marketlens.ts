@@ -4,7 +4,6 @@ import type { ServiceTrackRecord, TrackRecordQuery } from '@marketlens/contract'
 import { type MarketData, openMarket, sourceName } from '@marketlens/exchanges';
 import type { Backend } from '@marketlens/mcp';
 import type { Logger } from 'pino';
-import { KEY_FILE_NAME, loadOrCreateKeyFile } from './accounts/credentials-crypto.js';
 import { refreshBacktest } from './analysis/backtest/backtest.js';
 import { shareInvalidations } from './auth/session-cache.js';
 import { mailerOf } from './auth/verification/mailer.js';
@@ -23,6 +22,7 @@ import { createLogger } from './platform/observability/logger.js';
 import { createMetrics } from './platform/observability/metrics.js';
 import { type MetricsListener, startMetricsListener } from './platform/observability/metrics-listener.js';
 import { openSharedState, type SharedState } from './platform/redis/shared-state.js';
+import { KEY_FILE_NAME, loadOrCreateKeyFile } from './platform/secrets.js';
 import { type RunningServer, startServer } from './server.js';
 import { createStorage } from './storage/create-storage.js';
 import { migrateDatabaseCounting } from './storage/sql/migrate.js';

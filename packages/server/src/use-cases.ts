@@ -11,6 +11,7 @@ import { marketUseCases } from './market/use-cases.js';
 import { pilotAdminUseCases } from './pilot/admin.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
+import { pilotEligible } from './promotions/eligibility.js';
 import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
 
@@ -29,7 +30,8 @@ export function createUseCases(deps: AppDeps) {
     auth: authUseCases(deps),
     keys: keyUseCases(deps),
     promotions: promotionUseCases(deps),
-    pilot: pilotUseCases(deps),
+    // Who may spectate the pilot is the promotions' standing (a grant or affiliate volume): given to it.
+    pilot: pilotUseCases(deps, pilotEligible),
     live: liveUseCases(deps),
     /** The operator's (`marketlens admin ...`): registered as `admin` operations, never served over REST or MCP. */
     admin: {

@@ -4,7 +4,7 @@
  * a stored connection's account for the sync job. Credentials never leave this module and the sync
  * job in clear, and never reach a response or a log line.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { connectionWire, type UserConnection } from '@marketlens/contract';
 import {
   type AccountData,
@@ -26,14 +26,9 @@ import { marketOf } from '../market/market.js';
 import { stateKey, stateOf } from '../platform/app-state.js';
 import type { AppDeps } from '../platform/deps.js';
 import { AppError } from '../platform/errors/app-error.js';
+import { credentialsKeyOf, encryptCredentials, openCredentials } from '../platform/secrets.js';
 import type { ConnectionRecord } from '../storage/account-types.js';
 import type { AccountConnection } from './config.js';
-import {
-  CREDENTIALS_KEY_BYTES,
-  CredentialsDecryptError,
-  decryptCredentials,
-  encryptCredentials,
-} from './credentials-crypto.js';
 
 /** Exchanges a user can connect: the ccxt venues and the simulated venue. */
 export const CONNECTABLE_VENUES: readonly string[] = [...CCXT_VENUES, SIMULATED_VENUE_ID];
@@ -53,15 +48,6 @@ export interface ConnectInput {
 
 /** A connection as the API shows it (the contract's `UserConnection`): never its credentials. */
 export type UserConnectionView = UserConnection;
-
-/**
- * The credentials key of an app: the configured one, else one random key for the app's life,
- * kept on its deps (never persisted).
- */
-export function credentialsKeyOf(deps: AppDeps): Uint8Array {
-  deps.credentialsKey ??= randomBytes(CREDENTIALS_KEY_BYTES);
-  return deps.credentialsKey;
-}
 
 function isSimulatedVenue(market: MarketData): market is SimulatedVenue {
   const m = market as Partial<SimulatedVenue>;
@@ -91,20 +77,6 @@ export async function accountFor(
     return createSimulatedAccount(simulatedVenueOf(deps), { connection: connection.id });
   }
   return createCcxtAccountData({ venue: connection.venue, connection: connection.id, credentials, now: deps.now });
-}
-
-/**
- * Decrypts a stored blob with the credentials key, or, when it does not open, with the key before
- * a rotation (`previousCredentialsKey`); throws `CredentialsDecryptError` when neither opens it.
- */
-export function openCredentials(deps: AppDeps, id: string, blob: string): VenueCredentials {
-  try {
-    return decryptCredentials(credentialsKeyOf(deps), id, blob);
-  } catch (err) {
-    const previous = deps.previousCredentialsKey;
-    if (previous === undefined || !(err instanceof CredentialsDecryptError)) throw err;
-    return decryptCredentials(previous, id, blob);
-  }
 }
 
 /** Opens a stored connection's account with its decrypted credentials; also returns the secrets to redact. */

@@ -2,10 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { SIMULATED_VENUE_ID } from '@marketlens/exchanges';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppDeps } from '../platform/deps.js';
+import {
+  CredentialsDecryptError,
+  decryptCredentials,
+  encryptCredentials,
+  openCredentials,
+} from '../platform/secrets.js';
 import type { SqlStorage } from '../storage/sql/storage.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
-import { openCredentials } from './connections.js';
-import { CredentialsDecryptError, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
 import { rotateCredentialsKey } from './key-rotation.js';
 
 const NOW = Date.UTC(2026, 10, 28);

@@ -3,9 +3,10 @@
  * signing secrets) re-encrypted under the new key, while the instances accept both keys
  * (`MARKETLENS_SECRET_KEY` = new, `MARKETLENS_SECRET_KEY_PREVIOUS` = old).
  */
+
+import { CredentialsDecryptError, decryptCredentials, encryptCredentials } from '../platform/secrets.js';
 import type { SqlStorage } from '../storage/sql/storage.js';
 import type { Storage } from '../storage/types.js';
-import { CredentialsDecryptError, decryptCredentials, encryptCredentials } from './credentials-crypto.js';
 
 /** What one rotation did, table by table. */
 export interface KeyRotationReport {

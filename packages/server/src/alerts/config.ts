@@ -2,6 +2,18 @@ import { type SettingsGroup, setting } from '../platform/settings.js';
 import type { PushTransport } from './push/transport.js';
 import { DEFAULT_VAPID_SUBJECT } from './push/vapid.js';
 
+/** What the owner's open streams hear of an alert that fired (the `alert` user event). */
+export interface AlertTriggeredEvent {
+  alert_id: string;
+  asset_id: string;
+  kind: string;
+  title: string;
+  body: string;
+  value: number;
+  candle_time: string;
+  triggered_at: string;
+}
+
 /** Web Push delivery settings. */
 export interface PushConfig {
   /** VAPID keys (env `MARKETLENS_VAPID_PUBLIC_KEY` / `_PRIVATE_KEY` / `_SUBJECT`); null: generated once, kept in storage. */
@@ -20,6 +32,12 @@ declare global {
     interface Deps {
       /** Sends one Web Push request (alerts/push); absent: `fetch`. */
       pushTransport?: PushTransport;
+      /**
+       * Told of each alert that fires, after its push and webhooks are staged: the composition root
+       * (`createApp`, `startBackgroundJobs`) passes live/'s user event; absent: no stream hears of it.
+       * It must not throw (live's publisher swallows its own failures).
+       */
+      onAlertTriggered?: (userId: string, event: AlertTriggeredEvent) => Promise<void>;
     }
   }
 }

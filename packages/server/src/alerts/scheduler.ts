@@ -1,6 +1,5 @@
 import { candleOpenTime, MAX_CANDLES, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { analyzeOptionsOf } from '../analysis/plan-costs.js';
-import { publishUserEvent } from '../live/live.js';
 import { iso, marketOf, universeOf } from '../market/market.js';
 import type { AppDeps } from '../platform/deps.js';
 import { InProcessJobs } from '../platform/jobs/in-process.js';
@@ -158,9 +157,10 @@ export async function evaluateAlerts(
       );
       if (fired) {
         triggered++;
-        // The owner's open streams hear of it at once (the push and webhooks are already staged).
+        // The owner's open streams hear of it at once (the push and webhooks are already staged),
+        // through the function the composition root gave (live/'s user event); none given, nobody.
         const pushed = JSON.parse(notice.payload) as { title: string; body: string };
-        await publishUserEvent(deps, alert.user_id, 'alert', {
+        await deps.onAlertTriggered?.(alert.user_id, {
           alert_id: alert.id,
           asset_id: alert.asset_id,
           kind: alert.kind,

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { parseCredentialsKey } from '../accounts/credentials-crypto.js';
 import { DEFAULT_CONFIG, type ServerConfig } from '../platform/deps.js';
+import { parseCredentialsKey } from '../platform/secrets.js';
 import type { ServerOptions } from '../server.js';
 import { SETTINGS_GROUPS } from './settings.js';
 

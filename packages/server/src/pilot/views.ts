@@ -2,8 +2,8 @@ import { type PilotOpenPosition, type PilotTrade, pilotOpenPositionWire, pilotTr
 import { type MarketData, TIMEFRAME_MS, type Timeframe } from '@marketlens/exchanges';
 import { PLAN_COST_PCT } from '../analysis/plans/outcomes.js';
 import { iso, marketOf } from '../market/market.js';
+import { addExact, EXACT_ZERO, type ExactDecimal, exactOf, exactToNumber } from '../platform/decimal.js';
 import type { AppDeps } from '../platform/deps.js';
-import { addExact, EXACT_ZERO, type ExactDecimal, exactOf, exactToNumber } from '../promotions/decimal.js';
 import type { PilotTradeRecord } from '../storage/plans-types.js';
 import { coinAssetOf, legsResult, pilotConfigOf, roundUsd } from './bot.js';
 

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { DAY, seedConnection, seedFills, seedUser } from '../../test/support/promotions.js';
+import {
+  addExact,
+  compareExact,
+  EXACT_ZERO,
+  exactOf,
+  exactText,
+  exactToNumber,
+  mulExact,
+} from '../platform/decimal.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
 import { affiliateThresholdFromEnv, affiliateThresholdUsd } from './config.js';
-import { addExact, compareExact, EXACT_ZERO, exactOf, exactText, exactToNumber, mulExact } from './decimal.js';
 import { pilotEligible } from './eligibility.js';
 import { affiliateExchangeIds, readVolumeStanding, usdQuoted, volumeFigures } from './volume.js';
 

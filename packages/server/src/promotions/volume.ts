@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EXCHANGE_CATALOG, parseInstrument } from '@marketlens/exchanges';
 import { forgetUser } from '../auth/session-cache.js';
-import type { FillRecord } from '../storage/account-types.js';
-import type { Storage, TierGrantRecord } from '../storage/types.js';
 import {
   absExact,
   addExact,
@@ -12,7 +10,9 @@ import {
   exactOf,
   exactToNumber,
   mulExact,
-} from './decimal.js';
+} from '../platform/decimal.js';
+import type { FillRecord } from '../storage/account-types.js';
+import type { Storage, TierGrantRecord } from '../storage/types.js';
 
 const DAY_MS = 86_400_000;
 

@@ -26,7 +26,7 @@ export interface ConnectionRecord {
   venue: string;
   /** A name the user gave the account, or null. */
   label: string | null;
-  /** The encrypted credentials (services/credentials-crypto.ts); never leaves storage and services. */
+  /** The encrypted credentials (platform/secrets.ts); never leaves storage and services. */
   credentials: string;
   created_at: number;
   /** When the last sync attempt ended (success or failure); null before the first. */

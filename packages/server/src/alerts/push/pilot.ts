@@ -1,5 +1,4 @@
 import { iso } from '../../market/market.js';
-import { pilotEligibility } from '../../pilot/eligibility.js';
 import type { AppDeps } from '../../platform/deps.js';
 import type { PilotTradeRecord } from '../../storage/plans-types.js';
 import { formatPrice, noticeOf } from './notices.js';
@@ -15,12 +14,17 @@ export type PilotTradeNotice = Pick<
  * pilot-eligible user with an active device who has not set `pilot_trade_notification_disabled`
  * (on by default). The key is the trade id, so calling it again for the same trade sends nothing
  * new. The scheduler's sender delivers it (`deliverDue`). Returns the outbox rows written.
+ * Who is eligible is the pilot's rule, given by the caller (the composition root passes the pilot's
+ * eligibility) or else the host's `deps.isPilotEligible`; with neither it throws, sending nothing.
  */
 export async function notifyPilotTrade(
   deps: AppDeps,
   trade: PilotTradeNotice,
-  isPilotEligible: (userId: string) => Promise<boolean> = pilotEligibility(deps),
+  isPilotEligible: ((userId: string) => Promise<boolean>) | undefined = deps.isPilotEligible,
 ): Promise<number> {
+  if (isPilotEligible === undefined) {
+    throw new Error('notifyPilotTrade needs the pilot eligibility rule (an argument or deps.isPilotEligible)');
+  }
   const audience: string[] = [];
   for (const userId of await deps.storage.pushDevices.usersWithActiveDevices()) {
     const prefs = await deps.storage.notificationPreferences.get(userId);

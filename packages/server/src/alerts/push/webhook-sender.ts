@@ -5,8 +5,8 @@
  * address.
  */
 import { WEBHOOK_SIGNATURE_HEADER } from '@marketlens/contract';
-import { CredentialsDecryptError } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
+import { CredentialsDecryptError } from '../../platform/secrets.js';
 import type { AlertWebhookRecord, WebhookOutboxRecord } from '../../storage/webhooks-types.js';
 import { channelDelivery, type DeliveryReport, PUSH_TTL_SECONDS } from './delivery.js';
 import { httpTransport, type PushRequest } from './transport.js';

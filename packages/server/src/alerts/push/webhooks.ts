@@ -13,10 +13,9 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
   webhookWire,
 } from '@marketlens/contract';
-import { credentialsKeyOf, openCredentials } from '../../accounts/connections.js';
-import { encryptCredentials } from '../../accounts/credentials-crypto.js';
 import type { AppDeps } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
+import { credentialsKeyOf, encryptCredentials, openCredentials } from '../../platform/secrets.js';
 import type { AlertWebhookRecord } from '../../storage/webhooks-types.js';
 import { isInternalHost } from './addresses.js';
 

@@ -26,9 +26,9 @@ import {
   TEST_DATABASE_URL,
   type TestEngine,
 } from '../../../test/support/storage/engines.js';
-import { encryptCredentials } from '../../accounts/credentials-crypto.js';
 import { FILLS_LOOKBACK_MS } from '../../accounts/sync/job.js';
 import { SyncScheduler } from '../../accounts/sync/scheduler.js';
+import { encryptCredentials } from '../../platform/secrets.js';
 import type { SqlStorage } from '../../storage/sql/storage.js';
 import { DEFAULT_CONFIG } from '../deps.js';
 import { BullMqJobs } from './bullmq.js';

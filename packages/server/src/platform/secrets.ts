@@ -3,11 +3,14 @@
  * (`MARKETLENS_SECRET_KEY`, base64) or, for the embedded default, a key file generated once in the
  * data directory (mode 0600). A blob is `base64(version | iv | tag | ciphertext)`; the connection id
  * is the additional authenticated data, so a blob copied onto another connection does not open.
- * Nothing here logs, and no error message carries a credential.
+ * Nothing here logs, and no error message carries a credential. Infrastructure, not a feature: the
+ * accounts' connection credentials and the alerts' webhook secrets are both sealed with it, under the
+ * app's key ({@link credentialsKeyOf}).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import type { VenueCredentials } from '@marketlens/exchanges';
+import type { AppDeps } from './deps.js';
 
 /** Key length of AES-256. */
 export const CREDENTIALS_KEY_BYTES = 32;
@@ -96,4 +99,27 @@ export function decryptCredentials(key: Uint8Array, connectionId: string, blob: 
     }
   }
   return out;
+}
+
+/**
+ * The credentials key of an app: the configured one, else one random key for the app's life,
+ * kept on its deps (never persisted).
+ */
+export function credentialsKeyOf(deps: AppDeps): Uint8Array {
+  deps.credentialsKey ??= randomBytes(CREDENTIALS_KEY_BYTES);
+  return deps.credentialsKey;
+}
+
+/**
+ * Decrypts a stored blob with the credentials key, or, when it does not open, with the key before
+ * a rotation (`previousCredentialsKey`); throws `CredentialsDecryptError` when neither opens it.
+ */
+export function openCredentials(deps: AppDeps, id: string, blob: string): VenueCredentials {
+  try {
+    return decryptCredentials(credentialsKeyOf(deps), id, blob);
+  } catch (err) {
+    const previous = deps.previousCredentialsKey;
+    if (previous === undefined || !(err instanceof CredentialsDecryptError)) throw err;
+    return decryptCredentials(previous, id, blob);
+  }
 }

@@ -9,7 +9,7 @@ import {
   encryptCredentials,
   loadOrCreateKeyFile,
   parseCredentialsKey,
-} from './credentials-crypto.js';
+} from './secrets.js';
 
 const key = randomBytes(32);
 const creds = { apiKey: 'AKIA-live-key-123', secret: 's3cr3t-value-XYZ', password: 'pass-phrase' };
