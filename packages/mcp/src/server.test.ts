@@ -7,7 +7,7 @@ import type { Backend } from './backend.js';
 import { CATALOG } from './catalog.js';
 import { manifest } from './manifest.js';
 import { createMcpServer } from './server.js';
-import { fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
+import { backendOfGroups, fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
 
 const open: Client[] = [];
 
@@ -85,9 +85,9 @@ describe('catalog', () => {
     expect(JSON.stringify(signals?.inputSchema)).toContain('"15m"');
   });
 
-  it('leaves out the tools of a backend group that is absent', async () => {
-    const { backend } = fakeBackend();
-    const client = await connect({ market: backend.market });
+  it('leaves out the tools whose operation the backend does not run', async () => {
+    const { groups } = fakeBackend();
+    const client = await connect(backendOfGroups({ market: groups.market }));
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('get_asset_analysis');
     expect(names).not.toContain('get_positions');
@@ -102,7 +102,9 @@ describe('catalog', () => {
     );
     expect(m.tools.map((t) => t.name)).toEqual(CATALOG.map((t) => t.name));
     expect(
-      manifest('https://example.test', { groups: ['market'] }).tools.every((t) => !t.name.includes('position')),
+      manifest('https://example.test', {
+        runs: (id) => id.startsWith('analysis.') || id.startsWith('market.'),
+      }).tools.every((t) => !t.name.includes('position')),
     ).toBe(true);
   });
 });
@@ -152,11 +154,11 @@ describe('market tools', () => {
   });
 
   it('hides an uncoded failure behind code 1', async () => {
-    const { backend } = fakeBackend();
-    backend.market.listExchanges = async () => {
+    const { groups } = fakeBackend();
+    groups.market.listExchanges = async () => {
       throw new Error('database is on fire');
     };
-    const client = await connect(backend);
+    const client = await connect(backendOfGroups(groups));
     const r = await call(client, 'list_exchanges');
     expect(r.data).toEqual({ code: 1, message: 'Internal error' });
     expect(r.text).not.toContain('fire');

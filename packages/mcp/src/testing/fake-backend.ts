@@ -3,30 +3,135 @@
  * market data; prices are round numbers chosen to make rendered text easy to check.
  */
 
-import type { NotificationPreferences } from '@marketlens/contract';
 import type {
-  AccountBackend,
+  NotificationPreferences,
+  OPERATIONS,
+  OperationId,
+  OperationInput,
+  OperationOutput,
+} from '@marketlens/contract';
+import type {
   Alert,
-  AlertBackend,
   AlertWebhook,
   AnalysisRequest,
   AssetRef,
   Backend,
   FearGreed,
-  MarketBackend,
   MarketTicker,
-  PilotBackend,
+  OperationRunner,
   PilotTrade,
-  PortfolioBackend,
   Position,
   PositionsData,
   Served,
   Signal,
   TrackRecordData,
   Trade,
-  WebhookBackend,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
+
+/**
+ * The fixtures' groups of methods, and the operation each method answers: the fake is written per
+ * method, and {@link fakeBackend} runs an operation by calling its method.
+ */
+const FAKE_GROUPS = {
+  /** Market data: readable by every signed-in user (tier gates as on REST). */
+  market: {
+    analysis: 'analysis.get',
+    signal: 'analysis.signal',
+    overview: 'analysis.overview',
+    assetMarkets: 'analysis.markets',
+    tradingSignals: 'analysis.signals',
+    screener: 'analysis.screener',
+    fearGreed: 'analysis.fearGreed',
+    listAssets: 'market.assets',
+    listExchanges: 'market.exchanges',
+    exchangeDetail: 'market.exchange',
+    trackRecord: 'analysis.trackRecord',
+  },
+  /** The signed-in user and its favorites. */
+  account: {
+    accountInfo: 'auth.accountInfo',
+    favorites: 'market.favorites',
+    addFavorite: 'market.addFavorite',
+    removeFavorite: 'market.removeFavorite',
+  },
+  /** The user's exchange data (read-only, but for a position's notes). */
+  portfolio: {
+    positions: 'accounts.positions',
+    balances: 'accounts.balances',
+    orders: 'accounts.orders',
+    trades: 'accounts.trades',
+    positionAnalysis: 'accounts.positionAnalysis',
+    editPosition: 'accounts.editPosition',
+  },
+  /** Alerts and notification preferences. */
+  alerts: {
+    alerts: 'alerts.list',
+    createAlert: 'alerts.create',
+    deleteAlert: 'alerts.delete',
+    notificationPreferences: 'alerts.preferences',
+    updateNotificationPreferences: 'alerts.updatePreferences',
+  },
+  /** Signed webhooks, the alert channel that needs no browser (no REST route). */
+  webhooks: {
+    registerWebhook: 'alerts.registerWebhook',
+    webhooks: 'alerts.webhooks',
+    deleteWebhook: 'alerts.deleteWebhook',
+  },
+  /** The pilot's spectate feed. */
+  pilot: {
+    pilotSpectate: 'pilot.spectate',
+    pilotTrackRecord: 'pilot.trackRecord',
+  },
+} as const satisfies Record<string, Record<string, OperationId>>;
+
+type Groups = typeof FAKE_GROUPS;
+
+/** The fields of an operation's input schema (a transformed schema counts as having some). */
+type InputFields<K extends OperationId> = (typeof OPERATIONS)[K]['input'] extends { shape: infer F } ? F : { input: K };
+
+/** One backend method: the operation's input (none for an operation that takes none) to its output. */
+type OperationCall<K extends OperationId> = [keyof InputFields<K>] extends [never]
+  ? (input?: OperationInput<K>) => Promise<OperationOutput<K>>
+  : (input: OperationInput<K>) => Promise<OperationOutput<K>>;
+
+type GroupOf<G extends keyof Groups> = { -readonly [M in keyof Groups[G]]: OperationCall<Groups[G][M] & OperationId> };
+
+type MarketBackend = GroupOf<'market'>;
+type AccountBackend = GroupOf<'account'>;
+type PortfolioBackend = GroupOf<'portfolio'>;
+type AlertBackend = GroupOf<'alerts'>;
+type WebhookBackend = GroupOf<'webhooks'>;
+type PilotBackend = GroupOf<'pilot'>;
+
+/** The fake's methods, by group; a test may leave a group out or replace a method. */
+export interface FakeGroups {
+  market: MarketBackend;
+  account?: AccountBackend;
+  portfolio?: PortfolioBackend;
+  alerts?: AlertBackend;
+  webhooks?: WebhookBackend;
+  pilot?: PilotBackend;
+}
+
+/** A backend over `groups`: it runs the operations of the groups present, each by its method. */
+export function backendOfGroups(groups: FakeGroups): Backend {
+  const methods = new Map<OperationId, (input?: unknown) => Promise<unknown>>();
+  for (const [group, byMethod] of Object.entries(FAKE_GROUPS)) {
+    const g = groups[group as keyof FakeGroups] as Record<string, (input?: unknown) => Promise<unknown>> | undefined;
+    if (g === undefined) continue;
+    for (const [method, id] of Object.entries(byMethod)) {
+      const fn = g[method];
+      if (fn !== undefined) methods.set(id, (input) => fn.call(g, input));
+    }
+  }
+  const run = (async (id: OperationId, input: unknown) => {
+    const fn = methods.get(id);
+    if (fn === undefined) throw new ToolError('NotFound', `${id} is not run by this fake`);
+    return fn(input);
+  }) as OperationRunner;
+  return { run, runs: (id) => methods.has(id) };
+}
 
 /** A one-pixel SVG: icons are data URIs on the wire, never remote URLs. */
 const TEST_ICON = 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E';
@@ -479,7 +584,12 @@ export interface FakeCalls {
 }
 
 /** A backend of test fixtures; `calls` records each method's argument. */
-export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: Set<string> } {
+export function fakeBackend(): {
+  backend: Backend;
+  groups: Required<FakeGroups>;
+  calls: FakeCalls;
+  favorites: Set<string>;
+} {
   const calls: FakeCalls = {};
   const record = (name: string, arg: unknown) => {
     calls[name] = [...(calls[name] ?? []), arg];
@@ -1241,5 +1351,6 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
     },
   };
 
-  return { backend: { market, account, portfolio, alerts: alertsBackend, webhooks, pilot }, calls, favorites };
+  const groups = { market, account, portfolio, alerts: alertsBackend, webhooks, pilot };
+  return { backend: backendOfGroups(groups), groups, calls, favorites };
 }

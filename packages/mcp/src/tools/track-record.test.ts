@@ -7,7 +7,7 @@ import type { Backend } from '../backend.js';
 import { CATALOG } from '../catalog.js';
 import { createRestBackend } from '../rest-backend.js';
 import { createMcpServer } from '../server.js';
-import { fakeBackend } from '../testing/fake-backend.js';
+import { backendOfGroups, fakeBackend } from '../testing/fake-backend.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -34,12 +34,14 @@ async function call(client: Client, args: Record<string, unknown> = {}) {
 describe('get_track_record', () => {
   it('is a read-only market tool whose output schema is the REST route’s', async () => {
     const tool = CATALOG.find((t) => t.name === 'get_track_record');
-    expect(tool?.needs).toBe('market');
+    expect(tool?.operation).toBe('analysis.trackRecord');
     expect(tool?.output).toBe(ServiceTrackRecordSchema);
     expect(tool?.annotations.readOnlyHint).toBe(true);
     // Listed for a backend with the market group only: every signed-in user may read it.
-    const { backend } = fakeBackend();
-    const names = (await (await connect({ market: backend.market })).listTools()).tools.map((t) => t.name);
+    const { groups } = fakeBackend();
+    const names = (await (await connect(backendOfGroups({ market: groups.market }))).listTools()).tools.map(
+      (t) => t.name,
+    );
     expect(names).toContain('get_track_record');
   });
 
@@ -69,13 +71,13 @@ describe('get_track_record', () => {
   });
 
   it('says a pending backtest is pending, and an empty audit has nothing to score', async () => {
-    const { backend } = fakeBackend();
-    const pending = {
-      ...backend,
+    const { groups } = fakeBackend();
+    const pending = backendOfGroups({
+      ...groups,
       market: {
-        ...backend.market,
-        async trackRecord(r: Parameters<typeof backend.market.trackRecord>[0]) {
-          const data = await backend.market.trackRecord({ ...r, asset_class: 'fx' });
+        ...groups.market,
+        async trackRecord(r: Parameters<typeof groups.market.trackRecord>[0]) {
+          const data = await groups.market.trackRecord({ ...r, asset_class: 'fx' });
           return {
             ...data,
             backtest: {
@@ -87,7 +89,7 @@ describe('get_track_record', () => {
           };
         },
       },
-    };
+    });
     const r = await call(await connect(pending));
     expect(r.text).toContain('Live audit: no call entered and closed');
     expect(r.text).toContain('Backtest (pending): Backtest, not live trading: not run yet.');
@@ -114,13 +116,13 @@ describe('the REST backend', () => {
     const urls: string[] = [];
     const fetch = (async (input: string | URL | Request) => {
       urls.push(String(input));
-      const { backend } = fakeBackend();
-      const data = await backend.market.trackRecord({});
+      const { groups } = fakeBackend();
+      const data = await groups.market.trackRecord({});
       return new Response(JSON.stringify({ code: 0, success: true, data, message: null }), { status: 200 });
     }) as typeof globalThis.fetch;
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });
-    expect((await b.market.trackRecord({})).total.plans).toBe(3);
-    await b.market.trackRecord({ timeframe: 'h4', asset_class: 'stocks' });
+    expect((await b.run('analysis.trackRecord', {})).total.plans).toBe(3);
+    await b.run('analysis.trackRecord', { timeframe: 'h4', asset_class: 'stocks' });
     expect(urls).toEqual(['http://h:1/v2/track-record', 'http://h:1/v2/track-record?timeframe=h4&asset_class=stocks']);
   });
 });

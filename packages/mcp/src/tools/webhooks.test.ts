@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Backend } from '../backend.js';
 import { CATALOG } from '../catalog.js';
 import { createMcpServer } from '../server.js';
-import { fakeBackend } from '../testing/fake-backend.js';
+import { backendOfGroups, fakeBackend } from '../testing/fake-backend.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -61,9 +61,9 @@ describe('webhook tools', () => {
     expect((await call(client, 'delete_alert_webhook', { webhook_id: 'nope' })).data.code).toBe('InvalidRequest');
   });
 
-  it('are not listed for a backend without the webhooks group', async () => {
-    const { backend } = fakeBackend();
-    const client = await connect({ ...backend, webhooks: undefined });
+  it('are not listed for a backend that does not run the webhook operations', async () => {
+    const { groups } = fakeBackend();
+    const client = await connect(backendOfGroups({ ...groups, webhooks: undefined }));
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).not.toContain('register_alert_webhook');
     expect(names).toContain('get_alerts');
