@@ -131,6 +131,16 @@ describe('createRestBackend', () => {
     await expect(b.run('auth.accountInfo', {})).rejects.toMatchObject({ code: 'InvalidSession' });
   });
 
+  it('runs no webhook operation (no REST route), so the webhook tools are not listed', () => {
+    const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok' });
+    const names = toolsOf(b).map((t) => t.name);
+    expect(names).not.toContain('register_alert_webhook');
+    expect(names).not.toContain('list_alert_webhooks');
+    expect(names).toContain('get_alerts');
+    expect(b.runs('alerts.registerWebhook')).toBe(false);
+    expect(b.runs('auth.accountInfo')).toBe(true);
+  });
+
   it('refuses a base URL that is not http(s) and an empty token', () => {
     expect(() => createRestBackend({ baseUrl: 'ftp://h', sessionToken: 't' })).toThrow(/http/);
     expect(() => createRestBackend({ baseUrl: 'http://h', sessionToken: ' ' })).toThrow(/empty/);
