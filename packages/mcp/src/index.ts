@@ -32,7 +32,7 @@ export {
   readResource,
   TRACK_RECORD_URI,
 } from './resources.js';
-export { createRestBackend, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
+export { createRestBackend, REST_ROUTES, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
 export {
   callTool,
   capabilitiesOf,

@@ -1,4 +1,4 @@
-import { ToolErrorContentSchema } from '@marketlens/contract';
+import { OPERATIONS, ToolErrorContentSchema } from '@marketlens/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +7,7 @@ import type { Backend } from './backend.js';
 import { CATALOG } from './catalog.js';
 import { manifest } from './manifest.js';
 import { createMcpServer } from './server.js';
-import { backendOfGroups, fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
+import { backendOf, fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
 
 const open: Client[] = [];
 
@@ -86,8 +86,9 @@ describe('catalog', () => {
   });
 
   it('leaves out the tools whose operation the backend does not run', async () => {
-    const { groups } = fakeBackend();
-    const client = await connect(backendOfGroups({ market: groups.market }));
+    // A backend without a session: it runs only the operations an API key may call.
+    const { operations } = fakeBackend();
+    const client = await connect(backendOf(operations, (id) => OPERATIONS[id].caller !== 'session'));
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('get_asset_analysis');
     expect(names).not.toContain('get_positions');
@@ -115,7 +116,7 @@ describe('market tools', () => {
     const client = await connect(backend);
     const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin' });
     expect(r.isError).toBeFalsy();
-    expect(calls.analysis?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
+    expect(calls['analysis.get']?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
     expect(r.text).toContain(
       'Signal: BUY, 31% chance that its plan reaches target 1 before the stop (base rate 24%), break-even 25%, expected 0.24R after costs (0.08 to 0.4, 90% interval)',
     );
@@ -131,7 +132,7 @@ describe('market tools', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin', timeframe: '1h' });
-    expect((calls.analysis?.[0] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
+    expect((calls['analysis.get']?.[0] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
     expect(r.isError).toBe(true);
     expect(r.data).toEqual({ code: 1004, message: 'Timeframe h1 requires Pro' });
     expect(r.text).toBe('Error 1004: Timeframe h1 requires Pro');
@@ -154,11 +155,11 @@ describe('market tools', () => {
   });
 
   it('hides an uncoded failure behind code 1', async () => {
-    const { groups } = fakeBackend();
-    groups.market.listExchanges = async () => {
+    const { operations } = fakeBackend();
+    operations['market.exchanges'] = async () => {
       throw new Error('database is on fire');
     };
-    const client = await connect(backendOfGroups(groups));
+    const client = await connect(backendOf(operations));
     const r = await call(client, 'list_exchanges');
     expect(r.data).toEqual({ code: 1, message: 'Internal error' });
     expect(r.text).not.toContain('fire');
@@ -168,11 +169,11 @@ describe('market tools', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, 'get_trading_signals', { timeframe: '15m' });
-    expect(calls.tradingSignals?.[0]).toEqual({ timeframe: 'm15', asset_class: 'coins', limit: 100 });
+    expect(calls['analysis.signals']?.[0]).toEqual({ timeframe: 'm15', asset_class: 'coins', limit: 100 });
     expect(r.text).toContain('Bitcoin (BTC): BUY 72%');
     expect(r.text).toContain('free list');
     await call(client, 'get_trading_signals', { timeframe: '1h' });
-    expect((calls.tradingSignals?.[1] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
+    expect((calls['analysis.signals']?.[1] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
     const bad = await call(client, 'get_trading_signals', { timeframe: '4h' });
     expect(bad.data.code).toBe('InvalidRequest');
   });
@@ -186,12 +187,12 @@ describe('market tools', () => {
     expect(hold).not.toMatch(/confiden/i);
     const o = await call(client, 'get_asset_overview', { asset_id: 'bitcoin', locale: 'de' });
     expect(o.text).toContain('TEST narrative.');
-    expect((calls.overview?.[0] as { locale?: string } | undefined)?.locale).toBe('de');
+    expect((calls['analysis.overview']?.[0] as { locale?: string } | undefined)?.locale).toBe('de');
     const m = await call(client, 'get_asset_markets', { asset_id: 'bitcoin', market_type: 'derivatives' });
     expect(m.text).toContain(
       'BTC/USDT:USDT (derivatives): last 110.5, 24h unavailable, volume unavailable, funding +0.01%',
     );
-    expect(calls.assetMarkets?.[0]).toEqual({ asset_id: 'bitcoin', market_type: 'derivatives' });
+    expect(calls['analysis.markets']?.[0]).toEqual({ asset_id: 'bitcoin', market_type: 'derivatives' });
     expect((await call(client, 'get_screener', { asset_class: 'all' })).text).toContain(
       'Bitcoin (BTC) up through zone 105',
     );
@@ -256,7 +257,7 @@ describe('portfolio tools', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, 'get_portfolio_summary', { asset_ids: 'bitcoin,ethereum' });
-    expect(calls.positions?.[0]).toMatchObject({ asset_ids: ['bitcoin', 'ethereum'] });
+    expect(calls['accounts.positions']?.[0]).toMatchObject({ asset_ids: ['bitcoin', 'ethereum'] });
     expect(r.data.unpriced_positions_count).toBe(1);
     expect(r.text).toContain('1 unpriced position');
     expect(r.text).toContain('weekly PnL unavailable');
@@ -273,11 +274,11 @@ describe('portfolio tools', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const o = await call(client, 'get_orders', { coin_id: 'bitcoin', limit: 1000, side: 'buy' });
-    expect(calls.orders?.[0]).toEqual({ asset_id: 'bitcoin', side: 'buy', limit: 200, offset: 0 });
+    expect(calls['accounts.orders']?.[0]).toEqual({ asset_id: 'bitcoin', side: 'buy', limit: 200, offset: 0 });
     expect(o.text).toContain('Orders: 1 of 1');
     expect(o.text).toContain('PnL unavailable');
     const t = await call(client, 'get_trades', { start: '2026-01-01T00:00:00Z' });
-    expect(calls.trades?.[0]).toMatchObject({ start: Date.UTC(2026, 0, 1), limit: 50 });
+    expect(calls['accounts.trades']?.[0]).toMatchObject({ start: Date.UTC(2026, 0, 1), limit: 50 });
     expect(t.text).toContain('fill-1');
     const bad = await call(client, 'get_trades', { start: '2026-02-01T00:00:00Z', end: '2026-01-01T00:00:00Z' });
     expect(bad.data.code).toBe('InvalidRequest');
@@ -287,9 +288,9 @@ describe('portfolio tools', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const a = await call(client, 'position_analysis', { position_id: 'pos-priced' });
-    expect(calls.positionAnalysis?.[0]).toEqual({ id: 'pos-priced', timeframe: 'd1' });
+    expect(calls['accounts.positionAnalysis']?.[0]).toEqual({ id: 'pos-priced', timeframe: 'd1' });
     await call(client, 'position_analysis', { position_id: 'pos-priced', timeframe: 'h4', limit: 800 });
-    expect(calls.positionAnalysis?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
+    expect(calls['accounts.positionAnalysis']?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
     expect(a.text).toContain('thesis intact');
     expect(a.text).toContain('remaining reward/risk unavailable');
     expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe(
@@ -317,7 +318,7 @@ describe('alert tools', () => {
     expect(listed?.inputSchema.properties?.kind).toMatchObject({ default: 'price' });
     const c = await call(client, 'create_price_alert', { asset_id: 'bitcoin', target: 120 });
     expect(c.isError).toBeFalsy();
-    expect(calls.createAlert?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target: 120 });
+    expect(calls['alerts.create']?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target: 120 });
     expect(c.text).toContain('price alert on Bitcoin (BTC): target 120, status active, live price unavailable');
     const rsi = await call(client, 'create_price_alert', {
       asset_id: 'bitcoin',
@@ -357,6 +358,6 @@ describe('pilot tools', () => {
     expect(h.text).toContain('older trades exist');
     expect(h.text).toContain('asset outside the coin universe short: entry 100, exit 95');
     await call(client, 'get_pilot_spectate_history', { before_trade: 5 });
-    expect(calls.pilotTrackRecord?.[1]).toEqual({ before_trade: 5 });
+    expect(calls['pilot.trackRecord']?.[1]).toEqual({ before_trade: 5 });
   });
 });

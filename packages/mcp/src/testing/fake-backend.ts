@@ -3,13 +3,7 @@
  * market data; prices are round numbers chosen to make rendered text easy to check.
  */
 
-import type {
-  NotificationPreferences,
-  OPERATIONS,
-  OperationId,
-  OperationInput,
-  OperationOutput,
-} from '@marketlens/contract';
+import type { NotificationPreferences, OperationId, OperationInput, OperationOutput } from '@marketlens/contract';
 import type {
   Alert,
   AlertWebhook,
@@ -29,108 +23,20 @@ import type {
 } from '../backend.js';
 import { ToolError } from '../errors.js';
 
-/**
- * The fixtures' groups of methods, and the operation each method answers: the fake is written per
- * method, and {@link fakeBackend} runs an operation by calling its method.
- */
-const FAKE_GROUPS = {
-  /** Market data: readable by every signed-in user (tier gates as on REST). */
-  market: {
-    analysis: 'analysis.get',
-    signal: 'analysis.signal',
-    overview: 'analysis.overview',
-    assetMarkets: 'analysis.markets',
-    tradingSignals: 'analysis.signals',
-    screener: 'analysis.screener',
-    fearGreed: 'analysis.fearGreed',
-    listAssets: 'market.assets',
-    listExchanges: 'market.exchanges',
-    exchangeDetail: 'market.exchange',
-    trackRecord: 'analysis.trackRecord',
-  },
-  /** The signed-in user and its favorites. */
-  account: {
-    accountInfo: 'auth.accountInfo',
-    favorites: 'market.favorites',
-    addFavorite: 'market.addFavorite',
-    removeFavorite: 'market.removeFavorite',
-  },
-  /** The user's exchange data (read-only, but for a position's notes). */
-  portfolio: {
-    positions: 'accounts.positions',
-    balances: 'accounts.balances',
-    orders: 'accounts.orders',
-    trades: 'accounts.trades',
-    positionAnalysis: 'accounts.positionAnalysis',
-    editPosition: 'accounts.editPosition',
-  },
-  /** Alerts and notification preferences. */
-  alerts: {
-    alerts: 'alerts.list',
-    createAlert: 'alerts.create',
-    deleteAlert: 'alerts.delete',
-    notificationPreferences: 'alerts.preferences',
-    updateNotificationPreferences: 'alerts.updatePreferences',
-  },
-  /** Signed webhooks, the alert channel that needs no browser (no REST route). */
-  webhooks: {
-    registerWebhook: 'alerts.registerWebhook',
-    webhooks: 'alerts.webhooks',
-    deleteWebhook: 'alerts.deleteWebhook',
-  },
-  /** The pilot's spectate feed. */
-  pilot: {
-    pilotSpectate: 'pilot.spectate',
-    pilotTrackRecord: 'pilot.trackRecord',
-  },
-} as const satisfies Record<string, Record<string, OperationId>>;
+/** The fake's answer to each operation it runs; a test may leave one out or replace one. */
+export type FakeOperations = {
+  [K in OperationId]?: (input: OperationInput<K>) => Promise<OperationOutput<K>>;
+};
 
-type Groups = typeof FAKE_GROUPS;
-
-/** The fields of an operation's input schema (a transformed schema counts as having some). */
-type InputFields<K extends OperationId> = (typeof OPERATIONS)[K]['input'] extends { shape: infer F } ? F : { input: K };
-
-/** One backend method: the operation's input (none for an operation that takes none) to its output. */
-type OperationCall<K extends OperationId> = [keyof InputFields<K>] extends [never]
-  ? (input?: OperationInput<K>) => Promise<OperationOutput<K>>
-  : (input: OperationInput<K>) => Promise<OperationOutput<K>>;
-
-type GroupOf<G extends keyof Groups> = { -readonly [M in keyof Groups[G]]: OperationCall<Groups[G][M] & OperationId> };
-
-type MarketBackend = GroupOf<'market'>;
-type AccountBackend = GroupOf<'account'>;
-type PortfolioBackend = GroupOf<'portfolio'>;
-type AlertBackend = GroupOf<'alerts'>;
-type WebhookBackend = GroupOf<'webhooks'>;
-type PilotBackend = GroupOf<'pilot'>;
-
-/** The fake's methods, by group; a test may leave a group out or replace a method. */
-export interface FakeGroups {
-  market: MarketBackend;
-  account?: AccountBackend;
-  portfolio?: PortfolioBackend;
-  alerts?: AlertBackend;
-  webhooks?: WebhookBackend;
-  pilot?: PilotBackend;
-}
-
-/** A backend over `groups`: it runs the operations of the groups present, each by its method. */
-export function backendOfGroups(groups: FakeGroups): Backend {
-  const methods = new Map<OperationId, (input?: unknown) => Promise<unknown>>();
-  for (const [group, byMethod] of Object.entries(FAKE_GROUPS)) {
-    const g = groups[group as keyof FakeGroups] as Record<string, (input?: unknown) => Promise<unknown>> | undefined;
-    if (g === undefined) continue;
-    for (const [method, id] of Object.entries(byMethod)) {
-      const fn = g[method];
-      if (fn !== undefined) methods.set(id, (input) => fn.call(g, input));
-    }
-  }
+/** A backend over `operations`: it runs those of them `runs` lets through (default: all). */
+export function backendOf(operations: FakeOperations, runs: (id: OperationId) => boolean = () => true): Backend {
+  const can = (id: OperationId) => operations[id] !== undefined && runs(id);
   const run = (async (id: OperationId, input: unknown) => {
-    const fn = methods.get(id);
-    if (fn === undefined) throw new ToolError('NotFound', `${id} is not run by this fake`);
+    const fn = operations[id] as ((input: unknown) => Promise<unknown>) | undefined;
+    if (fn === undefined || !can(id)) throw new ToolError('NotFound', `${id} is not run by this fake`);
     return fn(input);
   }) as OperationRunner;
-  return { run, runs: (id) => methods.has(id) };
+  return { run, runs: can };
 }
 
 /** A one-pixel SVG: icons are data URIs on the wire, never remote URLs. */
@@ -583,10 +489,10 @@ export interface FakeCalls {
   [method: string]: unknown[];
 }
 
-/** A backend of test fixtures; `calls` records each method's argument. */
+/** A backend of test fixtures; `calls` records each operation's input, by operation id. */
 export function fakeBackend(): {
   backend: Backend;
-  groups: Required<FakeGroups>;
+  operations: FakeOperations;
   calls: FakeCalls;
   favorites: Set<string>;
 } {
@@ -601,9 +507,9 @@ export function fakeBackend(): {
     regime_notification_disabled: false,
   };
 
-  const market: MarketBackend = {
-    async analysis(r) {
-      record('analysis', r);
+  const market = {
+    async 'analysis.get'(r) {
+      record('analysis.get', r);
       if (r.asset_id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
       if (r.timeframe !== 'd1') throw new ToolError(1004, `Timeframe ${r.timeframe} requires Pro`);
       const support = {
@@ -766,12 +672,12 @@ export function fakeBackend(): {
         live: { price: 110.5, time: '2026-01-16T00:00:00.000Z', change_pct: 0.4545, entry_distance_pct: 8.33 },
       };
     },
-    async signal(r) {
-      record('signal', r);
+    async 'analysis.signal'(r) {
+      record('analysis.signal', r);
       return { ...served(r), as_of: AS_OF, signal: HOLD_SIGNAL, cached_at: NOW, age: 0, max_age: 3600 };
     },
-    async overview(r) {
-      record('overview', r);
+    async 'analysis.overview'(r) {
+      record('analysis.overview', r);
       return {
         ...served(r),
         as_of: AS_OF,
@@ -783,12 +689,12 @@ export function fakeBackend(): {
         ],
       };
     },
-    async assetMarkets(r) {
-      record('assetMarkets', r);
+    async 'analysis.markets'(r) {
+      record('analysis.markets', r);
       return { asset: TEST_BTC, venue: 'test-venue', markets: TEST_TICKERS };
     },
-    async tradingSignals(r) {
-      record('tradingSignals', r);
+    async 'analysis.signals'(r) {
+      record('analysis.signals', r);
       return {
         timeframe: r.timeframe,
         asset_class: r.asset_class,
@@ -822,8 +728,8 @@ export function fakeBackend(): {
         ],
       };
     },
-    async screener(r) {
-      record('screener', r);
+    async 'analysis.screener'(r) {
+      record('analysis.screener', r);
       return {
         asset_class: r.asset_class,
         timeframe: 'd1',
@@ -846,8 +752,8 @@ export function fakeBackend(): {
         volume_surges: [],
       };
     },
-    async fearGreed(r) {
-      record('fearGreed', r);
+    async 'analysis.fearGreed'(r) {
+      record('analysis.fearGreed', r);
       return {
         timeframe: 'd1',
         as_of: AS_OF,
@@ -867,8 +773,8 @@ export function fakeBackend(): {
         ],
       };
     },
-    async listAssets(r) {
-      record('listAssets', r);
+    async 'market.assets'(r) {
+      record('market.assets', r);
       return [
         {
           id: 'bitcoin',
@@ -888,7 +794,7 @@ export function fakeBackend(): {
         },
       ];
     },
-    async listExchanges() {
+    async 'market.exchanges'() {
       return [
         {
           id: 'test-exchange',
@@ -902,8 +808,8 @@ export function fakeBackend(): {
         },
       ];
     },
-    async trackRecord(r) {
-      record('trackRecord', r);
+    async 'analysis.trackRecord'(r) {
+      record('analysis.trackRecord', r);
       const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
       return {
         as_of: NOW,
@@ -922,7 +828,7 @@ export function fakeBackend(): {
         backtest: backtestOf(any),
       };
     },
-    async exchangeDetail({ exchange_id: id }) {
+    async 'market.exchange'({ exchange_id: id }) {
       if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);
       return {
         id,
@@ -941,10 +847,10 @@ export function fakeBackend(): {
         futures_tickers: TEST_TICKERS.filter((t) => t.market_type === 'derivatives'),
       };
     },
-  };
+  } satisfies FakeOperations;
 
-  const account: AccountBackend = {
-    async accountInfo() {
+  const account = {
+    async 'auth.accountInfo'() {
       return {
         user: { id: TEST_USER_ID, email: 'test@example.com', created_at: '2026-01-01T00:00:00.000Z' },
         tier: 'free',
@@ -952,28 +858,28 @@ export function fakeBackend(): {
         favorites: [...favorites],
       };
     },
-    async favorites(r) {
-      record('favorites', r);
-      return (await market.listAssets(r)).filter((a) => favorites.has(a.id));
+    async 'market.favorites'(r) {
+      record('market.favorites', r);
+      return (await market['market.assets'](r)).filter((a) => favorites.has(a.id));
     },
-    async addFavorite({ asset_id: id }) {
+    async 'market.addFavorite'({ asset_id: id }) {
       if (id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
       favorites.add(id);
       return { asset_id: id, is_favorite: true };
     },
-    async removeFavorite({ asset_id: id }) {
+    async 'market.removeFavorite'({ asset_id: id }) {
       favorites.delete(id);
       return { asset_id: id, is_favorite: false };
     },
-  };
+  } satisfies FakeOperations;
 
-  const portfolio: PortfolioBackend = {
-    async positions(q) {
-      record('positions', q);
+  const portfolio = {
+    async 'accounts.positions'(q) {
+      record('accounts.positions', q);
       return TEST_POSITIONS_DATA;
     },
-    async balances(q) {
-      record('balances', q);
+    async 'accounts.balances'(q) {
+      record('accounts.balances', q);
       return {
         balances: [
           {
@@ -1012,8 +918,8 @@ export function fakeBackend(): {
         unpriced_count: 1,
       };
     },
-    async orders(f) {
-      record('orders', f);
+    async 'accounts.orders'(f) {
+      record('accounts.orders', f);
       return {
         orders: [
           {
@@ -1040,8 +946,8 @@ export function fakeBackend(): {
         total: 1,
       };
     },
-    async trades(f) {
-      record('trades', f);
+    async 'accounts.trades'(f) {
+      record('accounts.trades', f);
       return {
         trades: [
           {
@@ -1065,8 +971,8 @@ export function fakeBackend(): {
         total: 1,
       };
     },
-    async positionAnalysis({ position_id: id, ...q }) {
-      record('positionAnalysis', { id, ...q });
+    async 'accounts.positionAnalysis'({ position_id: id, ...q }) {
+      record('accounts.positionAnalysis', { id, ...q });
       if (id === 'pos-unpriced')
         throw new ToolError('PositionUnpricedWithoutAsset', 'The position maps to no tracked asset');
       return {
@@ -1155,20 +1061,20 @@ export function fakeBackend(): {
         warnings: [],
       };
     },
-    async editPosition(input) {
-      record('editPosition', input);
+    async 'accounts.editPosition'(input) {
+      record('accounts.editPosition', input);
       const p = TEST_POSITIONS.find((x) => x.id === input.position_id);
       if (!p) throw new ToolError('PositionNotFound', `No open position '${input.position_id}'`);
       return { ...p, notes: input.notes };
     },
-  };
+  } satisfies FakeOperations;
 
-  const alertsBackend: AlertBackend = {
-    async alerts() {
+  const alertsBackend = {
+    async 'alerts.list'() {
       return alerts;
     },
-    async createAlert(p) {
-      record('createAlert', p);
+    async 'alerts.create'(p) {
+      record('alerts.create', p);
       const a: Alert = {
         id: `00000000-0000-4000-8000-00000000000${alerts.length + 1}`,
         kind: p.kind,
@@ -1197,25 +1103,25 @@ export function fakeBackend(): {
       alerts.push(a);
       return a;
     },
-    async deleteAlert({ alert_id: id }) {
+    async 'alerts.delete'({ alert_id: id }) {
       const i = alerts.findIndex((a) => a.id === id);
       if (i < 0) throw new ToolError('NotificationNotFound', `No alert '${id}' on this account`);
       alerts.splice(i, 1);
       return null;
     },
-    async notificationPreferences() {
+    async 'alerts.preferences'() {
       return prefs;
     },
-    async updateNotificationPreferences(patch) {
+    async 'alerts.updatePreferences'(patch) {
       prefs = { ...prefs, ...patch };
       return prefs;
     },
-  };
+  } satisfies FakeOperations;
 
   const hooks: AlertWebhook[] = [];
-  const webhooks: WebhookBackend = {
-    async registerWebhook(input) {
-      record('registerWebhook', input);
+  const webhooks = {
+    async 'alerts.registerWebhook'(input) {
+      record('alerts.registerWebhook', input);
       if (!input.url.startsWith('https://') || /\/\/(localhost|127\.|10\.|169\.254\.)/.test(input.url)) {
         throw new ToolError('InvalidWebhook', 'Invalid webhook: url must be a public https URL');
       }
@@ -1232,19 +1138,19 @@ export function fakeBackend(): {
       hooks.push(w);
       return { ...w, secret: `whsec_test-secret-${hooks.length}`, signature_header: 'marketlens-signature' };
     },
-    async webhooks() {
+    async 'alerts.webhooks'() {
       return hooks;
     },
-    async deleteWebhook({ webhook_id: id }) {
+    async 'alerts.deleteWebhook'({ webhook_id: id }) {
       const i = hooks.findIndex((w) => w.id === id);
       if (i < 0) throw new ToolError('WebhookNotFound', `No webhook '${id}' on this account`);
       hooks.splice(i, 1);
       return null;
     },
-  };
+  } satisfies FakeOperations;
 
-  const pilot: PilotBackend = {
-    async pilotSpectate() {
+  const pilot = {
+    async 'pilot.spectate'() {
       // No `last_active_at`: the bot's last run is unknown.
       return {
         timeframe: 'd1',
@@ -1285,8 +1191,8 @@ export function fakeBackend(): {
         ],
       };
     },
-    async pilotTrackRecord(r) {
-      record('pilotTrackRecord', r);
+    async 'pilot.trackRecord'(r) {
+      record('pilot.trackRecord', r);
       // The first page holds trade 2; trade 1 (the loss) is on the older page.
       const truncated = r.before_trade === undefined;
       const t = TEST_PILOT_TRADE;
@@ -1349,8 +1255,8 @@ export function fakeBackend(): {
         },
       };
     },
-  };
+  } satisfies FakeOperations;
 
-  const groups = { market, account, portfolio, alerts: alertsBackend, webhooks, pilot };
-  return { backend: backendOfGroups(groups), groups, calls, favorites };
+  const operations: FakeOperations = { ...market, ...account, ...portfolio, ...alertsBackend, ...webhooks, ...pilot };
+  return { backend: backendOf(operations), operations, calls, favorites };
 }

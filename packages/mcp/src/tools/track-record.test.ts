@@ -1,4 +1,4 @@
-import { ServiceTrackRecordSchema, ToolErrorContentSchema } from '@marketlens/contract';
+import { OPERATIONS, ServiceTrackRecordSchema, ToolErrorContentSchema } from '@marketlens/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +7,7 @@ import type { Backend } from '../backend.js';
 import { CATALOG } from '../catalog.js';
 import { createRestBackend } from '../rest-backend.js';
 import { createMcpServer } from '../server.js';
-import { backendOfGroups, fakeBackend } from '../testing/fake-backend.js';
+import { backendOf, fakeBackend } from '../testing/fake-backend.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -37,11 +37,11 @@ describe('get_track_record', () => {
     expect(tool?.operation).toBe('analysis.trackRecord');
     expect(tool?.output).toBe(ServiceTrackRecordSchema);
     expect(tool?.annotations.readOnlyHint).toBe(true);
-    // Listed for a backend with the market group only: every signed-in user may read it.
-    const { groups } = fakeBackend();
-    const names = (await (await connect(backendOfGroups({ market: groups.market }))).listTools()).tools.map(
-      (t) => t.name,
-    );
+    // Listed for a backend without a session's operations: every signed-in user may read it.
+    const { operations } = fakeBackend();
+    const names = (
+      await (await connect(backendOf(operations, (id) => OPERATIONS[id].caller !== 'session'))).listTools()
+    ).tools.map((t) => t.name);
     expect(names).toContain('get_track_record');
   });
 
@@ -50,7 +50,7 @@ describe('get_track_record', () => {
     const client = await connect(backend);
     const r = await call(client);
     expect(r.isError).toBeFalsy();
-    expect(calls.trackRecord).toEqual([{}]);
+    expect(calls['analysis.trackRecord']).toEqual([{}]);
     expect(r.data).toMatchObject({ timeframe: null, asset_class: null, total: { plans: 3, hit_rate: 0.5 } });
     expect(r.text).toContain('Track record of the published plans, after a 0.22% round-trip cost');
     expect(r.text).toContain(
@@ -71,23 +71,22 @@ describe('get_track_record', () => {
   });
 
   it('says a pending backtest is pending, and an empty audit has nothing to score', async () => {
-    const { groups } = fakeBackend();
-    const pending = backendOfGroups({
-      ...groups,
-      market: {
-        ...groups.market,
-        async trackRecord(r: Parameters<typeof groups.market.trackRecord>[0]) {
-          const data = await groups.market.trackRecord({ ...r, asset_class: 'fx' });
-          return {
-            ...data,
-            backtest: {
-              ...data.backtest,
-              status: 'pending' as const,
-              as_of: null,
-              label: 'Backtest, not live trading: not run yet.',
-            },
-          };
-        },
+    const { operations } = fakeBackend();
+    const read = operations['analysis.trackRecord'];
+    if (read === undefined) throw new Error('the fake reads the track record');
+    const pending = backendOf({
+      ...operations,
+      'analysis.trackRecord': async (r) => {
+        const data = await read({ ...r, asset_class: 'fx' });
+        return {
+          ...data,
+          backtest: {
+            ...data.backtest,
+            status: 'pending' as const,
+            as_of: null,
+            label: 'Backtest, not live trading: not run yet.',
+          },
+        };
       },
     });
     const r = await call(await connect(pending));
@@ -99,7 +98,7 @@ describe('get_track_record', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, { timeframe: '1h', asset_class: 'fx' });
-    expect(calls.trackRecord).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
+    expect(calls['analysis.trackRecord']).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
     expect(r.text).toContain('(h1 fx), after a 0.012% round-trip cost');
     expect(r.text).toContain('All: 0 plans; resolved 0, hit rate unavailable, mean unavailable (total 0R)');
     expect(r.text).not.toContain('published 2026');
@@ -107,7 +106,7 @@ describe('get_track_record', () => {
     const bad = await call(client, { asset_class: 'crypto' });
     expect(bad.isError).toBe(true);
     expect(bad.data.code).toBe('InvalidRequest');
-    expect(calls.trackRecord).toHaveLength(1);
+    expect(calls['analysis.trackRecord']).toHaveLength(1);
   });
 });
 
@@ -116,8 +115,7 @@ describe('the REST backend', () => {
     const urls: string[] = [];
     const fetch = (async (input: string | URL | Request) => {
       urls.push(String(input));
-      const { groups } = fakeBackend();
-      const data = await groups.market.trackRecord({});
+      const data = await fakeBackend().backend.run('analysis.trackRecord', {});
       return new Response(JSON.stringify({ code: 0, success: true, data, message: null }), { status: 200 });
     }) as typeof globalThis.fetch;
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });
