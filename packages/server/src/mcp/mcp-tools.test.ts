@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ToolErrorContentSchema } from '@marketlens/contract';
-import { CATALOG, MCP_PACKAGE_VERSION } from '@marketlens/mcp';
+import { OPERATIONS, ToolErrorContentSchema } from '@marketlens/contract';
+import { CATALOG, MCP_PACKAGE_VERSION, type OperationRunner } from '@marketlens/mcp';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,26 +19,142 @@ const config = { rateLimit: { limit: 1_000_000, windowMs: 60_000 } };
 let h: Harness;
 let client: Client;
 let calls: RunLog;
+let token: string;
+const others: Client[] = [];
 
 beforeAll(async () => {
   const credentialsKey = randomBytes(32);
   h = harness(config, undefined, { credentialsKey });
-  ({ client, calls } = await mcpUser(h, { config, deps: { credentialsKey } }));
+  ({ client, calls, token } = await mcpUser(h, { config, deps: { credentialsKey } }));
 });
 
 afterAll(async () => {
   await client.close();
+  for (const c of others) await c.close();
 });
 
+/** The envelope of `GET path` over REST, as the MCP user. */
+async function rest(path: string): Promise<{ code: unknown; message: unknown; data: unknown }> {
+  const res = await h.request(path, { headers: { 'x-session-token': token } });
+  return (await res.json()) as { code: unknown; message: unknown; data: unknown };
+}
+
 /** Calls a tool, and checks its structured content against the tool's output schema (or the error shape). */
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+async function call(name: string, args: Record<string, unknown> = {}, over: Client = client) {
+  const r = (await over.callTool({ name, arguments: args })) as CallToolResult;
   const tool = CATALOG.find((t) => t.name === name);
   const checked = (r.isError ? ToolErrorContentSchema : tool?.output)?.safeParse(r.structuredContent);
   expect(checked?.success, `${name}: ${checked?.error?.message}`).toBe(true);
   const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   return { ...r, text, data: r.structuredContent as Record<string, unknown> };
 }
+
+describe('catalog', () => {
+  it('lists every tool the issue names, with object input schemas', async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (const name of [
+      'get_positions',
+      'get_portfolio_summary',
+      'get_balances',
+      'get_orders',
+      'get_trades',
+      'position_analysis',
+      'edit_position',
+      'get_trading_signals',
+      'get_asset_markets',
+      'add_favorite_asset',
+      'remove_favorite_asset',
+      'get_account_info',
+      'list_exchanges',
+      'get_exchange_detail',
+      'get_asset_analysis',
+      'get_asset_signal',
+      'get_fear_greed',
+      'get_screener',
+      'get_alerts',
+      'create_price_alert',
+      'delete_alert',
+      'get_notification_preferences',
+      'update_notification_preferences',
+      'register_alert_webhook',
+      'list_alert_webhooks',
+      'delete_alert_webhook',
+      'get_pilot_spectate',
+      'get_pilot_spectate_history',
+      'get_track_record',
+    ]) {
+      expect(names).toContain(name);
+    }
+    expect(new Set(names).size).toBe(names.length);
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.description?.length ?? 0).toBeGreaterThan(20);
+    }
+    const signals = tools.find((t) => t.name === 'get_trading_signals');
+    expect(JSON.stringify(signals?.inputSchema)).toContain('"1h"');
+    expect(JSON.stringify(signals?.inputSchema)).toContain('"15m"');
+  });
+
+  it('leaves out the tools whose operation the backend does not run', async () => {
+    // A backend without a session: it runs only the operations an API key may call.
+    const { client: keyOnly } = await mcpUser(h, {
+      config,
+      wrap: (b) => ({ ...b, runs: (id) => OPERATIONS[id].caller !== 'session' }),
+    });
+    others.push(keyOnly);
+    const names = (await keyOnly.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('get_asset_analysis');
+    expect(names).not.toContain('get_positions');
+    expect(names).not.toContain('add_favorite_asset');
+  });
+});
+
+describe('tool errors', () => {
+  it('reads 1h as h1 and answers the REST code and message for a paid timeframe', async () => {
+    const before = calls['analysis.get']?.length ?? 0;
+    const r = await call('get_asset_analysis', { asset_id: 'bitcoin', timeframe: '1h' });
+    expect((calls['analysis.get']?.[before] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
+    const refused = await rest('/v2/analysis/bitcoin?timeframe=h1');
+    expect(refused.code).toBe(1004);
+    expect(r.isError).toBe(true);
+    expect(r.data).toEqual({ code: 1004, message: refused.message });
+    expect(r.text).toBe(`Error 1004: ${refused.message}`);
+  });
+
+  it('answers InvalidRequest for bad arguments, as REST answers 400', async () => {
+    const r = await call('get_asset_analysis', { asset_id: 'bitcoin', timeframe: '2h' });
+    expect(r.isError).toBe(true);
+    expect(r.data.code).toBe('InvalidRequest');
+    expect(String(r.data.message)).toContain('timeframe');
+    const missing = await call('get_asset_analysis', {});
+    expect(missing.data.code).toBe('InvalidRequest');
+  });
+
+  it('answers an unknown asset with UnknownAsset and the REST message', async () => {
+    const r = await call('get_asset_analysis', { asset_id: 'nope' });
+    const refused = await rest('/v2/analysis/nope');
+    expect(refused.code).toBe('UnknownAsset');
+    expect(r.data).toEqual({ code: 'UnknownAsset', message: refused.message });
+  });
+
+  it('hides an uncoded failure behind code 1', async () => {
+    const { client: failing } = await mcpUser(h, {
+      config,
+      wrap: (b) => ({
+        ...b,
+        run: ((id, input) => {
+          if (id === 'market.exchanges') return Promise.reject(new Error('database is on fire'));
+          return b.run(id, input);
+        }) as OperationRunner,
+      }),
+    });
+    others.push(failing);
+    const r = await call('list_exchanges', {}, failing);
+    expect(r.data).toEqual({ code: 1, message: 'Internal error' });
+    expect(r.text).not.toContain('fire');
+  });
+});
 
 describe('the server', () => {
   it('reports the service contract version, and protocol errors without a doubled prefix', async () => {

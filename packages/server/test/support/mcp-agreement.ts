@@ -63,6 +63,8 @@ export async function mcpUser(
     tier?: Tier;
     config?: Partial<ServerConfig>;
     deps?: Partial<Omit<AppDeps, 'storage' | 'config' | 'now' | 'market'>>;
+    /** Changes the backend the client is served over (runs fewer operations, fails one, ...). */
+    wrap?: (backend: Required<Backend>) => Required<Backend>;
   } = {},
 ): Promise<{ client: Client; calls: RunLog; userId: string; token: string; deps: AppDeps }> {
   const { token, userId } = await h.signup();
@@ -76,8 +78,7 @@ export async function mcpUser(
     ...options.deps,
   };
   const tier = options.tier ?? 'free';
-  const { backend, calls } = recorded(
-    mcpBackend(deps, { kind: 'session', user, tier, tier_expires_at: null, api_key_id: null }),
-  );
+  const real = mcpBackend(deps, { kind: 'session', user, tier, tier_expires_at: null, api_key_id: null });
+  const { backend, calls } = recorded(options.wrap ? options.wrap(real) : real);
   return { client: await connectedClient(backend), calls, userId, token, deps };
 }
