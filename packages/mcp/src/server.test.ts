@@ -121,24 +121,6 @@ describe('market tools', () => {
   });
 });
 
-describe('account tools', () => {
-  it('get_account_info and favorites add/remove (idempotent)', async () => {
-    const { backend, favorites } = fakeBackend();
-    const client = await connect(backend);
-    expect((await call(client, 'get_account_info')).text).toContain('Tier: free');
-    expect((await call(client, 'add_favorite_asset', { asset_id: 'ethereum' })).data).toEqual({
-      asset_id: 'ethereum',
-      is_favorite: true,
-    });
-    await call(client, 'add_favorite_asset', { asset_id: 'ethereum' });
-    expect([...favorites]).toEqual(['bitcoin', 'ethereum']);
-    expect((await call(client, 'remove_favorite_asset', { asset_id: 'dogecoin' })).isError).toBeFalsy();
-    expect((await call(client, 'add_favorite_asset', { asset_id: 'nope' })).data.code).toBe('UnknownAsset');
-    const favs = await call(client, 'get_favorite_assets');
-    expect(favs.text).toContain('Favorites: 1');
-  });
-});
-
 describe('portfolio tools', () => {
   it('get_positions lists unpriced rows as themselves with unavailable mark and PnL', async () => {
     const client = await connect(fakeBackend().backend);
@@ -235,14 +217,6 @@ describe('alert tools', () => {
     expect((await call(client, 'delete_alert', { alert_id: id })).data).toEqual({ id, deleted: true });
     expect((await call(client, 'delete_alert', { alert_id: id })).data.code).toBe('NotificationNotFound');
     expect((await call(client, 'delete_alert', { alert_id: 'not-a-uuid' })).data.code).toBe('InvalidRequest');
-  });
-  it('notification preferences read and change', async () => {
-    const client = await connect(fakeBackend().backend);
-    expect((await call(client, 'get_notification_preferences')).text).toContain('Pilot trade notifications: on');
-    const u = await call(client, 'update_notification_preferences', { pilot_trade_notification_disabled: true });
-    expect(u.data.pilot_trade_notification_disabled).toBe(true);
-    expect(u.text).toContain('Pilot trade notifications: off');
-    expect((await call(client, 'update_notification_preferences', {})).data.code).toBe('InvalidRequest');
   });
 });
 

@@ -156,6 +156,40 @@ describe('tool errors', () => {
   });
 });
 
+describe('account tools', () => {
+  it('get_account_info and favorites add/remove (idempotent)', async () => {
+    expect((await call('get_account_info')).text).toContain('Tier: free');
+    const before = (await rest('/v2/assets/favorites?asset_class=all&limit=500')).data as { id: string }[];
+    const coins = (await rest('/v2/assets/?asset_class=coins&limit=50')).data as { id: string }[];
+    const fresh = coins.map((c) => c.id).find((id) => !before.some((f) => f.id === id));
+    if (fresh === undefined) throw new Error('every listed coin is a favorite already');
+    expect((await call('add_favorite_asset', { asset_id: fresh })).data).toEqual({
+      asset_id: fresh,
+      is_favorite: true,
+    });
+    await call('add_favorite_asset', { asset_id: fresh });
+    const after = (await rest('/v2/assets/favorites?asset_class=all&limit=500')).data as { id: string }[];
+    expect(after.map((f) => f.id).sort()).toEqual([...before.map((f) => f.id), fresh].sort());
+    const notFavorite = coins.map((c) => c.id).find((id) => !after.some((f) => f.id === id));
+    if (notFavorite === undefined) throw new Error('no coin left that is not a favorite');
+    expect((await call('remove_favorite_asset', { asset_id: notFavorite })).isError).toBeFalsy();
+    expect((await call('add_favorite_asset', { asset_id: 'nope' })).data.code).toBe('UnknownAsset');
+    const favs = await call('get_favorite_assets');
+    expect(favs.text).toContain(`Favorites: ${after.length}`);
+  });
+});
+
+describe('alert tools', () => {
+  it('notification preferences read and change', async () => {
+    expect((await call('get_notification_preferences')).text).toContain('Pilot trade notifications: on');
+    const u = await call('update_notification_preferences', { pilot_trade_notification_disabled: true });
+    expect(u.data.pilot_trade_notification_disabled).toBe(true);
+    expect(u.text).toContain('Pilot trade notifications: off');
+    expect((await rest('/v1/users/notification_preferences')).data).toEqual(u.data);
+    expect((await call('update_notification_preferences', {})).data.code).toBe('InvalidRequest');
+  });
+});
+
 describe('the server', () => {
   it('reports the service contract version, and protocol errors without a doubled prefix', async () => {
     expect(client.getServerVersion()?.version).toBe(MCP_PACKAGE_VERSION);
@@ -193,12 +227,13 @@ describe('tools/call with arguments that are not an object', () => {
   });
 
   it('an object, and no arguments at all, still reach the tool', async () => {
+    const ran = (id: 'accounts.positions' | 'auth.accountInfo') => calls[id]?.length ?? 0;
+    const [positions, account] = [ran('accounts.positions'), ran('auth.accountInfo')];
     const ok = (await client.callTool({ name: 'get_positions', arguments: {} })) as CallToolResult;
     expect(ok.isError).toBeFalsy();
     const bare = (await client.callTool({ name: 'get_account_info' })) as CallToolResult;
     expect(bare.isError).toBeFalsy();
-    expect(calls['accounts.positions']).toHaveLength(1);
-    expect(calls['auth.accountInfo']).toHaveLength(1);
+    expect([ran('accounts.positions'), ran('auth.accountInfo')]).toEqual([positions + 1, account + 1]);
     const bad = (await client.callTool({ name: 'get_asset_analysis', arguments: { asset_id: 7 } })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect((bad.structuredContent as { code: string }).code).toBe('InvalidRequest');
