@@ -7,7 +7,7 @@ import type { Backend } from './backend.js';
 import { CATALOG } from './catalog.js';
 import { manifest } from './manifest.js';
 import { createMcpServer } from './server.js';
-import { fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
+import { fakeBackend } from './testing/fake-backend.js';
 
 const open: Client[] = [];
 
@@ -118,75 +118,6 @@ describe('market tools', () => {
     );
     const missing = await call(client, 'get_exchange_detail', { exchange_id: 'nowhere' });
     expect(missing.data.code).toBe('UnknownExchange');
-  });
-});
-
-describe('portfolio tools', () => {
-  it('get_positions lists unpriced rows as themselves with unavailable mark and PnL', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_positions');
-    expect(r.text).toContain('Open positions: 2 (1 long, 1 short; 1 priced, 1 unpriced position)');
-    expect(r.text).toContain('(priced positions only)');
-    const unpriced = r.text.split('\n').find((l) => l.includes('ODDCOIN-PERP')) ?? '';
-    expect(unpriced).toContain('mark unavailable');
-    expect(unpriced).toContain('unrealized PnL unavailable (unavailable)');
-    expect(unpriced).toContain('daily PnL unavailable');
-    expect(unpriced).not.toMatch(/mark 0\b/);
-    const priced = r.text.split('\n').find((l) => l.includes('pos-priced')) ?? '';
-    expect(priced).toContain('mark 110');
-    expect(priced).toContain('unrealized PnL +20 ($20.00)');
-    expect((r.data.positions as unknown[]).length).toBe(TEST_POSITIONS.length);
-    expect((r.data.positions as { current_price: unknown }[])[1]?.current_price).toBeNull();
-  });
-  it('get_portfolio_summary counts unpriced positions; asset_ids filter is passed down', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const r = await call(client, 'get_portfolio_summary', { asset_ids: 'bitcoin,ethereum' });
-    expect(calls['accounts.positions']?.[0]).toMatchObject({ asset_ids: ['bitcoin', 'ethereum'] });
-    expect(r.data.unpriced_positions_count).toBe(1);
-    expect(r.text).toContain('1 unpriced position');
-    expect(r.text).toContain('weekly PnL unavailable');
-  });
-  it('get_balances renders unpriced balances as unavailable', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_balances');
-    expect(r.text).toContain('Balances: 2 (1 priced, 1 unpriced); total $50.00 (priced balances only)');
-    expect(r.text).toContain('- ODD 9 (untracked, test-exchange/spot): unavailable, unavailable of total');
-  });
-  it('get_orders and get_trades parse the REST filters (limit clamped, alias merged)', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const o = await call(client, 'get_orders', { coin_id: 'bitcoin', limit: 1000, side: 'buy' });
-    expect(calls['accounts.orders']?.[0]).toEqual({ asset_id: 'bitcoin', side: 'buy', limit: 200, offset: 0 });
-    expect(o.text).toContain('Orders: 1 of 1');
-    expect(o.text).toContain('PnL unavailable');
-    const t = await call(client, 'get_trades', { start: '2026-01-01T00:00:00Z' });
-    expect(calls['accounts.trades']?.[0]).toMatchObject({ start: Date.UTC(2026, 0, 1), limit: 50 });
-    expect(t.text).toContain('fill-1');
-    const bad = await call(client, 'get_trades', { start: '2026-02-01T00:00:00Z', end: '2026-01-01T00:00:00Z' });
-    expect(bad.data.code).toBe('InvalidRequest');
-  });
-  it('position_analysis and edit_position', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const a = await call(client, 'position_analysis', { position_id: 'pos-priced' });
-    expect(calls['accounts.positionAnalysis']?.[0]).toEqual({ id: 'pos-priced', timeframe: 'd1' });
-    await call(client, 'position_analysis', { position_id: 'pos-priced', timeframe: 'h4', limit: 800 });
-    expect(calls['accounts.positionAnalysis']?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
-    expect(a.text).toContain('thesis intact');
-    expect(a.text).toContain('remaining reward/risk unavailable');
-    expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe(
-      'PositionUnpricedWithoutAsset',
-    );
-    const e = await call(client, 'edit_position', { position_id: 'pos-unpriced', notes: 'hedge' });
-    expect(e.data.notes).toBe('hedge');
-    expect(e.text).toContain('mark unavailable');
-    const refused = await call(client, 'edit_position', { position_id: 'pos-priced', notes: 'x', stop_loss: 1 });
-    expect(refused.data.code).toBe('InvalidRequest');
-    expect(String(refused.data.message)).toContain('stop_loss');
-    expect((await call(client, 'edit_position', { position_id: 'gone', notes: null })).data.code).toBe(
-      'PositionNotFound',
-    );
   });
 });
 

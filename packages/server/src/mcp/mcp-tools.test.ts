@@ -1,9 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { OPERATIONS, ToolErrorContentSchema } from '@marketlens/contract';
-import { CATALOG, MCP_PACKAGE_VERSION, type OperationRunner } from '@marketlens/mcp';
+import {
+  CATALOG,
+  MCP_PACKAGE_VERSION,
+  type OperationRunner,
+  type PositionsData,
+  renderPosition,
+  renderTotals,
+} from '@marketlens/mcp';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedAccount } from '../../test/support/account-seed.js';
 import { type Harness, harness } from '../../test/support/harness.js';
 import { mcpUser, type RunLog } from '../../test/support/mcp-agreement.js';
 
@@ -176,6 +184,125 @@ describe('account tools', () => {
     expect((await call('add_favorite_asset', { asset_id: 'nope' })).data.code).toBe('UnknownAsset');
     const favs = await call('get_favorite_assets');
     expect(favs.text).toContain(`Favorites: ${after.length}`);
+  });
+});
+
+describe('portfolio tools', () => {
+  /** A user with one exchange account: a priced long on bitcoin, an unpriced short on an untracked pair. */
+  let portfolio: Client;
+  let portfolioCalls: RunLog;
+  let restAs: (path: string) => Promise<{ code: unknown; message: unknown; data: unknown }>;
+  let priced: string;
+  let unpriced: string;
+
+  beforeAll(async () => {
+    const user = await mcpUser(h, { config });
+    portfolio = user.client;
+    portfolioCalls = user.calls;
+    others.push(portfolio);
+    await seedAccount(h.storage, user.userId, 'bybit', {
+      at: h.clock.now - 60_000,
+      positions: [
+        { pair: 'BTCUSDT', asset_id: 'bitcoin', side: 'long', size: 2, entry_price: 100, mark_price: 110 },
+        { pair: 'ODDCOIN-PERP', asset_id: null, side: 'short', size: 7, entry_price: 3, mark_price: null },
+      ],
+      balances: [
+        { symbol: 'USDT', asset_id: 'tether', total: 50 },
+        { symbol: 'ODD', asset_id: null, total: 9 },
+      ],
+      fills: [
+        { external_id: 'fill-1', order_id: 'order-1', time: Date.UTC(2026, 0, 10), side: 'buy', price: 100, amount: 2 },
+      ],
+    });
+    restAs = async (path) => {
+      const res = await h.request(path, { headers: { 'x-session-token': user.token } });
+      return (await res.json()) as { code: unknown; message: unknown; data: unknown };
+    };
+    const rows = ((await restAs('/v2/positions')).data as { positions: { id: string; pair: string }[] }).positions;
+    priced = rows.find((p) => p.pair === 'BTCUSDT')?.id ?? '';
+    unpriced = rows.find((p) => p.pair === 'ODDCOIN-PERP')?.id ?? '';
+  });
+
+  const on = (name: string, args: Record<string, unknown> = {}) => call(name, args, portfolio);
+
+  it('get_positions lists unpriced rows as themselves with unavailable mark and PnL', async () => {
+    const r = await on('get_positions');
+    const data = (await restAs('/v2/positions')).data as PositionsData;
+    expect(r.data).toEqual(data);
+    expect(r.text).toContain('Open positions: 2 (1 long, 1 short; 1 priced, 1 unpriced position)');
+    expect(r.text).toContain('(priced positions only)');
+    const unpricedLine = r.text.split('\n').find((l) => l.includes('ODDCOIN-PERP')) ?? '';
+    expect(unpricedLine).toContain('mark unavailable');
+    expect(unpricedLine).toContain('unrealized PnL unavailable (unavailable)');
+    expect(unpricedLine).toContain('daily PnL unavailable');
+    expect(unpricedLine).not.toMatch(/mark 0\b/);
+    // The priced row and the totals render the figures REST answers.
+    for (const p of data.positions) expect(r.text).toContain(renderPosition(p));
+    expect(r.text).toContain(renderTotals(data.totals));
+    expect(
+      (r.data.positions as { id: string; current_price: unknown }[]).find((p) => p.id === unpriced)?.current_price,
+    ).toBeNull();
+  });
+
+  it('get_portfolio_summary counts unpriced positions; asset_ids filter is passed down', async () => {
+    const r = await on('get_portfolio_summary', { asset_ids: 'bitcoin,ethereum' });
+    expect(portfolioCalls['accounts.positions']?.at(-1)).toMatchObject({ asset_ids: ['bitcoin', 'ethereum'] });
+    const all = await on('get_portfolio_summary');
+    expect(all.data.unpriced_positions_count).toBe(1);
+    expect(all.text).toContain('1 unpriced position');
+    const { totals } = (await restAs('/v2/positions')).data as PositionsData;
+    expect(all.data).toEqual(totals);
+    // The weekly PnL and the other money totals as REST answers them (unavailable where null).
+    expect(all.text).toBe(renderTotals(totals));
+    expect(r.data.unpriced_positions_count).toBe(0);
+  });
+
+  it('get_balances renders unpriced balances as unavailable', async () => {
+    const r = await on('get_balances');
+    expect(r.data).toEqual((await restAs('/v2/balances')).data);
+    expect(r.text).toContain('Balances: 2 (1 priced, 1 unpriced); total $50.00 (priced balances only)');
+    expect(r.text).toContain('- ODD 9 (untracked, bybit/spot): unavailable, unavailable of total');
+  });
+
+  it('get_orders and get_trades parse the REST filters (limit clamped, alias merged)', async () => {
+    const o = await on('get_orders', { coin_id: 'bitcoin', limit: 1000, side: 'buy' });
+    expect(portfolioCalls['accounts.orders']?.[0]).toEqual({ asset_id: 'bitcoin', side: 'buy', limit: 200, offset: 0 });
+    expect(o.data).toEqual((await restAs('/v1/orders?coin_id=bitcoin&limit=1000&side=buy')).data);
+    expect(o.text).toContain('Orders: 1 of 1');
+    expect(o.text).toContain('PnL unavailable');
+    const t = await on('get_trades', { start: '2026-01-01T00:00:00Z' });
+    expect(portfolioCalls['accounts.trades']?.[0]).toMatchObject({ start: Date.UTC(2026, 0, 1), limit: 50 });
+    expect(t.text).toContain('fill-1');
+    const bad = await on('get_trades', { start: '2026-02-01T00:00:00Z', end: '2026-01-01T00:00:00Z' });
+    expect(bad.data.code).toBe('InvalidRequest');
+  });
+
+  it('position_analysis and edit_position', async () => {
+    const a = await on('position_analysis', { position_id: priced });
+    expect(portfolioCalls['accounts.positionAnalysis']?.[0]).toEqual({ position_id: priced, timeframe: 'd1' });
+    await on('position_analysis', { position_id: priced, timeframe: 'h4', limit: 800 });
+    expect(portfolioCalls['accounts.positionAnalysis']?.[1]).toEqual({
+      position_id: priced,
+      timeframe: 'h4',
+      limit: 800,
+    });
+    const assessed = (await restAs(`/v2/positions/${priced}/analysis`)).data as {
+      thesis_status: string;
+      warnings: string[];
+    };
+    expect(a.data).toEqual(assessed);
+    expect(a.text).toContain(`Position ${priced} (d1): thesis ${assessed.thesis_status}`);
+    expect(a.text).toContain(`Warnings: ${assessed.warnings.length > 0 ? assessed.warnings.join(', ') : 'none'}`);
+    expect((await on('position_analysis', { position_id: unpriced })).data.code).toBe('PositionUnpricedWithoutAsset');
+    const e = await on('edit_position', { position_id: unpriced, notes: 'hedge' });
+    expect(e.data.notes).toBe('hedge');
+    expect(e.text).toContain('mark unavailable');
+    const refused = await on('edit_position', { position_id: priced, notes: 'x', stop_loss: 1 });
+    expect(refused.data.code).toBe('InvalidRequest');
+    expect(String(refused.data.message)).toContain('stop_loss');
+    const gone = (await restAs('/v2/positions/gone/analysis')).code;
+    expect((await on('edit_position', { position_id: 'gone', notes: null })).data.code).toBe(gone);
+    expect(gone).toBe('PositionNotFound');
   });
 });
 
