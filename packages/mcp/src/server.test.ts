@@ -108,47 +108,6 @@ describe('market tools', () => {
     expect(assets.data.assets).toHaveLength(1);
     expect(assets.text).toContain('Bitcoin (BTC, bitcoin): price 110, 24h +1.00%');
   });
-  it('list_exchanges and get_exchange_detail', async () => {
-    const client = await connect(fakeBackend().backend);
-    const l = await call(client, 'list_exchanges');
-    expect(l.text).toContain('Test Exchange (test-exchange), connected, 24h volume unavailable');
-    expect(l.data.exchanges).toHaveLength(1);
-    expect((await call(client, 'get_exchange_detail', { exchange_id: 'test-exchange' })).text).toContain(
-      'Spot pairs 3',
-    );
-    const missing = await call(client, 'get_exchange_detail', { exchange_id: 'nowhere' });
-    expect(missing.data.code).toBe('UnknownExchange');
-  });
-});
-
-describe('alert tools', () => {
-  it('create_price_alert defaults the kind to price; get_alerts and delete_alert', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    // The published input schema says what the tool does: kind optional, price by default.
-    const listed = (await client.listTools()).tools.find((t) => t.name === 'create_price_alert');
-    expect(listed?.inputSchema.required).toEqual(['asset_id', 'target']);
-    expect(listed?.inputSchema.properties?.kind).toMatchObject({ default: 'price' });
-    const c = await call(client, 'create_price_alert', { asset_id: 'bitcoin', target: 120 });
-    expect(c.isError).toBeFalsy();
-    expect(calls['alerts.create']?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target: 120 });
-    expect(c.text).toContain('price alert on Bitcoin (BTC): target 120, status active, live price unavailable');
-    const rsi = await call(client, 'create_price_alert', {
-      asset_id: 'bitcoin',
-      kind: 'RSI',
-      target: 70,
-      timeframe: 'h1',
-    });
-    expect(rsi.data.kind).toBe('rsi');
-    const out = await call(client, 'create_price_alert', { asset_id: 'bitcoin', kind: 'rsi', target: 120 });
-    expect(out.data.code).toBe('InvalidRequest');
-    const list = await call(client, 'get_alerts');
-    expect(list.text).toContain('Alerts: 2');
-    const id = String(c.data.id);
-    expect((await call(client, 'delete_alert', { alert_id: id })).data).toEqual({ id, deleted: true });
-    expect((await call(client, 'delete_alert', { alert_id: id })).data.code).toBe('NotificationNotFound');
-    expect((await call(client, 'delete_alert', { alert_id: 'not-a-uuid' })).data.code).toBe('InvalidRequest');
-  });
 });
 
 describe('pilot tools', () => {

@@ -306,7 +306,55 @@ describe('portfolio tools', () => {
   });
 });
 
+describe('market tools', () => {
+  it('list_exchanges and get_exchange_detail', async () => {
+    const l = await call('list_exchanges');
+    const exchanges = (await rest('/v1/exchanges')).data as { id: string; name: string; connected: boolean }[];
+    expect(l.data.exchanges).toEqual(exchanges);
+    for (const e of exchanges) {
+      expect(l.text).toContain(`- ${e.name} (${e.id})${e.connected ? ', connected' : ''}, 24h volume `);
+    }
+    const [first] = exchanges;
+    if (first === undefined) throw new Error('no exchange listed');
+    const detail = (await rest(`/v1/exchanges/${first.id}`)).data as { spot_pairs: number };
+    expect((await call('get_exchange_detail', { exchange_id: first.id })).text).toContain(
+      `Spot pairs ${detail.spot_pairs}`,
+    );
+    const missing = await call('get_exchange_detail', { exchange_id: 'nowhere' });
+    expect(missing.data.code).toBe('UnknownExchange');
+    expect((await rest('/v1/exchanges/nowhere')).code).toBe('UnknownExchange');
+  });
+});
+
 describe('alert tools', () => {
+  it('create_price_alert defaults the kind to price; get_alerts and delete_alert', async () => {
+    // The published input schema says what the tool does: kind optional, price by default.
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'create_price_alert');
+    expect(listed?.inputSchema.required).toEqual(['asset_id', 'target']);
+    expect(listed?.inputSchema.properties?.kind).toMatchObject({ default: 'price' });
+    // An alert needs a channel: a webhook, registered the way a client without a browser does.
+    const hook = await call('register_alert_webhook', { url: 'https://hooks.example.com/alerts' });
+    expect(hook.isError).toBeFalsy();
+    const live = (await h.market.ticker({ asset_id: 'bitcoin' })).last;
+    const target = Math.round(live * 1.2);
+    const c = await call('create_price_alert', { asset_id: 'bitcoin', target });
+    expect(c.isError).toBeFalsy();
+    expect(calls['alerts.create']?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target });
+    expect(c.text).toContain(`price alert on Bitcoin (BTC): target ${target}, status active, live price `);
+    const rsi = await call('create_price_alert', { asset_id: 'bitcoin', kind: 'RSI', target: 70, timeframe: 'h1' });
+    expect(rsi.data.kind).toBe('rsi');
+    const out = await call('create_price_alert', { asset_id: 'bitcoin', kind: 'rsi', target: 120 });
+    expect(out.data.code).toBe('InvalidRequest');
+    const list = await call('get_alerts');
+    expect(list.text).toContain('Alerts: 2');
+    expect(list.data.alerts).toEqual((await rest('/v1/notifications')).data);
+    const id = String(c.data.id);
+    expect((await call('delete_alert', { alert_id: id })).data).toEqual({ id, deleted: true });
+    expect((await call('delete_alert', { alert_id: id })).data.code).toBe('NotificationNotFound');
+    expect((await call('delete_alert', { alert_id: 'not-a-uuid' })).data.code).toBe('InvalidRequest');
+    await call('delete_alert_webhook', { webhook_id: hook.data.id });
+  });
+
   it('notification preferences read and change', async () => {
     expect((await call('get_notification_preferences')).text).toContain('Pilot trade notifications: on');
     const u = await call('update_notification_preferences', { pilot_trade_notification_disabled: true });
