@@ -3,9 +3,8 @@
  * market data; prices are round numbers chosen to make rendered text easy to check.
  */
 
-import type { NotificationPreferences, OperationId, OperationInput, OperationOutput } from '@marketlens/contract';
+import type { OperationId, OperationInput, OperationOutput } from '@marketlens/contract';
 import type {
-  Alert,
   AlertWebhook,
   AnalysisRequest,
   AssetRef,
@@ -14,12 +13,9 @@ import type {
   MarketTicker,
   OperationRunner,
   PilotTrade,
-  Position,
-  PositionsData,
   Served,
   Signal,
   TrackRecordData,
-  Trade,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
 
@@ -50,7 +46,6 @@ export const TEST_BTC: AssetRef = {
   asset_class: 'coins',
 };
 
-const TEST_USER_ID = '00000000-0000-4000-8000-0000000000aa';
 /** Open time of the closed d1 candle every market fixture is computed at (the live one opens a day later). */
 const AS_OF = '2026-01-15T00:00:00.000Z';
 /** When the fixtures were read or computed. */
@@ -186,119 +181,6 @@ const TEST_TICKERS: MarketTicker[] = [
     index_price: 110.4,
   },
 ];
-
-/** A priced long and an unpriced short (no mark: every mark-dependent figure null). */
-export const TEST_POSITIONS: Position[] = [
-  {
-    id: 'pos-priced',
-    user_connection_id: 'conn-1',
-    connection_id: 'test-exchange',
-    asset: TEST_BTC,
-    pair: 'BTC/USDT:USDT',
-    side: 'long',
-    size: 2,
-    contract_type: 'linear',
-    settlement_currency: 'USDT',
-    entry_price: 100,
-    leverage: 5,
-    margin: 44,
-    maintenance_margin: 1.1,
-    liquidation_price: 80,
-    opened_at: '2026-01-10T00:00:00.000Z',
-    updated_at: NOW,
-    current_price: 110,
-    market_value: 220,
-    market_value_usd: 220,
-    unrealized_pnl: 20,
-    unrealized_pnl_usd: 20,
-    daily_pnl: 4,
-    daily_pnl_usd: 4,
-    weekly_pnl: null,
-    weekly_pnl_usd: null,
-    margin_usd: 44,
-    margin_ratio: 0.0172,
-    distance_to_liquidation: 27.27,
-    ticker_last_updated: NOW,
-    stop_loss: 90,
-    take_profit: null,
-    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
-    funding_since_open: 0.05,
-    notes: '',
-    visible: false,
-  },
-  {
-    id: 'pos-unpriced',
-    user_connection_id: 'conn-1',
-    connection_id: 'test-exchange',
-    asset: null,
-    pair: 'ODDCOIN-PERP',
-    side: 'short',
-    size: 7,
-    contract_type: 'linear',
-    settlement_currency: 'USDT',
-    entry_price: 3,
-    leverage: null,
-    margin: null,
-    maintenance_margin: null,
-    liquidation_price: null,
-    opened_at: '2026-01-12T08:00:00.000Z',
-    updated_at: NOW,
-    current_price: null,
-    market_value: null,
-    market_value_usd: null,
-    unrealized_pnl: null,
-    unrealized_pnl_usd: null,
-    daily_pnl: null,
-    daily_pnl_usd: null,
-    weekly_pnl: null,
-    weekly_pnl_usd: null,
-    margin_usd: null,
-    margin_ratio: null,
-    distance_to_liquidation: null,
-    ticker_last_updated: null,
-    stop_loss: null,
-    take_profit: null,
-    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
-    funding_since_open: null,
-    notes: 'watch',
-    visible: false,
-  },
-];
-
-export const TEST_POSITIONS_DATA: PositionsData = {
-  positions: TEST_POSITIONS,
-  totals: {
-    open_positions_count: 2,
-    open_long_positions_count: 1,
-    open_short_positions_count: 1,
-    priced_positions_count: 1,
-    unpriced_positions_count: 1,
-    total_market_value_usd: 220,
-    total_unrealized_pnl_usd: 20,
-    total_daily_pnl_usd: 4,
-    total_weekly_pnl_usd: null,
-    total_margin_usd: 44,
-  },
-};
-
-/** Two fills of one buy order. */
-const TEST_FILLS: Trade[] = [1, 2].map((i) => ({
-  external_id: `fill-${i}`,
-  user_connection_id: 'conn-1',
-  connection_id: 'test-exchange',
-  order_id: 'venue-order-1',
-  pair: 'BTC/USDT',
-  asset: TEST_BTC,
-  asset_id: 'bitcoin',
-  coin_id: 'bitcoin',
-  side: 'buy',
-  price: 100,
-  size: 1,
-  fee: null,
-  fee_currency: null,
-  pnl: null,
-  executed_at: `2026-01-1${i + 2}T00:00:00.000Z`,
-}));
 
 /** The pilot's first trade: a BTC long stopped out at -1R (16% of margin lost, costs included). */
 const TEST_PILOT_LOSS: PilotTrade = {
@@ -494,17 +376,10 @@ export function fakeBackend(): {
   backend: Backend;
   operations: FakeOperations;
   calls: FakeCalls;
-  favorites: Set<string>;
 } {
   const calls: FakeCalls = {};
   const record = (name: string, arg: unknown) => {
     calls[name] = [...(calls[name] ?? []), arg];
-  };
-  const favorites = new Set(['bitcoin']);
-  const alerts: Alert[] = [];
-  let prefs: NotificationPreferences = {
-    pilot_trade_notification_disabled: false,
-    regime_notification_disabled: false,
   };
 
   const market = {
@@ -794,20 +669,6 @@ export function fakeBackend(): {
         },
       ];
     },
-    async 'market.exchanges'() {
-      return [
-        {
-          id: 'test-exchange',
-          name: 'Test Exchange',
-          icon: TEST_ICON,
-          connected: true,
-          volume: { spot_24h_usd: null, derivatives_24h_usd: null, total_24h_usd: null },
-          spot: true,
-          futures: true,
-          simulated: true,
-        },
-      ];
-    },
     async 'analysis.trackRecord'(r) {
       record('analysis.trackRecord', r);
       const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
@@ -828,327 +689,9 @@ export function fakeBackend(): {
         backtest: backtestOf(any),
       };
     },
-    async 'market.exchange'({ exchange_id: id }) {
-      if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);
-      return {
-        id,
-        name: 'Test Exchange',
-        icon: TEST_ICON,
-        connected: true,
-        volume: { spot_24h_usd: 3e6, derivatives_24h_usd: 2e6, total_24h_usd: 5e6 },
-        spot: true,
-        futures: true,
-        simulated: true,
-        spot_pairs: 3,
-        futures_pairs: 2,
-        futures_open_interest_usd: 2.5e6,
-        live: true,
-        spot_tickers: TEST_TICKERS.filter((t) => t.market_type === 'spot'),
-        futures_tickers: TEST_TICKERS.filter((t) => t.market_type === 'derivatives'),
-      };
-    },
   } satisfies FakeOperations;
 
-  const account = {
-    async 'auth.accountInfo'() {
-      return {
-        user: { id: TEST_USER_ID, email: 'test@example.com', created_at: '2026-01-01T00:00:00.000Z' },
-        tier: 'free',
-        tier_expires_at: null,
-        favorites: [...favorites],
-      };
-    },
-    async 'market.favorites'(r) {
-      record('market.favorites', r);
-      return (await market['market.assets'](r)).filter((a) => favorites.has(a.id));
-    },
-    async 'market.addFavorite'({ asset_id: id }) {
-      if (id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
-      favorites.add(id);
-      return { asset_id: id, is_favorite: true };
-    },
-    async 'market.removeFavorite'({ asset_id: id }) {
-      favorites.delete(id);
-      return { asset_id: id, is_favorite: false };
-    },
-  } satisfies FakeOperations;
-
-  const portfolio = {
-    async 'accounts.positions'(q) {
-      record('accounts.positions', q);
-      return TEST_POSITIONS_DATA;
-    },
-    async 'accounts.balances'(q) {
-      record('accounts.balances', q);
-      return {
-        balances: [
-          {
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            account: 'spot',
-            symbol: 'USDT',
-            asset: null,
-            balance: 50,
-            available: 45,
-            frozen: 5,
-            usd_price: 1,
-            balance_usd: 50,
-            available_usd: 45,
-            frozen_usd: 5,
-            percentage_of_total: 100,
-          },
-          {
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            account: 'spot',
-            symbol: 'ODD',
-            asset: null,
-            balance: 9,
-            available: 9,
-            frozen: 0,
-            usd_price: null,
-            balance_usd: null,
-            available_usd: null,
-            frozen_usd: null,
-            percentage_of_total: null,
-          },
-        ],
-        total_usd: 50,
-        priced_count: 1,
-        unpriced_count: 1,
-      };
-    },
-    async 'accounts.orders'(f) {
-      record('accounts.orders', f);
-      return {
-        orders: [
-          {
-            id: 'order-1',
-            order_id: 'venue-order-1',
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            pair: 'BTC/USDT',
-            asset: TEST_BTC,
-            asset_id: 'bitcoin',
-            coin_id: 'bitcoin',
-            side: 'buy',
-            price: 100,
-            size: 2,
-            fee: null,
-            fee_currency: null,
-            pnl: null,
-            fills_count: TEST_FILLS.length,
-            first_fill_at: '2026-01-13T00:00:00.000Z',
-            last_fill_at: '2026-01-14T00:00:00.000Z',
-            fills: TEST_FILLS,
-          },
-        ],
-        total: 1,
-      };
-    },
-    async 'accounts.trades'(f) {
-      record('accounts.trades', f);
-      return {
-        trades: [
-          {
-            external_id: 'fill-1',
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            order_id: null,
-            pair: 'BTC/USDT',
-            asset: TEST_BTC,
-            asset_id: 'bitcoin',
-            coin_id: 'bitcoin',
-            side: 'buy',
-            price: 100,
-            size: 1,
-            fee: 0.1,
-            fee_currency: 'USDT',
-            pnl: null,
-            executed_at: '2026-01-14T00:00:00.000Z',
-          },
-        ],
-        total: 1,
-      };
-    },
-    async 'accounts.positionAnalysis'({ position_id: id, ...q }) {
-      record('accounts.positionAnalysis', { id, ...q });
-      if (id === 'pos-unpriced')
-        throw new ToolError('PositionUnpricedWithoutAsset', 'The position maps to no tracked asset');
-      return {
-        position_id: id,
-        asset: TEST_BTC,
-        pair: 'BTC/USDT:USDT',
-        candles: { venue: 'test-venue', pair: 'BTC/USDT:USDT', market_type: 'derivatives' },
-        direction: 'long',
-        timeframe: q.timeframe,
-        as_of: AS_OF,
-        mark: 110,
-        mark_source: 'venue',
-        entry_price: 100,
-        stop_loss: 90,
-        take_profit: null,
-        atr: 4,
-        thesis_status: 'intact',
-        unrealized_r: 1,
-        remaining_rr: null,
-        entry_vs_plan_pct: -0.99,
-        stop_placement: {
-          stop_loss: 90,
-          signed_distance_pct: -10,
-          noise_distance_atr: 2.5,
-          inside_entry_zone: false,
-          beyond_invalidation: true,
-          inside_opposing_zone: false,
-          breakeven_or_better: false,
-        },
-        liquidation_risk: { liquidation_price: 80, abs_distance_pct: 27.27, abs_distance_atr: 7.5 },
-        timing: {
-          entry_time: '2026-01-10T00:00:00.000Z',
-          bars_held: 5,
-          bars_held_at_least: 5,
-          horizon_bars: 20,
-          horizon_exceeded: false,
-        },
-        invalidation: {
-          price: 97,
-          source: 'published',
-          signed_distance_pct: -11.82,
-          signed_distance_atr: -3.25,
-          breached_at: null,
-        },
-        excursion: {
-          mfe_pct: 12,
-          mae_pct: -2,
-          mfe_atr: 3,
-          mae_atr: -0.5,
-          bars_since_peak: 1,
-          current_over_peak: 0.83,
-        },
-        plan_geometry: {
-          hypothetical: true,
-          plan_stop: 96,
-          plan_target: 115,
-          unrealized_r_at_plan_stop: 2.5,
-          remaining_rr_on_plan: 0.36,
-        },
-        nearest_levels: {
-          support: { low: 100, high: 102, mid: 101, strength: 0.8, distance_pct: -8.1, distance_atr: -2.25 },
-          resistance: null,
-        },
-        published_at_entry: {
-          published_time: '2026-01-09T00:00:00.000Z',
-          timeframe: q.timeframe,
-          entry_vs_published_pct: -0.99,
-          entry_inside_published_zone: true,
-          unrealized_r_at_published_stop: 2,
-          outcome: 'entered',
-          plan_realized_r: null,
-        },
-        reference_plan: {
-          source: 'published',
-          published_time: '2026-01-09T00:00:00.000Z',
-          entry_zone: { low: 100, high: 102 },
-          entry_price: 101,
-          invalidation: 97,
-          stop_loss: 96,
-          take_profits: [
-            { price: 115, size_pct: 70, risk_reward: 2.8 },
-            { price: 120, size_pct: 30, risk_reward: 3.8 },
-          ],
-          horizon_bars: 20,
-        },
-        warnings: [],
-      };
-    },
-    async 'accounts.editPosition'(input) {
-      record('accounts.editPosition', input);
-      const p = TEST_POSITIONS.find((x) => x.id === input.position_id);
-      if (!p) throw new ToolError('PositionNotFound', `No open position '${input.position_id}'`);
-      return { ...p, notes: input.notes };
-    },
-  } satisfies FakeOperations;
-
-  const alertsBackend = {
-    async 'alerts.list'() {
-      return alerts;
-    },
-    async 'alerts.create'(p) {
-      record('alerts.create', p);
-      const a: Alert = {
-        id: `00000000-0000-4000-8000-00000000000${alerts.length + 1}`,
-        kind: p.kind,
-        user_id: TEST_USER_ID,
-        created_at: NOW,
-        status: 'active',
-        body: {
-          asset_id: p.asset_id,
-          asset: p.asset_id === 'bitcoin' ? TEST_BTC : null,
-          kind: p.kind,
-          target: p.target,
-          timeframe: p.timeframe ?? null,
-          evaluates_as: p.timeframe ?? null,
-          direction: 'above',
-          zone: null,
-          reference: null,
-          live: { price: null, value: null, as_of: null },
-          armed_at: '2026-01-15T12:00:00.000Z',
-          expires_at: '2026-04-15T12:00:00.000Z',
-          updated_at: '2026-01-15T12:00:00.000Z',
-          triggered_at: null,
-          trigger_value: null,
-          trigger_candle_open: null,
-        },
-      };
-      alerts.push(a);
-      return a;
-    },
-    async 'alerts.delete'({ alert_id: id }) {
-      const i = alerts.findIndex((a) => a.id === id);
-      if (i < 0) throw new ToolError('NotificationNotFound', `No alert '${id}' on this account`);
-      alerts.splice(i, 1);
-      return null;
-    },
-    async 'alerts.preferences'() {
-      return prefs;
-    },
-    async 'alerts.updatePreferences'(patch) {
-      prefs = { ...prefs, ...patch };
-      return prefs;
-    },
-  } satisfies FakeOperations;
-
-  const hooks: AlertWebhook[] = [];
-  const webhooks = {
-    async 'alerts.registerWebhook'(input) {
-      record('alerts.registerWebhook', input);
-      if (!input.url.startsWith('https://') || /\/\/(localhost|127\.|10\.|169\.254\.)/.test(input.url)) {
-        throw new ToolError('InvalidWebhook', 'Invalid webhook: url must be a public https URL');
-      }
-      const w: AlertWebhook = {
-        id: `00000000-0000-4000-9000-00000000000${hooks.length + 1}`,
-        url: input.url,
-        name: input.name ?? null,
-        active: true,
-        created_at: NOW,
-        updated_at: NOW,
-        deactivated_at: null,
-        deactivated_reason: null,
-      };
-      hooks.push(w);
-      return { ...w, secret: `whsec_test-secret-${hooks.length}`, signature_header: 'marketlens-signature' };
-    },
-    async 'alerts.webhooks'() {
-      return hooks;
-    },
-    async 'alerts.deleteWebhook'({ webhook_id: id }) {
-      const i = hooks.findIndex((w) => w.id === id);
-      if (i < 0) throw new ToolError('WebhookNotFound', `No webhook '${id}' on this account`);
-      hooks.splice(i, 1);
-      return null;
-    },
-  } satisfies FakeOperations;
-
+  const _hooks: AlertWebhook[] = [];
   const pilot = {
     async 'pilot.spectate'() {
       // No `last_active_at`: the bot's last run is unknown.
@@ -1257,6 +800,6 @@ export function fakeBackend(): {
     },
   } satisfies FakeOperations;
 
-  const operations: FakeOperations = { ...market, ...account, ...portfolio, ...alertsBackend, ...webhooks, ...pilot };
-  return { backend: backendOf(operations), operations, calls, favorites };
+  const operations: FakeOperations = { ...market, ...pilot };
+  return { backend: backendOf(operations), operations, calls };
 }
