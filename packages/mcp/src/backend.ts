@@ -1,54 +1,26 @@
 /**
- * The `Backend` the tool catalog is written against: every tool's data needs, one method each, each
- * method one operation the contract declares (`OPERATIONS`). The server builds it over its registry
- * of operations for one signed-in user (`/mcp`, `marketlens mcp`); the stdio runner reaching a remote
+ * The `Backend` the tool catalog is written against: a runner of the operations the contract
+ * declares (`OPERATIONS`), each tool running one by id. The server builds it over its registry of
+ * operations for one signed-in user (`/mcp`, `marketlens mcp`); the stdio runner reaching a remote
  * server is handed the REST one. Results are the JSON shapes the REST routes put in `data`, typed from
- * the contract's schemas (`z.output` of each), so the shapes are written once and a result is the
- * structured content a tool answers, untouched.
+ * the contract's schemas (`OperationOutput` of each), so the shapes are written once and a result is
+ * the structured content a tool answers, untouched.
  *
- * A method fails by throwing an error with a `code` (the REST `ErrorResponse` code: `UnknownAsset`,
+ * A run fails by throwing an error with a `code` (the REST `ErrorResponse` code: `UnknownAsset`,
  * `1004`, ...) and a `message`, e.g. the server's `AppError` or this package's `ToolError`; the tool
  * then answers an MCP tool error with that code.
  */
 import type {
-  AccountInfoSchema,
-  AlertWebhookSchema,
-  AnalysisSchema,
   AssetClassSchema,
   AssetRefSchema,
-  AssetRowSchema,
-  BalancesSchema,
   CoinFuturesTickerSchema,
-  ExchangeDetailSchema,
-  ExchangeSchema,
-  FavoriteStateSchema,
-  FearGreedListSchema,
   FearGreedSchema,
-  MarketsSchema,
   MarketTypeName,
-  NotificationSchema,
-  OPERATIONS,
   OperationId,
   OperationInput,
   OperationOutput,
-  OrdersSchema,
-  OverviewSchema,
-  PilotOpenPositionSchema,
-  PilotSpectateSchema,
-  PilotTrackRecordSchema,
-  PilotTradeSchema,
-  PortfolioTotalsSchema,
-  PositionAnalysisSchema,
-  PositionSchema,
-  PositionsSchema,
-  RegisteredAlertWebhookSchema,
-  ScreenerSchema,
-  ServiceTrackRecordSchema,
-  SignalListSchema,
-  SignalResponseSchema,
   SignalSchema,
   Timeframe,
-  TradesSchema,
 } from '@marketlens/contract';
 import type { z } from 'zod';
 
@@ -82,7 +54,7 @@ export interface AnalysisRequest {
 // ---- market results ----
 
 /** `GET /v2/analysis/{asset_id}` data. */
-export type AnalysisData = z.output<typeof AnalysisSchema>;
+export type AnalysisData = OperationOutput<'analysis.get'>;
 
 /** The published trade plan of an analysis (`zone`). */
 export type TradePlan = AnalysisData['zone'];
@@ -101,199 +73,108 @@ export type FearGreed = z.output<typeof FearGreedSchema>;
 export type Level = NonNullable<AnalysisData['levels']['nearest_support']>;
 
 /** `GET /v2/analysis/{asset_id}/signal` data. */
-export type SignalData = z.output<typeof SignalResponseSchema>;
+export type SignalData = OperationOutput<'analysis.signal'>;
 
 /** `GET /v2/analysis/{asset_id}/overview` data. */
-export type OverviewData = z.output<typeof OverviewSchema>;
+export type OverviewData = OperationOutput<'analysis.overview'>;
 
 /** A ticker of an asset's market; spot rows carry null funding columns. */
 export type MarketTicker = z.output<typeof CoinFuturesTickerSchema>;
 
 /** `GET /v2/analysis/{asset_id}/markets` data. */
-export type AssetMarketsData = z.output<typeof MarketsSchema>;
+export type AssetMarketsData = OperationOutput<'analysis.markets'>;
 
 /** `GET /v2/assets/signals` data. */
-export type SignalListData = z.output<typeof SignalListSchema>;
+export type SignalListData = OperationOutput<'analysis.signals'>;
 
 export type SignalListRow = SignalListData['rows'][number];
 
 /** `GET /v2/assets/screener` data. */
-export type ScreenerData = z.output<typeof ScreenerSchema>;
+export type ScreenerData = OperationOutput<'analysis.screener'>;
 
 /** `GET /v2/insights/fear_greed` data. */
-export type FearGreedListData = z.output<typeof FearGreedListSchema>;
+export type FearGreedListData = OperationOutput<'analysis.fearGreed'>;
 
 export type FearGreedRow = FearGreedListData['assets'][number];
 
 /** A row of `GET /v2/assets/` and `/v2/assets/favorites`. */
-export type AssetRow = z.output<typeof AssetRowSchema>;
+export type AssetRow = OperationOutput<'market.assets'>[number];
 
 /** `POST /v2/assets/favorites` / `DELETE /v2/assets/favorites/{asset_id}` data. */
-export type FavoriteState = z.output<typeof FavoriteStateSchema>;
+export type FavoriteState = OperationOutput<'market.addFavorite'>;
 
 /** A `GET /v1/exchanges` item. */
-export type Exchange = z.output<typeof ExchangeSchema>;
+export type Exchange = OperationOutput<'market.exchanges'>[number];
 
 /** `GET /v1/exchanges/{exchange_id}` data. */
-export type ExchangeDetail = z.output<typeof ExchangeDetailSchema>;
+export type ExchangeDetail = OperationOutput<'market.exchange'>;
 
 // ---- account ----
 
 /** The signed-in user, the tier it is served at (null: unreadable, served as free), and its favorites. */
-export type AccountInfo = z.output<typeof AccountInfoSchema>;
+export type AccountInfo = OperationOutput<'auth.accountInfo'>;
 
 /** A position on the wire (`PositionExtended`): mark-dependent figures are null when unpriced. */
-export type Position = z.output<typeof PositionSchema>;
+export type Position = OperationOutput<'accounts.editPosition'>;
 
 /** Portfolio totals: counts include unpriced positions, money totals exclude them. */
-export type PortfolioTotals = z.output<typeof PortfolioTotalsSchema>;
+export type PortfolioTotals = PositionsData['totals'];
 
 /** `GET /v2/positions` data: every open position, priced or not, and the totals. */
-export type PositionsData = z.output<typeof PositionsSchema>;
+export type PositionsData = OperationOutput<'accounts.positions'>;
 
 /** Balances with their total. */
-export type BalancesData = z.output<typeof BalancesSchema>;
+export type BalancesData = OperationOutput<'accounts.balances'>;
 
 export type Balance = BalancesData['balances'][number];
 
 /** `GET /v1/orders` data. */
-export type OrdersData = z.output<typeof OrdersSchema>;
+export type OrdersData = OperationOutput<'accounts.orders'>;
 
 export type Order = OrdersData['orders'][number];
 
 /** `GET /v1/trades` data. */
-export type TradesData = z.output<typeof TradesSchema>;
+export type TradesData = OperationOutput<'accounts.trades'>;
 
 export type Trade = TradesData['trades'][number];
 
 /** `GET /v2/positions/{position_id}/analysis` data: descriptive only. */
-export type PositionAnalysisData = z.output<typeof PositionAnalysisSchema>;
+export type PositionAnalysisData = OperationOutput<'accounts.positionAnalysis'>;
 
 // ---- alerts and preferences ----
 
 /** An alert as REST and the tools answer it (the contract's `Notification`): resolved with live target data. */
-export type Alert = z.output<typeof NotificationSchema>;
+export type Alert = OperationOutput<'alerts.list'>[number];
 
 /** A webhook as the tools answer it (the secret is never echoed after registration). */
-export type AlertWebhook = z.output<typeof AlertWebhookSchema>;
+export type AlertWebhook = OperationOutput<'alerts.webhooks'>[number];
 
 /** A webhook just registered, with its signing secret (shown this once). */
-export type RegisteredAlertWebhook = z.output<typeof RegisteredAlertWebhookSchema>;
+export type RegisteredAlertWebhook = OperationOutput<'alerts.registerWebhook'>;
 
 // ---- pilot ----
 
 /** An open position of the pilot (the service's paper-trading bot), with its live excursions in R. */
-export type PilotPosition = z.output<typeof PilotOpenPositionSchema>;
+export type PilotPosition = PilotSpectate['open_positions'][number];
 
 /** `GET /pilot/spectate` data; `last_active_at` is absent when unknown (absence is not stalled). */
-export type PilotSpectate = z.output<typeof PilotSpectateSchema>;
+export type PilotSpectate = OperationOutput<'pilot.spectate'>;
 
 /** A closed pilot trade; `asset` is absent when the asset is not in the coin universe. */
-export type PilotTrade = z.output<typeof PilotTradeSchema>;
+export type PilotTrade = PilotTrackRecord['trades'][number];
 
 /** `GET /pilot/spectate/track-record` data: a page of closed trades, and the cursor of the older page. */
-export type PilotTrackRecord = z.output<typeof PilotTrackRecordSchema>;
+export type PilotTrackRecord = OperationOutput<'pilot.trackRecord'>;
 
 // ---- track record ----
 
 /** `GET /v2/track-record` data: the service's published plans and how they ended, by timeframe and asset class. */
-export type TrackRecordData = z.output<typeof ServiceTrackRecordSchema>;
+export type TrackRecordData = OperationOutput<'analysis.trackRecord'>;
 
 // ---- the port ----
 
-/**
- * The port: each backend group's methods and the declared operation (`OPERATIONS` of
- * @marketlens/contract) each one runs. A method takes the operation's parsed input and answers its
- * output, so its types are the declaration's, written nowhere else; {@link backendOver} builds
- * every group over one function that runs an operation by id.
- */
-export const BACKEND_OPERATIONS = {
-  /** Market data: readable by every signed-in user (tier gates as on REST). */
-  market: {
-    analysis: 'analysis.get',
-    signal: 'analysis.signal',
-    overview: 'analysis.overview',
-    assetMarkets: 'analysis.markets',
-    tradingSignals: 'analysis.signals',
-    screener: 'analysis.screener',
-    fearGreed: 'analysis.fearGreed',
-    listAssets: 'market.assets',
-    listExchanges: 'market.exchanges',
-    exchangeDetail: 'market.exchange',
-    trackRecord: 'analysis.trackRecord',
-  },
-  /** The signed-in user and its favorites. */
-  account: {
-    accountInfo: 'auth.accountInfo',
-    favorites: 'market.favorites',
-    addFavorite: 'market.addFavorite',
-    removeFavorite: 'market.removeFavorite',
-  },
-  /** The user's exchange data (read-only, but for a position's notes). */
-  portfolio: {
-    positions: 'accounts.positions',
-    balances: 'accounts.balances',
-    orders: 'accounts.orders',
-    trades: 'accounts.trades',
-    positionAnalysis: 'accounts.positionAnalysis',
-    editPosition: 'accounts.editPosition',
-  },
-  /** Alerts and notification preferences. */
-  alerts: {
-    alerts: 'alerts.list',
-    createAlert: 'alerts.create',
-    deleteAlert: 'alerts.delete',
-    notificationPreferences: 'alerts.preferences',
-    updateNotificationPreferences: 'alerts.updatePreferences',
-  },
-  /** Signed webhooks, the alert channel that needs no browser (no REST route). */
-  webhooks: {
-    registerWebhook: 'alerts.registerWebhook',
-    webhooks: 'alerts.webhooks',
-    deleteWebhook: 'alerts.deleteWebhook',
-  },
-  /** The pilot's spectate feed. */
-  pilot: {
-    pilotSpectate: 'pilot.spectate',
-    pilotTrackRecord: 'pilot.trackRecord',
-  },
-} as const satisfies Record<string, Record<string, OperationId>>;
-
-type Groups = typeof BACKEND_OPERATIONS;
-
-/** The fields of an operation's input schema (a transformed schema counts as having some). */
-type InputFields<K extends OperationId> = (typeof OPERATIONS)[K]['input'] extends { shape: infer F } ? F : { input: K };
-
-/** One backend method: the operation's input (none for an operation that takes none) to its output. */
-export type OperationCall<K extends OperationId> = [keyof InputFields<K>] extends [never]
-  ? (input?: OperationInput<K>) => Promise<OperationOutput<K>>
-  : (input: OperationInput<K>) => Promise<OperationOutput<K>>;
-
-type GroupOf<G extends keyof Groups> = { -readonly [M in keyof Groups[G]]: OperationCall<Groups[G][M] & OperationId> };
-
-export type MarketBackend = GroupOf<'market'>;
-export type AccountBackend = GroupOf<'account'>;
-export type PortfolioBackend = GroupOf<'portfolio'>;
-export type AlertBackend = GroupOf<'alerts'>;
-export type WebhookBackend = GroupOf<'webhooks'>;
-export type PilotBackend = GroupOf<'pilot'>;
-
 /** Runs a declared operation by id with its parsed input (the server's registry, a REST client). */
 export type OperationRunner = <K extends OperationId>(id: K, input: OperationInput<K>) => Promise<OperationOutput<K>>;
-
-/** Every group of the port over `run`: each method runs its operation (see {@link BACKEND_OPERATIONS}). */
-export function backendOver(run: OperationRunner): Required<Omit<Backend, 'live'>> {
-  const groups: Record<string, Record<string, (input?: unknown) => Promise<unknown>>> = {};
-  for (const [group, methods] of Object.entries(BACKEND_OPERATIONS)) {
-    groups[group] = Object.fromEntries(
-      Object.entries(methods).map(([method, id]) => [
-        method,
-        (input?: unknown) => run(id, (input ?? {}) as OperationInput<typeof id>),
-      ]),
-    );
-  }
-  return groups as unknown as Required<Omit<Backend, 'live'>>;
-}
 
 /** A followed candle: an asset id and a timeframe (wire spelling, `d1`, `h1`, ...). */
 export interface Followed {
@@ -324,16 +205,19 @@ export interface LiveBackend {
 }
 
 /**
- * Everything the tools need. A backend may leave a group out (`account`, `portfolio`, `alerts`,
- * `webhooks`, `pilot`): its tools are then not listed, so a client never sees a tool that cannot work.
+ * What the tools, resources and prompts run on: the runner of the declared operations (`OPERATIONS`
+ * of @marketlens/contract), which of them it can run, and candle closes for subscriptions. A tool,
+ * prompt or resource whose operation the backend cannot run is not listed, so a client never sees
+ * one that cannot work (a REST backend has no route for the webhook operations).
  */
 export interface Backend {
-  market: MarketBackend;
-  account?: AccountBackend;
-  portfolio?: PortfolioBackend;
-  alerts?: AlertBackend;
-  webhooks?: WebhookBackend;
-  pilot?: PilotBackend;
+  /** Runs an operation; fails with the REST error code of the refusal (see the file's head). */
+  run: OperationRunner;
+  /** Whether {@link Backend.run} can run `id`. */
+  runs(id: OperationId): boolean;
   /** Candle closes for resource subscriptions; without it resources are read but not followed. */
   live?: LiveBackend;
 }
+
+/** A {@link Backend.runs} for a backend that runs every declared operation (the server's). */
+export const RUNS_EVERY_OPERATION = (_id: OperationId): boolean => true;

@@ -78,7 +78,7 @@ export async function complete(backend: Backend, params: CompleteRequest['params
     }
     case 'asset_id': {
       // Every class, as /v2/assets lists them (most traded first): the matches are ranked by id, ticker, name.
-      const rows = await backend.market.listAssets({
+      const rows = await backend.run('market.assets', {
         asset_class: 'all',
         sort: 'volume',
         sort_dir: 'desc',
@@ -88,7 +88,7 @@ export async function complete(backend: Backend, params: CompleteRequest['params
       return answer(best(analysed, typed, (r) => [r.id, r.symbol, r.name]).map((r) => r.id));
     }
     case 'exchange_id': {
-      const exchanges = await backend.market.listExchanges();
+      const exchanges = await backend.run('market.exchanges', {});
       return answer(best(exchanges, typed, (e) => [e.id, e.id, e.name]).map((e) => e.id));
     }
     default:

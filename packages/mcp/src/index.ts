@@ -6,7 +6,7 @@ export const MCP_PACKAGE = '@marketlens/mcp';
 
 export type * from './backend.js';
 export type { Followable, Followed, LiveBackend } from './backend.js';
-export { BACKEND_OPERATIONS, backendOver } from './backend.js';
+export { RUNS_EVERY_OPERATION } from './backend.js';
 export { CATALOG } from './catalog.js';
 export { COMPLETION_LIMIT, complete } from './completions.js';
 export {
@@ -32,7 +32,7 @@ export {
   readResource,
   TRACK_RECORD_URI,
 } from './resources.js';
-export { createRestBackend, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
+export { createRestBackend, REST_ROUTES, REST_TIMEOUT_MS, type RestBackendOptions } from './rest-backend.js';
 export {
   callTool,
   capabilitiesOf,
@@ -45,5 +45,5 @@ export {
   toolsOf,
 } from './server.js';
 export { DEFAULT_LOG_LEVEL, LOG_LEVELS, McpSession, type Notify } from './session.js';
-export type { BackendGroup, ToolDefinition, ToolOutput } from './tool.js';
+export type { ToolDefinition, ToolOutput, ToolSpec } from './tool.js';
 export { renderPosition, renderTotals } from './tools/portfolio.js';

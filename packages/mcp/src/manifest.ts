@@ -1,7 +1,8 @@
+import type { OperationId } from '@marketlens/contract';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOG } from './catalog.js';
 import { MCP_PACKAGE_VERSION, MCP_SERVER_NAME, toolListing } from './server.js';
-import type { BackendGroup, ToolDefinition } from './tool.js';
+import type { ToolDefinition } from './tool.js';
 
 /** `{base_url}/mcp/manifest.json`: where the remote server is, how to authorize, and its tools. */
 export interface McpManifest {
@@ -28,15 +29,15 @@ export interface McpManifest {
 
 export interface ManifestOptions {
   version?: string;
-  /** Backend groups the server serves (default: all); tools of other groups are not listed. */
-  groups?: readonly BackendGroup[];
+  /** Whether the server runs an operation (default: every one); tools of the others are not listed. */
+  runs?: (id: OperationId) => boolean;
 }
 
 /** The manifest of a server whose base URL is `baseUrl` (no trailing slash needed). */
 export function manifest(baseUrl: string, options: ManifestOptions = {}): McpManifest {
   const base = baseUrl.replace(/\/+$/, '');
-  const groups = options.groups;
-  const tools: readonly ToolDefinition[] = groups ? CATALOG.filter((t) => groups.includes(t.needs)) : CATALOG;
+  const runs = options.runs;
+  const tools: readonly ToolDefinition[] = runs ? CATALOG.filter((t) => runs(t.operation)) : CATALOG;
   return {
     name: MCP_SERVER_NAME,
     title: 'marketlens',

@@ -8,13 +8,14 @@
 import {
   AssetAnalysisInput,
   DEFAULT_TIMEFRAME,
+  type OperationId,
   TIMEFRAMES,
   type Timeframe,
   timeframeSchema,
 } from '@marketlens/contract';
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Backend } from './backend.js';
+import type { Backend, OperationRunner } from './backend.js';
 import { ToolError } from './errors.js';
 import { analysisUri, POSITIONS_URI, spelledTimeframe, TRACK_RECORD_URI } from './resources.js';
 
@@ -27,9 +28,10 @@ const exchangeArg = z.string().trim().min(1).max(64);
 /** One prompt: its listing, the schema of its arguments and the messages it answers. */
 interface PromptDefinition<S extends z.ZodType = z.ZodType> {
   listing: Prompt;
-  needs: 'market' | 'account' | 'portfolio';
+  /** The operation whose data the prompt embeds; the prompt is listed where the backend runs it. */
+  operation: OperationId;
   args: S;
-  messages(backend: Required<Backend>, args: z.output<S>): Promise<PromptMessage[]>;
+  messages(run: OperationRunner, args: z.output<S>): Promise<PromptMessage[]>;
 }
 
 const define = <S extends z.ZodType>(p: PromptDefinition<S>) => p as unknown as PromptDefinition;
@@ -56,10 +58,10 @@ const morningBrief = define({
       'A morning brief of your watchlist (your favorite assets): how each moved, what its signal and zones say on the timeframe, and what to watch today. Embeds the watchlist and links each asset’s analysis.',
     arguments: [{ name: 'timeframe', description: TIMEFRAME_DESCRIPTION, required: false }],
   },
-  needs: 'account',
+  operation: 'market.favorites',
   args: z.object({ timeframe: timeframeArg }),
-  async messages(b, { timeframe }: { timeframe: Timeframe }) {
-    const rows = await b.account.favorites({ asset_class: 'all', sort: 'volume', sort_dir: 'desc', limit: 500 });
+  async messages(run, { timeframe }: { timeframe: Timeframe }) {
+    const rows = await run('market.favorites', { asset_class: 'all', sort: 'volume', sort_dir: 'desc', limit: 500 });
     const tf = spelledTimeframe(timeframe);
     if (rows.length === 0) {
       return [
@@ -96,10 +98,10 @@ const reviewPositions = define({
       },
     ],
   },
-  needs: 'portfolio',
+  operation: 'accounts.positions',
   args: z.object({ timeframe: timeframeArg, exchange_id: exchangeArg.optional() }),
-  async messages(b, { timeframe, exchange_id }: { timeframe: Timeframe; exchange_id?: string }) {
-    const data = await b.portfolio.positions({});
+  async messages(run, { timeframe, exchange_id }: { timeframe: Timeframe; exchange_id?: string }) {
+    const data = await run('accounts.positions', {});
     const positions =
       exchange_id === undefined ? data.positions : data.positions.filter((p) => p.connection_id === exchange_id);
     const tf = spelledTimeframe(timeframe);
@@ -135,10 +137,10 @@ const explainSignal = define({
       { name: 'timeframe', description: TIMEFRAME_DESCRIPTION, required: false },
     ],
   },
-  needs: 'market',
+  operation: 'analysis.get',
   args: z.object({ asset_id: AssetAnalysisInput.shape.asset_id, timeframe: timeframeArg }),
-  async messages(b, { asset_id, timeframe }: { asset_id: string; timeframe: Timeframe }) {
-    const analysis = await b.market.analysis({ asset_id, timeframe, limit: 500 });
+  async messages(run, { asset_id, timeframe }: { asset_id: string; timeframe: Timeframe }) {
+    const analysis = await run('analysis.get', { asset_id, timeframe, limit: 500 });
     const tf = spelledTimeframe(timeframe);
     const id = analysis.asset.id;
     return [
@@ -156,7 +158,7 @@ export const PROMPTS: readonly PromptDefinition[] = [morningBrief, reviewPositio
 
 /** The prompts the backend can serve. */
 export function promptsOf(backend: Backend): readonly PromptDefinition[] {
-  return PROMPTS.filter((p) => backend[p.needs] !== undefined);
+  return PROMPTS.filter((p) => backend.runs(p.operation));
 }
 
 /** `prompts/get`: the prompt's messages for `args`; an unknown prompt or bad arguments are `InvalidRequest`. */
@@ -184,6 +186,6 @@ export async function getPrompt(
       .join('; ');
     throw new ToolError('InvalidRequest', `Invalid arguments: ${why}`);
   }
-  const messages = await prompt.messages(backend as Required<Backend>, parsed.data);
+  const messages = await prompt.messages(backend.run, parsed.data);
   return { description: prompt.listing.description, messages };
 }

@@ -91,13 +91,18 @@ export function resourceTemplatesOf(_backend: Backend): ResourceTemplate[] {
  * positions and the track record. Every other analysis is reached through the template.
  */
 export async function listResources(backend: Backend): Promise<Resource[]> {
-  const favorites = backend.account
-    ? await backend.account.favorites({ asset_class: 'all', sort: 'volume', sort_dir: 'desc', limit: LISTED_ANALYSES })
+  const favorites = backend.runs('market.favorites')
+    ? await backend.run('market.favorites', {
+        asset_class: 'all',
+        sort: 'volume',
+        sort_dir: 'desc',
+        limit: LISTED_ANALYSES,
+      })
     : [];
   const rows =
     favorites.length > 0
       ? favorites
-      : await backend.market.listAssets({
+      : await backend.run('market.assets', {
           asset_class: 'coins',
           sort: 'volume',
           sort_dir: 'desc',
@@ -114,7 +119,7 @@ export async function listResources(backend: Backend): Promise<Resource[]> {
       description: `The ${spelledTimeframe(DEFAULT_TIMEFRAME)} analysis of ${r.name} (${source}): zones, trade plan, signal.`,
       mimeType: JSON_TYPE,
     }));
-  if (backend.portfolio) {
+  if (backend.runs('accounts.positions')) {
     resources.push({
       uri: POSITIONS_URI,
       name: 'positions',
@@ -139,16 +144,18 @@ export async function listResources(backend: Backend): Promise<Resource[]> {
 export async function readResourceData(backend: Backend, ref: ResourceRef): Promise<Record<string, unknown>> {
   switch (ref.kind) {
     case 'analysis':
-      return backend.market.analysis({
+      return backend.run('analysis.get', {
         asset_id: ref.followed.asset_id,
         timeframe: ref.followed.timeframe,
         limit: CHART_DEPTH.free,
       });
     case 'positions':
-      if (!backend.portfolio) throw new ToolError('NotFound', 'Positions are not served here (no account)');
-      return backend.portfolio.positions({});
+      if (!backend.runs('accounts.positions')) {
+        throw new ToolError('NotFound', 'Positions are not served here (no account)');
+      }
+      return backend.run('accounts.positions', {});
     case 'track-record':
-      return backend.market.trackRecord({});
+      return backend.run('analysis.trackRecord', {});
   }
 }
 

@@ -33,13 +33,13 @@ describe('createRestBackend', () => {
   it('calls the REST routes with the session token and the query the routes read', async () => {
     const { fetch, sent } = fakeFetch(() => ok({ rows: [] }));
     const b = createRestBackend({ baseUrl: 'http://h:1/base/', sessionToken: 'tok', fetch });
-    await b.market.tradingSignals({ timeframe: 'h1', asset_class: 'coins', limit: 5 });
-    await b.market.analysis({ asset_id: 'stock aapl', timeframe: 'd1', limit: 500 });
-    await b.market.overview({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500, locale: 'de' });
-    await b.portfolio.positions({ asset_ids: ['bitcoin', 'ethereum'], coin_ids: undefined });
-    await b.portfolio.orders({ asset_id: 'bitcoin', start: Date.UTC(2024, 0, 2), limit: 50, offset: 0 });
-    await b.portfolio.editPosition({ position_id: 'p1', notes: 'hedge' });
-    await b.alerts.deleteAlert({ alert_id: 'a1' });
+    await b.run('analysis.signals', { timeframe: 'h1', asset_class: 'coins', limit: 5 });
+    await b.run('analysis.get', { asset_id: 'stock aapl', timeframe: 'd1', limit: 500 });
+    await b.run('analysis.overview', { asset_id: 'bitcoin', timeframe: 'd1', limit: 500, locale: 'de' });
+    await b.run('accounts.positions', { asset_ids: ['bitcoin', 'ethereum'], coin_ids: undefined });
+    await b.run('accounts.orders', { asset_id: 'bitcoin', start: Date.UTC(2024, 0, 2), limit: 50, offset: 0 });
+    await b.run('accounts.editPosition', { position_id: 'p1', notes: 'hedge' });
+    await b.run('alerts.delete', { alert_id: 'a1' });
     expect(sent.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET http://h:1/base/v2/assets/signals?timeframe=h1&asset_class=coins&limit=5',
       'GET http://h:1/base/v2/analysis/stock%20aapl?timeframe=d1&limit=500',
@@ -60,7 +60,9 @@ describe('createRestBackend', () => {
       body: { success: false, code: 1004, message: 'The h4 timeframe needs Pro' },
     }));
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });
-    const err = await b.market.signal({ asset_id: 'bitcoin', timeframe: 'h4', limit: 500 }).catch((e: unknown) => e);
+    const err = await b
+      .run('analysis.signal', { asset_id: 'bitcoin', timeframe: 'h4', limit: 500 })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ToolError);
     expect(isCodedError(err) && err.code).toBe(1004);
     const tool = toolsOf(b).find((t) => t.name === 'get_asset_signal');
@@ -76,14 +78,14 @@ describe('createRestBackend', () => {
       sessionToken: 'tok',
       fetch: fakeFetch(() => Promise.reject(new TypeError('fetch failed'))).fetch,
     });
-    await expect(down.market.listExchanges()).rejects.toMatchObject({ code: 'ServiceUnavailable' });
+    await expect(down.run('market.exchanges', {})).rejects.toMatchObject({ code: 'ServiceUnavailable' });
 
     const slowFetch = ((_: unknown, init?: RequestInit) =>
       new Promise((_resolve, reject) => {
         init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       })) as typeof globalThis.fetch;
     const slow = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch: slowFetch, timeoutMs: 50 });
-    await expect(slow.market.listExchanges()).rejects.toMatchObject({
+    await expect(slow.run('market.exchanges', {})).rejects.toMatchObject({
       code: 'ServiceUnavailable',
       message: expect.stringContaining('within 50 ms'),
     });
@@ -93,7 +95,7 @@ describe('createRestBackend', () => {
       sessionToken: 'tok',
       fetch: fakeFetch(() => ({ status: 502, body: '<html>Bad gateway</html>' })).fetch,
     });
-    await expect(html.market.listExchanges()).rejects.toMatchObject({ code: 'ServiceUnavailable' });
+    await expect(html.run('market.exchanges', {})).rejects.toMatchObject({ code: 'ServiceUnavailable' });
   });
 
   it('reads the account from /v1/auth/me and the favorites', async () => {
@@ -107,7 +109,10 @@ describe('createRestBackend', () => {
       }
       return ok([{ id: 'bitcoin' }, { id: 'solana' }]);
     });
-    const info = await createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch }).account.accountInfo();
+    const info = await createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch }).run(
+      'auth.accountInfo',
+      {},
+    );
     expect(info).toEqual({
       user: { id: 'u1', email: 'a@b.c', created_at: '2024-01-01T00:00:00.000Z' },
       tier: 'pro',
@@ -123,7 +128,17 @@ describe('createRestBackend', () => {
         : ok([]),
     );
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });
-    await expect(b.account.accountInfo()).rejects.toMatchObject({ code: 'InvalidSession' });
+    await expect(b.run('auth.accountInfo', {})).rejects.toMatchObject({ code: 'InvalidSession' });
+  });
+
+  it('runs no webhook operation (no REST route), so the webhook tools are not listed', () => {
+    const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok' });
+    const names = toolsOf(b).map((t) => t.name);
+    expect(names).not.toContain('register_alert_webhook');
+    expect(names).not.toContain('list_alert_webhooks');
+    expect(names).toContain('get_alerts');
+    expect(b.runs('alerts.registerWebhook')).toBe(false);
+    expect(b.runs('auth.accountInfo')).toBe(true);
   });
 
   it('refuses a base URL that is not http(s) and an empty token', () => {

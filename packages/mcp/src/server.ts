@@ -58,9 +58,9 @@ export interface McpServerOptions {
   session?: McpSession;
 }
 
-/** The tools of the catalog the backend can serve (a tool whose backend group is absent is left out). */
+/** The tools of the catalog the backend can serve (a tool whose operation it cannot run is left out). */
 export function toolsOf(backend: Backend): readonly ToolDefinition[] {
-  return CATALOG.filter((t) => backend[t.needs] !== undefined);
+  return CATALOG.filter((t) => backend.runs(t.operation));
 }
 
 const listings = new WeakMap<ToolDefinition, Tool>();
@@ -139,8 +139,7 @@ export async function callTool(
     return toolErrorResult(new ToolError('InvalidRequest', `Invalid arguments: ${issuesText(parsed.error)}`));
   }
   try {
-    // toolsOf lists a tool only when its group is present, so the group the handler reads is there.
-    const out = await tool.run(backend as Required<Backend>, parsed.data);
+    const out = await tool.run(backend.run, parsed.data);
     return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
   } catch (err) {
     const result = toolErrorResult(err);

@@ -3,30 +3,37 @@
  * market data; prices are round numbers chosen to make rendered text easy to check.
  */
 
-import type { NotificationPreferences } from '@marketlens/contract';
+import type { OperationId, OperationInput, OperationOutput } from '@marketlens/contract';
 import type {
-  AccountBackend,
-  Alert,
-  AlertBackend,
   AlertWebhook,
   AnalysisRequest,
   AssetRef,
   Backend,
   FearGreed,
-  MarketBackend,
   MarketTicker,
-  PilotBackend,
+  OperationRunner,
   PilotTrade,
-  PortfolioBackend,
-  Position,
-  PositionsData,
   Served,
   Signal,
   TrackRecordData,
-  Trade,
-  WebhookBackend,
 } from '../backend.js';
 import { ToolError } from '../errors.js';
+
+/** The fake's answer to each operation it runs; a test may leave one out or replace one. */
+export type FakeOperations = {
+  [K in OperationId]?: (input: OperationInput<K>) => Promise<OperationOutput<K>>;
+};
+
+/** A backend over `operations`: it runs those of them `runs` lets through (default: all). */
+export function backendOf(operations: FakeOperations, runs: (id: OperationId) => boolean = () => true): Backend {
+  const can = (id: OperationId) => operations[id] !== undefined && runs(id);
+  const run = (async (id: OperationId, input: unknown) => {
+    const fn = operations[id] as ((input: unknown) => Promise<unknown>) | undefined;
+    if (fn === undefined || !can(id)) throw new ToolError('NotFound', `${id} is not run by this fake`);
+    return fn(input);
+  }) as OperationRunner;
+  return { run, runs: can };
+}
 
 /** A one-pixel SVG: icons are data URIs on the wire, never remote URLs. */
 const TEST_ICON = 'data:image/svg+xml,%3Csvg%20xmlns%3D%22http%3A%2F%2Fwww.w3.org%2F2000%2Fsvg%22%2F%3E';
@@ -39,7 +46,6 @@ export const TEST_BTC: AssetRef = {
   asset_class: 'coins',
 };
 
-const TEST_USER_ID = '00000000-0000-4000-8000-0000000000aa';
 /** Open time of the closed d1 candle every market fixture is computed at (the live one opens a day later). */
 const AS_OF = '2026-01-15T00:00:00.000Z';
 /** When the fixtures were read or computed. */
@@ -175,119 +181,6 @@ const TEST_TICKERS: MarketTicker[] = [
     index_price: 110.4,
   },
 ];
-
-/** A priced long and an unpriced short (no mark: every mark-dependent figure null). */
-export const TEST_POSITIONS: Position[] = [
-  {
-    id: 'pos-priced',
-    user_connection_id: 'conn-1',
-    connection_id: 'test-exchange',
-    asset: TEST_BTC,
-    pair: 'BTC/USDT:USDT',
-    side: 'long',
-    size: 2,
-    contract_type: 'linear',
-    settlement_currency: 'USDT',
-    entry_price: 100,
-    leverage: 5,
-    margin: 44,
-    maintenance_margin: 1.1,
-    liquidation_price: 80,
-    opened_at: '2026-01-10T00:00:00.000Z',
-    updated_at: NOW,
-    current_price: 110,
-    market_value: 220,
-    market_value_usd: 220,
-    unrealized_pnl: 20,
-    unrealized_pnl_usd: 20,
-    daily_pnl: 4,
-    daily_pnl_usd: 4,
-    weekly_pnl: null,
-    weekly_pnl_usd: null,
-    margin_usd: 44,
-    margin_ratio: 0.0172,
-    distance_to_liquidation: 27.27,
-    ticker_last_updated: NOW,
-    stop_loss: 90,
-    take_profit: null,
-    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
-    funding_since_open: 0.05,
-    notes: '',
-    visible: false,
-  },
-  {
-    id: 'pos-unpriced',
-    user_connection_id: 'conn-1',
-    connection_id: 'test-exchange',
-    asset: null,
-    pair: 'ODDCOIN-PERP',
-    side: 'short',
-    size: 7,
-    contract_type: 'linear',
-    settlement_currency: 'USDT',
-    entry_price: 3,
-    leverage: null,
-    margin: null,
-    maintenance_margin: null,
-    liquidation_price: null,
-    opened_at: '2026-01-12T08:00:00.000Z',
-    updated_at: NOW,
-    current_price: null,
-    market_value: null,
-    market_value_usd: null,
-    unrealized_pnl: null,
-    unrealized_pnl_usd: null,
-    daily_pnl: null,
-    daily_pnl_usd: null,
-    weekly_pnl: null,
-    weekly_pnl_usd: null,
-    margin_usd: null,
-    margin_ratio: null,
-    distance_to_liquidation: null,
-    ticker_last_updated: null,
-    stop_loss: null,
-    take_profit: null,
-    protective_levels_synced_at: '2026-01-15T11:55:00.000Z',
-    funding_since_open: null,
-    notes: 'watch',
-    visible: false,
-  },
-];
-
-export const TEST_POSITIONS_DATA: PositionsData = {
-  positions: TEST_POSITIONS,
-  totals: {
-    open_positions_count: 2,
-    open_long_positions_count: 1,
-    open_short_positions_count: 1,
-    priced_positions_count: 1,
-    unpriced_positions_count: 1,
-    total_market_value_usd: 220,
-    total_unrealized_pnl_usd: 20,
-    total_daily_pnl_usd: 4,
-    total_weekly_pnl_usd: null,
-    total_margin_usd: 44,
-  },
-};
-
-/** Two fills of one buy order. */
-const TEST_FILLS: Trade[] = [1, 2].map((i) => ({
-  external_id: `fill-${i}`,
-  user_connection_id: 'conn-1',
-  connection_id: 'test-exchange',
-  order_id: 'venue-order-1',
-  pair: 'BTC/USDT',
-  asset: TEST_BTC,
-  asset_id: 'bitcoin',
-  coin_id: 'bitcoin',
-  side: 'buy',
-  price: 100,
-  size: 1,
-  fee: null,
-  fee_currency: null,
-  pnl: null,
-  executed_at: `2026-01-1${i + 2}T00:00:00.000Z`,
-}));
 
 /** The pilot's first trade: a BTC long stopped out at -1R (16% of margin lost, costs included). */
 const TEST_PILOT_LOSS: PilotTrade = {
@@ -478,22 +371,20 @@ export interface FakeCalls {
   [method: string]: unknown[];
 }
 
-/** A backend of test fixtures; `calls` records each method's argument. */
-export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: Set<string> } {
+/** A backend of test fixtures; `calls` records each operation's input, by operation id. */
+export function fakeBackend(): {
+  backend: Backend;
+  operations: FakeOperations;
+  calls: FakeCalls;
+} {
   const calls: FakeCalls = {};
   const record = (name: string, arg: unknown) => {
     calls[name] = [...(calls[name] ?? []), arg];
   };
-  const favorites = new Set(['bitcoin']);
-  const alerts: Alert[] = [];
-  let prefs: NotificationPreferences = {
-    pilot_trade_notification_disabled: false,
-    regime_notification_disabled: false,
-  };
 
-  const market: MarketBackend = {
-    async analysis(r) {
-      record('analysis', r);
+  const market = {
+    async 'analysis.get'(r) {
+      record('analysis.get', r);
       if (r.asset_id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
       if (r.timeframe !== 'd1') throw new ToolError(1004, `Timeframe ${r.timeframe} requires Pro`);
       const support = {
@@ -656,12 +547,12 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         live: { price: 110.5, time: '2026-01-16T00:00:00.000Z', change_pct: 0.4545, entry_distance_pct: 8.33 },
       };
     },
-    async signal(r) {
-      record('signal', r);
+    async 'analysis.signal'(r) {
+      record('analysis.signal', r);
       return { ...served(r), as_of: AS_OF, signal: HOLD_SIGNAL, cached_at: NOW, age: 0, max_age: 3600 };
     },
-    async overview(r) {
-      record('overview', r);
+    async 'analysis.overview'(r) {
+      record('analysis.overview', r);
       return {
         ...served(r),
         as_of: AS_OF,
@@ -673,12 +564,12 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         ],
       };
     },
-    async assetMarkets(r) {
-      record('assetMarkets', r);
+    async 'analysis.markets'(r) {
+      record('analysis.markets', r);
       return { asset: TEST_BTC, venue: 'test-venue', markets: TEST_TICKERS };
     },
-    async tradingSignals(r) {
-      record('tradingSignals', r);
+    async 'analysis.signals'(r) {
+      record('analysis.signals', r);
       return {
         timeframe: r.timeframe,
         asset_class: r.asset_class,
@@ -712,8 +603,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         ],
       };
     },
-    async screener(r) {
-      record('screener', r);
+    async 'analysis.screener'(r) {
+      record('analysis.screener', r);
       return {
         asset_class: r.asset_class,
         timeframe: 'd1',
@@ -736,8 +627,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         volume_surges: [],
       };
     },
-    async fearGreed(r) {
-      record('fearGreed', r);
+    async 'analysis.fearGreed'(r) {
+      record('analysis.fearGreed', r);
       return {
         timeframe: 'd1',
         as_of: AS_OF,
@@ -757,8 +648,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         ],
       };
     },
-    async listAssets(r) {
-      record('listAssets', r);
+    async 'market.assets'(r) {
+      record('market.assets', r);
       return [
         {
           id: 'bitcoin',
@@ -778,22 +669,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         },
       ];
     },
-    async listExchanges() {
-      return [
-        {
-          id: 'test-exchange',
-          name: 'Test Exchange',
-          icon: TEST_ICON,
-          connected: true,
-          volume: { spot_24h_usd: null, derivatives_24h_usd: null, total_24h_usd: null },
-          spot: true,
-          futures: true,
-          simulated: true,
-        },
-      ];
-    },
-    async trackRecord(r) {
-      record('trackRecord', r);
+    async 'analysis.trackRecord'(r) {
+      record('analysis.trackRecord', r);
       const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
       return {
         as_of: NOW,
@@ -812,329 +689,11 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         backtest: backtestOf(any),
       };
     },
-    async exchangeDetail({ exchange_id: id }) {
-      if (id !== 'test-exchange') throw new ToolError('UnknownExchange', `Unknown exchange '${id}'`);
-      return {
-        id,
-        name: 'Test Exchange',
-        icon: TEST_ICON,
-        connected: true,
-        volume: { spot_24h_usd: 3e6, derivatives_24h_usd: 2e6, total_24h_usd: 5e6 },
-        spot: true,
-        futures: true,
-        simulated: true,
-        spot_pairs: 3,
-        futures_pairs: 2,
-        futures_open_interest_usd: 2.5e6,
-        live: true,
-        spot_tickers: TEST_TICKERS.filter((t) => t.market_type === 'spot'),
-        futures_tickers: TEST_TICKERS.filter((t) => t.market_type === 'derivatives'),
-      };
-    },
-  };
+  } satisfies FakeOperations;
 
-  const account: AccountBackend = {
-    async accountInfo() {
-      return {
-        user: { id: TEST_USER_ID, email: 'test@example.com', created_at: '2026-01-01T00:00:00.000Z' },
-        tier: 'free',
-        tier_expires_at: null,
-        favorites: [...favorites],
-      };
-    },
-    async favorites(r) {
-      record('favorites', r);
-      return (await market.listAssets(r)).filter((a) => favorites.has(a.id));
-    },
-    async addFavorite({ asset_id: id }) {
-      if (id === 'nope') throw new ToolError('UnknownAsset', "Unknown asset 'nope'");
-      favorites.add(id);
-      return { asset_id: id, is_favorite: true };
-    },
-    async removeFavorite({ asset_id: id }) {
-      favorites.delete(id);
-      return { asset_id: id, is_favorite: false };
-    },
-  };
-
-  const portfolio: PortfolioBackend = {
-    async positions(q) {
-      record('positions', q);
-      return TEST_POSITIONS_DATA;
-    },
-    async balances(q) {
-      record('balances', q);
-      return {
-        balances: [
-          {
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            account: 'spot',
-            symbol: 'USDT',
-            asset: null,
-            balance: 50,
-            available: 45,
-            frozen: 5,
-            usd_price: 1,
-            balance_usd: 50,
-            available_usd: 45,
-            frozen_usd: 5,
-            percentage_of_total: 100,
-          },
-          {
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            account: 'spot',
-            symbol: 'ODD',
-            asset: null,
-            balance: 9,
-            available: 9,
-            frozen: 0,
-            usd_price: null,
-            balance_usd: null,
-            available_usd: null,
-            frozen_usd: null,
-            percentage_of_total: null,
-          },
-        ],
-        total_usd: 50,
-        priced_count: 1,
-        unpriced_count: 1,
-      };
-    },
-    async orders(f) {
-      record('orders', f);
-      return {
-        orders: [
-          {
-            id: 'order-1',
-            order_id: 'venue-order-1',
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            pair: 'BTC/USDT',
-            asset: TEST_BTC,
-            asset_id: 'bitcoin',
-            coin_id: 'bitcoin',
-            side: 'buy',
-            price: 100,
-            size: 2,
-            fee: null,
-            fee_currency: null,
-            pnl: null,
-            fills_count: TEST_FILLS.length,
-            first_fill_at: '2026-01-13T00:00:00.000Z',
-            last_fill_at: '2026-01-14T00:00:00.000Z',
-            fills: TEST_FILLS,
-          },
-        ],
-        total: 1,
-      };
-    },
-    async trades(f) {
-      record('trades', f);
-      return {
-        trades: [
-          {
-            external_id: 'fill-1',
-            user_connection_id: 'conn-1',
-            connection_id: 'test-exchange',
-            order_id: null,
-            pair: 'BTC/USDT',
-            asset: TEST_BTC,
-            asset_id: 'bitcoin',
-            coin_id: 'bitcoin',
-            side: 'buy',
-            price: 100,
-            size: 1,
-            fee: 0.1,
-            fee_currency: 'USDT',
-            pnl: null,
-            executed_at: '2026-01-14T00:00:00.000Z',
-          },
-        ],
-        total: 1,
-      };
-    },
-    async positionAnalysis({ position_id: id, ...q }) {
-      record('positionAnalysis', { id, ...q });
-      if (id === 'pos-unpriced')
-        throw new ToolError('PositionUnpricedWithoutAsset', 'The position maps to no tracked asset');
-      return {
-        position_id: id,
-        asset: TEST_BTC,
-        pair: 'BTC/USDT:USDT',
-        candles: { venue: 'test-venue', pair: 'BTC/USDT:USDT', market_type: 'derivatives' },
-        direction: 'long',
-        timeframe: q.timeframe,
-        as_of: AS_OF,
-        mark: 110,
-        mark_source: 'venue',
-        entry_price: 100,
-        stop_loss: 90,
-        take_profit: null,
-        atr: 4,
-        thesis_status: 'intact',
-        unrealized_r: 1,
-        remaining_rr: null,
-        entry_vs_plan_pct: -0.99,
-        stop_placement: {
-          stop_loss: 90,
-          signed_distance_pct: -10,
-          noise_distance_atr: 2.5,
-          inside_entry_zone: false,
-          beyond_invalidation: true,
-          inside_opposing_zone: false,
-          breakeven_or_better: false,
-        },
-        liquidation_risk: { liquidation_price: 80, abs_distance_pct: 27.27, abs_distance_atr: 7.5 },
-        timing: {
-          entry_time: '2026-01-10T00:00:00.000Z',
-          bars_held: 5,
-          bars_held_at_least: 5,
-          horizon_bars: 20,
-          horizon_exceeded: false,
-        },
-        invalidation: {
-          price: 97,
-          source: 'published',
-          signed_distance_pct: -11.82,
-          signed_distance_atr: -3.25,
-          breached_at: null,
-        },
-        excursion: {
-          mfe_pct: 12,
-          mae_pct: -2,
-          mfe_atr: 3,
-          mae_atr: -0.5,
-          bars_since_peak: 1,
-          current_over_peak: 0.83,
-        },
-        plan_geometry: {
-          hypothetical: true,
-          plan_stop: 96,
-          plan_target: 115,
-          unrealized_r_at_plan_stop: 2.5,
-          remaining_rr_on_plan: 0.36,
-        },
-        nearest_levels: {
-          support: { low: 100, high: 102, mid: 101, strength: 0.8, distance_pct: -8.1, distance_atr: -2.25 },
-          resistance: null,
-        },
-        published_at_entry: {
-          published_time: '2026-01-09T00:00:00.000Z',
-          timeframe: q.timeframe,
-          entry_vs_published_pct: -0.99,
-          entry_inside_published_zone: true,
-          unrealized_r_at_published_stop: 2,
-          outcome: 'entered',
-          plan_realized_r: null,
-        },
-        reference_plan: {
-          source: 'published',
-          published_time: '2026-01-09T00:00:00.000Z',
-          entry_zone: { low: 100, high: 102 },
-          entry_price: 101,
-          invalidation: 97,
-          stop_loss: 96,
-          take_profits: [
-            { price: 115, size_pct: 70, risk_reward: 2.8 },
-            { price: 120, size_pct: 30, risk_reward: 3.8 },
-          ],
-          horizon_bars: 20,
-        },
-        warnings: [],
-      };
-    },
-    async editPosition(input) {
-      record('editPosition', input);
-      const p = TEST_POSITIONS.find((x) => x.id === input.position_id);
-      if (!p) throw new ToolError('PositionNotFound', `No open position '${input.position_id}'`);
-      return { ...p, notes: input.notes };
-    },
-  };
-
-  const alertsBackend: AlertBackend = {
-    async alerts() {
-      return alerts;
-    },
-    async createAlert(p) {
-      record('createAlert', p);
-      const a: Alert = {
-        id: `00000000-0000-4000-8000-00000000000${alerts.length + 1}`,
-        kind: p.kind,
-        user_id: TEST_USER_ID,
-        created_at: NOW,
-        status: 'active',
-        body: {
-          asset_id: p.asset_id,
-          asset: p.asset_id === 'bitcoin' ? TEST_BTC : null,
-          kind: p.kind,
-          target: p.target,
-          timeframe: p.timeframe ?? null,
-          evaluates_as: p.timeframe ?? null,
-          direction: 'above',
-          zone: null,
-          reference: null,
-          live: { price: null, value: null, as_of: null },
-          armed_at: '2026-01-15T12:00:00.000Z',
-          expires_at: '2026-04-15T12:00:00.000Z',
-          updated_at: '2026-01-15T12:00:00.000Z',
-          triggered_at: null,
-          trigger_value: null,
-          trigger_candle_open: null,
-        },
-      };
-      alerts.push(a);
-      return a;
-    },
-    async deleteAlert({ alert_id: id }) {
-      const i = alerts.findIndex((a) => a.id === id);
-      if (i < 0) throw new ToolError('NotificationNotFound', `No alert '${id}' on this account`);
-      alerts.splice(i, 1);
-      return null;
-    },
-    async notificationPreferences() {
-      return prefs;
-    },
-    async updateNotificationPreferences(patch) {
-      prefs = { ...prefs, ...patch };
-      return prefs;
-    },
-  };
-
-  const hooks: AlertWebhook[] = [];
-  const webhooks: WebhookBackend = {
-    async registerWebhook(input) {
-      record('registerWebhook', input);
-      if (!input.url.startsWith('https://') || /\/\/(localhost|127\.|10\.|169\.254\.)/.test(input.url)) {
-        throw new ToolError('InvalidWebhook', 'Invalid webhook: url must be a public https URL');
-      }
-      const w: AlertWebhook = {
-        id: `00000000-0000-4000-9000-00000000000${hooks.length + 1}`,
-        url: input.url,
-        name: input.name ?? null,
-        active: true,
-        created_at: NOW,
-        updated_at: NOW,
-        deactivated_at: null,
-        deactivated_reason: null,
-      };
-      hooks.push(w);
-      return { ...w, secret: `whsec_test-secret-${hooks.length}`, signature_header: 'marketlens-signature' };
-    },
-    async webhooks() {
-      return hooks;
-    },
-    async deleteWebhook({ webhook_id: id }) {
-      const i = hooks.findIndex((w) => w.id === id);
-      if (i < 0) throw new ToolError('WebhookNotFound', `No webhook '${id}' on this account`);
-      hooks.splice(i, 1);
-      return null;
-    },
-  };
-
-  const pilot: PilotBackend = {
-    async pilotSpectate() {
+  const _hooks: AlertWebhook[] = [];
+  const pilot = {
+    async 'pilot.spectate'() {
       // No `last_active_at`: the bot's last run is unknown.
       return {
         timeframe: 'd1',
@@ -1175,8 +734,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         ],
       };
     },
-    async pilotTrackRecord(r) {
-      record('pilotTrackRecord', r);
+    async 'pilot.trackRecord'(r) {
+      record('pilot.trackRecord', r);
       // The first page holds trade 2; trade 1 (the loss) is on the older page.
       const truncated = r.before_trade === undefined;
       const t = TEST_PILOT_TRADE;
@@ -1239,7 +798,8 @@ export function fakeBackend(): { backend: Backend; calls: FakeCalls; favorites: 
         },
       };
     },
-  };
+  } satisfies FakeOperations;
 
-  return { backend: { market, account, portfolio, alerts: alertsBackend, webhooks, pilot }, calls, favorites };
+  const operations: FakeOperations = { ...market, ...pilot };
+  return { backend: backendOf(operations), operations, calls };
 }

@@ -1,14 +1,6 @@
-import { z } from 'zod';
 /** Account tools: who you are, and your favorites. */
 
-import {
-  AccountInfoSchema,
-  AssetListInput,
-  AssetRowSchema,
-  FavoriteInput,
-  FavoriteStateSchema,
-  NoInput,
-} from '@marketlens/contract';
+import { AssetListInput } from '@marketlens/contract';
 import { lines } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 import { renderAssetRows } from './market.js';
@@ -18,21 +10,13 @@ const getAccountInfo = defineTool({
   title: 'Account',
   description:
     'The signed-in account: email, subscription tier (free, pro, elite) and when a granted tier ends, and favorites.',
-  input: NoInput,
-  output: AccountInfoSchema,
-  needs: 'account',
   operation: 'auth.accountInfo',
-  async run(b) {
-    const a = await b.account.accountInfo();
-    return {
-      data: { ...a },
-      text: lines(
-        `Account ${a.user.email} (id ${a.user.id}), since ${a.user.created_at}`,
-        `Tier: ${a.tier ?? 'unavailable (served as free)'}${a.tier_expires_at ? `, until ${a.tier_expires_at}` : ''}`,
-        `Favorites: ${a.favorites.length > 0 ? a.favorites.join(', ') : 'none'}`,
-      ),
-    };
-  },
+  text: (a) =>
+    lines(
+      `Account ${a.user.email} (id ${a.user.id}), since ${a.user.created_at}`,
+      `Tier: ${a.tier ?? 'unavailable (served as free)'}${a.tier_expires_at ? `, until ${a.tier_expires_at}` : ''}`,
+      `Favorites: ${a.favorites.length > 0 ? a.favorites.join(', ') : 'none'}`,
+    ),
 });
 
 const getFavoriteAssets = defineTool({
@@ -40,41 +24,25 @@ const getFavoriteAssets = defineTool({
   title: 'Favorite assets',
   description: 'Your favorite assets across coins, stocks and fx, with price and change columns.',
   input: AssetListInput.extend({ asset_class: AssetListInput.shape.asset_class.unwrap().default('all') }),
-  output: z.object({ assets: z.array(AssetRowSchema) }),
-  needs: 'account',
   operation: 'market.favorites',
-  async run(b, input) {
-    const rows = await b.account.favorites(input);
-    return { data: { assets: rows }, text: renderAssetRows('Favorites', rows) };
-  },
+  list: 'assets',
+  text: (rows) => renderAssetRows('Favorites', rows),
 });
 
 const addFavoriteAsset = defineTool({
   name: 'add_favorite_asset',
   title: 'Add a favorite',
   description: 'Adds an asset to your favorites. Favoriting an asset twice succeeds and changes nothing.',
-  input: FavoriteInput,
-  output: FavoriteStateSchema,
-  needs: 'account',
   operation: 'market.addFavorite',
-  async run(b, input) {
-    const s = await b.account.addFavorite(input);
-    return { data: { ...s }, text: `${s.asset_id} is a favorite.` };
-  },
+  text: (s) => `${s.asset_id} is a favorite.`,
 });
 
 const removeFavoriteAsset = defineTool({
   name: 'remove_favorite_asset',
   title: 'Remove a favorite',
   description: 'Removes an asset from your favorites. Removing one that is not a favorite succeeds.',
-  input: FavoriteInput,
-  output: FavoriteStateSchema,
-  needs: 'account',
   operation: 'market.removeFavorite',
-  async run(b, input) {
-    const s = await b.account.removeFavorite(input);
-    return { data: { ...s }, text: `${s.asset_id} is not a favorite.` };
-  },
+  text: (s) => `${s.asset_id} is not a favorite.`,
 });
 
 /** The account tools, in catalog order. */

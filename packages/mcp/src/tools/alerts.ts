@@ -4,17 +4,11 @@ import {
   CreateAlertToolInput,
   NOTIFICATION_KIND_WORDS,
   NOTIFICATION_KINDS,
-  NoInput,
-  NotificationIdSchema,
   type NotificationPreferences,
-  NotificationPreferencesPatchSchema,
-  NotificationPreferencesSchema,
-  NotificationSchema,
 } from '@marketlens/contract';
-import { z } from 'zod';
 import type { Alert } from '../backend.js';
 import { lines, num } from '../render.js';
-import { defineTool, type ToolDefinition } from '../tool.js';
+import { Deletion, defineTool, type ToolDefinition } from '../tool.js';
 import { assetName } from './market.js';
 
 function renderAlert(a: Alert): string {
@@ -33,14 +27,9 @@ const getAlerts = defineTool({
   name: 'get_alerts',
   title: 'Alerts',
   description: `Your alerts (${NOTIFICATION_KIND_WORDS.join(', ')}) with their status and the live price.`,
-  input: NoInput,
-  output: z.object({ alerts: z.array(NotificationSchema) }),
-  needs: 'alerts',
   operation: 'alerts.list',
-  async run(b) {
-    const list = await b.alerts.alerts();
-    return { data: { alerts: list }, text: lines(`Alerts: ${list.length}`, ...list.map(renderAlert)) };
-  },
+  list: 'alerts',
+  text: (list) => lines(`Alerts: ${list.length}`, ...list.map(renderAlert)),
 });
 
 const createPriceAlert = defineTool({
@@ -48,41 +37,26 @@ const createPriceAlert = defineTool({
   title: 'Create an alert',
   description: `Creates an alert delivered to your push devices and alert webhooks: by default a price alert (kind price, target a price in the quote currency, fires when the price reaches it); other kinds: ${NOTIFICATION_KINDS.filter((k) => k !== 'price').join(', ')} with their timeframe. Needs a registered push device or alert webhook (register_alert_webhook; code NoActiveDevice otherwise); free accounts hold a limited number of alerts (NotificationLimitExceeded) and no sub-1h timeframes.`,
   input: CreateAlertToolInput,
-  output: NotificationSchema,
-  needs: 'alerts',
   operation: 'alerts.create',
-  async run(b, input) {
-    const a = await b.alerts.createAlert(input);
-    return { data: { ...a }, text: lines('Alert created.', renderAlert(a)) };
-  },
+  text: (a) => lines('Alert created.', renderAlert(a)),
 });
 
 const deleteAlert = defineTool({
   name: 'delete_alert',
   title: 'Delete an alert',
   description: 'Deletes one of your alerts by id (from get_alerts).',
-  input: z.object({ alert_id: NotificationIdSchema }),
-  output: z.object({ id: z.uuid(), deleted: z.literal(true) }),
-  needs: 'alerts',
   operation: 'alerts.delete',
-  async run(b, input) {
-    await b.alerts.deleteAlert(input);
-    return { data: { id: input.alert_id, deleted: true }, text: `Alert ${input.alert_id} deleted.` };
-  },
+  output: Deletion,
+  data: (_, input) => ({ id: input.alert_id, deleted: true }),
+  text: (_, input) => `Alert ${input.alert_id} deleted.`,
 });
 
 const getNotificationPreferences = defineTool({
   name: 'get_notification_preferences',
   title: 'Notification preferences',
   description: 'Which push notifications you receive besides your alerts: pilot trades and regime changes.',
-  input: NoInput,
-  output: NotificationPreferencesSchema,
-  needs: 'alerts',
   operation: 'alerts.preferences',
-  async run(b) {
-    const p = await b.alerts.notificationPreferences();
-    return { data: { ...p }, text: renderPreferences(p) };
-  },
+  text: renderPreferences,
 });
 
 const updateNotificationPreferences = defineTool({
@@ -90,14 +64,8 @@ const updateNotificationPreferences = defineTool({
   title: 'Change notification preferences',
   description:
     'Turns pilot-trade or regime-change push notifications on or off (pilot_trade_notification_disabled, regime_notification_disabled; give at least one).',
-  input: NotificationPreferencesPatchSchema,
-  output: NotificationPreferencesSchema,
-  needs: 'alerts',
   operation: 'alerts.updatePreferences',
-  async run(b, input) {
-    const p = await b.alerts.updateNotificationPreferences(input);
-    return { data: { ...p }, text: lines('Preferences saved.', renderPreferences(p)) };
-  },
+  text: (p) => lines('Preferences saved.', renderPreferences(p)),
 });
 
 /** The alert tools, in catalog order. */

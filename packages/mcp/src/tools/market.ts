@@ -1,44 +1,10 @@
-import { z } from 'zod';
 /** Market tools: analysis with zones, signal, overview, markets, signal list, screener, Fear & Greed, asset lists, exchanges. */
 
-import {
-  AnalysisSchema,
-  AssetAnalysisInput,
-  AssetListInput,
-  AssetMarketsInput,
-  AssetOverviewInput,
-  AssetRowSchema,
-  ExchangeDetailInput,
-  ExchangeDetailSchema,
-  ExchangeSchema,
-  FearGreedInput,
-  FearGreedListSchema,
-  MarketsSchema,
-  NoInput,
-  OverviewSchema,
-  ScreenerInput,
-  ScreenerSchema,
-  SignalListSchema,
-  SignalResponseSchema,
-  TradingSignalsInput,
-} from '@marketlens/contract';
-import type { AnalysisData, AnalysisRequest, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
+import type { AnalysisData, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
 import { lines, num, pct, share, usd } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
 
 const TIERS_NOTE = 'Timeframe 1d and up to 500 candles are free; other timeframes and deeper windows need Pro.';
-
-/** The backend request of an analysis input (absent optionals left out). */
-function analysisRequest(input: AssetAnalysisInput): AnalysisRequest {
-  return {
-    asset_id: input.asset_id,
-    timeframe: input.timeframe,
-    limit: input.limit,
-    ...(input.market_type === undefined ? {} : { market_type: input.market_type }),
-    ...(input.pair === undefined ? {} : { pair: input.pair }),
-    ...(input.connection === undefined ? {} : { connection: input.connection }),
-  };
-}
 
 /** `Bitcoin (BTC)`; any asset block will do (an account row's icon may be null). */
 export const assetName = (a: Pick<AssetRef, 'name' | 'symbol'> | null): string =>
@@ -138,48 +104,24 @@ const getAssetAnalysis = defineTool({
   name: 'get_asset_analysis',
   title: 'Asset analysis with zones',
   description: `Full technical analysis of an asset: indicators, support/resistance zones, the trade plan (entry zone, stop loss, at most two take-profit targets), Buy/Hold/Sell signal, Fear & Greed and market regime. ${TIERS_NOTE}`,
-  input: AssetAnalysisInput,
-  output: AnalysisSchema,
-  needs: 'market',
   operation: 'analysis.get',
-  async run(b, input) {
-    const a = await b.market.analysis(analysisRequest(input));
-    return { data: { ...a }, text: renderAnalysis(a) };
-  },
+  text: renderAnalysis,
 });
 
 const getAssetSignal = defineTool({
   name: 'get_asset_signal',
   title: 'Buy/Hold/Sell signal',
   description: `Buy/Hold/Sell signal of an asset: a Buy or Sell is published only with an edge (its plan's expected R after costs above 0 at the lower end of its interval) and carries the probability that its plan reaches target 1, its break-even and its expected R; a Hold says why there is no trade and shows any declined plan. With its weighted factors (trend, momentum, sentiment, breakout, risk, cycle phase); one computation is served for at most an hour and never past its candle. ${TIERS_NOTE}`,
-  input: AssetAnalysisInput,
-  output: SignalResponseSchema,
-  needs: 'market',
   operation: 'analysis.signal',
-  async run(b, input) {
-    const s = await b.market.signal(analysisRequest(input));
-    return {
-      data: { ...s },
-      text: lines(servedLine(s, 'signal', s.as_of), signalLines(s.signal), `Computed at ${s.cached_at}`),
-    };
-  },
+  text: (s) => lines(servedLine(s, 'signal', s.as_of), signalLines(s.signal), `Computed at ${s.cached_at}`),
 });
 
 const getAssetOverview = defineTool({
   name: 'get_asset_overview',
   title: 'Market overview narrative',
   description: `A short market overview of an asset written from its analysis facts, in the requested language (en, es, de, fr, pt, ja, zh). ${TIERS_NOTE}`,
-  input: AssetOverviewInput,
-  output: OverviewSchema,
-  needs: 'market',
   operation: 'analysis.overview',
-  async run(b, input) {
-    const o = await b.market.overview({
-      ...analysisRequest(input),
-      ...(input.locale === undefined ? {} : { locale: input.locale }),
-    });
-    return { data: { ...o }, text: lines(servedLine(o, 'overview', o.as_of), '', o.text) };
-  },
+  text: (o) => lines(servedLine(o, 'overview', o.as_of), '', o.text),
 });
 
 const getAssetMarkets = defineTool({
@@ -187,29 +129,19 @@ const getAssetMarkets = defineTool({
   title: 'Markets of an asset',
   description:
     'Spot and derivatives markets of an asset on a venue with their tickers (last price, 24h change, volume, funding for perpetuals).',
-  input: AssetMarketsInput,
-  output: MarketsSchema,
-  needs: 'market',
   operation: 'analysis.markets',
-  async run(b, input) {
-    const m = await b.market.assetMarkets({
-      asset_id: input.asset_id,
-      ...(input.market_type === undefined ? {} : { market_type: input.market_type }),
-      ...(input.connection === undefined ? {} : { connection: input.connection }),
-    });
-    const rows = m.markets.map(
-      (t) =>
-        `- ${t.pair} (${t.market_type}): last ${num(t.last)}, 24h ${pct(t.change_24h_pct)}, volume ${usd(t.quote_volume_usd)}${
-          t.market_type === 'derivatives'
-            ? `, funding ${t.funding_rate == null ? 'unavailable' : pct(t.funding_rate * 100)}`
-            : ''
-        }`,
-    );
-    return {
-      data: { ...m },
-      text: lines(`${assetName(m.asset)} on ${m.venue}: ${m.markets.length} market(s)`, ...rows),
-    };
-  },
+  text: (m) =>
+    lines(
+      `${assetName(m.asset)} on ${m.venue}: ${m.markets.length} market(s)`,
+      ...m.markets.map(
+        (t) =>
+          `- ${t.pair} (${t.market_type}): last ${num(t.last)}, 24h ${pct(t.change_24h_pct)}, volume ${usd(t.quote_volume_usd)}${
+            t.market_type === 'derivatives'
+              ? `, funding ${t.funding_rate == null ? 'unavailable' : pct(t.funding_rate * 100)}`
+              : ''
+          }`,
+      ),
+    ),
 });
 
 const getTradingSignals = defineTool({
@@ -217,24 +149,15 @@ const getTradingSignals = defineTool({
   title: 'Trading signal list',
   description:
     'Signal list over an asset class: one row per asset with action, the probability and expected R after costs of its call (buy or sell; a hold has no trade), trend, RSI and Fear & Greed, calls first, most probable first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
-  input: TradingSignalsInput,
-  output: SignalListSchema,
-  needs: 'market',
   operation: 'analysis.signals',
-  async run(b, input) {
-    const l = await b.market.tradingSignals(input);
-    const rows = l.rows.map(
-      (r) =>
-        `- ${assetName(r.asset)}: ${r.action === 'hold' ? 'HOLD' : `${r.action.toUpperCase()} ${share(r.confidence)}${r.expected_r === null ? '' : `, expected ${num(r.expected_r, 2)}R`}`}, trend ${r.trend}, RSI ${num(r.rsi, 1)}, F&G ${r.fear_greed ?? 'unavailable'}, change ${pct(r.change_pct)}`,
-    );
-    return {
-      data: { ...l },
-      text: lines(
-        `Signals (${l.asset_class}, ${l.timeframe}, as of ${l.as_of}): ${l.rows.length} of ${l.total}${l.restricted ? ' (free list: top rows only)' : ''}`,
-        ...rows,
+  text: (l) =>
+    lines(
+      `Signals (${l.asset_class}, ${l.timeframe}, as of ${l.as_of}): ${l.rows.length} of ${l.total}${l.restricted ? ' (free list: top rows only)' : ''}`,
+      ...l.rows.map(
+        (r) =>
+          `- ${assetName(r.asset)}: ${r.action === 'hold' ? 'HOLD' : `${r.action.toUpperCase()} ${share(r.confidence)}${r.expected_r === null ? '' : `, expected ${num(r.expected_r, 2)}R`}`}, trend ${r.trend}, RSI ${num(r.rsi, 1)}, F&G ${r.fear_greed ?? 'unavailable'}, change ${pct(r.change_pct)}`,
       ),
-    };
-  },
+    ),
 });
 
 const getScreener = defineTool({
@@ -242,31 +165,23 @@ const getScreener = defineTool({
   title: 'Screener',
   description:
     'Screens an asset class on the live daily candle: volume-confirmed breakouts, oversold readings near a support, and volume surges.',
-  input: ScreenerInput,
-  output: ScreenerSchema,
-  needs: 'market',
   operation: 'analysis.screener',
-  async run(b, input) {
-    const s = await b.market.screener(input);
-    return {
-      data: { ...s },
-      text: lines(
-        `Screener (${s.asset_class}, ${s.timeframe}, as of ${s.as_of}): ${s.assets_screened} assets screened`,
-        `Breakouts: ${s.breakouts.length}`,
-        ...s.breakouts.map(
-          (r) => `- ${assetName(r.asset)} ${r.direction} through ${r.kind} ${num(r.level)} (${pct(r.distance_pct)})`,
-        ),
-        `Oversold: ${s.oversold.length}`,
-        ...s.oversold.map(
-          (r) => `- ${assetName(r.asset)} RSI ${num(r.rsi_14, 1)}, support ${num(r.support)} (${pct(r.distance_pct)})`,
-        ),
-        `Volume surges: ${s.volume_surges.length}`,
-        ...s.volume_surges.map(
-          (r) => `- ${assetName(r.asset)} volume x${num(r.volume_ratio, 2)}, change ${pct(r.change_pct)}`,
-        ),
+  text: (s) =>
+    lines(
+      `Screener (${s.asset_class}, ${s.timeframe}, as of ${s.as_of}): ${s.assets_screened} assets screened`,
+      `Breakouts: ${s.breakouts.length}`,
+      ...s.breakouts.map(
+        (r) => `- ${assetName(r.asset)} ${r.direction} through ${r.kind} ${num(r.level)} (${pct(r.distance_pct)})`,
       ),
-    };
-  },
+      `Oversold: ${s.oversold.length}`,
+      ...s.oversold.map(
+        (r) => `- ${assetName(r.asset)} RSI ${num(r.rsi_14, 1)}, support ${num(r.support)} (${pct(r.distance_pct)})`,
+      ),
+      `Volume surges: ${s.volume_surges.length}`,
+      ...s.volume_surges.map(
+        (r) => `- ${assetName(r.asset)} volume x${num(r.volume_ratio, 2)}, change ${pct(r.change_pct)}`,
+      ),
+    ),
 });
 
 const getFearGreed = defineTool({
@@ -274,23 +189,15 @@ const getFearGreed = defineTool({
   title: 'Fear & Greed ranking',
   description:
     "Coins ranked by their Fear & Greed score (0 extreme fear .. 100 extreme greed) on daily candles, with the perpetual's funding; filter by zone or volume, sort by score, volume or 24h change.",
-  input: FearGreedInput,
-  output: FearGreedListSchema,
-  needs: 'market',
   operation: 'analysis.fearGreed',
-  async run(b, input) {
-    const l = await b.market.fearGreed(input);
-    return {
-      data: { ...l },
-      text: lines(
-        `Fear & Greed (${l.timeframe}, as of ${l.as_of}): ${l.assets.length} of ${l.total}`,
-        ...l.assets.map(
-          (r) =>
-            `- ${assetName(r.asset)}: ${r.score ?? 'unavailable'}${r.zone ? ` (${r.zone})` : ''}, price ${num(r.price)}, 24h ${pct(r.change_24h_pct)}`,
-        ),
+  text: (l) =>
+    lines(
+      `Fear & Greed (${l.timeframe}, as of ${l.as_of}): ${l.assets.length} of ${l.total}`,
+      ...l.assets.map(
+        (r) =>
+          `- ${assetName(r.asset)}: ${r.score ?? 'unavailable'}${r.zone ? ` (${r.zone})` : ''}, price ${num(r.price)}, 24h ${pct(r.change_24h_pct)}`,
       ),
-    };
-  },
+    ),
 });
 
 const listAssets = defineTool({
@@ -298,14 +205,9 @@ const listAssets = defineTool({
   title: 'Assets',
   description:
     'Assets of a class (coins, stocks, fx, or all) with price and 1h/24h/7d change, sorted by volume, price, change or name.',
-  input: AssetListInput,
-  output: z.object({ assets: z.array(AssetRowSchema) }),
-  needs: 'market',
   operation: 'market.assets',
-  async run(b, input) {
-    const rows = await b.market.listAssets(input);
-    return { data: { assets: rows }, text: renderAssetRows(`Assets (${input.asset_class})`, rows) };
-  },
+  list: 'assets',
+  text: (rows, input) => renderAssetRows(`Assets (${input.asset_class})`, rows),
 });
 
 /** Rows of an asset list, one line each. */
@@ -333,42 +235,27 @@ const listExchanges = defineTool({
   name: 'list_exchanges',
   title: 'Exchanges',
   description: 'The exchange catalog: id, name, whether you are connected, and 24h volume where it is read.',
-  input: NoInput,
-  output: z.object({ exchanges: z.array(ExchangeSchema) }),
-  needs: 'market',
   operation: 'market.exchanges',
-  async run(b) {
-    const list = await b.market.listExchanges();
-    return {
-      data: { exchanges: list },
-      text: lines(
-        `Exchanges: ${list.length}`,
-        ...list.map(
-          (e) => `- ${e.name} (${e.id})${e.connected ? ', connected' : ''}, 24h volume ${usd(e.volume.total_24h_usd)}`,
-        ),
+  list: 'exchanges',
+  text: (list) =>
+    lines(
+      `Exchanges: ${list.length}`,
+      ...list.map(
+        (e) => `- ${e.name} (${e.id})${e.connected ? ', connected' : ''}, 24h volume ${usd(e.volume.total_24h_usd)}`,
       ),
-    };
-  },
+    ),
 });
 
 const getExchangeDetail = defineTool({
   name: 'get_exchange_detail',
   title: 'Exchange detail',
   description: 'One exchange: pair counts, open interest and its spot and futures tickers.',
-  input: ExchangeDetailInput,
-  output: ExchangeDetailSchema,
-  needs: 'market',
   operation: 'market.exchange',
-  async run(b, input) {
-    const e = await b.market.exchangeDetail(input);
-    return {
-      data: { ...e },
-      text: lines(
-        `${e.name} (${e.id})${e.connected ? ', connected' : ''}`,
-        `Spot pairs ${e.spot_pairs}, futures pairs ${e.futures_pairs}, 24h volume ${usd(e.volume.total_24h_usd)}, futures open interest ${usd(e.futures_open_interest_usd)}`,
-      ),
-    };
-  },
+  text: (e) =>
+    lines(
+      `${e.name} (${e.id})${e.connected ? ', connected' : ''}`,
+      `Spot pairs ${e.spot_pairs}, futures pairs ${e.futures_pairs}, 24h volume ${usd(e.volume.total_24h_usd)}, futures open interest ${usd(e.futures_open_interest_usd)}`,
+    ),
 });
 
 /** The market tools, in catalog order. */

@@ -1,6 +1,5 @@
 /** Pilot tools: watch the service's paper-trading bot trade the service's own published plans. */
 
-import { NoInput, PilotHistoryInput, PilotSpectateSchema, PilotTrackRecordSchema } from '@marketlens/contract';
 import type { AssetRef, PilotPosition, PilotTrade } from '../backend.js';
 import { lines, num } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
@@ -21,20 +20,12 @@ const getPilotSpectate = defineTool({
   title: 'Pilot: open positions',
   description:
     "The pilot (the service's paper-trading bot on its own published plans): open positions with live favorable and adverse excursions in R, and when it was last active. Eligibility follows the affiliate volume rules.",
-  input: NoInput,
-  output: PilotSpectateSchema,
-  needs: 'pilot',
   operation: 'pilot.spectate',
-  async run(b) {
-    const s = await b.pilot.pilotSpectate();
-    return {
-      data: { ...s },
-      text: lines(
-        `Pilot open positions: ${s.open_positions.length}; last active ${s.last_active_at ?? 'unknown'}`,
-        ...s.open_positions.map(renderOpen),
-      ),
-    };
-  },
+  text: (s) =>
+    lines(
+      `Pilot open positions: ${s.open_positions.length}; last active ${s.last_active_at ?? 'unknown'}`,
+      ...s.open_positions.map(renderOpen),
+    ),
 });
 
 const getPilotSpectateHistory = defineTool({
@@ -42,22 +33,12 @@ const getPilotSpectateHistory = defineTool({
   title: 'Pilot: track record',
   description:
     "The pilot's track record: closed trades (entry, exit, stop, target), the return curve, best and worst trade and per-asset segments. Page older trades with before_trade.",
-  input: PilotHistoryInput,
-  output: PilotTrackRecordSchema,
-  needs: 'pilot',
   operation: 'pilot.trackRecord',
-  async run(b, input) {
-    const r = await b.pilot.pilotTrackRecord(
-      input.before_trade === undefined ? {} : { before_trade: input.before_trade },
-    );
-    return {
-      data: { ...r },
-      text: lines(
-        `Pilot trades: ${r.trades.length}${r.next_before_trade !== null ? ` (older trades exist: page with before_trade ${r.next_before_trade})` : ''}`,
-        ...r.trades.map(renderTrade),
-      ),
-    };
-  },
+  text: (r) =>
+    lines(
+      `Pilot trades: ${r.trades.length}${r.next_before_trade !== null ? ` (older trades exist: page with before_trade ${r.next_before_trade})` : ''}`,
+      ...r.trades.map(renderTrade),
+    ),
 });
 
 /** The pilot tools, in catalog order. */

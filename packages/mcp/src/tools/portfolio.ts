@@ -4,22 +4,7 @@
  * listed like the others with their mark and PnL written `unavailable`.
  */
 
-import {
-  BalancesQuery,
-  BalancesSchema,
-  EditPositionInput,
-  fillFilterOf,
-  OrdersQuery,
-  OrdersSchema,
-  PortfolioTotalsSchema,
-  PositionAnalysisInput,
-  PositionAnalysisSchema,
-  PositionSchema,
-  PositionsQuery,
-  PositionsSchema,
-  TradesQuery,
-  TradesSchema,
-} from '@marketlens/contract';
+import { fillFilterOf, OrdersQuery, PortfolioTotalsSchema, TradesQuery } from '@marketlens/contract';
 import type { Balance, Order, PortfolioTotals, Position, Trade } from '../backend.js';
 import { lines, num, pct, signed, usd } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
@@ -59,14 +44,8 @@ const getPositions = defineTool({
   title: 'Positions',
   description:
     'All your open positions across connected exchanges, priced or not, with the portfolio totals. A position without a live mark shows its mark and PnL as unavailable. Filter with asset_ids.',
-  input: PositionsQuery,
-  output: PositionsSchema,
-  needs: 'portfolio',
   operation: 'accounts.positions',
-  async run(b, input) {
-    const d = await b.portfolio.positions(input);
-    return { data: { ...d }, text: lines(renderTotals(d.totals), ...d.positions.map(renderPosition)) };
-  },
+  text: (d) => lines(renderTotals(d.totals), ...d.positions.map(renderPosition)),
 });
 
 const getPortfolioSummary = defineTool({
@@ -74,14 +53,10 @@ const getPortfolioSummary = defineTool({
   title: 'Portfolio summary',
   description:
     'Portfolio totals: open positions (long, short, unpriced) and the USD market value, unrealized, daily and weekly PnL and margin of the priced ones.',
-  input: PositionsQuery,
-  output: PortfolioTotalsSchema,
-  needs: 'portfolio',
   operation: 'accounts.positions',
-  async run(b, input) {
-    const d = await b.portfolio.positions(input);
-    return { data: { ...d.totals }, text: renderTotals(d.totals) };
-  },
+  output: PortfolioTotalsSchema,
+  data: (d) => ({ ...d.totals }),
+  text: (d) => renderTotals(d.totals),
 });
 
 const getBalances = defineTool({
@@ -89,20 +64,12 @@ const getBalances = defineTool({
   title: 'Balances',
   description:
     'Your balances per exchange account and currency with USD value and share of the total; a currency without a USD price shows unavailable.',
-  input: BalancesQuery,
-  output: BalancesSchema,
-  needs: 'portfolio',
   operation: 'accounts.balances',
-  async run(b, input) {
-    const d = await b.portfolio.balances(input);
-    return {
-      data: { ...d },
-      text: lines(
-        `Balances: ${d.balances.length} (${d.priced_count} priced, ${d.unpriced_count} unpriced); total ${usd(d.total_usd)}${d.unpriced_count > 0 ? ' (priced balances only)' : ''}`,
-        ...d.balances.map(renderBalance),
-      ),
-    };
-  },
+  text: (d) =>
+    lines(
+      `Balances: ${d.balances.length} (${d.priced_count} priced, ${d.unpriced_count} unpriced); total ${usd(d.total_usd)}${d.unpriced_count > 0 ? ' (priced balances only)' : ''}`,
+      ...d.balances.map(renderBalance),
+    ),
 });
 
 const getOrders = defineTool({
@@ -111,17 +78,9 @@ const getOrders = defineTool({
   description:
     'Your orders aggregated from their fills (average price, summed size, fee and PnL), newest first; filter by account, exchange, pair, asset, side and time; paged with limit (default 50, at most 200) and offset.',
   input: OrdersQuery,
-  output: OrdersSchema,
-  needs: 'portfolio',
+  request: fillFilterOf,
   operation: 'accounts.orders',
-  async run(b, input) {
-    const filter = fillFilterOf(input);
-    const d = await b.portfolio.orders(filter);
-    return {
-      data: { ...d },
-      text: lines(pageLine('Orders', d.orders.length, d.total, filter), ...d.orders.map(renderOrder)),
-    };
-  },
+  text: (d, input) => lines(pageLine('Orders', d.orders.length, d.total, input), ...d.orders.map(renderOrder)),
 });
 
 /** `Orders: 50 of 120 (offset 0); next page: offset 50`: the cursor in the text too, for a model that reads only text. */
@@ -137,17 +96,9 @@ const getTrades = defineTool({
   description:
     'Your individual fills, newest first, with the same filters as get_orders; paged with limit (default 50, at most 200) and offset.',
   input: TradesQuery,
-  output: TradesSchema,
-  needs: 'portfolio',
+  request: fillFilterOf,
   operation: 'accounts.trades',
-  async run(b, input) {
-    const filter = fillFilterOf(input);
-    const d = await b.portfolio.trades(filter);
-    return {
-      data: { ...d },
-      text: lines(pageLine('Trades', d.trades.length, d.total, filter), ...d.trades.map(renderTrade)),
-    };
-  },
+  text: (d, input) => lines(pageLine('Trades', d.trades.length, d.total, input), ...d.trades.map(renderTrade)),
 });
 
 const positionAnalysis = defineTool({
@@ -155,22 +106,14 @@ const positionAnalysis = defineTool({
   title: 'Position analysis',
   description:
     'Assesses an open position against the published analysis zones: thesis status, R multiples, stop placement, liquidation risk, excursions and warnings. Descriptive only: no advice. Timeframes other than d1 need Pro.',
-  input: PositionAnalysisInput,
-  output: PositionAnalysisSchema,
-  needs: 'portfolio',
   operation: 'accounts.positionAnalysis',
-  async run(b, input) {
-    const a = await b.portfolio.positionAnalysis(input);
-    return {
-      data: { ...a },
-      text: lines(
-        `Position ${input.position_id} (${input.timeframe}): thesis ${a.thesis_status}`,
-        `Mark ${num(a.mark)}, entry ${num(a.entry_price)}, stop loss ${a.stop_loss === null ? 'none' : num(a.stop_loss)}, take profit ${a.take_profit === null ? 'none' : num(a.take_profit)}`,
-        `Unrealized R ${num(a.unrealized_r, 2)}, remaining reward/risk ${num(a.remaining_rr, 2)}`,
-        `Warnings: ${a.warnings.length > 0 ? a.warnings.join(', ') : 'none'}`,
-      ),
-    };
-  },
+  text: (a, input) =>
+    lines(
+      `Position ${input.position_id} (${input.timeframe}): thesis ${a.thesis_status}`,
+      `Mark ${num(a.mark)}, entry ${num(a.entry_price)}, stop loss ${a.stop_loss === null ? 'none' : num(a.stop_loss)}, take profit ${a.take_profit === null ? 'none' : num(a.take_profit)}`,
+      `Unrealized R ${num(a.unrealized_r, 2)}, remaining reward/risk ${num(a.remaining_rr, 2)}`,
+      `Warnings: ${a.warnings.length > 0 ? a.warnings.join(', ') : 'none'}`,
+    ),
 });
 
 const editPosition = defineTool({
@@ -178,14 +121,8 @@ const editPosition = defineTool({
   title: 'Edit position notes',
   description:
     "Sets the notes of one of your positions (null or '' clears them). Only notes can be edited: stop loss and take profit come from the exchange's protective orders.",
-  input: EditPositionInput,
-  output: PositionSchema,
-  needs: 'portfolio',
   operation: 'accounts.editPosition',
-  async run(b, input) {
-    const p = await b.portfolio.editPosition({ position_id: input.position_id, notes: input.notes });
-    return { data: { ...p }, text: lines('Notes saved.', renderPosition(p)) };
-  },
+  text: (p) => lines('Notes saved.', renderPosition(p)),
 });
 
 /** The portfolio tools, in catalog order. */

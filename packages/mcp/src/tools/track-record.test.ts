@@ -1,4 +1,4 @@
-import { ServiceTrackRecordSchema, ToolErrorContentSchema } from '@marketlens/contract';
+import { OPERATIONS, ServiceTrackRecordSchema, ToolErrorContentSchema } from '@marketlens/contract';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -7,7 +7,7 @@ import type { Backend } from '../backend.js';
 import { CATALOG } from '../catalog.js';
 import { createRestBackend } from '../rest-backend.js';
 import { createMcpServer } from '../server.js';
-import { fakeBackend } from '../testing/fake-backend.js';
+import { backendOf, fakeBackend } from '../testing/fake-backend.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -34,12 +34,14 @@ async function call(client: Client, args: Record<string, unknown> = {}) {
 describe('get_track_record', () => {
   it('is a read-only market tool whose output schema is the REST route’s', async () => {
     const tool = CATALOG.find((t) => t.name === 'get_track_record');
-    expect(tool?.needs).toBe('market');
+    expect(tool?.operation).toBe('analysis.trackRecord');
     expect(tool?.output).toBe(ServiceTrackRecordSchema);
     expect(tool?.annotations.readOnlyHint).toBe(true);
-    // Listed for a backend with the market group only: every signed-in user may read it.
-    const { backend } = fakeBackend();
-    const names = (await (await connect({ market: backend.market })).listTools()).tools.map((t) => t.name);
+    // Listed for a backend without a session's operations: every signed-in user may read it.
+    const { operations } = fakeBackend();
+    const names = (
+      await (await connect(backendOf(operations, (id) => OPERATIONS[id].caller !== 'session'))).listTools()
+    ).tools.map((t) => t.name);
     expect(names).toContain('get_track_record');
   });
 
@@ -48,7 +50,7 @@ describe('get_track_record', () => {
     const client = await connect(backend);
     const r = await call(client);
     expect(r.isError).toBeFalsy();
-    expect(calls.trackRecord).toEqual([{}]);
+    expect(calls['analysis.trackRecord']).toEqual([{}]);
     expect(r.data).toMatchObject({ timeframe: null, asset_class: null, total: { plans: 3, hit_rate: 0.5 } });
     expect(r.text).toContain('Track record of the published plans, after a 0.22% round-trip cost');
     expect(r.text).toContain(
@@ -69,25 +71,24 @@ describe('get_track_record', () => {
   });
 
   it('says a pending backtest is pending, and an empty audit has nothing to score', async () => {
-    const { backend } = fakeBackend();
-    const pending = {
-      ...backend,
-      market: {
-        ...backend.market,
-        async trackRecord(r: Parameters<typeof backend.market.trackRecord>[0]) {
-          const data = await backend.market.trackRecord({ ...r, asset_class: 'fx' });
-          return {
-            ...data,
-            backtest: {
-              ...data.backtest,
-              status: 'pending' as const,
-              as_of: null,
-              label: 'Backtest, not live trading: not run yet.',
-            },
-          };
-        },
+    const { operations } = fakeBackend();
+    const read = operations['analysis.trackRecord'];
+    if (read === undefined) throw new Error('the fake reads the track record');
+    const pending = backendOf({
+      ...operations,
+      'analysis.trackRecord': async (r) => {
+        const data = await read({ ...r, asset_class: 'fx' });
+        return {
+          ...data,
+          backtest: {
+            ...data.backtest,
+            status: 'pending' as const,
+            as_of: null,
+            label: 'Backtest, not live trading: not run yet.',
+          },
+        };
       },
-    };
+    });
     const r = await call(await connect(pending));
     expect(r.text).toContain('Live audit: no call entered and closed');
     expect(r.text).toContain('Backtest (pending): Backtest, not live trading: not run yet.');
@@ -97,7 +98,7 @@ describe('get_track_record', () => {
     const { backend, calls } = fakeBackend();
     const client = await connect(backend);
     const r = await call(client, { timeframe: '1h', asset_class: 'fx' });
-    expect(calls.trackRecord).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
+    expect(calls['analysis.trackRecord']).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
     expect(r.text).toContain('(h1 fx), after a 0.012% round-trip cost');
     expect(r.text).toContain('All: 0 plans; resolved 0, hit rate unavailable, mean unavailable (total 0R)');
     expect(r.text).not.toContain('published 2026');
@@ -105,7 +106,7 @@ describe('get_track_record', () => {
     const bad = await call(client, { asset_class: 'crypto' });
     expect(bad.isError).toBe(true);
     expect(bad.data.code).toBe('InvalidRequest');
-    expect(calls.trackRecord).toHaveLength(1);
+    expect(calls['analysis.trackRecord']).toHaveLength(1);
   });
 });
 
@@ -114,13 +115,12 @@ describe('the REST backend', () => {
     const urls: string[] = [];
     const fetch = (async (input: string | URL | Request) => {
       urls.push(String(input));
-      const { backend } = fakeBackend();
-      const data = await backend.market.trackRecord({});
+      const data = await fakeBackend().backend.run('analysis.trackRecord', {});
       return new Response(JSON.stringify({ code: 0, success: true, data, message: null }), { status: 200 });
     }) as typeof globalThis.fetch;
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });
-    expect((await b.market.trackRecord({})).total.plans).toBe(3);
-    await b.market.trackRecord({ timeframe: 'h4', asset_class: 'stocks' });
+    expect((await b.run('analysis.trackRecord', {})).total.plans).toBe(3);
+    await b.run('analysis.trackRecord', { timeframe: 'h4', asset_class: 'stocks' });
     expect(urls).toEqual(['http://h:1/v2/track-record', 'http://h:1/v2/track-record?timeframe=h4&asset_class=stocks']);
   });
 });

@@ -1,6 +1,5 @@
 /** The service's own track record: every plan it published, recorded before its outcome, and how it ended. */
 
-import { ServiceTrackRecordSchema, TrackRecordInput } from '@marketlens/contract';
 import type { TrackRecordData } from '../backend.js';
 import { lines, num, share, signed } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
@@ -69,27 +68,17 @@ const getTrackRecord = defineTool({
   title: "The service's track record",
   description:
     "How every trade plan the service published ended: each plan is recorded when published, before its outcome is known, and scored on the candles after it with its asset class's round-trip cost. By timeframe and asset class, and in total: plans and counts by outcome (pending, entered, tp_hit, stopped_out, time_stopped, expired), resolved (entered and closed), hit rate (tp_hit / resolved), mean and total realized R after the cost, calibration (confidence buckets against their hit rate) and the dates covered. `live` audits the resolved plans: hit rate against the break-even hit rate, expected against realized R with intervals, maximum drawdown in R. Beside it, labelled and never mixed in, `backtest` (kind backtest): a walk-forward of the signal over the stored candles of each served asset and timeframe, out of sample after the calibration's window, with the same audit and how many analyses published a call. Filter by timeframe and asset_class. The same figures as the public GET /v2/track-record.",
-  input: TrackRecordInput,
-  output: ServiceTrackRecordSchema,
-  needs: 'market',
   operation: 'analysis.trackRecord',
-  async run(b, input) {
-    const r = await b.market.trackRecord({
-      ...(input.timeframe === undefined ? {} : { timeframe: input.timeframe }),
-      ...(input.asset_class === undefined ? {} : { asset_class: input.asset_class }),
-    });
+  text(r) {
     const scope = [r.timeframe, r.asset_class].filter((x) => x !== null).join(' ');
-    return {
-      data: { ...r },
-      text: lines(
-        `Track record of the published plans${scope === '' ? '' : ` (${scope})`}, after ${r.cost_pct === null ? "each asset class's round-trip cost" : `a ${num(r.cost_pct, 3)}% round-trip cost`}, as of ${r.as_of}`,
-        renderFigures('All', r.total),
-        r.total.plans > 0 ? renderCalibration(r.total) : null,
-        ...r.groups.map((g) => renderFigures(`- ${g.timeframe} ${g.asset_class} (cost ${num(g.cost_pct, 3)}%)`, g)),
-        `Live audit: ${renderStats(r.live.stats)}`,
-        ...renderBacktest(r.backtest),
-      ),
-    };
+    return lines(
+      `Track record of the published plans${scope === '' ? '' : ` (${scope})`}, after ${r.cost_pct === null ? "each asset class's round-trip cost" : `a ${num(r.cost_pct, 3)}% round-trip cost`}, as of ${r.as_of}`,
+      renderFigures('All', r.total),
+      r.total.plans > 0 ? renderCalibration(r.total) : null,
+      ...r.groups.map((g) => renderFigures(`- ${g.timeframe} ${g.asset_class} (cost ${num(g.cost_pct, 3)}%)`, g)),
+      `Live audit: ${renderStats(r.live.stats)}`,
+      ...renderBacktest(r.backtest),
+    );
   },
 });
 

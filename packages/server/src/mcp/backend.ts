@@ -1,12 +1,12 @@
 /**
- * The server's implementation of the MCP `Backend` (@marketlens/mcp) for one signed-in user: every
- * method runs one operation of the registry (`operations.ts`), the same use case a REST route runs,
- * with the same gates (tier, eligibility), so a tool answers what the route answers, and fails with
- * the route's error code.
+ * The server's implementation of the MCP `Backend` (@marketlens/mcp) for one signed-in user: its
+ * runner runs the operation of the registry (`operations.ts`) a tool names, the same use case a
+ * REST route runs, with the same gates (tier, eligibility), so a tool answers what the route answers,
+ * and fails with the route's error code.
  */
 
 import { STREAM_SUBSCRIPTION_CAP } from '@marketlens/contract';
-import { type Backend, backendOver, type Followed, type OperationRunner } from '@marketlens/mcp';
+import { type Backend, type Followed, type OperationRunner, RUNS_EVERY_OPERATION } from '@marketlens/mcp';
 import { tierOf } from '../analysis/analysis.js';
 import { liveOf } from '../live/live.js';
 import { REGISTRY, runOperation } from '../operations.js';
@@ -37,8 +37,8 @@ export const MCP_CLIENT: ClientInfo = {
 export type McpCharge = (route: string) => Promise<void>;
 
 /**
- * The `Backend` of `caller` over the registry of operations: every method runs one declared
- * operation (`REGISTRY`), with its caller check and the same use case a REST route runs. With
+ * The `Backend` of `caller` over the registry of operations: it runs every declared operation
+ * (`REGISTRY`), with its caller check and the same use case a REST route runs. With
  * `charge`, every call first pays the weight the operation names (the REST route that does the same
  * work: an analysis over MCP costs what `GET /v2/analysis/{asset_id}` costs; MCP-only operations are
  * listed in the weight table as `MCP <tool>`), so a tool call is charged by what it does, not one
@@ -58,7 +58,8 @@ export function mcpBackend(
   };
 
   return {
-    ...backendOver(run),
+    run,
+    runs: RUNS_EVERY_OPERATION,
     live: {
       // The stream's rules, one subscription at a time (each asset resolved, analysed, its timeframe
       // within the tier's gate), then the tier's cap on the session's distinct candles.

@@ -13,6 +13,7 @@ import { AppState } from '../platform/app-state.js';
 import { type AppDeps, DEFAULT_CONFIG } from '../platform/deps.js';
 import { type RunningServer, startServer } from '../server.js';
 import { createSqliteStorage } from '../storage/sqlite/sqlite-storage.js';
+import { mcpBackend } from './backend.js';
 
 /**
  * `marketlens mcp --server <url>`: the MCP server over the REST backend, against a real server.
@@ -98,5 +99,86 @@ describe('MCP over the REST backend: subscriptions follow the remote stream', ()
     await client.close();
     await until(() => live()?.streams === 0, 'the remote stream to close');
     expect(live()).toMatchObject({ streams: 0, followed: 0, subscriptions: 0 });
+  });
+});
+
+describe('MCP over the REST backend: each tool answers what it answers over the server backend', () => {
+  it('runs every listed tool through its REST route with the same input, and gets the same answer or code', async () => {
+    const res = await fetch(`${srv.url}/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'rest-tools@example.com', password: 'password-123' }),
+    });
+    const signed = (await res.json()) as { data: { session_token: string; user: { id: string } } };
+    const user = await deps.storage.users.byId(signed.data.user.id);
+    if (user === null) throw new Error('no user');
+    const connect = async (backend: Parameters<typeof createMcpServer>[0]) => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(backend).connect(serverSide);
+      const client = new Client({ name: 'rest-tools-test', version: '0' });
+      await client.connect(clientSide);
+      return client;
+    };
+    const overRest = await connect(createRestBackend({ baseUrl: srv.url, sessionToken: signed.data.session_token }));
+    const overServer = await connect(
+      mcpBackend(deps, { kind: 'session', user, tier: 'free', tier_expires_at: null, api_key_id: null }),
+    );
+    const listed = (await overRest.listTools()).tools.map((t) => t.name);
+    const calls: [string, Record<string, unknown>][] = [
+      ['get_asset_analysis', { asset_id: 'bitcoin' }],
+      ['get_asset_analysis', { asset_id: 'BTC', timeframe: '4h' }],
+      ['get_asset_signal', { asset_id: 'ethereum' }],
+      ['get_asset_overview', { asset_id: 'bitcoin', locale: 'de' }],
+      ['get_asset_markets', { asset_id: 'bitcoin', market_type: 'derivatives' }],
+      ['get_trading_signals', { asset_class: 'coins', limit: 5 }],
+      ['get_screener', { asset_class: 'coins' }],
+      ['get_fear_greed', { limit: 5, sort: 'volume', sort_dir: 'asc' }],
+      ['list_assets', { asset_class: 'coins', sort: 'change_24h', limit: 5 }],
+      ['list_exchanges', {}],
+      ['get_exchange_detail', { exchange_id: 'nowhere' }],
+      ['get_track_record', { timeframe: '1d', asset_class: 'coins' }],
+      ['get_account_info', {}],
+      ['add_favorite_asset', { asset_id: 'dogecoin' }],
+      ['get_favorite_assets', { sort: 'name' }],
+      ['remove_favorite_asset', { asset_id: 'dogecoin' }],
+      ['get_positions', { asset_ids: 'bitcoin' }],
+      ['get_portfolio_summary', {}],
+      ['get_balances', {}],
+      ['get_orders', { coin_id: 'bitcoin', limit: 1000, start: '2026-01-01T00:00:00Z' }],
+      ['get_trades', { side: 'sell', offset: 3 }],
+      ['position_analysis', { position_id: 'gone' }],
+      ['edit_position', { position_id: 'gone', notes: 'x' }],
+      ['get_alerts', {}],
+      ['create_price_alert', { asset_id: 'bitcoin', target: 1_000_000 }],
+      ['delete_alert', { alert_id: '00000000-0000-4000-8000-000000000000' }],
+      ['get_notification_preferences', {}],
+      ['update_notification_preferences', { regime_notification_disabled: true }],
+      ['get_pilot_spectate', {}],
+      ['get_pilot_spectate_history', { before_trade: 2 }],
+    ];
+    // Every tool the REST backend lists is called here (the webhook tools have no REST route).
+    expect(new Set(calls.map(([name]) => name))).toEqual(new Set(listed));
+    const refused: string[] = [];
+    for (const [name, args] of calls) {
+      const [a, b] = await Promise.all([
+        overRest.callTool({ name, arguments: args }),
+        overServer.callTool({ name, arguments: args }),
+      ]);
+      expect([name, a.isError ?? false, a.structuredContent]).toEqual([name, b.isError ?? false, b.structuredContent]);
+      if (a.isError) refused.push(name);
+    }
+    // The refusals are the ones asked for (a paid timeframe, unknown ids, no alert channel, the pilot's eligibility).
+    expect(refused).toEqual([
+      'get_asset_analysis',
+      'get_exchange_detail',
+      'position_analysis',
+      'edit_position',
+      'create_price_alert',
+      'delete_alert',
+      'get_pilot_spectate',
+      'get_pilot_spectate_history',
+    ]);
+    await overRest.close();
+    await overServer.close();
   });
 });
