@@ -1,56 +1,188 @@
-import { OPERATIONS, ServiceTrackRecordSchema, ToolErrorContentSchema } from '@marketlens/contract';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Backend } from '../backend.js';
+import { OPERATIONS, type OperationInput, ServiceTrackRecordSchema } from '@marketlens/contract';
+import { describe, expect, it } from 'vitest';
+import type { TrackRecordData } from '../backend.js';
 import { CATALOG } from '../catalog.js';
 import { createRestBackend } from '../rest-backend.js';
-import { createMcpServer } from '../server.js';
-import { backendOf, fakeBackend } from '../testing/fake-backend.js';
+import { render } from '../testing/render.js';
 
-const open: Client[] = [];
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.close();
-});
+/**
+ * What get_track_record's text says about the record it reads: made-up figures (three d1 coin plans,
+ * their audit and a backtest of bitcoin), parsed by the operation's output schema. The tool over the
+ * real use cases (which publish no plan on demand) is tested in `@marketlens/server`.
+ */
 
-async function connect(backend: Backend): Promise<Client> {
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(backend).connect(serverSide);
-  const client = new Client({ name: 'test', version: '0' });
-  await client.connect(clientSide);
-  open.push(client);
-  return client;
+/** When the fixtures were computed. */
+const NOW = '2026-01-15T12:00:00.000Z';
+
+/** No outcome of any kind. */
+const NO_OUTCOMES = { pending: 0, entered: 0, tp_hit: 0, stopped_out: 0, time_stopped: 0, expired: 0 };
+
+/** Figures of no plans. */
+const NO_FIGURES: TrackRecordData['total'] = {
+  plans: 0,
+  counts: NO_OUTCOMES,
+  resolved: 0,
+  hit_rate: null,
+  mean_realized_r: null,
+  total_realized_r: 0,
+  calibration: [0, 1, 2, 3, 4].map((i) => ({
+    confidence_min: i / 5,
+    confidence_max: (i + 1) / 5,
+    plans: 0,
+    resolved: 0,
+    hits: 0,
+    hit_rate: null,
+    mean_confidence: null,
+  })),
+  first_published_at: null,
+  last_published_at: null,
+};
+
+/** Three d1 coin plans: a hit (+2R, confidence 0.9), a stop (-1R, 0.7) and one pending (0.5). */
+const TEST_FIGURES: TrackRecordData['total'] = {
+  plans: 3,
+  counts: { ...NO_OUTCOMES, pending: 1, tp_hit: 1, stopped_out: 1 },
+  resolved: 2,
+  hit_rate: 0.5,
+  mean_realized_r: 0.5,
+  total_realized_r: 1,
+  calibration: NO_FIGURES.calibration.map((b, i) =>
+    i === 2
+      ? { ...b, plans: 1 }
+      : i === 3
+        ? { ...b, plans: 1, resolved: 1, hit_rate: 0, mean_confidence: 0.7 }
+        : i === 4
+          ? { ...b, plans: 1, resolved: 1, hits: 1, hit_rate: 1, mean_confidence: 0.9 }
+          : b,
+  ),
+  first_published_at: '2026-01-10T00:00:00.000Z',
+  last_published_at: '2026-01-14T00:00:00.000Z',
+};
+
+type Stats = TrackRecordData['live']['stats'];
+type BacktestData = TrackRecordData['backtest'];
+
+/** The audit of no resolved call. */
+const NO_STATS: Stats = {
+  count: 0,
+  hits: 0,
+  hit_rate: null,
+  break_even_hit_rate: null,
+  expected_r: null,
+  realized_r: null,
+  total_r: 0,
+  max_drawdown_r: 0,
+  from: null,
+  to: null,
+  level: 0.9,
+};
+
+/**
+ * The audit of TEST_FIGURES' two resolved plans (core's recordStats): the hit (+2R, published at
+ * 0.9, closed first) and the stop (-1R, at 0.7), break-even 0.35, expected 3p - 1.04 R each.
+ */
+const TEST_STATS: Stats = {
+  count: 2,
+  hits: 1,
+  hit_rate: { mean: 0.5, low: 0.09730818173966327, high: 0.9026918182603367 },
+  break_even_hit_rate: 0.35,
+  expected_r: { mean: 1.36, low: null, high: null },
+  realized_r: { mean: 0.5, low: -8.97062727204358, high: 9.97062727204358 },
+  total_r: 1,
+  max_drawdown_r: 1,
+  from: '2026-01-10T00:00:00.000Z',
+  to: '2026-01-13T00:00:00.000Z',
+  level: 0.9,
+};
+
+/** The backtest of bitcoin on d1: 800 analyses, 3 calls, two resolved (+1.2R hit, -1.04R stop). */
+const BACKTEST_STATS: Stats = {
+  count: 2,
+  hits: 1,
+  hit_rate: { mean: 0.5, low: 0.09730818173966327, high: 0.9026918182603367 },
+  break_even_hit_rate: 0.39,
+  expected_r: { mean: 0.04, low: 0.0075, high: 0.075 },
+  realized_r: { mean: 0.08, low: -6.991401696459206, high: 7.151401696459206 },
+  total_r: 0.16,
+  max_drawdown_r: 1.04,
+  from: '2025-06-02T00:00:00.000Z',
+  to: '2025-09-18T00:00:00.000Z',
+  level: 0.9,
+};
+
+function backtestOf(any: boolean): BacktestData {
+  const series = any
+    ? [
+        {
+          asset_id: 'bitcoin',
+          asset_class: 'coins' as const,
+          timeframe: 'd1' as const,
+          cost_pct: 0.22,
+          candles: 1000,
+          out_of_sample_since: '2010-03-23T00:00:00.000Z',
+          analyses: 800,
+          calls: 3,
+          first_analysis_at: '2023-11-20T00:00:00.000Z',
+          last_analysis_at: '2026-01-28T00:00:00.000Z',
+          stats: BACKTEST_STATS,
+          error: null,
+        },
+      ]
+    : [];
+  return {
+    kind: 'backtest',
+    label: any
+      ? 'Backtest, not live trading: 3 of 800 analyses published a Buy or Sell (0.38%): almost every analysis is a Hold.'
+      : 'Backtest, not live trading: no series matches.',
+    status: 'ready',
+    as_of: NOW,
+    analyses: any ? 800 : 0,
+    calls: any ? 3 : 0,
+    call_share: any ? 3 / 800 : null,
+    total: any ? BACKTEST_STATS : NO_STATS,
+    series,
+  };
 }
 
-async function call(client: Client, args: Record<string, unknown> = {}) {
-  const r = (await client.callTool({ name: 'get_track_record', arguments: args })) as CallToolResult;
-  const checked = (r.isError ? ToolErrorContentSchema : ServiceTrackRecordSchema).safeParse(r.structuredContent);
-  expect(checked.success, checked.error?.message).toBe(true);
-  const text = r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-  return { ...r, text, data: r.structuredContent as Record<string, unknown> };
+export interface FakeCalls {
+  [method: string]: unknown[];
+}
+
+/** The record for `filters`: the three plans where they match (d1 coins), none elsewhere. */
+function recordOf(r: OperationInput<'analysis.trackRecord'>): TrackRecordData {
+  const any = (r.timeframe === undefined || r.timeframe === 'd1') && (r.asset_class ?? 'coins') === 'coins';
+  return {
+    as_of: NOW,
+    cost_pct: any || r.asset_class === 'coins' ? 0.22 : r.asset_class === 'fx' ? 0.012 : null,
+    timeframe: r.timeframe ?? null,
+    asset_class: r.asset_class ?? null,
+    total: any ? TEST_FIGURES : NO_FIGURES,
+    groups: any ? [{ timeframe: 'd1', asset_class: 'coins', cost_pct: 0.22, ...TEST_FIGURES }] : [],
+    live: {
+      kind: 'live',
+      label: any
+        ? 'Live: the plans the service published; 2 entered and closed.'
+        : 'Live: none entered and closed yet.',
+      stats: any ? TEST_STATS : NO_STATS,
+    },
+    backtest: backtestOf(any),
+  };
 }
 
 describe('get_track_record', () => {
-  it('is a read-only market tool whose output schema is the REST route’s', async () => {
+  it('is a read-only market tool whose output schema is the REST route’s', () => {
     const tool = CATALOG.find((t) => t.name === 'get_track_record');
     expect(tool?.operation).toBe('analysis.trackRecord');
     expect(tool?.output).toBe(ServiceTrackRecordSchema);
     expect(tool?.annotations.readOnlyHint).toBe(true);
-    // Listed for a backend without a session's operations: every signed-in user may read it.
-    const { operations } = fakeBackend();
-    const names = (
-      await (await connect(backendOf(operations, (id) => OPERATIONS[id].caller !== 'session'))).listTools()
-    ).tools.map((t) => t.name);
-    expect(names).toContain('get_track_record');
+    // Listed for a backend without a session's operations (every signed-in user may read it):
+    // checked over the server's backend in @marketlens/server, src/mcp/mcp-tools.test.ts.
+    expect(OPERATIONS['analysis.trackRecord'].caller).not.toBe('session');
   });
 
   it('answers the structured record and renders its figures', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const r = await call(client);
-    expect(r.isError).toBeFalsy();
-    expect(calls['analysis.trackRecord']).toEqual([{}]);
+    const r = await render('get_track_record', 'analysis.trackRecord', recordOf({}));
+    expect(r.request).toEqual({});
     expect(r.data).toMatchObject({ timeframe: null, asset_class: null, total: { plans: 3, hit_rate: 0.5 } });
     expect(r.text).toContain('Track record of the published plans, after a 0.22% round-trip cost');
     expect(r.text).toContain(
@@ -71,51 +203,48 @@ describe('get_track_record', () => {
   });
 
   it('says a pending backtest is pending, and an empty audit has nothing to score', async () => {
-    const { operations } = fakeBackend();
-    const read = operations['analysis.trackRecord'];
-    if (read === undefined) throw new Error('the fake reads the track record');
-    const pending = backendOf({
-      ...operations,
-      'analysis.trackRecord': async (r) => {
-        const data = await read({ ...r, asset_class: 'fx' });
-        return {
-          ...data,
-          backtest: {
-            ...data.backtest,
-            status: 'pending' as const,
-            as_of: null,
-            label: 'Backtest, not live trading: not run yet.',
-          },
-        };
+    const data = recordOf({ asset_class: 'fx' });
+    const pending: TrackRecordData = {
+      ...data,
+      backtest: {
+        ...data.backtest,
+        status: 'pending',
+        as_of: null,
+        label: 'Backtest, not live trading: not run yet.',
       },
-    });
-    const r = await call(await connect(pending));
+    };
+    const r = await render('get_track_record', 'analysis.trackRecord', pending);
     expect(r.text).toContain('Live audit: no call entered and closed');
     expect(r.text).toContain('Backtest (pending): Backtest, not live trading: not run yet.');
   });
 
   it('passes the filters on in the REST spelling, and refuses invalid ones', async () => {
-    const { backend, calls } = fakeBackend();
-    const client = await connect(backend);
-    const r = await call(client, { timeframe: '1h', asset_class: 'fx' });
-    expect(calls['analysis.trackRecord']).toEqual([{ timeframe: 'h1', asset_class: 'fx' }]);
+    const r = await render(
+      'get_track_record',
+      'analysis.trackRecord',
+      recordOf({ timeframe: 'h1', asset_class: 'fx' }),
+      {
+        timeframe: '1h',
+        asset_class: 'fx',
+      },
+    );
+    expect(r.request).toEqual({ timeframe: 'h1', asset_class: 'fx' });
     expect(r.text).toContain('(h1 fx), after a 0.012% round-trip cost');
     expect(r.text).toContain('All: 0 plans; resolved 0, hit rate unavailable, mean unavailable (total 0R)');
     expect(r.text).not.toContain('published 2026');
     expect(r.text).not.toContain('Calibration');
-    const bad = await call(client, { asset_class: 'crypto' });
-    expect(bad.isError).toBe(true);
-    expect(bad.data.code).toBe('InvalidRequest');
-    expect(calls['analysis.trackRecord']).toHaveLength(1);
+    // refused by the tool's input schema, before the operation runs (the server answers InvalidRequest)
+    const tool = CATALOG.find((t) => t.name === 'get_track_record');
+    expect(tool?.input.safeParse({ asset_class: 'crypto' }).success).toBe(false);
   });
 });
 
 describe('the REST backend', () => {
   it('reads GET /v2/track-record with the filters it is given', async () => {
     const urls: string[] = [];
+    const data = ServiceTrackRecordSchema.parse(recordOf({}));
     const fetch = (async (input: string | URL | Request) => {
       urls.push(String(input));
-      const data = await fakeBackend().backend.run('analysis.trackRecord', {});
       return new Response(JSON.stringify({ code: 0, success: true, data, message: null }), { status: 200 });
     }) as typeof globalThis.fetch;
     const b = createRestBackend({ baseUrl: 'http://h:1', sessionToken: 'tok', fetch });

@@ -113,6 +113,8 @@ describe('catalog', () => {
     others.push(keyOnly);
     const names = (await keyOnly.listTools()).tools.map((t) => t.name);
     expect(names).toContain('get_asset_analysis');
+    // every signed-in user may read the track record (moved from @marketlens/mcp's fake backend)
+    expect(names).toContain('get_track_record');
     expect(names).not.toContain('get_positions');
     expect(names).not.toContain('add_favorite_asset');
   });
