@@ -326,6 +326,14 @@ describe('market tools', () => {
     expect(missing.data.code).toBe('UnknownExchange');
     expect((await rest('/v1/exchanges/nowhere')).code).toBe('UnknownExchange');
   });
+
+  it('get_fear_greed answers the limit REST answers for a limit over the page size', async () => {
+    // moved from @marketlens/mcp, where the fake backend clamped the limit itself
+    const fg = await call('get_fear_greed', { limit: 500 });
+    const page = (await rest('/v2/insights/fear_greed?limit=500')).data as { limit: number };
+    expect(fg.data.limit).toBe(page.limit);
+    expect(page.limit).toBeLessThanOrEqual(100);
+  });
 });
 
 describe('alert tools', () => {
