@@ -1,9 +1,9 @@
 import { AppError } from '@marketlens/server';
 import type { Command } from '../args.js';
 import { dataError } from '../errors.js';
-import { table, utc } from '../output/format.js';
+import { utc } from '../output/format.js';
 import { printJson } from '../output/json.js';
-import { adminSpec, asOperator } from './admin.js';
+import { adminSpec, asOperator, printListing } from './admin.js';
 
 const clientsCommand: Command = {
   spec: adminSpec(
@@ -18,18 +18,15 @@ const clientsCommand: Command = {
   ),
   async run(args, io) {
     const clients = await asOperator(args, io, (invoke) => invoke('admin.oauthClients', {}));
-    if (args.flag('json')) {
-      printJson(io, 'admin.oauth_clients', { clients });
-      return;
-    }
-    if (clients.length === 0) {
-      io.stdout('no OAuth clients\n');
-      return;
-    }
-    io.stdout(
-      table([
-        ['client_id', 'name', 'registered', 'from', 'approved', 'by', 'live tokens'],
-        ...clients.map((c) => [
+    printListing(
+      args,
+      io,
+      {
+        kind: 'admin.oauth_clients',
+        key: 'clients',
+        empty: 'no OAuth clients',
+        header: ['client_id', 'name', 'registered', 'from', 'approved', 'by', 'live tokens'],
+        cells: (c) => [
           c.id,
           c.name ?? '',
           utc(c.created_at),
@@ -37,8 +34,9 @@ const clientsCommand: Command = {
           c.authorized_at === null ? 'no' : utc(c.authorized_at),
           c.approved_by ?? '',
           String(c.live_tokens),
-        ]),
-      ]),
+        ],
+      },
+      clients,
     );
   },
 };

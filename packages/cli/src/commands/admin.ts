@@ -340,23 +340,39 @@ const userEnableCommand = onUserCommand(
 
 const when = (t: number | null) => (t === null ? '-' : utc(t));
 
+/** A listing an admin command prints: its JSON kind and key, what it says when empty, its table. */
+export interface Listing<T> {
+  kind: string;
+  key: string;
+  empty: string;
+  header: readonly string[];
+  cells: (row: T) => string[];
+}
+
+/** Prints `rows`: `{ [key]: rows }` with `--json`, else the empty line or the table. */
+export function printListing<T>(args: Parsed, io: Io, listing: Listing<T>, rows: readonly T[]): void {
+  if (args.flag('json')) {
+    printJson(io, listing.kind, { [listing.key]: rows });
+    return;
+  }
+  io.stdout(rows.length === 0 ? `${listing.empty}\n` : table([[...listing.header], ...rows.map(listing.cells)]));
+}
+
 const usersCommand: Command = {
   spec: adminSpec('users', 'list all users: base and effective tier, oldest first', '', 0),
   async run(args, io) {
     const users = await asOperator(args, io, (invoke) => invoke('admin.users', {}));
-    if (args.flag('json')) {
-      printJson(io, 'admin.users', { users });
-      return;
-    }
-    if (users.length === 0) {
-      io.stdout('no users\n');
-      return;
-    }
-    io.stdout(
-      table([
-        ['email', 'id', 'tier', 'effective', 'created'],
-        ...users.map((u) => [u.email, u.id, u.tier, u.effective_tier, utc(u.created_at)]),
-      ]),
+    printListing(
+      args,
+      io,
+      {
+        kind: 'admin.users',
+        key: 'users',
+        empty: 'no users',
+        header: ['email', 'id', 'tier', 'effective', 'created'],
+        cells: (u) => [u.email, u.id, u.tier, u.effective_tier, utc(u.created_at)],
+      },
+      users,
     );
   },
 };
