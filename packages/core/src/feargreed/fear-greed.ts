@@ -1,4 +1,4 @@
-import { FEAR_GREED_ZONES as ZONE_NAMES, type FearGreedZoneName } from '@marketlens/contract/words';
+import { type FearGreedZoneName, FEAR_GREED_ZONES as ZONE_NAMES } from '@marketlens/contract/words';
 import { InputError } from '../errors.js';
 import { checkNumber } from '../indicators/internal/validate.js';
 import {
@@ -25,7 +25,13 @@ export type FearGreedComponentName =
   | 'dominance';
 
 /** The top of each zone (inclusive); each zone starts one above the previous one's top, the first at 0. */
-const ZONE_MAX: Record<FearGreedZone, number> = { extreme_fear: 24, fear: 44, neutral: 55, greed: 75, extreme_greed: 100 };
+const ZONE_MAX: Record<FearGreedZone, number> = {
+  extreme_fear: 24,
+  fear: 44,
+  neutral: 55,
+  greed: 75,
+  extreme_greed: 100,
+};
 
 /**
  * The zone cut-offs over the integer score: `extreme_fear` 0-24, `fear` 25-44, `neutral`
