@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
+// Two entries: the whole contract (zod schemas) and `words`, the zod-free word lists core imports
+// (`@marketlens/contract/words`).
 export default defineConfig({
-  entry: ['src/index.ts'],
+  entry: { index: 'src/index.ts', words: 'src/words.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: false,

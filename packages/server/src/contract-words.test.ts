@@ -1,4 +1,5 @@
 import * as contract from '@marketlens/contract';
+import * as words from '@marketlens/contract/words';
 import {
   ANALYSIS_HISTORY,
   CANDLE_PATTERNS,
@@ -11,15 +12,27 @@ import { TIMEFRAMES as VENUE_TIMEFRAMES } from '@marketlens/exchanges';
 import { describe, expect, it } from 'vitest';
 import { PLAN_OUTCOMES } from './storage/plans-types.js';
 
-/** The contract spells the words core computes and the venues read; they must be the same lists. */
+/**
+ * The contract spells the words core computes and the venues read. Since session 15 the signal
+ * factors, candle patterns, regime phases, Fear & Greed zones and signal sorts are written once, in
+ * `@marketlens/contract/words`, and core re-exports them: the equality pins of those lists became
+ * identity checks (core's public names are the contract's arrays). Core's `FEAR_GREED_ZONES` are its
+ * score bands, built over the contract's zone list; the history outputs are core's own table.
+ */
 describe('contract words and the packages that compute them', () => {
-  it('lists the same signal factors, candle patterns, regime phases, history outputs and Fear & Greed zones as core', () => {
-    expect([...contract.SIGNAL_FACTORS]).toEqual([...SIGNAL_FACTORS]);
+  it("core's signal factors, candle patterns, regime phases and signal sorts are the contract's lists", () => {
+    expect(SIGNAL_FACTORS).toBe(contract.SIGNAL_FACTORS);
+    expect(CANDLE_PATTERNS).toBe(contract.CANDLE_PATTERNS);
+    expect(REGIME_PHASES).toBe(contract.REGIME_PHASES);
+    expect(SIGNAL_SORTS).toBe(contract.SIGNAL_SORTS);
+    expect(SIGNAL_FACTORS).toBe(words.SIGNAL_FACTORS);
+    expect(SIGNAL_SORTS).toBe(words.SIGNAL_SORTS);
+  });
+
+  it("core's Fear & Greed bands are the contract's zones in order, and its history outputs the contract's", () => {
+    expect(FEAR_GREED_ZONES.map((z) => z.zone)).toEqual([...contract.FEAR_GREED_ZONES]);
+    expect(contract.FEAR_GREED_ZONES).toBe(words.FEAR_GREED_ZONES);
     expect([...contract.HISTORY_OUTPUTS]).toEqual(Object.keys(ANALYSIS_HISTORY));
-    expect([...contract.CANDLE_PATTERNS]).toEqual([...CANDLE_PATTERNS]);
-    expect([...contract.REGIME_PHASES]).toEqual([...REGIME_PHASES]);
-    expect([...contract.SIGNAL_SORTS]).toEqual([...SIGNAL_SORTS]);
-    expect([...contract.FEAR_GREED_ZONES]).toEqual(FEAR_GREED_ZONES.map((z) => z.zone));
   });
 
   it('publishes the plan outcomes the plan store records', () => {

@@ -1,6 +1,6 @@
 /** Wire schemas of the market insights and the Fear & Greed list. */
 import { z } from 'zod';
-import { FEAR_GREED_ZONES } from './requests.js';
+import { FEAR_GREED_ZONES } from '../words.js';
 import { AssetRefSchema, MarketTypeSchema } from './responses.js';
 
 /** Coins in the insights' price and funding lists. */

@@ -1,7 +1,8 @@
 /** Wire schemas of the screener and the signal list. */
 import { z } from 'zod';
 import { SIGNAL_TIMEFRAMES } from '../timeframes.js';
-import { ASSET_CLASS_FILTERS, FEAR_GREED_ZONES } from './requests.js';
+import { FEAR_GREED_ZONES } from '../words.js';
+import { ASSET_CLASS_FILTERS } from './requests.js';
 import { AssetRefSchema } from './responses.js';
 import { CANDLE_PATTERNS, SIGNAL_SORTS } from './words.js';
 

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { SIGNAL_TIMEFRAMES } from '../timeframes.js';
+import { FEAR_GREED_ZONES } from '../words.js';
 import { FEAR_GREED_LIMIT } from './insights.js';
-import { ASSET_CLASS_FILTERS, FEAR_GREED_SORTS, FEAR_GREED_ZONES } from './requests.js';
+import { ASSET_CLASS_FILTERS, FEAR_GREED_SORTS } from './requests.js';
 import { AnalysisQueryFields, ConnectionQuerySchema, MarketTypeSchema } from './responses.js';
 
 const AssetId = z.string().min(1).max(128);

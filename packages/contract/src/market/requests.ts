@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { SIGNAL_TIMEFRAMES, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
+import { FEAR_GREED_ZONES } from '../words.js';
 
 /** `asset_class` filter of the lists: `coins` (default), `stocks`, `fx`, or `all` (fx and on-chain included). */
 export const ASSET_CLASS_FILTERS = ['coins', 'stocks', 'fx', 'all'] as const;
@@ -18,8 +19,6 @@ export const ASSET_SORTS = ['volume', 'price', 'change_1h', 'change_24h', 'chang
 export const MARKET_TYPES = ['spot', 'derivatives'] as const;
 export type MarketTypeName = (typeof MARKET_TYPES)[number];
 
-/** Fear & Greed zones. */
-export const FEAR_GREED_ZONES = ['extreme_fear', 'fear', 'neutral', 'greed', 'extreme_greed'] as const;
 export const FEAR_GREED_SORTS = ['score', 'volume', 'change_24h'] as const;
 
 /** Candles analysed: 500 free, up to 5000 with Pro. */

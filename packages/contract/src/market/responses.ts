@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PromotionSchema } from '../promotions/responses.js';
 import { DEFAULT_TIMEFRAME, TIMEFRAMES, timeframeSchema } from '../timeframes.js';
-import { CHART_DEPTH, FEAR_GREED_ZONES } from './requests.js';
+import { FEAR_GREED_ZONES } from '../words.js';
+import { CHART_DEPTH } from './requests.js';
 import { CANDLE_PATTERNS, HISTORY_OUTPUTS, REGIME_PHASES, SIGNAL_FACTORS, ZONE_SOURCES } from './words.js';
 
 /** Wire schemas of the market-data routes (analysis, assets, exchanges): one source for validation and OpenAPI. */

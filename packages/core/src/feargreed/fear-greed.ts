@@ -1,3 +1,4 @@
+import { type FearGreedZoneName, FEAR_GREED_ZONES as ZONE_NAMES } from '@marketlens/contract/words';
 import { InputError } from '../errors.js';
 import { checkNumber } from '../indicators/internal/validate.js';
 import {
@@ -10,8 +11,8 @@ import {
   orNull,
 } from '../signal/context.js';
 
-/** Fear & Greed zones, from most fearful to most greedy. */
-export type FearGreedZone = 'extreme_fear' | 'fear' | 'neutral' | 'greed' | 'extreme_greed';
+/** Fear & Greed zones, from most fearful to most greedy (the contract's `FEAR_GREED_ZONES`). */
+export type FearGreedZone = FearGreedZoneName;
 
 /** Names of the Fear & Greed components. */
 export type FearGreedComponentName =
@@ -23,17 +24,22 @@ export type FearGreedComponentName =
   | 'breadth'
   | 'dominance';
 
+/** The top of each zone (inclusive); each zone starts one above the previous one's top, the first at 0. */
+const ZONE_MAX: Record<FearGreedZone, number> = {
+  extreme_fear: 24,
+  fear: 44,
+  neutral: 55,
+  greed: 75,
+  extreme_greed: 100,
+};
+
 /**
  * The zone cut-offs over the integer score: `extreme_fear` 0-24, `fear` 25-44, `neutral`
  * 45-55, `greed` 56-75, `extreme_greed` 76-100 (inclusive bounds).
  */
-export const FEAR_GREED_ZONES: readonly { zone: FearGreedZone; min: number; max: number }[] = [
-  { zone: 'extreme_fear', min: 0, max: 24 },
-  { zone: 'fear', min: 25, max: 44 },
-  { zone: 'neutral', min: 45, max: 55 },
-  { zone: 'greed', min: 56, max: 75 },
-  { zone: 'extreme_greed', min: 76, max: 100 },
-];
+export const FEAR_GREED_ZONES: readonly { zone: FearGreedZone; min: number; max: number }[] = ZONE_NAMES.map(
+  (zone, i) => ({ zone, min: i === 0 ? 0 : ZONE_MAX[ZONE_NAMES[i - 1]] + 1, max: ZONE_MAX[zone] }),
+);
 
 /**
  * Base weights of the components; the weights of the components present are renormalised

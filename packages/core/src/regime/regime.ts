@@ -1,3 +1,4 @@
+import { REGIME_PHASES, type RegimePhaseName } from '@marketlens/contract/words';
 import { checkInt, checkNumber } from '../indicators/internal/validate.js';
 import { asOfIndex, type ContextInput, contextOf, type IndicatorContext, ok, orNull } from '../signal/context.js';
 
@@ -6,10 +7,13 @@ import { asOfIndex, type ContextInput, contextOf, type IndicatorContext, ok, orN
  * range while the long average still falls (`accumulation`, after a decline), a range while it
  * still rises (`distribution`, after an advance), and a range with a flat long average (`range`).
  */
-export type RegimePhase = 'accumulation' | 'markup' | 'distribution' | 'markdown' | 'range';
+export type RegimePhase = RegimePhaseName;
 
-/** The phases, indexed by the codes of {@link RegimeSeries.phase}. */
-export const REGIME_PHASES: readonly RegimePhase[] = ['accumulation', 'markup', 'distribution', 'markdown', 'range'];
+/**
+ * The phases, indexed by the codes of {@link RegimeSeries.phase}; the contract's words, written once
+ * in `@marketlens/contract/words`.
+ */
+export { REGIME_PHASES };
 
 /**
  * Candles the regime needs before it names a phase: SMA(200) and its value 20 bars earlier

@@ -1,3 +1,4 @@
+import { CANDLE_PATTERNS, type CandlePatternName } from '@marketlens/contract/words';
 import { InputError } from '../errors.js';
 import { checkColumns, checkInt } from '../indicators/internal/validate.js';
 
@@ -10,16 +11,13 @@ export interface OHLC {
 }
 
 /** The candlestick patterns core detects. */
-export type CandlePattern = 'bullish_engulfing' | 'bearish_engulfing' | 'hammer' | 'shooting_star' | 'doji';
+export type CandlePattern = CandlePatternName;
 
-/** Every {@link CandlePattern}, in a fixed order (the order {@link patternsAt} reports them). */
-export const CANDLE_PATTERNS: readonly CandlePattern[] = [
-  'bullish_engulfing',
-  'bearish_engulfing',
-  'hammer',
-  'shooting_star',
-  'doji',
-];
+/**
+ * Every {@link CandlePattern}, in a fixed order (the order {@link patternsAt} reports them); the
+ * contract's words, written once in `@marketlens/contract/words`.
+ */
+export { CANDLE_PATTERNS };
 
 /** Options of the pattern detectors. */
 export interface PatternOptions {

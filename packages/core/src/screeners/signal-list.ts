@@ -1,3 +1,4 @@
+import { SIGNAL_SORTS, type SignalSortName } from '@marketlens/contract/words';
 import { InputError } from '../errors.js';
 import { FEAR_GREED_ZONES, type FearGreed, type FearGreedZone, fearGreed } from '../feargreed/fear-greed.js';
 import { withholdFearGreed, withholdSignal } from '../history/history.js';
@@ -112,23 +113,11 @@ export function signalRow(assetId: string, input: ContextInput, options?: Signal
   };
 }
 
-/** Sort orders of the signal list. */
-export const SIGNAL_SORTS = [
-  'confidence_desc',
-  'confidence_asc',
-  'score_desc',
-  'score_asc',
-  'rsi_asc',
-  'rsi_desc',
-  'volume_z_desc',
-  'fear_greed_asc',
-  'fear_greed_desc',
-  'change_desc',
-  'change_asc',
-] as const;
+/** Sort orders of the signal list (the contract's words, written once in `@marketlens/contract/words`). */
+export { SIGNAL_SORTS };
 
 /** A sort order of the signal list. */
-export type SignalSort = (typeof SIGNAL_SORTS)[number];
+export type SignalSort = SignalSortName;
 
 /** The ten signal-list controls (wire names, snake_case, as published in `/v2/config`). */
 export interface SignalControls {

@@ -1,3 +1,4 @@
+import { SIGNAL_FACTORS, type SignalFactor as SignalFactorWord } from '@marketlens/contract/words';
 import { InputError } from '../errors.js';
 import { type FearGreed, fearGreed } from '../feargreed/fear-greed.js';
 import { checkNumber } from '../indicators/internal/validate.js';
@@ -20,17 +21,10 @@ import { asOfIndex, type ContextInput, clamp, contextOf, type IndicatorContext, 
 export type SignalAction = 'buy' | 'hold' | 'sell';
 
 /** The factors of the signal. */
-export type SignalFactorName = 'trend' | 'momentum' | 'sentiment' | 'breakout' | 'risk' | 'cycle_phase';
+export type SignalFactorName = SignalFactorWord;
 
-/** Every factor, in output order. */
-export const SIGNAL_FACTORS: readonly SignalFactorName[] = [
-  'trend',
-  'momentum',
-  'sentiment',
-  'breakout',
-  'risk',
-  'cycle_phase',
-];
+/** Every factor, in output order (the contract's words, written once in `@marketlens/contract/words`). */
+export { SIGNAL_FACTORS };
 
 /**
  * Candles the signal needs, counting the as-of candle: its trend factor reads SMA(200). Below it

@@ -3,7 +3,8 @@
  * files: on a made-up package, a loop between two folders fails the check, the same folders without
  * the import that closes it pass, an arrow listed as debt is set aside, and a debt entry whose
  * import is gone fails until it is struck. It also checks the server's declared floors: an import
- * between two features side by side, or up the floors, fails; the real server passes.
+ * between two features side by side, or up the floors, fails; the real server passes. Core may
+ * import the contract through its zod-free words entry only (`@marketlens/contract/words`).
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +27,8 @@ interface Architecture {
     srcDir: string,
   ): { edges: Map<string, Set<string>>; weights: Map<string, number> };
   floorProblems(fileEdges: Map<string, Set<string>>, floors?: Floor[], srcDir?: string, debt?: string[]): string[];
-  readGraph(): { fileEdges: Map<string, Set<string>> };
+  readGraph(): { fileEdges: Map<string, Set<string>>; pkgEdges: Map<string, Set<string>>; problems: string[] };
+  importProblem(pkg: string, spec: string): string | null;
   SERVER_FLOORS: Floor[];
 }
 
@@ -146,5 +148,28 @@ describe('scripts/architecture.mjs floors of the server', () => {
     const features = arch.SERVER_FLOORS.find((f) => f.kind === 'side by side');
     expect(features?.rooms).toEqual(['accounts/', 'alerts/', 'keys/', 'live/', 'pilot/', 'promotions/']);
     expect(arch.floorProblems(fileEdges)).toEqual([]);
+  });
+});
+
+describe('scripts/architecture.mjs entries of a package', () => {
+  it('lets core import the contract through `@marketlens/contract/words` only', () => {
+    expect(arch.importProblem('@marketlens/core', '@marketlens/contract/words')).toBeNull();
+    expect(arch.importProblem('@marketlens/core', '@marketlens/contract')).toBe(
+      'imports @marketlens/contract: @marketlens/core may import @marketlens/contract only through @marketlens/contract/words',
+    );
+    expect(arch.importProblem('@marketlens/core', '@marketlens/exchanges')).toBe(
+      'imports @marketlens/exchanges: @marketlens/core may import @marketlens/contract',
+    );
+    // Other packages read the contract's main entry as before; the contract imports nothing of ours.
+    expect(arch.importProblem('@marketlens/server', '@marketlens/contract')).toBeNull();
+    expect(arch.importProblem('@marketlens/contract', '@marketlens/core')).toBe(
+      'imports @marketlens/core: @marketlens/contract may import no workspace package',
+    );
+  });
+
+  it('the real core imports the contract, and only through its words entry', () => {
+    const { pkgEdges, problems } = arch.readGraph();
+    expect([...(pkgEdges.get('@marketlens/core') ?? [])]).toEqual(['@marketlens/contract']);
+    expect(problems).toEqual([]);
   });
 });
