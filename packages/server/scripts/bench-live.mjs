@@ -6,7 +6,8 @@
 //     (end to end: the settle wait, the analyses of every followed asset, the fan-out) and from
 //     the moment the server published the event (its id's time) to the client's receipt (fan-out);
 //   - the server's RSS per stream (RSS with the streams open less RSS before them, per stream);
-//   - the server's CPU (user + system) while the streams opened, and over the candle close.
+//   - the server's CPU (user + system) while the streams opened, and over the candle close, and the
+//     clients' (this process, on the same cores) over the close.
 // The server runs as a child process on the built package (`pnpm --filter @marketlens/server
 // build`) with the simulated venue on a shifted clock, so that an m5 candle ends `--lead` seconds
 // after the start instead of at the next real boundary. With `--instances 3` the children share one
@@ -287,9 +288,11 @@ async function main() {
   const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
   if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  const clientCpuBefore = process.cpuUsage();
   const deadline = closeAt + 60_000;
   while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
     await new Promise((r) => setTimeout(r, 200));
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const after = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   if (profileDir !== null) {
     await Promise.all(
@@ -339,6 +342,8 @@ async function main() {
       `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close`,
     );
   });
+  // The clients share the cores with the server: their CPU over the same window.
+  console.log(`clients (this process): CPU ${ms((clientCpu.user + clientCpu.system) / 1000)} around the close`);
   for (const c of clients) c.req.destroy();
   await Promise.all(
     children.map(
