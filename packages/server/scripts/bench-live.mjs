@@ -6,8 +6,9 @@
 //     (end to end: the settle wait, the analyses of every followed asset, the fan-out) and from
 //     the moment the server published the event (its id's time) to the client's receipt (fan-out);
 //   - the server's RSS per stream (RSS with the streams open less RSS before them, per stream);
-//   - the server's CPU (user + system) while the streams opened, and over the candle close, and the
-//     clients' (this process, on the same cores) over the close.
+//   - the server's CPU (user + system) while the streams opened, around the close (from the streams
+//     open to the last receipt) and over it (from 300 ms before the candle's end to the last
+//     receipt), and the clients' (this process, on the same cores) over it.
 // The server runs as a child process on the built package (`pnpm --filter @marketlens/server
 // build`) with the simulated venue on a shifted clock, so that an m5 candle ends `--lead` seconds
 // after the start instead of at the next real boundary. With `--instances 3` the children share one
@@ -64,7 +65,7 @@ async function serve() {
   let session = null;
   process.on('message', async (m) => {
     if (m.kind === 'profile') {
-      // `--profile dir`: a CPU profile of the server around the close (started once the streams are open).
+      // `--profile dir`: a CPU profile of the server over the close (from 300 ms before the candle's end).
       const { Session } = await import('node:inspector/promises');
       session = new Session();
       session.connect();
@@ -286,8 +287,12 @@ async function main() {
     console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
   // Wait for the close, the settle, the analyses and the fan-out (at most 60 s after the close).
   const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
-  if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  // The close alone: CPU (and the profile) from 300 ms before the candle's end to the last receipt,
+  // without the price ticks of the wait.
+  if (Date.now() < closeAt - 300) await new Promise((r) => setTimeout(r, closeAt - 300 - Date.now()));
+  if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
+  const cpuClose = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   const clientCpuBefore = process.cpuUsage();
   const deadline = closeAt + 60_000;
   while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
@@ -301,7 +306,7 @@ async function main() {
       ),
     );
     console.log(
-      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from the streams open to the last receipt)`,
+      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from 300 ms before the candle's end to the last receipt)`,
     );
   }
 
@@ -339,11 +344,13 @@ async function main() {
     const open = during[i].live?.streams ?? 0;
     const perStream = open > 0 ? (during[i].rss - before[i].rss) / open : NaN;
     console.log(
-      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close`,
+      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close, ${ms(after[i].cpuMs - cpuClose[i].cpuMs)} over it`,
     );
   });
   // The clients share the cores with the server: their CPU over the same window.
-  console.log(`clients (this process): CPU ${ms((clientCpu.user + clientCpu.system) / 1000)} around the close`);
+  console.log(
+    `clients (this process): CPU ${ms((clientCpu.user + clientCpu.system) / 1000)} over the close; servers ${ms(after.reduce((a, x, i) => a + x.cpuMs - cpuClose[i].cpuMs, 0))}`,
+  );
   for (const c of clients) c.req.destroy();
   await Promise.all(
     children.map(
