@@ -65,7 +65,7 @@ async function serve() {
   let session = null;
   process.on('message', async (m) => {
     if (m.kind === 'profile') {
-      // `--profile dir`: a CPU profile of the server over the close (from 300 ms before the candle's end).
+      // `--profile dir`: a CPU profile of the server over the close (from 2 s before the candle's end).
       const { Session } = await import('node:inspector/promises');
       session = new Session();
       session.connect();
@@ -290,10 +290,15 @@ async function main() {
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   // The close alone: CPU (and the profile) from 300 ms before the candle's end to the last receipt,
   // without the price ticks of the wait.
-  if (Date.now() < closeAt - 300) await new Promise((r) => setTimeout(r, closeAt - 300 - Date.now()));
+  // (The profiler is started 2 s earlier: attaching it takes a while on a loaded machine.)
+  const until = (at) => (Date.now() < at ? new Promise((r) => setTimeout(r, at - Date.now())) : undefined);
+  await until(closeAt - 2_000);
   if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
+  await until(closeAt - 300);
   const cpuClose = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   const clientCpuBefore = process.cpuUsage();
+  const early = clients.filter((c) => c.received !== null).length;
+  if (early > 0) console.log(`warning: ${early} streams had the analysis before the CPU window opened`);
   const deadline = closeAt + 60_000;
   while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
     await new Promise((r) => setTimeout(r, 200));
@@ -306,7 +311,7 @@ async function main() {
       ),
     );
     console.log(
-      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from 300 ms before the candle's end to the last receipt)`,
+      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from 2 s before the candle's end to the last receipt)`,
     );
   }
 
@@ -344,7 +349,7 @@ async function main() {
     const open = during[i].live?.streams ?? 0;
     const perStream = open > 0 ? (during[i].rss - before[i].rss) / open : NaN;
     console.log(
-      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close, ${ms(after[i].cpuMs - cpuClose[i].cpuMs)} over it`,
+      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close, ${ms(after[i].cpuMs - cpuClose[i].cpuMs)} over it; computed ${(after[i].live?.computed ?? NaN) - (before[i].live?.computed ?? 0)} of the close's analyses`,
     );
   });
   // The clients share the cores with the server: their CPU over the same window.

@@ -46,6 +46,13 @@ interface OpenStream {
  */
 export const CLOSE_QUIET_MS = 3_000;
 
+/**
+ * Candles of one close being claimed and computed at once on an instance: enough to overlap the
+ * venue's round trips (a real venue's read of the new candle), few enough that an instance claims
+ * only what it is about to compute.
+ */
+export const CLOSE_CONCURRENCY = 8;
+
 const count = <K>(map: Map<K, number>, key: K, by: 1 | -1): number => {
   const n = (map.get(key) ?? 0) + by;
   if (n <= 0) map.delete(key);
@@ -81,6 +88,8 @@ export class Live {
    * for: the price poll waits for them too (see {@link CLOSE_QUIET_MS}).
    */
   readonly #awaited = new Map<string, number>();
+  /** Closed candles whose analysis this instance computed and published (the benchmark counts them). */
+  #computed = 0;
 
   constructor(deps: AppDeps, options: LiveOptions) {
     this.#deps = deps;
@@ -191,7 +200,10 @@ export class Live {
     return this.#transport.publish(type, userTopic(userId), json);
   }
 
-  /** Open streams, watchers, timers held and the hub's counts (tests count them; the benchmark reports them). */
+  /**
+   * Open streams, watchers, timers held, closed candles computed here and the hub's counts (tests
+   * count them; the benchmark reports them).
+   */
   stats() {
     return {
       streams: this.#streams.size,
@@ -202,6 +214,7 @@ export class Live {
         (this.#tick === null ? 0 : 1) +
         (this.#priceTimer === null ? 0 : 1),
       followed: this.#pairs.size,
+      computed: this.#computed,
       transport: this.#transport.running(),
       ...this.hub.stats(),
     };
@@ -292,17 +305,38 @@ export class Live {
         if (!this.#timeframes.has(tf)) return;
         this.#armClose(tf);
         const quietUntil = performance.now() + CLOSE_QUIET_MS;
+        const assets: string[] = [];
         for (const key of this.#pairs.keys()) {
           const [asset, frame] = key.split('|');
           if (frame !== tf) continue;
           this.#awaited.set(analysisTopic(asset, tf), quietUntil);
-          void this.#candleClosed(asset, tf, end - TIMEFRAME_MS[tf], 0);
+          assets.push(asset);
         }
+        void this.#closeAll(assets, tf, end - TIMEFRAME_MS[tf]);
       },
       Math.max(0, end - now) + settle,
     );
     timer.unref();
     this.#closeTimers.set(tf, timer);
+  }
+
+  /**
+   * The candles of one close, a few at a time ({@link CLOSE_CONCURRENCY}), each claimed only when
+   * this instance is about to compute it, from a point drawn per close: the instances of a cluster
+   * share the close's work as each has room for it (claimed all at once, the instance whose timer
+   * fired first won nearly every candle and computed them on one core while the others waited),
+   * and the first analyses are published while the later ones are computed.
+   */
+  async #closeAll(assets: readonly string[], tf: Timeframe, open: number): Promise<void> {
+    const from = Math.floor(Math.random() * assets.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < assets.length) {
+        const asset = assets[(from + next++) % assets.length];
+        await this.#candleClosed(asset, tf, open, 0);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CLOSE_CONCURRENCY, assets.length) }, worker));
   }
 
   /**
@@ -334,6 +368,7 @@ export class Live {
       const recorded = recordServedPlan(deps, market, result);
       await this.#transport.publish('analysis', analysisTopic(assetId, tf), JSON.stringify(analysisWire(result)));
       await recorded;
+      this.#computed++;
     } catch (err) {
       // This instance holds the candle's claim: a failure (the venue, the shared cache) is retried
       // here, or no instance would send it.
