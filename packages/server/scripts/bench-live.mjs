@@ -214,6 +214,7 @@ async function main() {
   const opened = Date.now();
   let connected = 0;
   let failed = 0;
+  const failures = new Map();
   await new Promise((resolveAll) => {
     let pending = streams;
     const done = () => {
@@ -236,6 +237,7 @@ async function main() {
         (res) => {
           if (res.statusCode !== 200) {
             failed++;
+            failures.set(`HTTP ${res.statusCode}`, (failures.get(`HTTP ${res.statusCode}`) ?? 0) + 1);
             res.resume();
             done();
             return;
@@ -273,9 +275,10 @@ async function main() {
           });
         },
       );
-      c.req.on('error', () => {
+      c.req.on('error', (err) => {
         if (!c.ready) {
           failed++;
+          failures.set(err.code ?? err.message, (failures.get(err.code ?? err.message) ?? 0) + 1);
           done();
         }
       });
@@ -334,7 +337,9 @@ async function main() {
       .map((x) => x.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed)`);
+  console.log(
+    `opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed${failed > 0 ? `: ${[...failures].map(([k, n]) => `${n} ${k}`).join(', ')}` : ''})`,
+  );
   const bytes = got.map((c) => c.bytes).sort((a, b) => a - b);
   console.log(
     `analysis received by ${got.length} of ${connected} streams (frames of ${bytes[0]}-${bytes.at(-1)} bytes, ${(bytes.reduce((a, b) => a + b, 0) / 2 ** 20).toFixed(0)} MiB in all)`,
