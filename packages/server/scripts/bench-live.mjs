@@ -6,7 +6,9 @@
 //     (end to end: the settle wait, the analyses of every followed asset, the fan-out) and from
 //     the moment the server published the event (its id's time) to the client's receipt (fan-out);
 //   - the server's RSS per stream (RSS with the streams open less RSS before them, per stream);
-//   - the server's CPU (user + system) while the streams opened, and over the candle close.
+//   - the server's CPU (user + system) while the streams opened, around the close (from the streams
+//     open to the last receipt) and over it (from 300 ms before the candle's end to the last
+//     receipt), and the clients' (this process, on the same cores) over it.
 // The server runs as a child process on the built package (`pnpm --filter @marketlens/server
 // build`) with the simulated venue on a shifted clock, so that an m5 candle ends `--lead` seconds
 // after the start instead of at the next real boundary. With `--instances 3` the children share one
@@ -63,7 +65,7 @@ async function serve() {
   let session = null;
   process.on('message', async (m) => {
     if (m.kind === 'profile') {
-      // `--profile dir`: a CPU profile of the server around the close (started once the streams are open).
+      // `--profile dir`: a CPU profile of the server over the close (from 2 s before the candle's end).
       const { Session } = await import('node:inspector/promises');
       session = new Session();
       session.connect();
@@ -212,6 +214,7 @@ async function main() {
   const opened = Date.now();
   let connected = 0;
   let failed = 0;
+  const failures = new Map();
   await new Promise((resolveAll) => {
     let pending = streams;
     const done = () => {
@@ -234,6 +237,7 @@ async function main() {
         (res) => {
           if (res.statusCode !== 200) {
             failed++;
+            failures.set(`HTTP ${res.statusCode}`, (failures.get(`HTTP ${res.statusCode}`) ?? 0) + 1);
             res.resume();
             done();
             return;
@@ -271,9 +275,10 @@ async function main() {
           });
         },
       );
-      c.req.on('error', () => {
+      c.req.on('error', (err) => {
         if (!c.ready) {
           failed++;
+          failures.set(err.code ?? err.message, (failures.get(err.code ?? err.message) ?? 0) + 1);
           done();
         }
       });
@@ -285,11 +290,22 @@ async function main() {
     console.log('warning: the streams took longer to open than --lead; the candle closed before some of them');
   // Wait for the close, the settle, the analyses and the fan-out (at most 60 s after the close).
   const profileDir = process.argv.includes('--profile') ? process.argv[process.argv.indexOf('--profile') + 1] : null;
-  if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
   const cpuBefore = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  // The close alone: CPU (and the profile) from 300 ms before the candle's end to the last receipt,
+  // without the price ticks of the wait.
+  // (The profiler is started 2 s earlier: attaching it takes a while on a loaded machine.)
+  const until = (at) => (Date.now() < at ? new Promise((r) => setTimeout(r, at - Date.now())) : undefined);
+  await until(closeAt - 2_000);
+  if (profileDir !== null) await Promise.all(children.map(({ child }) => ask(child, { kind: 'profile' }, 'profile')));
+  await until(closeAt - 300);
+  const cpuClose = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
+  const clientCpuBefore = process.cpuUsage();
+  const early = clients.filter((c) => c.received !== null).length;
+  if (early > 0) console.log(`warning: ${early} streams had the analysis before the CPU window opened`);
   const deadline = closeAt + 60_000;
   while (Date.now() < deadline && clients.some((c) => c.ready && c.received === null))
     await new Promise((r) => setTimeout(r, 200));
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const after = await Promise.all(children.map(({ child }) => ask(child, { kind: 'stats' }, 'stats')));
   if (profileDir !== null) {
     await Promise.all(
@@ -298,7 +314,7 @@ async function main() {
       ),
     );
     console.log(
-      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from the streams open to the last receipt)`,
+      `CPU profiles of the close: ${profileDir}/server-*.cpuprofile (from 2 s before the candle's end to the last receipt)`,
     );
   }
 
@@ -321,7 +337,9 @@ async function main() {
       .map((x) => x.toFixed(1))
       .join(' ')}`,
   );
-  console.log(`opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed)`);
+  console.log(
+    `opened ${connected} streams in ${ms(openMs)} (${failed} refused or failed${failed > 0 ? `: ${[...failures].map(([k, n]) => `${n} ${k}`).join(', ')}` : ''})`,
+  );
   const bytes = got.map((c) => c.bytes).sort((a, b) => a - b);
   console.log(
     `analysis received by ${got.length} of ${connected} streams (frames of ${bytes[0]}-${bytes.at(-1)} bytes, ${(bytes.reduce((a, b) => a + b, 0) / 2 ** 20).toFixed(0)} MiB in all)`,
@@ -336,9 +354,13 @@ async function main() {
     const open = during[i].live?.streams ?? 0;
     const perStream = open > 0 ? (during[i].rss - before[i].rss) / open : NaN;
     console.log(
-      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close`,
+      `instance ${i}: ${open} streams, RSS ${(before[i].rss / 2 ** 20).toFixed(0)} -> ${(during[i].rss / 2 ** 20).toFixed(0)} MiB (${(perStream / 1024).toFixed(1)} KiB per stream); CPU ${ms(during[i].cpuMs - before[i].cpuMs)} opening, ${ms(after[i].cpuMs - cpuBefore[i].cpuMs)} around the close, ${ms(after[i].cpuMs - cpuClose[i].cpuMs)} over it; computed ${(after[i].live?.computed ?? NaN) - (before[i].live?.computed ?? 0)} of the close's analyses`,
     );
   });
+  // The clients share the cores with the server: their CPU over the same window.
+  console.log(
+    `clients (this process): CPU ${ms((clientCpu.user + clientCpu.system) / 1000)} over the close; servers ${ms(after.reduce((a, x, i) => a + x.cpuMs - cpuClose[i].cpuMs, 0))}`,
+  );
   for (const c of clients) c.req.destroy();
   await Promise.all(
     children.map(

@@ -216,6 +216,8 @@ describe.skipIf(noRedis)('live events across instances on one Redis (skips witho
     clock.now = end - 40;
     const streams = await Promise.all([0, 1, 2].map(async (i) => events(await open(i, 'ethereum:d1,bitcoin:h1'))));
     for (const s of streams) await s.nextOf('ready');
+    const computed = () => apps.reduce((n, { deps }) => n + (liveIn(deps)?.stats().computed ?? 0), 0);
+    const before = computed();
     clock.now = end + 500;
     const got = await Promise.all(
       streams.map(async (s) => [
@@ -241,6 +243,8 @@ describe.skipIf(noRedis)('live events across instances on one Redis (skips witho
         ),
       ),
     ).toHaveProperty('size', 1);
+    // computed by one instance each, not by every instance that follows them
+    expect(computed() - before).toBe(2);
     for (const s of streams) await s.cancel();
   });
 

@@ -104,4 +104,16 @@ describe('LiveHub', () => {
     const e = hub.append('alert', 'user:u1', JSON.stringify({ body: 'two\nlines' }));
     expect(new TextDecoder().decode(e.frame)).toBe(`id: ${e.id}\nevent: alert\ndata: {"body":"two\\nlines"}\n\n`);
   });
+
+  it('frames data given as UTF-8 bytes (from the cluster log) as the same bytes as the text, and tells `appended`', () => {
+    const seen: string[] = [];
+    const hub = new LiveHub({ now: () => 42, retentionMs: 1_000, maxEvents: 10, appended: (e) => seen.push(e.id) });
+    const json = JSON.stringify({ name: 'Société Générale €', body: 'two\nlines', n: 1.5 });
+    const bytes = Buffer.from(`xx${json}yy`).subarray(2, -2); // a view into a larger reply, as XREAD's are
+    const a = hub.append('analysis', 'analysis:bitcoin:d1', json, '50-0');
+    const b = hub.append('analysis', 'analysis:bitcoin:d1', bytes, '50-1');
+    expect(Buffer.from(b.frame).toString()).toBe(Buffer.from(a.frame).toString().replace('id: 50-0', 'id: 50-1'));
+    expect(b.frame.byteLength).toBe(a.frame.byteLength);
+    expect(seen).toEqual(['50-0', '50-1']);
+  });
 });

@@ -37,9 +37,21 @@ export const userTopic = (userId: string) => `user:${userId}`;
 
 const encoder = new TextEncoder();
 
-/** An SSE frame: `id`, `event` and the data as one line (JSON never holds a raw line break). */
-export function sseFrame(type: string, json: string, id?: string): Uint8Array {
-  return encoder.encode(`${id === undefined ? '' : `id: ${id}\n`}event: ${type}\ndata: ${json}\n\n`);
+/**
+ * An SSE frame: `id`, `event` and the data as one line (JSON never holds a raw line break). The
+ * data may be given as the JSON's UTF-8 bytes (as the cluster's log delivers them): they are copied
+ * into the frame as they are, neither decoded nor encoded again.
+ */
+export function sseFrame(type: string, json: string | Uint8Array, id?: string): Uint8Array {
+  const head = `${id === undefined ? '' : `id: ${id}\n`}event: ${type}\ndata: `;
+  if (typeof json === 'string') return encoder.encode(`${head}${json}\n\n`);
+  const start = encoder.encode(head);
+  const frame = new Uint8Array(start.byteLength + json.byteLength + 2);
+  frame.set(start);
+  frame.set(json, start.byteLength);
+  frame[frame.byteLength - 2] = 10;
+  frame[frame.byteLength - 1] = 10;
+  return frame;
 }
 
 /** `<ms>-<seq>` as numbers, or null when `id` is not of that form. */
@@ -62,6 +74,8 @@ export interface LiveHubOptions {
   retentionMs: number;
   /** ... and at most this many (the oldest dropped first), so memory stays bounded under a flood. */
   maxEvents: number;
+  /** Told of each event once it was delivered (the live engine watches for the analyses of a close). */
+  appended?: (event: LiveEvent) => void;
 }
 
 /**
@@ -102,9 +116,10 @@ export class LiveHub {
   /**
    * Appends an event and delivers it to the sinks of its topic. `id` is the cluster log's id; an
    * id that is not after the last one (absent, or from a log that fell behind this instance's own
-   * ids during an outage) is replaced by the next one here, so ids only grow.
+   * ids during an outage) is replaced by the next one here, so ids only grow. `json` is the data,
+   * as text or as its UTF-8 bytes.
    */
-  append(type: LiveEventType, topic: string, json: string, id?: string): LiveEvent {
+  append(type: LiveEventType, topic: string, json: string | Uint8Array, id?: string): LiveEvent {
     const now = this.#options.now();
     const given = id === undefined ? null : parseEventId(id);
     const next =
@@ -129,6 +144,7 @@ export class LiveHub {
     this.prune(now);
     const sinks = this.#topics.get(topic);
     if (sinks !== undefined) for (const sink of sinks) sink.deliver(event);
+    this.#options.appended?.(event);
     return event;
   }
 

@@ -40,6 +40,19 @@ interface OpenStream {
   unsubscribe: () => void;
 }
 
+/**
+ * The longest the price poll waits, after a candle's end, for the analyses of that close to arrive
+ * (a market outside its session has no candle to close, and a venue may be late: the prices go on).
+ */
+export const CLOSE_QUIET_MS = 3_000;
+
+/**
+ * Candles of one close being claimed and computed at once on an instance: enough to overlap the
+ * venue's round trips (a real venue's read of the new candle), few enough that an instance claims
+ * only what it is about to compute.
+ */
+export const CLOSE_CONCURRENCY = 8;
+
 const count = <K>(map: Map<K, number>, key: K, by: 1 | -1): number => {
   const n = (map.get(key) ?? 0) + by;
   if (n <= 0) map.delete(key);
@@ -69,11 +82,26 @@ export class Live {
   #checking = false;
   /** Closed candles whose analysis is being computed here: the price poll waits for them. */
   #closing = 0;
+  /**
+   * The analysis topics of a close whose event has not reached this instance yet (from here or
+   * from the instance that computed it), each with the monotonic time past which it is not waited
+   * for: the price poll waits for them too (see {@link CLOSE_QUIET_MS}).
+   */
+  readonly #awaited = new Map<string, number>();
+  /** Closed candles whose analysis this instance computed and published (the benchmark counts them). */
+  #computed = 0;
 
   constructor(deps: AppDeps, options: LiveOptions) {
     this.#deps = deps;
     this.#options = options;
-    this.hub = new LiveHub({ now: deps.now, retentionMs: options.retentionMs, maxEvents: options.maxEvents });
+    this.hub = new LiveHub({
+      now: deps.now,
+      retentionMs: options.retentionMs,
+      maxEvents: options.maxEvents,
+      appended: (event) => {
+        if (event.type === 'analysis') this.#awaited.delete(event.topic);
+      },
+    });
     this.#transport =
       deps.shared === undefined ? localTransport(this.hub) : redisTransport(deps.shared.redis, this.hub, options);
   }
@@ -172,7 +200,10 @@ export class Live {
     return this.#transport.publish(type, userTopic(userId), json);
   }
 
-  /** Open streams, watchers, timers held and the hub's counts (tests count them; the benchmark reports them). */
+  /**
+   * Open streams, watchers, timers held, closed candles computed here and the hub's counts (tests
+   * count them; the benchmark reports them).
+   */
   stats() {
     return {
       streams: this.#streams.size,
@@ -183,6 +214,7 @@ export class Live {
         (this.#tick === null ? 0 : 1) +
         (this.#priceTimer === null ? 0 : 1),
       followed: this.#pairs.size,
+      computed: this.#computed,
       transport: this.#transport.running(),
       ...this.hub.stats(),
     };
@@ -254,6 +286,7 @@ export class Live {
     if (!any) {
       for (const t of this.#retryTimers) clearTimeout(t);
       this.#retryTimers.clear();
+      this.#awaited.clear();
     }
   }
 
@@ -271,15 +304,39 @@ export class Live {
         this.#closeTimers.delete(tf);
         if (!this.#timeframes.has(tf)) return;
         this.#armClose(tf);
+        const quietUntil = performance.now() + CLOSE_QUIET_MS;
+        const assets: string[] = [];
         for (const key of this.#pairs.keys()) {
           const [asset, frame] = key.split('|');
-          if (frame === tf) void this.#candleClosed(asset, tf, end - TIMEFRAME_MS[tf], 0);
+          if (frame !== tf) continue;
+          this.#awaited.set(analysisTopic(asset, tf), quietUntil);
+          assets.push(asset);
         }
+        void this.#closeAll(assets, tf, end - TIMEFRAME_MS[tf]);
       },
       Math.max(0, end - now) + settle,
     );
     timer.unref();
     this.#closeTimers.set(tf, timer);
+  }
+
+  /**
+   * The candles of one close, a few at a time ({@link CLOSE_CONCURRENCY}), each claimed only when
+   * this instance is about to compute it, from a point drawn per close: the instances of a cluster
+   * share the close's work as each has room for it (claimed all at once, the instance whose timer
+   * fired first won nearly every candle and computed them on one core while the others waited),
+   * and the first analyses are published while the later ones are computed.
+   */
+  async #closeAll(assets: readonly string[], tf: Timeframe, open: number): Promise<void> {
+    const from = Math.floor(Math.random() * assets.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < assets.length) {
+        const asset = assets[(from + next++) % assets.length];
+        await this.#candleClosed(asset, tf, open, 0);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CLOSE_CONCURRENCY, assets.length) }, worker));
   }
 
   /**
@@ -306,8 +363,12 @@ export class Live {
         this.#retryClose(assetId, tf, open, attempt);
         return;
       }
-      await recordServedPlan(deps, market, result);
+      // The plan is recorded beside the publication, not before it: the event does not wait for a
+      // storage write (recordServedPlan never throws).
+      const recorded = recordServedPlan(deps, market, result);
       await this.#transport.publish('analysis', analysisTopic(assetId, tf), JSON.stringify(analysisWire(result)));
+      await recorded;
+      this.#computed++;
     } catch (err) {
       // This instance holds the candle's claim: a failure (the venue, the shared cache) is retried
       // here, or no instance would send it.
@@ -344,10 +405,11 @@ export class Live {
    * closed candle's analyses are being computed and sent the poll is skipped: a candle close sends
    * an event to every stream that follows the timeframe, and the second's price events, one per
    * stream too, would otherwise be written between them (a price is sent at most once a second:
-   * the next poll sends the moved prices).
+   * the next poll sends the moved prices). With several instances the same holds until the close's
+   * analyses reached this instance, wherever they were computed (at most {@link CLOSE_QUIET_MS}).
    */
   #pollPrices(): void {
-    if (this.#closing > 0) return;
+    if (this.#closing > 0 || this.#awaiting()) return;
     const market = marketOf(this.#deps);
     for (const assetId of this.#assets.keys()) {
       if (this.#pricing.has(assetId)) continue;
@@ -372,6 +434,14 @@ export class Live {
         .catch(() => undefined)
         .finally(() => this.#pricing.delete(assetId));
     }
+  }
+
+  /** Whether an analysis of the last close is still awaited here (the ones waited for too long are dropped). */
+  #awaiting(): boolean {
+    if (this.#awaited.size === 0) return false;
+    const now = performance.now();
+    for (const [topic, until] of this.#awaited) if (until <= now) this.#awaited.delete(topic);
+    return this.#awaited.size > 0;
   }
 
   /** Heartbeats, the retention window, and the credentials of open streams (one check per credential). */

@@ -71,7 +71,13 @@ export interface RedisTransportOptions {
   blockMs?: number;
 }
 
-type StreamReply = [string, [string, string[]][]][] | null;
+/** `XREAD`'s reply as bytes: per stream, its entries, each an id and its fields and values. */
+type StreamReply = [Buffer, [Buffer, Buffer[]][]][] | null;
+
+/** The one-letter field names of an entry (`t` type, `p` topic, `d` data), as their byte. */
+const FIELD_T = 0x74;
+const FIELD_P = 0x70;
+const FIELD_D = 0x64;
 
 /**
  * The cluster transport over `redis` (the shared connection publishes; a duplicate connection,
@@ -130,7 +136,9 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
           positioned();
         }
         if (conn.status !== 'ready') await whenReady(conn, blockMs + 2_000);
-        const reply = (await conn.xread(
+        // As bytes: the data (an analysis is some 14 KB of JSON) goes into each event's frame as
+        // Redis sent it, never decoded to a string and encoded back.
+        const reply = (await conn.xreadBuffer(
           'COUNT',
           1000,
           'BLOCK',
@@ -141,11 +149,20 @@ export function redisTransport(redis: Redis, hub: LiveHub, options: RedisTranspo
         )) as StreamReply;
         back();
         for (const [, entries] of reply ?? []) {
-          for (const [id, fields] of entries) {
+          for (const [rawId, fields] of entries) {
+            const id = rawId.toString('latin1');
             last = id;
-            const f: Record<string, string> = {};
-            for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]] = fields[i + 1];
-            if (f.p !== undefined && f.d !== undefined) hub.append(f.t as LiveEventType, f.p, f.d, id);
+            let type: string | undefined;
+            let topic: string | undefined;
+            let data: Buffer | undefined;
+            for (let i = 0; i + 1 < fields.length; i += 2) {
+              const name = fields[i];
+              if (name.length !== 1) continue;
+              if (name[0] === FIELD_T) type = fields[i + 1].toString();
+              else if (name[0] === FIELD_P) topic = fields[i + 1].toString();
+              else if (name[0] === FIELD_D) data = fields[i + 1];
+            }
+            if (topic !== undefined && data !== undefined) hub.append(type as LiveEventType, topic, data, id);
           }
         }
       } catch (err) {
