@@ -1,3 +1,4 @@
+import type { PublicShape } from '../platform/deps.js';
 import type { SessionCache } from './session-cache.js';
 
 // The auth feature's slice of the server's configuration and collaborators (see `MarketlensServer`
@@ -10,7 +11,7 @@ declare global {
     }
     interface Deps {
       /** Resolved sessions, briefly (createApp gives each app its own when absent; none: always storage). */
-      sessionCache?: SessionCache;
+      sessionCache?: PublicShape<SessionCache>;
     }
   }
 }

@@ -1,3 +1,4 @@
+import type { PublicShape } from '../platform/deps.js';
 import { type SettingsGroup, setting } from '../platform/settings.js';
 import type { FairGate } from './fair-gate.js';
 
@@ -16,7 +17,7 @@ declare global {
        * Admission of `/mcp` messages, fair between client addresses (`mcp/fair-gate.ts`); absent: the
        * route makes one with `MCP_FAIRNESS` on first use.
        */
-      mcpGate?: FairGate;
+      mcpGate?: PublicShape<FairGate>;
     }
   }
 }

@@ -22,6 +22,14 @@ declare global {
 }
 
 /**
+ * The public members of a class, as a structural type. A slot of {@link MarketlensServer.Deps} that
+ * holds a class instance names it through this: a class with private fields is a different type in
+ * the ESM and the CommonJS declaration files of the package, and a consumer that reads both (an
+ * `.mts` and a `.cts` file in one program) would see the global slot declared twice with two types.
+ */
+export type PublicShape<T> = { [K in keyof T]: T[K] };
+
+/**
  * The server's configuration: what the platform reads (proxies, the client gate, the rate limit,
  * the public URL) and each feature's slice ({@link MarketlensServer.Config}, declared in the
  * feature's `config.ts`).
