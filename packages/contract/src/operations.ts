@@ -88,6 +88,14 @@ import {
   TrackRecordInput,
 } from './market/track-record.js';
 import { PilotSpectateSchema, PilotTrackRecordSchema } from './pilot/responses.js';
+import { PromotionConnectionParams, PromotionSignUpWithUIDSchema } from './promotions/requests.js';
+import {
+  CampaignSchema,
+  PromotionSchema,
+  PromotionSignUpResultSchema,
+  PromotionSignUpShowSchema,
+  PromotionVolumeStandingSchema,
+} from './promotions/responses.js';
 
 /**
  * The caller an operation needs: `none` (anyone, no credential), `key` (a signed-in user, by
@@ -283,6 +291,30 @@ export const OPERATIONS = {
   // ---- the pilot ----
   'pilot.spectate': read("The pilot's open positions", 'session', NoInput, PilotSpectateSchema),
   'pilot.trackRecord': read("The pilot's closed trades, a page", 'session', PilotHistoryInput, PilotTrackRecordSchema),
+  // ---- promotions ----
+  'promotions.available': read('Promotions the caller has not claimed', 'session', NoInput, z.array(PromotionSchema)),
+  'promotions.campaigns': read('Live campaigns in random order', 'session', NoInput, z.array(CampaignSchema)),
+  'promotions.random': read('One promotion the caller has not claimed, at random', 'session', NoInput, PromotionSchema),
+  'promotions.volume': read(
+    'The 30-day affiliate volume standing (grants Elite while it qualifies)',
+    'session',
+    NoInput,
+    PromotionVolumeStandingSchema,
+  ),
+  'promotions.get': read('The promotion of an exchange', 'session', PromotionConnectionParams, PromotionSchema),
+  'promotions.signUpShown': read(
+    'Whether to show the promotion sign-up form',
+    'session',
+    PromotionConnectionParams,
+    PromotionSignUpShowSchema,
+  ),
+  'promotions.signUp': change(
+    'write',
+    'Verifies the exchange UID and claims the promotion',
+    'session',
+    z.object({ ...PromotionConnectionParams.shape, ...PromotionSignUpWithUIDSchema.shape }),
+    PromotionSignUpResultSchema,
+  ),
   // ---- the operator (`marketlens admin ...`; served neither over REST nor over MCP) ----
   'admin.user': read('A user: base and effective tier, the grant in force', 'admin', AdminUserRef, AdminUserSchema),
   'admin.users': read('Every user, oldest first', 'admin', NoInput, z.array(AdminUserSchema)),

@@ -150,7 +150,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerPositionRoutes(serve, run);
   registerPortfolioRoutes(serve, run);
   registerOrderRoutes(serve, run);
-  registerPromotionRoutes(serve, useCases.promotions);
+  registerPromotionRoutes(serve, run);
   registerDeviceRoutes(serve, useCases.alerts);
   registerNotificationRoutes(serve, run, useCases.alerts);
   registerNotificationPreferenceRoutes(serve, run);

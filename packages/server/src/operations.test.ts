@@ -172,6 +172,13 @@ const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'alerts.deleteWebhook': { webhook_id: UUID },
   'pilot.spectate': {},
   'pilot.trackRecord': {},
+  'promotions.available': {},
+  'promotions.campaigns': {},
+  'promotions.random': {},
+  'promotions.volume': {},
+  'promotions.get': { connection_id: 'bybit' },
+  'promotions.signUpShown': { connection_id: 'bybit' },
+  'promotions.signUp': { connection_id: 'bybit', uid: '123456789' },
   // The operator's, on a user no one holds: each reaches its use case and answers NotFound.
   'admin.user': { user: 'nobody@example.com' },
   'admin.users': {},

@@ -160,6 +160,24 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'pilot.trackRecord': bind('GET /pilot/spectate/track-record', ({ useCases, actor }, input) =>
     useCases.pilot.trackRecord(actor, input),
   ),
+  // ---- promotions ----
+  'promotions.available': bind('GET /v1/promotions/available', ({ useCases, actor }) =>
+    useCases.promotions.available(actor),
+  ),
+  'promotions.campaigns': bind('GET /v1/promotions/campaigns', ({ useCases, actor }) =>
+    useCases.promotions.campaigns(actor),
+  ),
+  'promotions.random': bind('GET /v1/promotions/random', ({ useCases, actor }) => useCases.promotions.random(actor)),
+  'promotions.volume': bind('GET /v1/promotions/volume', ({ useCases, actor }) => useCases.promotions.volume(actor)),
+  'promotions.get': bind('GET /v1/promotions/:connection_id', ({ useCases, actor }, input) =>
+    useCases.promotions.get(actor, input.connection_id),
+  ),
+  'promotions.signUpShown': bind('GET /v1/promotions/:connection_id/sign_up', ({ useCases, actor }, input) =>
+    useCases.promotions.signUpShown(actor, input.connection_id),
+  ),
+  'promotions.signUp': bind('POST /v1/promotions/:connection_id/sign_up', ({ useCases, actor }, input) =>
+    useCases.promotions.signUp(actor, input.connection_id, input.uid),
+  ),
   // ---- the operator: no REST route, no MCP tool, so no weight row ----
   'admin.user': bind([], ({ useCases }, input) => useCases.admin.user(input)),
   'admin.users': bind([], ({ useCases }) => useCases.admin.users()),
