@@ -5,6 +5,7 @@ import {
   type OperationId,
   type OperationInput,
   type OperationOutput,
+  pushDeviceWire,
 } from '@marketlens/contract';
 import { analysisWire } from './analysis/analysis.js';
 import { actorOf } from './platform/actor.js';
@@ -60,6 +61,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'market.addFavorite': bind('POST /v2/assets/favorites', ({ useCases, actor }, input) =>
     useCases.market.addFavorite(actor, input.asset_id),
   ),
+  'market.news': bind('GET /v1/news/', async ({ useCases, actor }, input) => useCases.market.news(actor, input.limit)),
   'market.removeFavorite': bind('DELETE /v2/assets/favorites/:asset_id', ({ useCases, actor }, input) =>
     useCases.market.removeFavorite(actor, input.asset_id),
   ),
@@ -127,6 +129,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   // ---- API keys ----
   'keys.list': bind('GET /v1/users/api_keys', ({ useCases, actor }) => useCases.keys.list(actor)),
   'keys.create': bind('POST /v1/users/api_keys', ({ useCases, actor }, input) => useCases.keys.create(actor, input)),
+  'keys.credits': bind('GET /v1/users/api_keys/credits', ({ useCases, actor }) => useCases.keys.credits(actor)),
   'keys.revoke': bind('DELETE /v1/users/api_keys/:key_id', async ({ useCases, actor }, input) => {
     await useCases.keys.revoke(actor, input.key_id);
     return null;
@@ -153,6 +156,20 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'alerts.webhooks': bind('MCP list_alert_webhooks', ({ useCases, actor }) => useCases.alerts.webhooks(actor)),
   'alerts.deleteWebhook': bind('MCP delete_alert_webhook', async ({ useCases, actor }, input) => {
     await useCases.alerts.deleteWebhook(actor, input.webhook_id);
+    return null;
+  }),
+  // ---- push devices ----
+  'alerts.vapidPublicKey': bind('GET /v1/devices/vapid_public_key', async ({ useCases, actor }) => ({
+    public_key: await useCases.alerts.vapidPublicKey(actor),
+  })),
+  'alerts.registerDevice': bind('POST /v1/devices', async ({ useCases, actor }, input) =>
+    pushDeviceWire(await useCases.alerts.registerDevice(actor, input)),
+  ),
+  'alerts.devices': bind('GET /v1/devices', async ({ useCases, actor }) =>
+    (await useCases.alerts.devices(actor)).map(pushDeviceWire),
+  ),
+  'alerts.removeDevice': bind('DELETE /v1/devices/:device_id', async ({ useCases, actor }, input) => {
+    await useCases.alerts.removeDevice(actor, input.device_id);
     return null;
   }),
   // ---- the pilot ----
