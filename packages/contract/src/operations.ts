@@ -19,6 +19,7 @@ import {
   PositionsSchema,
   TradesSchema,
 } from './accounts/responses.js';
+import { DeviceIdParams, PushDeviceSchema, PushSubscriptionSchema, VapidPublicKeySchema } from './alerts/devices.js';
 import {
   NotificationIdSchema,
   NotificationPayloadSchema,
@@ -52,10 +53,16 @@ import {
   AdminUserSchema,
   AdminUserStatusSchema,
 } from './auth/admin.js';
-import { ApiKeyIdParams, ApiKeySchema, CreateApiKeySchema, CreatedApiKeySchema } from './keys/api-keys.js';
+import {
+  ApiKeyCreditsSchema,
+  ApiKeyIdParams,
+  ApiKeySchema,
+  CreateApiKeySchema,
+  CreatedApiKeySchema,
+} from './keys/api-keys.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
-import { AssetIdParams, PopularAssetsQuery } from './market/queries.js';
+import { AssetIdParams, NewsItemSchema, NewsQuery, PopularAssetsQuery } from './market/queries.js';
 import {
   AssetAnalysisInput,
   AssetListInput,
@@ -88,6 +95,14 @@ import {
   TrackRecordInput,
 } from './market/track-record.js';
 import { PilotSpectateSchema, PilotTrackRecordSchema } from './pilot/responses.js';
+import { PromotionConnectionParams, PromotionSignUpWithUIDSchema } from './promotions/requests.js';
+import {
+  CampaignSchema,
+  PromotionSchema,
+  PromotionSignUpResultSchema,
+  PromotionSignUpShowSchema,
+  PromotionVolumeStandingSchema,
+} from './promotions/responses.js';
 
 /**
  * The caller an operation needs: `none` (anyone, no credential), `key` (a signed-in user, by
@@ -174,6 +189,7 @@ export const OPERATIONS = {
   ),
   'market.favorites': read("The caller's favorite assets", 'session', AssetListInput, z.array(AssetRowSchema)),
   'market.addFavorite': change('write', 'Favorites an asset', 'session', FavoriteInput, FavoriteStateSchema),
+  'market.news': read('News, newest first', 'session', NewsQuery, z.array(NewsItemSchema)),
   'market.removeFavorite': change('write', 'Removes a favorite', 'session', FavoriteInput, FavoriteStateSchema),
   // ---- analysis ----
   'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
@@ -236,6 +252,7 @@ export const OPERATIONS = {
   'keys.create': change('write', 'Creates an API key', 'session', CreateApiKeySchema, CreatedApiKeySchema, {
     idempotent: false,
   }),
+  'keys.credits': read('Live daily API-key allowance', 'session', NoInput, ApiKeyCreditsSchema),
   'keys.revoke': change('destructive', 'Revokes an API key', 'session', ApiKeyIdParams, Deleted),
   // ---- alerts ----
   'alerts.list': read("The caller's alerts", 'session', NoInput, z.array(NotificationSchema)),
@@ -280,9 +297,49 @@ export const OPERATIONS = {
     z.object({ webhook_id: AlertWebhookIdSchema }),
     Deleted,
   ),
+  // ---- push devices ----
+  'alerts.vapidPublicKey': read('The VAPID public key to subscribe with', 'none', NoInput, VapidPublicKeySchema),
+  'alerts.registerDevice': change(
+    'write',
+    'Registers (or refreshes) a Web Push subscription',
+    'session',
+    PushSubscriptionSchema,
+    PushDeviceSchema,
+  ),
+  'alerts.devices': read(
+    "The caller's push devices, inactive ones included",
+    'session',
+    NoInput,
+    z.array(PushDeviceSchema),
+  ),
+  'alerts.removeDevice': change('destructive', 'Removes a push device', 'session', DeviceIdParams, Deleted),
   // ---- the pilot ----
   'pilot.spectate': read("The pilot's open positions", 'session', NoInput, PilotSpectateSchema),
   'pilot.trackRecord': read("The pilot's closed trades, a page", 'session', PilotHistoryInput, PilotTrackRecordSchema),
+  // ---- promotions ----
+  'promotions.available': read('Promotions the caller has not claimed', 'session', NoInput, z.array(PromotionSchema)),
+  'promotions.campaigns': read('Live campaigns in random order', 'session', NoInput, z.array(CampaignSchema)),
+  'promotions.random': read('One promotion the caller has not claimed, at random', 'session', NoInput, PromotionSchema),
+  'promotions.volume': read(
+    'The 30-day affiliate volume standing (grants Elite while it qualifies)',
+    'session',
+    NoInput,
+    PromotionVolumeStandingSchema,
+  ),
+  'promotions.get': read('The promotion of an exchange', 'session', PromotionConnectionParams, PromotionSchema),
+  'promotions.signUpShown': read(
+    'Whether to show the promotion sign-up form',
+    'session',
+    PromotionConnectionParams,
+    PromotionSignUpShowSchema,
+  ),
+  'promotions.signUp': change(
+    'write',
+    'Verifies the exchange UID and claims the promotion',
+    'session',
+    z.object({ ...PromotionConnectionParams.shape, ...PromotionSignUpWithUIDSchema.shape }),
+    PromotionSignUpResultSchema,
+  ),
   // ---- the operator (`marketlens admin ...`; served neither over REST nor over MCP) ----
   'admin.user': read('A user: base and effective tier, the grant in force', 'admin', AdminUserRef, AdminUserSchema),
   'admin.users': read('Every user, oldest first', 'admin', NoInput, z.array(AdminUserSchema)),

@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // operations, bound here) for the routes that serve a declared operation.
   const run = restRunner(useCases);
   registerAuthRoutes(serve, run, useCases.auth);
-  registerApiKeyRoutes(serve, run, useCases.keys);
+  registerApiKeyRoutes(serve, run);
   registerConfigRoutes(serve, useCases.market);
   registerAnalysisRoutes(serve, run, useCases.analysis);
   registerAssetRoutes(serve, run);
@@ -145,13 +145,13 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerInsightRoutes(serve, run);
   registerLegacyAssetRoutes(serve, run);
   registerExchangeRoutes(serve, run);
-  registerNewsRoutes(serve, useCases.market);
+  registerNewsRoutes(serve, run);
   registerConnectionRoutes(serve, run, useCases.accounts);
   registerPositionRoutes(serve, run);
   registerPortfolioRoutes(serve, run);
   registerOrderRoutes(serve, run);
-  registerPromotionRoutes(serve, useCases.promotions);
-  registerDeviceRoutes(serve, useCases.alerts);
+  registerPromotionRoutes(serve, run);
+  registerDeviceRoutes(serve, run);
   registerNotificationRoutes(serve, run, useCases.alerts);
   registerNotificationPreferenceRoutes(serve, run);
   registerTrackRecordRoutes(serve, run);

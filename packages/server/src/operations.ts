@@ -5,6 +5,7 @@ import {
   type OperationId,
   type OperationInput,
   type OperationOutput,
+  pushDeviceWire,
 } from '@marketlens/contract';
 import { analysisWire } from './analysis/analysis.js';
 import { actorOf } from './platform/actor.js';
@@ -60,6 +61,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'market.addFavorite': bind('POST /v2/assets/favorites', ({ useCases, actor }, input) =>
     useCases.market.addFavorite(actor, input.asset_id),
   ),
+  'market.news': bind('GET /v1/news/', async ({ useCases, actor }, input) => useCases.market.news(actor, input.limit)),
   'market.removeFavorite': bind('DELETE /v2/assets/favorites/:asset_id', ({ useCases, actor }, input) =>
     useCases.market.removeFavorite(actor, input.asset_id),
   ),
@@ -127,6 +129,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   // ---- API keys ----
   'keys.list': bind('GET /v1/users/api_keys', ({ useCases, actor }) => useCases.keys.list(actor)),
   'keys.create': bind('POST /v1/users/api_keys', ({ useCases, actor }, input) => useCases.keys.create(actor, input)),
+  'keys.credits': bind('GET /v1/users/api_keys/credits', ({ useCases, actor }) => useCases.keys.credits(actor)),
   'keys.revoke': bind('DELETE /v1/users/api_keys/:key_id', async ({ useCases, actor }, input) => {
     await useCases.keys.revoke(actor, input.key_id);
     return null;
@@ -155,10 +158,42 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
     await useCases.alerts.deleteWebhook(actor, input.webhook_id);
     return null;
   }),
+  // ---- push devices ----
+  'alerts.vapidPublicKey': bind('GET /v1/devices/vapid_public_key', async ({ useCases, actor }) => ({
+    public_key: await useCases.alerts.vapidPublicKey(actor),
+  })),
+  'alerts.registerDevice': bind('POST /v1/devices', async ({ useCases, actor }, input) =>
+    pushDeviceWire(await useCases.alerts.registerDevice(actor, input)),
+  ),
+  'alerts.devices': bind('GET /v1/devices', async ({ useCases, actor }) =>
+    (await useCases.alerts.devices(actor)).map(pushDeviceWire),
+  ),
+  'alerts.removeDevice': bind('DELETE /v1/devices/:device_id', async ({ useCases, actor }, input) => {
+    await useCases.alerts.removeDevice(actor, input.device_id);
+    return null;
+  }),
   // ---- the pilot ----
   'pilot.spectate': bind('GET /pilot/spectate', ({ useCases, actor }) => useCases.pilot.spectate(actor)),
   'pilot.trackRecord': bind('GET /pilot/spectate/track-record', ({ useCases, actor }, input) =>
     useCases.pilot.trackRecord(actor, input),
+  ),
+  // ---- promotions ----
+  'promotions.available': bind('GET /v1/promotions/available', ({ useCases, actor }) =>
+    useCases.promotions.available(actor),
+  ),
+  'promotions.campaigns': bind('GET /v1/promotions/campaigns', ({ useCases, actor }) =>
+    useCases.promotions.campaigns(actor),
+  ),
+  'promotions.random': bind('GET /v1/promotions/random', ({ useCases, actor }) => useCases.promotions.random(actor)),
+  'promotions.volume': bind('GET /v1/promotions/volume', ({ useCases, actor }) => useCases.promotions.volume(actor)),
+  'promotions.get': bind('GET /v1/promotions/:connection_id', ({ useCases, actor }, input) =>
+    useCases.promotions.get(actor, input.connection_id),
+  ),
+  'promotions.signUpShown': bind('GET /v1/promotions/:connection_id/sign_up', ({ useCases, actor }, input) =>
+    useCases.promotions.signUpShown(actor, input.connection_id),
+  ),
+  'promotions.signUp': bind('POST /v1/promotions/:connection_id/sign_up', ({ useCases, actor }, input) =>
+    useCases.promotions.signUp(actor, input.connection_id, input.uid),
   ),
   // ---- the operator: no REST route, no MCP tool, so no weight row ----
   'admin.user': bind([], ({ useCases }, input) => useCases.admin.user(input)),

@@ -1,9 +1,6 @@
-import { ApiKeyCreditsSchema, ApiKeyIdParams, CreateApiKeySchema, envelopeOf, ok } from '@marketlens/contract';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import { ApiKeyIdParams, CreateApiKeySchema, ok } from '@marketlens/contract';
+import { type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
 import { MAX_ACTIVE_API_KEYS } from '../api-keys.js';
-import type { KeyUseCases } from '../use-cases.js';
 
 const route = routesOf('API keys');
 
@@ -38,20 +35,19 @@ const deleteApiKeyRoute = route('keys.revoke', {
   errors: [404],
 });
 
-const creditsRoute = operation(SESSION_ONLY, {
+const creditsRoute = route('keys.credits', {
   method: 'get',
   path: '/v1/users/api_keys/credits',
   operationId: 'getApiKeyCredits',
-  tags: ['API keys'],
   summary: 'Live daily API-key allowance',
   description:
     "The caller tier's daily API-key allowance, what all the account's keys spent today and when it resets (00:00 UTC).",
-  responses: { 200: json(envelopeOf(ApiKeyCreditsSchema), 'Allowance figures') },
+  ok: 'Allowance figures',
 });
 
-export function registerApiKeyRoutes(serve: Serve, run: RunOperation, keys: KeyUseCases): void {
+export function registerApiKeyRoutes(serve: Serve, run: RunOperation): void {
   // Registered before `{key_id}` routes so `credits` is never read as an id.
-  serve(creditsRoute, async (c) => c.json(ok(await keys.credits(actorOf(c))), 200));
+  serve(creditsRoute, async (c) => c.json(ok(await run(c, 'keys.credits', {})), 200));
   serve(createApiKeyRoute, async (c) => {
     const created = await run(c, 'keys.create', c.req.valid('json') ?? {});
     c.header('cache-control', 'no-store');
