@@ -10,7 +10,7 @@ export default defineConfig({
     pool: 'threads',
     // Vitest's default is one worker per core but one; on the two cores of CI that is a single worker,
     // while most test files wait on a server or a child process. Two workers there: the unit tests
-    // took 654 s instead of 1,128 s at idle, every test passing (docs/testing.md).
+    // took 654-803 s instead of 1,128 s at idle, every test passing (docs/testing.md).
     poolOptions: { threads: { maxThreads: Math.max(2, availableParallelism() - 1) } },
     testTimeout: 60_000,
     // One fast-check seed per run, printed at its start and replayed from FC_SEED (docs/testing.md).
