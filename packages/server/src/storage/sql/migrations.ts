@@ -253,19 +253,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX alerts_user ON alerts(user_id, created_at);
       CREATE INDEX alerts_status ON alerts(status, asset_id);
       CREATE TABLE push_outbox (
-        id ${t.serial},
-        idempotency_key ${t.text} NOT NULL,
-        device_id ${t.text} NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
-        user_id ${t.text} NOT NULL,
-        category ${t.text} NOT NULL,
-        payload ${t.text} NOT NULL,
-        created_at ${t.int} NOT NULL,
-        next_attempt_at ${t.int} NOT NULL,
-        attempts ${t.int} NOT NULL DEFAULT 0,
-        delivered_at ${t.int},
-        dropped_at ${t.int},
-        last_error ${t.text},
-        UNIQUE (idempotency_key, device_id)
+        ${outboxColumns(t, 'device_id', 'push_devices')}
       );
       CREATE INDEX push_outbox_pending ON push_outbox(next_attempt_at) WHERE delivered_at IS NULL AND dropped_at IS NULL;
       CREATE INDEX push_outbox_device ON push_outbox(device_id);
@@ -576,19 +564,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX webhook_notices_created ON webhook_notices(created_at);
       CREATE TABLE webhook_outbox (
-        id ${t.serial},
-        idempotency_key ${t.text} NOT NULL,
-        webhook_id ${t.text} NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
-        user_id ${t.text} NOT NULL,
-        category ${t.text} NOT NULL,
-        payload ${t.text} NOT NULL,
-        created_at ${t.int} NOT NULL,
-        next_attempt_at ${t.int} NOT NULL,
-        attempts ${t.int} NOT NULL DEFAULT 0,
-        delivered_at ${t.int},
-        dropped_at ${t.int},
-        last_error ${t.text},
-        UNIQUE (idempotency_key, webhook_id)
+        ${outboxColumns(t, 'webhook_id', 'alert_webhooks')}
       );
       CREATE INDEX webhook_outbox_pending ON webhook_outbox(next_attempt_at)
         WHERE delivered_at IS NULL AND dropped_at IS NULL;
@@ -677,6 +653,28 @@ export function alertKindCheck(engine: Engine, kinds: readonly string[]): string
       DROP TRIGGER IF EXISTS alerts_kind_update;
       CREATE TRIGGER alerts_kind_insert BEFORE INSERT ON alerts WHEN NEW.kind NOT IN (${list}) ${refuse}
       CREATE TRIGGER alerts_kind_update BEFORE UPDATE OF kind ON alerts WHEN NEW.kind NOT IN (${list}) ${refuse}`;
+}
+
+/**
+ * The columns of an outbox (migration 5's `push_outbox`, migration 14's `webhook_outbox`): a row per
+ * notice and receiver, `key` naming the receiver, a row of `receivers`. The two outboxes are one
+ * schema, drained by one delivery pipeline through one set of queries (`storage/sql/outbox.ts`,
+ * `receivers.ts`); the SQL each migration runs is what it was.
+ */
+function outboxColumns(t: ColumnTypes, key: string, receivers: string): string {
+  return `id ${t.serial},
+        idempotency_key ${t.text} NOT NULL,
+        ${key} ${t.text} NOT NULL REFERENCES ${receivers}(id) ON DELETE CASCADE,
+        user_id ${t.text} NOT NULL,
+        category ${t.text} NOT NULL,
+        payload ${t.text} NOT NULL,
+        created_at ${t.int} NOT NULL,
+        next_attempt_at ${t.int} NOT NULL,
+        attempts ${t.int} NOT NULL DEFAULT 0,
+        delivered_at ${t.int},
+        dropped_at ${t.int},
+        last_error ${t.text},
+        UNIQUE (idempotency_key, ${key})`;
 }
 
 /**
