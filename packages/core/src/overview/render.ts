@@ -944,6 +944,14 @@ function ratingDiffers(v: Values, p: Phrases): string {
 }
 
 /**
+ * The sentence templates of a locale (its `text`), for checking the catalogs: every locale fills
+ * the same `{slots}` in a sentence as English does (the plural nouns aside).
+ */
+export function overviewTemplates(locale: OverviewLocale): Readonly<Record<string, string>> {
+  return PHRASES[locale].text;
+}
+
+/**
  * The overview locale for a requested locale tag: its primary subtag when supported
  * (`pt-BR` -> `pt`, `zh_Hans_CN` -> `zh`, case-insensitive), else `en`.
  */
