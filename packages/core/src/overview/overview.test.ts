@@ -5,7 +5,7 @@ import { candleSeries, toColumns } from '../testing/props.js';
 import { loadSharedSeries, sharedDataDir, sharedDataSkipReason } from '../testing/shared-data.js';
 import { type Fact, type OverviewInput, overviewFacts } from './facts.js';
 import { formatInteger, formatNumber, formatPercent, formatPrice } from './format.js';
-import { formatFactValue, OVERVIEW_LOCALES, renderOverview, resolveLocale } from './render.js';
+import { formatFactValue, OVERVIEW_LOCALES, overviewTemplates, renderOverview, resolveLocale } from './render.js';
 
 /**
  * Every number of the rendered text, in every locale, is one of the facts' numbers written for
@@ -196,6 +196,25 @@ describe('renderOverview', () => {
           if (typeof v.value === 'number') expect(text, `${locale} ${f.id}.${k}`).toContain(formatFactValue(v, locale));
         }
       }
+    }
+  });
+
+  it('fills the same slots of a sentence in every locale as in English', () => {
+    // The sentence code (`SAY`) is one for all locales: a slot another locale misspells, or one it
+    // lacks, would be written as '' or lose a value. Plural nouns are each locale's own.
+    const slots = (text: string) =>
+      [...text.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1])
+        .filter((name) => !name.endsWith('_noun'))
+        .sort();
+    const en = overviewTemplates('en');
+    expect(Object.keys(en).length).toBeGreaterThan(30);
+    expect(slots(en.plan)).toEqual(['direction', 'entry_high', 'entry_low', 'net', 'risk_reward', 'stop', 'targets']);
+    for (const locale of OVERVIEW_LOCALES) {
+      const text = overviewTemplates(locale);
+      expect(Object.keys(text), locale).toEqual(Object.keys(en));
+      for (const [id, template] of Object.entries(text))
+        expect(slots(template), `${locale} ${id}`).toEqual(slots(en[id]));
     }
   });
 

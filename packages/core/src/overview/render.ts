@@ -21,8 +21,6 @@ interface Values {
   list(name: string, table: Readonly<Record<string, string>>): string[];
 }
 
-type Sentence = (v: Values) => string;
-
 /** The price with its quote currency when the facts name it: `0.00162 BTC`. */
 function priceWithQuote(v: Values): string {
   return v.has('currency') ? `${v.t('close')} ${v.t('currency')}` : v.t('close');
@@ -33,6 +31,50 @@ function fresh(v: Values): boolean {
   const bars = v.n('bars');
   return bars !== null && bars < 1;
 }
+
+/** A noun after a count: its singular (a count of one) and its plural. */
+type Noun = readonly [one: string, other: string];
+
+/**
+ * The sentences of a locale: a fact's sentence in each of its variants (`price_change`: with the
+ * change on the last bar), the sentences that say why two facts both stand (`rating_differs`,
+ * `rating_held`, `phase_differs`), and the fragments some of them are made of (`plan_target`,
+ * `plan_targets`, `plan_net`; `signal_declined` and `rating_differs_factor` follow their sentence).
+ */
+type TextId =
+  | 'price'
+  | 'price_change'
+  | 'history'
+  | 'history_needed'
+  | 'signal_hold'
+  | 'signal_declined'
+  | 'signal_expected'
+  | 'signal'
+  | 'trend'
+  | 'trend_adx'
+  | 'momentum'
+  | 'momentum_macd'
+  | 'technical_rating'
+  | 'fear_greed'
+  | 'regime_fresh'
+  | 'regime'
+  | 'regime_change'
+  | 'support'
+  | 'resistance'
+  | 'inside_zone'
+  | 'no_plan'
+  | 'no_plan_signal'
+  | 'plan'
+  | 'plan_target'
+  | 'plan_targets'
+  | 'plan_net'
+  | 'volatility'
+  | 'volume'
+  | 'patterns'
+  | 'rating_differs'
+  | 'rating_differs_factor'
+  | 'rating_held'
+  | 'phase_differs';
 
 interface Phrases {
   /** Between sentences. */
@@ -59,25 +101,23 @@ interface Phrases {
   reason: Record<PlanReason, string>;
   /** The signal's factors, by name. */
   factor: Record<string, string>;
-  /**
-   * The technical rating when it leans to another side than the signal: both stand, and why,
-   * naming the factor that pulled hardest from the rating's side when the fact has one.
-   */
-  ratingDiffers: Sentence;
-  /**
-   * A Hold whose factors lean the rating's way, held by its gate: `gate` is the reason
-   * (`no_edge`, `poor_reward`), said in {@link Phrases.gate}'s words.
-   */
-  ratingHeld: Sentence;
   /** Why a Hold's gate declined the plan its factors lean to, by the signal's reason. */
   gate: Record<string, string>;
-  /** After the regime when its phase points against the trend: why both stand. */
-  phaseDiffers: Sentence;
-  say: Record<FactId, Sentence>;
+  /** The noun after a count of candles (`history`), where the locale says one. */
+  candles?: Noun;
+  /** The noun after a count of bars (`regime`), where the locale says one. */
+  bars?: Noun;
+  /**
+   * The sentences and the fragments they are made of. `{name}` is filled in by the sentence code
+   * ({@link SAY}, one for every locale): a fact's value written for the locale, a word of the tables
+   * above, or a fragment (`{targets}`, `{net}`, `{candles_noun}`, `{bars_noun}`).
+   */
+  text: Record<TextId, string>;
 }
 
 // No template below contains a digit: every number in the text comes from a fact.
-// Every table is complete: a new fact id or plan reason fails to compile until each locale says it.
+// Every table is complete: a new sentence (`TextId`) or plan reason fails to compile until each
+// locale says it, and a new fact id until {@link SAY} says how it reads.
 
 const en: Phrases = {
   sep: ' ',
@@ -135,62 +175,51 @@ const en: Phrases = {
     risk: 'risk (stretch)',
     cycle_phase: 'market phase',
   },
-  ratingDiffers: (v) =>
-    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}); the ${v.w('signal', en.action)} signal also weighs sentiment, risk and the market phase, which is why the two differ.` +
-    (v.has('factor') ? ` The factor that weighed most against the rating's side is ${v.w('factor', en.factor)}.` : ''),
-  ratingHeld: (v) =>
-    `The technical rating, a tally of indicator votes, is ${v.w('rating', en.rating)} (${v.t('value')}), and the signal's factors lean the same way; the signal is ${v.w('signal', en.action)} because ${v.w('gate', en.gate)}.`,
   gate: {
     no_edge: 'the plan on that side has no edge after costs',
     poor_reward: 'the plan on that side offers too little reward for its risk after costs',
   },
-  phaseDiffers: (v) =>
-    `This phase describes the longer cycle, so it can differ from the short-term ${v.w('trend', en.trend)} trend.`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `The price is ${priceWithQuote(v)}, ${v.t('change_pct')} on the last bar.`
-        : `The price is ${priceWithQuote(v)}.`,
-    history: (v) =>
-      v.has('needed')
-        ? `There is not enough history to rate it: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, the rating needs ${v.t('needed')}.`
-        : 'There is not enough history to rate it yet.',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `The signal reads ${v.w('action', en.action)}: ${v.w('hold_reason', en.holdReason)}.` +
-          (v.has('declined')
-            ? ` The ${v.w('declined', en.action)} plan it declined has a ${v.t('probability_pct')} chance of reaching the first target before the stop, against ${v.t('break_even_pct')} needed to break even.`
-            : '')
-        : v.has('expected_r')
-          ? `The signal reads ${v.w('action', en.action)}: a ${v.t('confidence_pct')} chance that its plan reaches the first target before the stop, against ${v.t('break_even_pct')} to break even after costs; expected ${v.t('expected_r')} R (${v.t('expected_r_low')} to ${v.t('expected_r_high')}).`
-          : `The signal reads ${v.w('action', en.action)}, a ${v.t('confidence_pct')} chance that its plan reaches the first target before the stop.`,
-    trend: (v) =>
-      v.has('adx')
-        ? `The trend is ${v.w('direction', en.trend)} (ADX ${v.t('adx')}).`
-        : `The trend is ${v.w('direction', en.trend)}.`,
-    momentum: (v) =>
-      `RSI stands at ${v.t('rsi')}, ${v.w('rsi_state', en.rsi)}${v.has('macd') ? `; MACD is ${v.w('macd', en.macd)}` : ''}.`,
-    technical_rating: (v) => `The technical rating is ${v.w('rating', en.rating)} (${v.t('value')}).`,
-    fear_greed: (v) => `Fear & Greed stands at ${v.t('score')} (${v.w('zone', en.zone)}).`,
-    regime: (v) =>
-      fresh(v)
-        ? `The market has just entered ${v.w('phase', en.phase)}.`
-        : `The market has been in ${v.w('phase', en.phase)} for ${v.t('bars')} ${v.n('bars') === 1 ? 'bar' : 'bars'}.`,
-    regime_change: (v) => `The market has just moved from ${v.w('from', en.phase)} to ${v.w('to', en.phase)}.`,
-    support: (v) => `The nearest support is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
-    resistance: (v) => `The nearest resistance is at ${v.t('price')}, ${v.t('distance_pct')} away.`,
-    inside_zone: (v) => `The price is inside a ${v.w('kind', en.zoneKind)} (${v.t('low')} to ${v.t('high')}).`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `There is no trade plan for the ${v.w('signal', en.action)} signal: ${v.w('reason', en.reason)}.`
-        : `There is no trade plan: ${v.w('reason', en.reason)}.`,
-    plan: (v) =>
-      `The trade plan is ${v.w('direction', en.direction)}: entry ${v.t('entry_low')} to ${v.t('entry_high')}, stop ${v.t('stop')}, ${
-        v.has('target_2') ? `targets ${v.t('target_1')} and ${v.t('target_2')}` : `target ${v.t('target_1')}`
-      } (risk/reward ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} after costs` : ''}).`,
-    volatility: (v) => `Volatility (ATR) is ${v.t('atr_pct')} of the price.`,
-    volume: (v) => `Volume is ${v.t('ratio')} times its recent average.`,
-    patterns: (v) => `The last candle shows: ${v.list('patterns', en.pattern).join(en.comma)}.`,
+  candles: ['candle', 'candles'],
+  bars: ['bar', 'bars'],
+  text: {
+    price: 'The price is {price}.',
+    price_change: 'The price is {price}, {change_pct} on the last bar.',
+    history: 'There is not enough history to rate it yet.',
+    history_needed: 'There is not enough history to rate it: {candles} {candles_noun}, the rating needs {needed}.',
+    signal_hold: 'The signal reads {action}: {hold_reason}.',
+    signal_declined:
+      ' The {declined} plan it declined has a {probability_pct} chance of reaching the first target before the stop, against {break_even_pct} needed to break even.',
+    signal_expected:
+      'The signal reads {action}: a {confidence_pct} chance that its plan reaches the first target before the stop, against {break_even_pct} to break even after costs; expected {expected_r} R ({expected_r_low} to {expected_r_high}).',
+    signal:
+      'The signal reads {action}, a {confidence_pct} chance that its plan reaches the first target before the stop.',
+    trend: 'The trend is {direction}.',
+    trend_adx: 'The trend is {direction} (ADX {adx}).',
+    momentum: 'RSI stands at {rsi}, {rsi_state}.',
+    momentum_macd: 'RSI stands at {rsi}, {rsi_state}; MACD is {macd}.',
+    technical_rating: 'The technical rating is {rating} ({value}).',
+    fear_greed: 'Fear & Greed stands at {score} ({zone}).',
+    regime_fresh: 'The market has just entered {phase}.',
+    regime: 'The market has been in {phase} for {bars} {bars_noun}.',
+    regime_change: 'The market has just moved from {from} to {to}.',
+    support: 'The nearest support is at {price}, {distance_pct} away.',
+    resistance: 'The nearest resistance is at {price}, {distance_pct} away.',
+    inside_zone: 'The price is inside a {kind} ({low} to {high}).',
+    no_plan: 'There is no trade plan: {reason}.',
+    no_plan_signal: 'There is no trade plan for the {signal} signal: {reason}.',
+    plan: 'The trade plan is {direction}: entry {entry_low} to {entry_high}, stop {stop}, {targets} (risk/reward {risk_reward}{net}).',
+    plan_target: 'target {target_1}',
+    plan_targets: 'targets {target_1} and {target_2}',
+    plan_net: ', {risk_reward_net} after costs',
+    volatility: 'Volatility (ATR) is {atr_pct} of the price.',
+    volume: 'Volume is {ratio} times its recent average.',
+    patterns: 'The last candle shows: {patterns}.',
+    rating_differs:
+      'The technical rating, a tally of indicator votes, is {rating} ({value}); the {signal} signal also weighs sentiment, risk and the market phase, which is why the two differ.',
+    rating_differs_factor: " The factor that weighed most against the rating's side is {factor}.",
+    rating_held:
+      "The technical rating, a tally of indicator votes, is {rating} ({value}), and the signal's factors lean the same way; the signal is {signal} because {gate}.",
+    phase_differs: 'This phase describes the longer cycle, so it can differ from the short-term {trend} trend.',
   },
 };
 
@@ -257,64 +286,53 @@ const es: Phrases = {
     risk: 'riesgo',
     cycle_phase: 'fase del mercado',
   },
-  ratingDiffers: (v) =>
-    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}); la señal ${v.w('signal', es.action)} pondera además el sentimiento, el riesgo y la fase del mercado, por eso difieren.` +
-    (v.has('factor')
-      ? ` El factor que más pesó en contra del lado de la calificación: ${v.w('factor', es.factor)}.`
-      : ''),
-  ratingHeld: (v) =>
-    `La calificación técnica, un recuento de votos de indicadores, es ${v.w('rating', es.rating)} (${v.t('value')}), y los factores de la señal se inclinan hacia el mismo lado; la señal es ${v.w('signal', es.action)} porque ${v.w('gate', es.gate)}.`,
   gate: {
     no_edge: 'el plan de ese lado no tiene ventaja después de costes',
     poor_reward: 'el plan de ese lado ofrece muy poca recompensa para su riesgo después de costes',
   },
-  phaseDiffers: (v) =>
-    `Esta fase describe el ciclo más largo, por eso puede diferir de la tendencia ${v.w('trend', es.trend)} a corto plazo.`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `El precio está en ${priceWithQuote(v)}, ${v.t('change_pct')} en la última vela.`
-        : `El precio está en ${priceWithQuote(v)}.`,
-    history: (v) =>
-      v.has('needed')
-        ? `No hay historial suficiente para valorarlo: ${v.t('candles')} ${v.t('candles') === '1' ? 'vela' : 'velas'}, la valoración necesita ${v.t('needed')}.`
-        : 'Todavía no hay historial suficiente para valorarlo.',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `La señal es ${v.w('action', es.action)}: ${v.w('hold_reason', es.holdReason)}.` +
-          (v.has('declined')
-            ? ` El plan para ${v.w('declined', es.action)} que descartó tiene una probabilidad del ${v.t('probability_pct')} de alcanzar el primer objetivo antes del stop, frente al ${v.t('break_even_pct')} necesario para cubrir costes.`
-            : '')
-        : v.has('expected_r')
-          ? `La señal es ${v.w('action', es.action)}: una probabilidad del ${v.t('confidence_pct')} de que su plan alcance el primer objetivo antes del stop, frente al ${v.t('break_even_pct')} necesario para cubrir costes; R esperado ${v.t('expected_r')} (de ${v.t('expected_r_low')} a ${v.t('expected_r_high')}).`
-          : `La señal es ${v.w('action', es.action)}, con una probabilidad del ${v.t('confidence_pct')} de que su plan alcance el primer objetivo antes del stop.`,
-    trend: (v) =>
-      v.has('adx')
-        ? `La tendencia es ${v.w('direction', es.trend)} (ADX ${v.t('adx')}).`
-        : `La tendencia es ${v.w('direction', es.trend)}.`,
-    momentum: (v) =>
-      `El RSI está en ${v.t('rsi')}, ${v.w('rsi_state', es.rsi)}${v.has('macd') ? `; el MACD es ${v.w('macd', es.macd)}` : ''}.`,
-    technical_rating: (v) => `La calificación técnica es ${v.w('rating', es.rating)} (${v.t('value')}).`,
-    fear_greed: (v) => `El índice de miedo y codicia marca ${v.t('score')} (${v.w('zone', es.zone)}).`,
-    regime: (v) =>
-      fresh(v)
-        ? `El mercado acaba de entrar en ${v.w('phase', es.phase)}.`
-        : `El mercado está en ${v.w('phase', es.phase)} desde hace ${v.t('bars')} ${v.n('bars') === 1 ? 'vela' : 'velas'}.`,
-    regime_change: (v) => `El mercado acaba de pasar de ${v.w('from', es.phase)} a ${v.w('to', es.phase)}.`,
-    support: (v) => `El soporte más cercano está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
-    resistance: (v) => `La resistencia más cercana está en ${v.t('price')}, a ${v.t('distance_pct')}.`,
-    inside_zone: (v) => `El precio está dentro de una ${v.w('kind', es.zoneKind)} (${v.t('low')} a ${v.t('high')}).`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `No hay plan de operación para la señal ${v.w('signal', es.action)}: ${v.w('reason', es.reason)}.`
-        : `No hay plan de operación: ${v.w('reason', es.reason)}.`,
-    plan: (v) =>
-      `El plan es operar ${v.w('direction', es.direction)}: entrada entre ${v.t('entry_low')} y ${v.t('entry_high')}, stop en ${v.t('stop')}, ${
-        v.has('target_2') ? `objetivos ${v.t('target_1')} y ${v.t('target_2')}` : `objetivo ${v.t('target_1')}`
-      } (riesgo/beneficio ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} tras costes` : ''}).`,
-    volatility: (v) => `La volatilidad (ATR) es del ${v.t('atr_pct')} del precio.`,
-    volume: (v) => `El volumen es ${v.t('ratio')} veces su media reciente.`,
-    patterns: (v) => `La última vela muestra: ${v.list('patterns', es.pattern).join(es.comma)}.`,
+  candles: ['vela', 'velas'],
+  bars: ['vela', 'velas'],
+  text: {
+    price: 'El precio está en {price}.',
+    price_change: 'El precio está en {price}, {change_pct} en la última vela.',
+    history: 'Todavía no hay historial suficiente para valorarlo.',
+    history_needed:
+      'No hay historial suficiente para valorarlo: {candles} {candles_noun}, la valoración necesita {needed}.',
+    signal_hold: 'La señal es {action}: {hold_reason}.',
+    signal_declined:
+      ' El plan para {declined} que descartó tiene una probabilidad del {probability_pct} de alcanzar el primer objetivo antes del stop, frente al {break_even_pct} necesario para cubrir costes.',
+    signal_expected:
+      'La señal es {action}: una probabilidad del {confidence_pct} de que su plan alcance el primer objetivo antes del stop, frente al {break_even_pct} necesario para cubrir costes; R esperado {expected_r} (de {expected_r_low} a {expected_r_high}).',
+    signal:
+      'La señal es {action}, con una probabilidad del {confidence_pct} de que su plan alcance el primer objetivo antes del stop.',
+    trend: 'La tendencia es {direction}.',
+    trend_adx: 'La tendencia es {direction} (ADX {adx}).',
+    momentum: 'El RSI está en {rsi}, {rsi_state}.',
+    momentum_macd: 'El RSI está en {rsi}, {rsi_state}; el MACD es {macd}.',
+    technical_rating: 'La calificación técnica es {rating} ({value}).',
+    fear_greed: 'El índice de miedo y codicia marca {score} ({zone}).',
+    regime_fresh: 'El mercado acaba de entrar en {phase}.',
+    regime: 'El mercado está en {phase} desde hace {bars} {bars_noun}.',
+    regime_change: 'El mercado acaba de pasar de {from} a {to}.',
+    support: 'El soporte más cercano está en {price}, a {distance_pct}.',
+    resistance: 'La resistencia más cercana está en {price}, a {distance_pct}.',
+    inside_zone: 'El precio está dentro de una {kind} ({low} a {high}).',
+    no_plan: 'No hay plan de operación: {reason}.',
+    no_plan_signal: 'No hay plan de operación para la señal {signal}: {reason}.',
+    plan: 'El plan es operar {direction}: entrada entre {entry_low} y {entry_high}, stop en {stop}, {targets} (riesgo/beneficio {risk_reward}{net}).',
+    plan_target: 'objetivo {target_1}',
+    plan_targets: 'objetivos {target_1} y {target_2}',
+    plan_net: ', {risk_reward_net} tras costes',
+    volatility: 'La volatilidad (ATR) es del {atr_pct} del precio.',
+    volume: 'El volumen es {ratio} veces su media reciente.',
+    patterns: 'La última vela muestra: {patterns}.',
+    rating_differs:
+      'La calificación técnica, un recuento de votos de indicadores, es {rating} ({value}); la señal {signal} pondera además el sentimiento, el riesgo y la fase del mercado, por eso difieren.',
+    rating_differs_factor: ' El factor que más pesó en contra del lado de la calificación: {factor}.',
+    rating_held:
+      'La calificación técnica, un recuento de votos de indicadores, es {rating} ({value}), y los factores de la señal se inclinan hacia el mismo lado; la señal es {signal} porque {gate}.',
+    phase_differs:
+      'Esta fase describe el ciclo más largo, por eso puede diferir de la tendencia {trend} a corto plazo.',
   },
 };
 
@@ -380,64 +398,53 @@ const de: Phrases = {
     risk: 'Risiko',
     cycle_phase: 'Marktphase',
   },
-  ratingDiffers: (v) =>
-    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}); das Signal ${v.w('signal', de.action)} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.` +
-    (v.has('factor') ? ` Am stärksten gegen die Seite des Ratings wog der Faktor ${v.w('factor', de.factor)}.` : ''),
-  ratingHeld: (v) =>
-    `Das technische Rating, eine Zählung von Indikatorstimmen, lautet ${v.w('rating', de.rating)} (${v.t('value')}), und die Faktoren des Signals neigen zur selben Seite; das Signal lautet ${v.w('signal', de.action)}, weil ${v.w('gate', de.gate)}.`,
   gate: {
     no_edge: 'der Plan auf dieser Seite nach Kosten keinen Vorteil hat',
     poor_reward: 'der Plan auf dieser Seite nach Kosten zu wenig Ertrag für sein Risiko bietet',
   },
-  phaseDiffers: (v) =>
-    `Diese Phase beschreibt den längeren Zyklus und kann daher vom kurzfristigen Trend (${v.w('trend', de.trend)}) abweichen.`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `Der Kurs liegt bei ${priceWithQuote(v)}, ${v.t('change_pct')} in der letzten Kerze.`
-        : `Der Kurs liegt bei ${priceWithQuote(v)}.`,
-    history: (v) =>
-      v.has('needed')
-        ? `Für eine Bewertung reicht die Historie nicht aus: ${v.t('candles')} ${v.t('candles') === '1' ? 'Kerze' : 'Kerzen'}, die Bewertung braucht ${v.t('needed')}.`
-        : 'Für eine Bewertung reicht die Historie noch nicht aus.',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `Das Signal lautet ${v.w('action', de.action)}: ${v.w('hold_reason', de.holdReason)}.` +
-          (v.has('declined')
-            ? ` Der verworfene Plan (${v.w('declined', de.action)}) erreicht das erste Ziel mit ${v.t('probability_pct')} Wahrscheinlichkeit vor dem Stopp; für den Break-even wären ${v.t('break_even_pct')} nötig.`
-            : '')
-        : v.has('expected_r')
-          ? `Das Signal lautet ${v.w('action', de.action)}: Mit ${v.t('confidence_pct')} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp, der Break-even nach Kosten liegt bei ${v.t('break_even_pct')}; erwartetes R ${v.t('expected_r')} (${v.t('expected_r_low')} bis ${v.t('expected_r_high')}).`
-          : `Das Signal lautet ${v.w('action', de.action)}; mit ${v.t('confidence_pct')} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp.`,
-    trend: (v) =>
-      v.has('adx')
-        ? `Der Trend ist ${v.w('direction', de.trend)} (ADX ${v.t('adx')}).`
-        : `Der Trend ist ${v.w('direction', de.trend)}.`,
-    momentum: (v) =>
-      `Der RSI steht bei ${v.t('rsi')} (${v.w('rsi_state', de.rsi)})${v.has('macd') ? `; der MACD ist ${v.w('macd', de.macd)}` : ''}.`,
-    technical_rating: (v) => `Das technische Rating lautet ${v.w('rating', de.rating)} (${v.t('value')}).`,
-    fear_greed: (v) => `Der Fear-&-Greed-Index steht bei ${v.t('score')} (${v.w('zone', de.zone)}).`,
-    regime: (v) =>
-      fresh(v)
-        ? `Der Markt ist soeben in die ${v.w('phase', de.phase)} eingetreten.`
-        : `Der Markt befindet sich seit ${v.t('bars')} ${v.n('bars') === 1 ? 'Kerze' : 'Kerzen'} in der ${v.w('phase', de.phase)}.`,
-    regime_change: (v) =>
-      `Der Markt ist soeben von der ${v.w('from', de.phase)} in die ${v.w('to', de.phase)} übergegangen.`,
-    support: (v) => `Die nächste Unterstützung liegt bei ${v.t('price')}, ${v.t('distance_pct')} entfernt.`,
-    resistance: (v) => `Der nächste Widerstand liegt bei ${v.t('price')}, ${v.t('distance_pct')} entfernt.`,
-    inside_zone: (v) =>
-      `Der Kurs liegt innerhalb einer ${v.w('kind', de.zoneKind)} (${v.t('low')} bis ${v.t('high')}).`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `Es gibt keinen Handelsplan für das Signal ${v.w('signal', de.action)}: ${v.w('reason', de.reason)}.`
-        : `Es gibt keinen Handelsplan: ${v.w('reason', de.reason)}.`,
-    plan: (v) =>
-      `Der Handelsplan ist ${v.w('direction', de.direction)}: Einstieg ${v.t('entry_low')} bis ${v.t('entry_high')}, Stop ${v.t('stop')}, ${
-        v.has('target_2') ? `Ziele ${v.t('target_1')} und ${v.t('target_2')}` : `Ziel ${v.t('target_1')}`
-      } (Chance/Risiko ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} nach Kosten` : ''}).`,
-    volatility: (v) => `Die Volatilität (ATR) beträgt ${v.t('atr_pct')} des Kurses.`,
-    volume: (v) => `Das Volumen liegt beim ${v.t('ratio')}-Fachen seines jüngsten Durchschnitts.`,
-    patterns: (v) => `Die letzte Kerze zeigt: ${v.list('patterns', de.pattern).join(de.comma)}.`,
+  candles: ['Kerze', 'Kerzen'],
+  bars: ['Kerze', 'Kerzen'],
+  text: {
+    price: 'Der Kurs liegt bei {price}.',
+    price_change: 'Der Kurs liegt bei {price}, {change_pct} in der letzten Kerze.',
+    history: 'Für eine Bewertung reicht die Historie noch nicht aus.',
+    history_needed:
+      'Für eine Bewertung reicht die Historie nicht aus: {candles} {candles_noun}, die Bewertung braucht {needed}.',
+    signal_hold: 'Das Signal lautet {action}: {hold_reason}.',
+    signal_declined:
+      ' Der verworfene Plan ({declined}) erreicht das erste Ziel mit {probability_pct} Wahrscheinlichkeit vor dem Stopp; für den Break-even wären {break_even_pct} nötig.',
+    signal_expected:
+      'Das Signal lautet {action}: Mit {confidence_pct} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp, der Break-even nach Kosten liegt bei {break_even_pct}; erwartetes R {expected_r} ({expected_r_low} bis {expected_r_high}).',
+    signal:
+      'Das Signal lautet {action}; mit {confidence_pct} Wahrscheinlichkeit erreicht der Plan das erste Ziel vor dem Stopp.',
+    trend: 'Der Trend ist {direction}.',
+    trend_adx: 'Der Trend ist {direction} (ADX {adx}).',
+    momentum: 'Der RSI steht bei {rsi} ({rsi_state}).',
+    momentum_macd: 'Der RSI steht bei {rsi} ({rsi_state}); der MACD ist {macd}.',
+    technical_rating: 'Das technische Rating lautet {rating} ({value}).',
+    fear_greed: 'Der Fear-&-Greed-Index steht bei {score} ({zone}).',
+    regime_fresh: 'Der Markt ist soeben in die {phase} eingetreten.',
+    regime: 'Der Markt befindet sich seit {bars} {bars_noun} in der {phase}.',
+    regime_change: 'Der Markt ist soeben von der {from} in die {to} übergegangen.',
+    support: 'Die nächste Unterstützung liegt bei {price}, {distance_pct} entfernt.',
+    resistance: 'Der nächste Widerstand liegt bei {price}, {distance_pct} entfernt.',
+    inside_zone: 'Der Kurs liegt innerhalb einer {kind} ({low} bis {high}).',
+    no_plan: 'Es gibt keinen Handelsplan: {reason}.',
+    no_plan_signal: 'Es gibt keinen Handelsplan für das Signal {signal}: {reason}.',
+    plan: 'Der Handelsplan ist {direction}: Einstieg {entry_low} bis {entry_high}, Stop {stop}, {targets} (Chance/Risiko {risk_reward}{net}).',
+    plan_target: 'Ziel {target_1}',
+    plan_targets: 'Ziele {target_1} und {target_2}',
+    plan_net: ', {risk_reward_net} nach Kosten',
+    volatility: 'Die Volatilität (ATR) beträgt {atr_pct} des Kurses.',
+    volume: 'Das Volumen liegt beim {ratio}-Fachen seines jüngsten Durchschnitts.',
+    patterns: 'Die letzte Kerze zeigt: {patterns}.',
+    rating_differs:
+      'Das technische Rating, eine Zählung von Indikatorstimmen, lautet {rating} ({value}); das Signal {signal} gewichtet zusätzlich Stimmung, Risiko und Marktphase, daher weichen beide voneinander ab.',
+    rating_differs_factor: ' Am stärksten gegen die Seite des Ratings wog der Faktor {factor}.',
+    rating_held:
+      'Das technische Rating, eine Zählung von Indikatorstimmen, lautet {rating} ({value}), und die Faktoren des Signals neigen zur selben Seite; das Signal lautet {signal}, weil {gate}.',
+    phase_differs:
+      'Diese Phase beschreibt den längeren Zyklus und kann daher vom kurzfristigen Trend ({trend}) abweichen.',
   },
 };
 
@@ -505,63 +512,52 @@ const fr: Phrases = {
     risk: 'risque',
     cycle_phase: 'phase du marché',
   },
-  ratingDiffers: (v) =>
-    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}) ; le signal ${v.w('signal', fr.action)} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.` +
-    (v.has('factor') ? ` Le facteur qui a le plus pesé contre le côté de la note : ${v.w('factor', fr.factor)}.` : ''),
-  ratingHeld: (v) =>
-    `La note technique, un décompte des votes des indicateurs, est ${v.w('rating', fr.rating)} (${v.t('value')}), et les facteurs du signal penchent du même côté ; le signal est ${v.w('signal', fr.action)} car ${v.w('gate', fr.gate)}.`,
   gate: {
     no_edge: "le plan de ce côté n'a pas d'avantage après frais",
     poor_reward: 'le plan de ce côté offre trop peu de gain pour son risque après frais',
   },
-  phaseDiffers: (v) =>
-    `Cette phase décrit le cycle long et peut donc différer de la tendance ${v.w('trend', fr.trend)} à court terme.`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `Le cours est à ${priceWithQuote(v)}, ${v.t('change_pct')} sur la dernière bougie.`
-        : `Le cours est à ${priceWithQuote(v)}.`,
-    history: (v) =>
-      v.has('needed')
-        ? `L'historique ne suffit pas pour l'évaluer : ${v.t('candles')} ${v.t('candles') === '1' ? 'bougie' : 'bougies'}, l'évaluation en demande ${v.t('needed')}.`
-        : "L'historique ne suffit pas encore pour l'évaluer.",
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `Le signal est ${v.w('action', fr.action)} : ${v.w('hold_reason', fr.holdReason)}.` +
-          (v.has('declined')
-            ? ` Le plan écarté (${v.w('declined', fr.action)}) a ${v.t('probability_pct')} de chances d'atteindre le premier objectif avant le stop, contre ${v.t('break_even_pct')} nécessaires pour être à l'équilibre.`
-            : '')
-        : v.has('expected_r')
-          ? `Le signal est ${v.w('action', fr.action)} : ${v.t('confidence_pct')} de chances que son plan atteigne le premier objectif avant le stop, contre ${v.t('break_even_pct')} pour être à l'équilibre après frais ; R attendu ${v.t('expected_r')} (de ${v.t('expected_r_low')} à ${v.t('expected_r_high')}).`
-          : `Le signal est ${v.w('action', fr.action)}, avec ${v.t('confidence_pct')} de chances que son plan atteigne le premier objectif avant le stop.`,
-    trend: (v) =>
-      v.has('adx')
-        ? `La tendance est ${v.w('direction', fr.trend)} (ADX ${v.t('adx')}).`
-        : `La tendance est ${v.w('direction', fr.trend)}.`,
-    momentum: (v) =>
-      `Le RSI est à ${v.t('rsi')} (${v.w('rsi_state', fr.rsi)})${v.has('macd') ? ` ; le MACD est ${v.w('macd', fr.macd)}` : ''}.`,
-    technical_rating: (v) => `La note technique est ${v.w('rating', fr.rating)} (${v.t('value')}).`,
-    fear_greed: (v) => `L'indice peur et avidité est à ${v.t('score')} (${v.w('zone', fr.zone)}).`,
-    regime: (v) =>
-      fresh(v)
-        ? `Le marché vient d'entrer en ${v.w('phase', fr.phase)}.`
-        : `Le marché est en ${v.w('phase', fr.phase)} depuis ${v.t('bars')} ${v.n('bars') === 1 ? 'bougie' : 'bougies'}.`,
-    regime_change: (v) => `Le marché vient de passer de la ${v.w('from', fr.phase)} à la ${v.w('to', fr.phase)}.`,
-    support: (v) => `Le support le plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
-    resistance: (v) => `La résistance la plus proche est à ${v.t('price')}, soit à ${v.t('distance_pct')}.`,
-    inside_zone: (v) =>
-      `Le cours est à l'intérieur d'une ${v.w('kind', fr.zoneKind)} (${v.t('low')} à ${v.t('high')}).`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `Il n'y a pas de plan de trading pour le signal ${v.w('signal', fr.action)} : ${v.w('reason', fr.reason)}.`
-        : `Il n'y a pas de plan de trading : ${v.w('reason', fr.reason)}.`,
-    plan: (v) =>
-      `Le plan est ${v.w('direction', fr.direction)} : entrée entre ${v.t('entry_low')} et ${v.t('entry_high')}, stop à ${v.t('stop')}, ${
-        v.has('target_2') ? `objectifs ${v.t('target_1')} et ${v.t('target_2')}` : `objectif ${v.t('target_1')}`
-      } (rapport gain/risque ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} après coûts` : ''}).`,
-    volatility: (v) => `La volatilité (ATR) représente ${v.t('atr_pct')} du cours.`,
-    volume: (v) => `Le volume atteint ${v.t('ratio')} fois sa moyenne récente.`,
-    patterns: (v) => `La dernière bougie montre : ${v.list('patterns', fr.pattern).join(fr.comma)}.`,
+  candles: ['bougie', 'bougies'],
+  bars: ['bougie', 'bougies'],
+  text: {
+    price: 'Le cours est à {price}.',
+    price_change: 'Le cours est à {price}, {change_pct} sur la dernière bougie.',
+    history: "L'historique ne suffit pas encore pour l'évaluer.",
+    history_needed:
+      "L'historique ne suffit pas pour l'évaluer : {candles} {candles_noun}, l'évaluation en demande {needed}.",
+    signal_hold: 'Le signal est {action} : {hold_reason}.',
+    signal_declined:
+      " Le plan écarté ({declined}) a {probability_pct} de chances d'atteindre le premier objectif avant le stop, contre {break_even_pct} nécessaires pour être à l'équilibre.",
+    signal_expected:
+      "Le signal est {action} : {confidence_pct} de chances que son plan atteigne le premier objectif avant le stop, contre {break_even_pct} pour être à l'équilibre après frais ; R attendu {expected_r} (de {expected_r_low} à {expected_r_high}).",
+    signal:
+      'Le signal est {action}, avec {confidence_pct} de chances que son plan atteigne le premier objectif avant le stop.',
+    trend: 'La tendance est {direction}.',
+    trend_adx: 'La tendance est {direction} (ADX {adx}).',
+    momentum: 'Le RSI est à {rsi} ({rsi_state}).',
+    momentum_macd: 'Le RSI est à {rsi} ({rsi_state}) ; le MACD est {macd}.',
+    technical_rating: 'La note technique est {rating} ({value}).',
+    fear_greed: "L'indice peur et avidité est à {score} ({zone}).",
+    regime_fresh: "Le marché vient d'entrer en {phase}.",
+    regime: 'Le marché est en {phase} depuis {bars} {bars_noun}.',
+    regime_change: 'Le marché vient de passer de la {from} à la {to}.',
+    support: 'Le support le plus proche est à {price}, soit à {distance_pct}.',
+    resistance: 'La résistance la plus proche est à {price}, soit à {distance_pct}.',
+    inside_zone: "Le cours est à l'intérieur d'une {kind} ({low} à {high}).",
+    no_plan: "Il n'y a pas de plan de trading : {reason}.",
+    no_plan_signal: "Il n'y a pas de plan de trading pour le signal {signal} : {reason}.",
+    plan: 'Le plan est {direction} : entrée entre {entry_low} et {entry_high}, stop à {stop}, {targets} (rapport gain/risque {risk_reward}{net}).',
+    plan_target: 'objectif {target_1}',
+    plan_targets: 'objectifs {target_1} et {target_2}',
+    plan_net: ', {risk_reward_net} après coûts',
+    volatility: 'La volatilité (ATR) représente {atr_pct} du cours.',
+    volume: 'Le volume atteint {ratio} fois sa moyenne récente.',
+    patterns: 'La dernière bougie montre : {patterns}.',
+    rating_differs:
+      "La note technique, un décompte des votes des indicateurs, est {rating} ({value}) ; le signal {signal} pondère aussi le sentiment, le risque et la phase du marché, d'où l'écart.",
+    rating_differs_factor: ' Le facteur qui a le plus pesé contre le côté de la note : {factor}.',
+    rating_held:
+      'La note technique, un décompte des votes des indicateurs, est {rating} ({value}), et les facteurs du signal penchent du même côté ; le signal est {signal} car {gate}.',
+    phase_differs: 'Cette phase décrit le cycle long et peut donc différer de la tendance {trend} à court terme.',
   },
 };
 
@@ -627,62 +623,52 @@ const pt: Phrases = {
     risk: 'risco',
     cycle_phase: 'fase do mercado',
   },
-  ratingDiffers: (v) =>
-    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}); o sinal ${v.w('signal', pt.action)} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.` +
-    (v.has('factor') ? ` O fator que mais pesou contra o lado da classificação: ${v.w('factor', pt.factor)}.` : ''),
-  ratingHeld: (v) =>
-    `A classificação técnica, uma contagem de votos de indicadores, é ${v.w('rating', pt.rating)} (${v.t('value')}), e os fatores do sinal apontam para o mesmo lado; o sinal é ${v.w('signal', pt.action)} porque ${v.w('gate', pt.gate)}.`,
   gate: {
     no_edge: 'o plano desse lado não tem vantagem depois dos custos',
     poor_reward: 'o plano desse lado oferece pouco retorno para o seu risco depois dos custos',
   },
-  phaseDiffers: (v) =>
-    `Esta fase descreve o ciclo mais longo, por isso pode diferir da tendência ${v.w('trend', pt.trend)} de curto prazo.`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `O preço está em ${priceWithQuote(v)}, ${v.t('change_pct')} no último candle.`
-        : `O preço está em ${priceWithQuote(v)}.`,
-    history: (v) =>
-      v.has('needed')
-        ? `Não há histórico suficiente para avaliá-lo: ${v.t('candles')} ${v.t('candles') === '1' ? 'candle' : 'candles'}, a avaliação precisa de ${v.t('needed')}.`
-        : 'Ainda não há histórico suficiente para avaliá-lo.',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `O sinal é ${v.w('action', pt.action)}: ${v.w('hold_reason', pt.holdReason)}.` +
-          (v.has('declined')
-            ? ` O plano descartado (${v.w('declined', pt.action)}) tem ${v.t('probability_pct')} de probabilidade de atingir o primeiro alvo antes do stop, contra ${v.t('break_even_pct')} necessários para empatar.`
-            : '')
-        : v.has('expected_r')
-          ? `O sinal é ${v.w('action', pt.action)}: ${v.t('confidence_pct')} de probabilidade de o plano atingir o primeiro alvo antes do stop, contra ${v.t('break_even_pct')} para empatar após custos; R esperado ${v.t('expected_r')} (de ${v.t('expected_r_low')} a ${v.t('expected_r_high')}).`
-          : `O sinal é ${v.w('action', pt.action)}, com ${v.t('confidence_pct')} de probabilidade de o plano atingir o primeiro alvo antes do stop.`,
-    trend: (v) =>
-      v.has('adx')
-        ? `A tendência é ${v.w('direction', pt.trend)} (ADX ${v.t('adx')}).`
-        : `A tendência é ${v.w('direction', pt.trend)}.`,
-    momentum: (v) =>
-      `O RSI está em ${v.t('rsi')} (${v.w('rsi_state', pt.rsi)})${v.has('macd') ? `; o MACD está ${v.w('macd', pt.macd)}` : ''}.`,
-    technical_rating: (v) => `A classificação técnica é ${v.w('rating', pt.rating)} (${v.t('value')}).`,
-    fear_greed: (v) => `O índice de medo e ganância está em ${v.t('score')} (${v.w('zone', pt.zone)}).`,
-    regime: (v) =>
-      fresh(v)
-        ? `O mercado acaba de entrar em ${v.w('phase', pt.phase)}.`
-        : `O mercado está em ${v.w('phase', pt.phase)} há ${v.t('bars')} ${v.n('bars') === 1 ? 'candle' : 'candles'}.`,
-    regime_change: (v) => `O mercado acabou de passar da ${v.w('from', pt.phase)} para a ${v.w('to', pt.phase)}.`,
-    support: (v) => `O suporte mais próximo está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
-    resistance: (v) => `A resistência mais próxima está em ${v.t('price')}, a ${v.t('distance_pct')} de distância.`,
-    inside_zone: (v) => `O preço está dentro de uma ${v.w('kind', pt.zoneKind)} (${v.t('low')} a ${v.t('high')}).`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `Não há plano de operação para o sinal ${v.w('signal', pt.action)}: ${v.w('reason', pt.reason)}.`
-        : `Não há plano de operação: ${v.w('reason', pt.reason)}.`,
-    plan: (v) =>
-      `O plano é operar ${v.w('direction', pt.direction)}: entrada entre ${v.t('entry_low')} e ${v.t('entry_high')}, stop em ${v.t('stop')}, ${
-        v.has('target_2') ? `alvos ${v.t('target_1')} e ${v.t('target_2')}` : `alvo ${v.t('target_1')}`
-      } (risco/retorno ${v.t('risk_reward')}${v.has('risk_reward_net') ? `, ${v.t('risk_reward_net')} após custos` : ''}).`,
-    volatility: (v) => `A volatilidade (ATR) é de ${v.t('atr_pct')} do preço.`,
-    volume: (v) => `O volume está em ${v.t('ratio')} vezes a sua média recente.`,
-    patterns: (v) => `O último candle mostra: ${v.list('patterns', pt.pattern).join(pt.comma)}.`,
+  candles: ['candle', 'candles'],
+  bars: ['candle', 'candles'],
+  text: {
+    price: 'O preço está em {price}.',
+    price_change: 'O preço está em {price}, {change_pct} no último candle.',
+    history: 'Ainda não há histórico suficiente para avaliá-lo.',
+    history_needed:
+      'Não há histórico suficiente para avaliá-lo: {candles} {candles_noun}, a avaliação precisa de {needed}.',
+    signal_hold: 'O sinal é {action}: {hold_reason}.',
+    signal_declined:
+      ' O plano descartado ({declined}) tem {probability_pct} de probabilidade de atingir o primeiro alvo antes do stop, contra {break_even_pct} necessários para empatar.',
+    signal_expected:
+      'O sinal é {action}: {confidence_pct} de probabilidade de o plano atingir o primeiro alvo antes do stop, contra {break_even_pct} para empatar após custos; R esperado {expected_r} (de {expected_r_low} a {expected_r_high}).',
+    signal:
+      'O sinal é {action}, com {confidence_pct} de probabilidade de o plano atingir o primeiro alvo antes do stop.',
+    trend: 'A tendência é {direction}.',
+    trend_adx: 'A tendência é {direction} (ADX {adx}).',
+    momentum: 'O RSI está em {rsi} ({rsi_state}).',
+    momentum_macd: 'O RSI está em {rsi} ({rsi_state}); o MACD está {macd}.',
+    technical_rating: 'A classificação técnica é {rating} ({value}).',
+    fear_greed: 'O índice de medo e ganância está em {score} ({zone}).',
+    regime_fresh: 'O mercado acaba de entrar em {phase}.',
+    regime: 'O mercado está em {phase} há {bars} {bars_noun}.',
+    regime_change: 'O mercado acabou de passar da {from} para a {to}.',
+    support: 'O suporte mais próximo está em {price}, a {distance_pct} de distância.',
+    resistance: 'A resistência mais próxima está em {price}, a {distance_pct} de distância.',
+    inside_zone: 'O preço está dentro de uma {kind} ({low} a {high}).',
+    no_plan: 'Não há plano de operação: {reason}.',
+    no_plan_signal: 'Não há plano de operação para o sinal {signal}: {reason}.',
+    plan: 'O plano é operar {direction}: entrada entre {entry_low} e {entry_high}, stop em {stop}, {targets} (risco/retorno {risk_reward}{net}).',
+    plan_target: 'alvo {target_1}',
+    plan_targets: 'alvos {target_1} e {target_2}',
+    plan_net: ', {risk_reward_net} após custos',
+    volatility: 'A volatilidade (ATR) é de {atr_pct} do preço.',
+    volume: 'O volume está em {ratio} vezes a sua média recente.',
+    patterns: 'O último candle mostra: {patterns}.',
+    rating_differs:
+      'A classificação técnica, uma contagem de votos de indicadores, é {rating} ({value}); o sinal {signal} também pondera sentimento, risco e fase do mercado, por isso os dois diferem.',
+    rating_differs_factor: ' O fator que mais pesou contra o lado da classificação: {factor}.',
+    rating_held:
+      'A classificação técnica, uma contagem de votos de indicadores, é {rating} ({value}), e os fatores do sinal apontam para o mesmo lado; o sinal é {signal} porque {gate}.',
+    phase_differs: 'Esta fase descreve o ciclo mais longo, por isso pode diferir da tendência {trend} de curto prazo.',
   },
 };
 
@@ -736,62 +722,48 @@ const ja: Phrases = {
     risk: 'リスク',
     cycle_phase: '市場局面',
   },
-  ratingDiffers: (v) =>
-    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。「${v.w('signal', ja.action)}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。` +
-    (v.has('factor') ? `評価の方向に最も強く逆らった要因は${v.w('factor', ja.factor)}です。` : ''),
-  ratingHeld: (v) =>
-    `テクニカル評価（指標の票の集計）は「${v.w('rating', ja.rating)}」（${v.t('value')}）で、シグナルの要因も同じ方向に傾いていますが、${v.w('gate', ja.gate)}ため、シグナルは「${v.w('signal', ja.action)}」です。`,
   gate: {
     no_edge: 'その方向のプランにはコスト控除後の優位性がない',
     poor_reward: 'その方向のプランはコスト控除後のリスクに対するリターンが小さすぎる',
   },
-  phaseDiffers: (v) =>
-    `この局面はより長い周期を表すため、短期の${v.w('trend', ja.trend)}トレンドと異なることがあります。`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `価格は${priceWithQuote(v)}、直近の足の騰落率は${v.t('change_pct')}です。`
-        : `価格は${priceWithQuote(v)}です。`,
-    history: (v) =>
-      v.has('needed')
-        ? `評価するには履歴が足りません（ローソク足${v.t('candles')}本、評価には${v.t('needed')}本が必要）。`
-        : '評価するにはまだ履歴が足りません。',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `シグナルは「${v.w('action', ja.action)}」です：${v.w('hold_reason', ja.holdReason)}。` +
-          (v.has('declined')
-            ? `見送った「${v.w('declined', ja.action)}」の計画が損切りより先に第一目標に達する確率は${v.t('probability_pct')}、損益分岐に必要な確率は${v.t('break_even_pct')}です。`
-            : '')
-        : v.has('expected_r')
-          ? `シグナルは「${v.w('action', ja.action)}」です。計画が損切りより先に第一目標に達する確率は${v.t('confidence_pct')}、コスト控除後の損益分岐は${v.t('break_even_pct')}、期待値は${v.t('expected_r')}R（${v.t('expected_r_low')}〜${v.t('expected_r_high')}）です。`
-          : `シグナルは「${v.w('action', ja.action)}」です。計画が損切りより先に第一目標に達する確率は${v.t('confidence_pct')}です。`,
-    trend: (v) =>
-      v.has('adx')
-        ? `トレンドは${v.w('direction', ja.trend)}です（ADX ${v.t('adx')}）。`
-        : `トレンドは${v.w('direction', ja.trend)}です。`,
-    momentum: (v) =>
-      `RSIは${v.t('rsi')}で${v.w('rsi_state', ja.rsi)}${v.has('macd') ? `、MACDは${v.w('macd', ja.macd)}` : ''}です。`,
-    technical_rating: (v) => `テクニカル評価は「${v.w('rating', ja.rating)}」（${v.t('value')}）です。`,
-    fear_greed: (v) => `恐怖・強欲指数は${v.t('score')}（${v.w('zone', ja.zone)}）です。`,
-    regime: (v) =>
-      fresh(v)
-        ? `市場は${v.w('phase', ja.phase)}局面に入ったところです。`
-        : `市場は${v.t('bars')}本前から${v.w('phase', ja.phase)}局面にあります。`,
-    regime_change: (v) => `市場は${v.w('from', ja.phase)}局面から${v.w('to', ja.phase)}局面に移行したところです。`,
-    support: (v) => `最も近いサポートは${v.t('price')}（${v.t('distance_pct')}先）です。`,
-    resistance: (v) => `最も近いレジスタンスは${v.t('price')}（${v.t('distance_pct')}先）です。`,
-    inside_zone: (v) => `価格は${v.w('kind', ja.zoneKind)}（${v.t('low')}〜${v.t('high')}）の内側にあります。`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `「${v.w('signal', ja.action)}」シグナルに対するトレードプランはありません：${v.w('reason', ja.reason)}。`
-        : `トレードプランはありません：${v.w('reason', ja.reason)}。`,
-    plan: (v) =>
-      `トレードプランは${v.w('direction', ja.direction)}：エントリー${v.t('entry_low')}〜${v.t('entry_high')}、ストップ${v.t('stop')}、${
-        v.has('target_2') ? `目標${v.t('target_1')}と${v.t('target_2')}` : `目標${v.t('target_1')}`
-      }（リスクリワード${v.t('risk_reward')}${v.has('risk_reward_net') ? `、コスト控除後${v.t('risk_reward_net')}` : ''}）です。`,
-    volatility: (v) => `ボラティリティ（ATR）は価格の${v.t('atr_pct')}です。`,
-    volume: (v) => `出来高は直近平均の${v.t('ratio')}倍です。`,
-    patterns: (v) => `直近の足のパターン：${v.list('patterns', ja.pattern).join(ja.comma)}。`,
+  text: {
+    price: '価格は{price}です。',
+    price_change: '価格は{price}、直近の足の騰落率は{change_pct}です。',
+    history: '評価するにはまだ履歴が足りません。',
+    history_needed: '評価するには履歴が足りません（ローソク足{candles}本、評価には{needed}本が必要）。',
+    signal_hold: 'シグナルは「{action}」です：{hold_reason}。',
+    signal_declined:
+      '見送った「{declined}」の計画が損切りより先に第一目標に達する確率は{probability_pct}、損益分岐に必要な確率は{break_even_pct}です。',
+    signal_expected:
+      'シグナルは「{action}」です。計画が損切りより先に第一目標に達する確率は{confidence_pct}、コスト控除後の損益分岐は{break_even_pct}、期待値は{expected_r}R（{expected_r_low}〜{expected_r_high}）です。',
+    signal: 'シグナルは「{action}」です。計画が損切りより先に第一目標に達する確率は{confidence_pct}です。',
+    trend: 'トレンドは{direction}です。',
+    trend_adx: 'トレンドは{direction}です（ADX {adx}）。',
+    momentum: 'RSIは{rsi}で{rsi_state}です。',
+    momentum_macd: 'RSIは{rsi}で{rsi_state}、MACDは{macd}です。',
+    technical_rating: 'テクニカル評価は「{rating}」（{value}）です。',
+    fear_greed: '恐怖・強欲指数は{score}（{zone}）です。',
+    regime_fresh: '市場は{phase}局面に入ったところです。',
+    regime: '市場は{bars}本前から{phase}局面にあります。',
+    regime_change: '市場は{from}局面から{to}局面に移行したところです。',
+    support: '最も近いサポートは{price}（{distance_pct}先）です。',
+    resistance: '最も近いレジスタンスは{price}（{distance_pct}先）です。',
+    inside_zone: '価格は{kind}（{low}〜{high}）の内側にあります。',
+    no_plan: 'トレードプランはありません：{reason}。',
+    no_plan_signal: '「{signal}」シグナルに対するトレードプランはありません：{reason}。',
+    plan: 'トレードプランは{direction}：エントリー{entry_low}〜{entry_high}、ストップ{stop}、{targets}（リスクリワード{risk_reward}{net}）です。',
+    plan_target: '目標{target_1}',
+    plan_targets: '目標{target_1}と{target_2}',
+    plan_net: '、コスト控除後{risk_reward_net}',
+    volatility: 'ボラティリティ（ATR）は価格の{atr_pct}です。',
+    volume: '出来高は直近平均の{ratio}倍です。',
+    patterns: '直近の足のパターン：{patterns}。',
+    rating_differs:
+      'テクニカル評価（指標の票の集計）は「{rating}」（{value}）です。「{signal}」シグナルはセンチメント、リスク、市場局面も加味するため、両者は異なります。',
+    rating_differs_factor: '評価の方向に最も強く逆らった要因は{factor}です。',
+    rating_held:
+      'テクニカル評価（指標の票の集計）は「{rating}」（{value}）で、シグナルの要因も同じ方向に傾いていますが、{gate}ため、シグナルは「{signal}」です。',
+    phase_differs: 'この局面はより長い周期を表すため、短期の{trend}トレンドと異なることがあります。',
   },
 };
 
@@ -845,63 +817,139 @@ const zh: Phrases = {
     risk: '风险',
     cycle_phase: '市场阶段',
   },
-  ratingDiffers: (v) =>
-    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}）；「${v.w('signal', zh.action)}」信号还考虑情绪、风险和市场阶段，因此两者不同。` +
-    (v.has('factor') ? `与评级方向相反、影响最大的因素是${v.w('factor', zh.factor)}。` : ''),
-  ratingHeld: (v) =>
-    `技术评级（指标投票的统计）为「${v.w('rating', zh.rating)}」（${v.t('value')}），信号的各因素也倾向同一方向，但${v.w('gate', zh.gate)}，因此信号为「${v.w('signal', zh.action)}」。`,
   gate: {
     no_edge: '该方向的计划扣除成本后没有优势',
     poor_reward: '该方向的计划扣除成本后回报相对风险过小',
   },
-  phaseDiffers: (v) => `该阶段反映更长的周期，因此可能与短期${v.w('trend', zh.trend)}趋势不同。`,
-  say: {
-    price: (v) =>
-      v.has('change_pct')
-        ? `价格为${priceWithQuote(v)}，最近一根K线涨跌幅为${v.t('change_pct')}。`
-        : `价格为${priceWithQuote(v)}。`,
-    history: (v) =>
-      v.has('needed')
-        ? `历史数据不足，无法评级：现有${v.t('candles')}根K线，评级需要${v.t('needed')}根。`
-        : '历史数据尚不足，无法评级。',
-    signal: (v) =>
-      v.t('action') === 'hold'
-        ? `信号为「${v.w('action', zh.action)}」：${v.w('hold_reason', zh.holdReason)}。` +
-          (v.has('declined')
-            ? `被放弃的「${v.w('declined', zh.action)}」计划在止损前到达第一目标的概率为${v.t('probability_pct')}，盈亏平衡所需概率为${v.t('break_even_pct')}。`
-            : '')
-        : v.has('expected_r')
-          ? `信号为「${v.w('action', zh.action)}」：计划在止损前到达第一目标的概率为${v.t('confidence_pct')}，扣除成本后的盈亏平衡概率为${v.t('break_even_pct')}；预期收益${v.t('expected_r')}R（${v.t('expected_r_low')}至${v.t('expected_r_high')}）。`
-          : `信号为「${v.w('action', zh.action)}」，计划在止损前到达第一目标的概率为${v.t('confidence_pct')}。`,
-    trend: (v) =>
-      v.has('adx') ? `趋势${v.w('direction', zh.trend)}（ADX ${v.t('adx')}）。` : `趋势${v.w('direction', zh.trend)}。`,
-    momentum: (v) =>
-      `RSI为${v.t('rsi')}，处于${v.w('rsi_state', zh.rsi)}区域${v.has('macd') ? `；MACD${v.w('macd', zh.macd)}` : ''}。`,
-    technical_rating: (v) => `技术评级为「${v.w('rating', zh.rating)}」（${v.t('value')}）。`,
-    fear_greed: (v) => `恐惧与贪婪指数为${v.t('score')}（${v.w('zone', zh.zone)}）。`,
-    regime: (v) =>
-      fresh(v)
-        ? `市场刚进入${v.w('phase', zh.phase)}阶段。`
-        : `市场处于${v.w('phase', zh.phase)}阶段已有${v.t('bars')}根K线。`,
-    regime_change: (v) => `市场刚从${v.w('from', zh.phase)}阶段转入${v.w('to', zh.phase)}阶段。`,
-    support: (v) => `最近的支撑位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
-    resistance: (v) => `最近的阻力位于${v.t('price')}（距离${v.t('distance_pct')}）。`,
-    inside_zone: (v) => `价格位于${v.w('kind', zh.zoneKind)}（${v.t('low')}至${v.t('high')}）之内。`,
-    no_plan: (v) =>
-      v.has('signal') && v.t('signal') !== 'hold'
-        ? `「${v.w('signal', zh.action)}」信号没有交易计划：${v.w('reason', zh.reason)}。`
-        : `没有交易计划：${v.w('reason', zh.reason)}。`,
-    plan: (v) =>
-      `交易计划为${v.w('direction', zh.direction)}：入场${v.t('entry_low')}至${v.t('entry_high')}，止损${v.t('stop')}，${
-        v.has('target_2') ? `目标${v.t('target_1')}和${v.t('target_2')}` : `目标${v.t('target_1')}`
-      }（盈亏比${v.t('risk_reward')}${v.has('risk_reward_net') ? `，扣除成本后${v.t('risk_reward_net')}` : ''}）。`,
-    volatility: (v) => `波动率（ATR）为价格的${v.t('atr_pct')}。`,
-    volume: (v) => `成交量为近期均值的${v.t('ratio')}倍。`,
-    patterns: (v) => `最近一根K线出现：${v.list('patterns', zh.pattern).join(zh.comma)}。`,
+  text: {
+    price: '价格为{price}。',
+    price_change: '价格为{price}，最近一根K线涨跌幅为{change_pct}。',
+    history: '历史数据尚不足，无法评级。',
+    history_needed: '历史数据不足，无法评级：现有{candles}根K线，评级需要{needed}根。',
+    signal_hold: '信号为「{action}」：{hold_reason}。',
+    signal_declined:
+      '被放弃的「{declined}」计划在止损前到达第一目标的概率为{probability_pct}，盈亏平衡所需概率为{break_even_pct}。',
+    signal_expected:
+      '信号为「{action}」：计划在止损前到达第一目标的概率为{confidence_pct}，扣除成本后的盈亏平衡概率为{break_even_pct}；预期收益{expected_r}R（{expected_r_low}至{expected_r_high}）。',
+    signal: '信号为「{action}」，计划在止损前到达第一目标的概率为{confidence_pct}。',
+    trend: '趋势{direction}。',
+    trend_adx: '趋势{direction}（ADX {adx}）。',
+    momentum: 'RSI为{rsi}，处于{rsi_state}区域。',
+    momentum_macd: 'RSI为{rsi}，处于{rsi_state}区域；MACD{macd}。',
+    technical_rating: '技术评级为「{rating}」（{value}）。',
+    fear_greed: '恐惧与贪婪指数为{score}（{zone}）。',
+    regime_fresh: '市场刚进入{phase}阶段。',
+    regime: '市场处于{phase}阶段已有{bars}根K线。',
+    regime_change: '市场刚从{from}阶段转入{to}阶段。',
+    support: '最近的支撑位于{price}（距离{distance_pct}）。',
+    resistance: '最近的阻力位于{price}（距离{distance_pct}）。',
+    inside_zone: '价格位于{kind}（{low}至{high}）之内。',
+    no_plan: '没有交易计划：{reason}。',
+    no_plan_signal: '「{signal}」信号没有交易计划：{reason}。',
+    plan: '交易计划为{direction}：入场{entry_low}至{entry_high}，止损{stop}，{targets}（盈亏比{risk_reward}{net}）。',
+    plan_target: '目标{target_1}',
+    plan_targets: '目标{target_1}和{target_2}',
+    plan_net: '，扣除成本后{risk_reward_net}',
+    volatility: '波动率（ATR）为价格的{atr_pct}。',
+    volume: '成交量为近期均值的{ratio}倍。',
+    patterns: '最近一根K线出现：{patterns}。',
+    rating_differs:
+      '技术评级（指标投票的统计）为「{rating}」（{value}）；「{signal}」信号还考虑情绪、风险和市场阶段，因此两者不同。',
+    rating_differs_factor: '与评级方向相反、影响最大的因素是{factor}。',
+    rating_held:
+      '技术评级（指标投票的统计）为「{rating}」（{value}），信号的各因素也倾向同一方向，但{gate}，因此信号为「{signal}」。',
+    phase_differs: '该阶段反映更长的周期，因此可能与短期{trend}趋势不同。',
   },
 };
 
 const PHRASES: Record<OverviewLocale, Phrases> = { en, es, de, fr, pt, ja, zh };
+
+/** A word table by the name of the value it translates. */
+type Words = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/**
+ * A sentence with its `{name}` slots filled: from `given` when it names the slot, else the value
+ * `name` translated by `words[name]` when `words` names it, else the value `name` as written for the
+ * locale ('' when the fact has none).
+ */
+function fill(template: string, v: Values, words: Words = {}, given: Readonly<Record<string, string>> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (Object.hasOwn(given, name)) return given[name];
+    return Object.hasOwn(words, name) ? v.w(name, words[name]) : v.t(name);
+  });
+}
+
+/** The singular or the plural of a noun after a count ('' where the locale says none). */
+function noun(n: Noun | undefined, one: boolean): string {
+  return n === undefined ? '' : one ? n[0] : n[1];
+}
+
+type Say = (v: Values, p: Phrases) => string;
+
+/** Each fact's sentence, the same for every locale: which variant, and what fills its slots. */
+const SAY: Record<FactId, Say> = {
+  price: (v, p) => fill(p.text[v.has('change_pct') ? 'price_change' : 'price'], v, {}, { price: priceWithQuote(v) }),
+  history: (v, p) =>
+    v.has('needed')
+      ? fill(p.text.history_needed, v, {}, { candles_noun: noun(p.candles, v.t('candles') === '1') })
+      : p.text.history,
+  signal: (v, p) =>
+    v.t('action') === 'hold'
+      ? fill(p.text.signal_hold, v, { action: p.action, hold_reason: p.holdReason }) +
+        (v.has('declined') ? fill(p.text.signal_declined, v, { declined: p.action }) : '')
+      : fill(p.text[v.has('expected_r') ? 'signal_expected' : 'signal'], v, { action: p.action }),
+  trend: (v, p) => fill(p.text[v.has('adx') ? 'trend_adx' : 'trend'], v, { direction: p.trend }),
+  momentum: (v, p) => fill(p.text[v.has('macd') ? 'momentum_macd' : 'momentum'], v, { rsi_state: p.rsi, macd: p.macd }),
+  technical_rating: (v, p) => fill(p.text.technical_rating, v, { rating: p.rating }),
+  fear_greed: (v, p) => fill(p.text.fear_greed, v, { zone: p.zone }),
+  regime: (v, p) =>
+    fresh(v)
+      ? fill(p.text.regime_fresh, v, { phase: p.phase })
+      : fill(p.text.regime, v, { phase: p.phase }, { bars_noun: noun(p.bars, v.n('bars') === 1) }),
+  regime_change: (v, p) => fill(p.text.regime_change, v, { from: p.phase, to: p.phase }),
+  support: (v, p) => fill(p.text.support, v),
+  resistance: (v, p) => fill(p.text.resistance, v),
+  inside_zone: (v, p) => fill(p.text.inside_zone, v, { kind: p.zoneKind }),
+  no_plan: (v, p) =>
+    fill(p.text[v.has('signal') && v.t('signal') !== 'hold' ? 'no_plan_signal' : 'no_plan'], v, {
+      signal: p.action,
+      reason: p.reason,
+    }),
+  plan: (v, p) =>
+    fill(
+      p.text.plan,
+      v,
+      { direction: p.direction },
+      {
+        targets: fill(p.text[v.has('target_2') ? 'plan_targets' : 'plan_target'], v),
+        net: v.has('risk_reward_net') ? fill(p.text.plan_net, v) : '',
+      },
+    ),
+  volatility: (v, p) => fill(p.text.volatility, v),
+  volume: (v, p) => fill(p.text.volume, v),
+  patterns: (v, p) => fill(p.text.patterns, v, {}, { patterns: v.list('patterns', p.pattern).join(p.comma) }),
+};
+
+/**
+ * The technical rating when it leans to another side than the signal: both stand, and why, naming
+ * the factor that pulled hardest from the rating's side when the fact has one; or, when the fact
+ * names a `gate`, a Hold whose factors lean the rating's way, held by its gate.
+ */
+function ratingDiffers(v: Values, p: Phrases): string {
+  if (v.has('gate')) return fill(p.text.rating_held, v, { rating: p.rating, signal: p.action, gate: p.gate });
+  return (
+    fill(p.text.rating_differs, v, { rating: p.rating, signal: p.action }) +
+    (v.has('factor') ? fill(p.text.rating_differs_factor, v, { factor: p.factor }) : '')
+  );
+}
+
+/**
+ * The sentence templates of a locale (its `text`), for checking the catalogs: every locale fills
+ * the same `{slots}` in a sentence as English does (the plural nouns aside).
+ */
+export function overviewTemplates(locale: OverviewLocale): Readonly<Record<string, string>> {
+  return PHRASES[locale].text;
+}
 
 /**
  * The overview locale for a requested locale tag: its primary subtag when supported
@@ -967,15 +1015,17 @@ export function renderOverview(facts: readonly Fact[], locale?: string | null): 
   const write = numberWriter(loc);
   const out: string[] = [];
   for (const fact of facts) {
-    if (!Object.hasOwn(p.say, fact.id)) continue;
+    if (!Object.hasOwn(SAY, fact.id)) continue;
     const v = valuesOf(fact, write);
     const differs = v.t('relation') === 'differs';
     if (fact.id === 'technical_rating' && differs) {
-      out.push(v.has('gate') ? p.ratingHeld(v) : p.ratingDiffers(v));
+      out.push(ratingDiffers(v, p));
       continue;
     }
-    out.push(p.say[fact.id](v));
-    if ((fact.id === 'regime' || fact.id === 'regime_change') && differs) out.push(p.phaseDiffers(v));
+    out.push(SAY[fact.id](v, p));
+    if ((fact.id === 'regime' || fact.id === 'regime_change') && differs) {
+      out.push(fill(p.text.phase_differs, v, { trend: p.trend }));
+    }
   }
   return out.join(p.sep);
 }

@@ -121,48 +121,31 @@ export function createMetrics(): Metrics {
       for (const byResult of cacheTable.values()) for (const s of byResult.values()) this.inc(s.labels, s.count);
     },
   });
-  const backlog = new Gauge<'job'>({
-    name: 'job_backlog',
-    help: 'Items a background job has waiting, by job.',
-    labelNames: ['job'],
-    registers,
-  });
-  const jobRuns = new Counter<'job'>({
-    name: 'jobs_run_total',
-    help: 'Runs of a background job that ended in this process (succeeded or failed), by job.',
-    labelNames: ['job'],
-    registers,
-  });
-  const jobFailures = new Counter<'job'>({
-    name: 'jobs_failed_total',
-    help: 'Runs of a background job that failed in this process, by job.',
-    labelNames: ['job'],
-    registers,
-  });
-  const jobLastRun = new Gauge<'job'>({
-    name: 'jobs_last_run_timestamp_seconds',
-    help: 'When the last run of a background job ended in this process (Unix seconds), by job.',
-    labelNames: ['job'],
-    registers,
-  });
-  const jobLastDuration = new Gauge<'job'>({
-    name: 'jobs_last_run_duration_seconds',
-    help: 'How long the last run of a background job took in this process, by job.',
-    labelNames: ['job'],
-    registers,
-  });
-  const scheduleMissing = new Gauge<'job'>({
-    name: 'jobs_schedule_missing',
-    help: "1 while a repeatable job's schedule was found missing from Redis and not yet re-created, else 0, by job.",
-    labelNames: ['job'],
-    registers,
-  });
-  const scheduleRecreated = new Counter<'job'>({
-    name: 'jobs_schedule_recreated_total',
-    help: "Times this process found a repeatable job's schedule missing and re-created it, by job.",
-    labelNames: ['job'],
-    registers,
-  });
+  // The job metrics: one label (`job`) each, in the order they are scraped.
+  const jobGauge = (name: string, help: string) => new Gauge<'job'>({ name, help, labelNames: ['job'], registers });
+  const jobCounter = (name: string, help: string) => new Counter<'job'>({ name, help, labelNames: ['job'], registers });
+  const backlog = jobGauge('job_backlog', 'Items a background job has waiting, by job.');
+  const jobRuns = jobCounter(
+    'jobs_run_total',
+    'Runs of a background job that ended in this process (succeeded or failed), by job.',
+  );
+  const jobFailures = jobCounter('jobs_failed_total', 'Runs of a background job that failed in this process, by job.');
+  const jobLastRun = jobGauge(
+    'jobs_last_run_timestamp_seconds',
+    'When the last run of a background job ended in this process (Unix seconds), by job.',
+  );
+  const jobLastDuration = jobGauge(
+    'jobs_last_run_duration_seconds',
+    'How long the last run of a background job took in this process, by job.',
+  );
+  const scheduleMissing = jobGauge(
+    'jobs_schedule_missing',
+    "1 while a repeatable job's schedule was found missing from Redis and not yet re-created, else 0, by job.",
+  );
+  const scheduleRecreated = jobCounter(
+    'jobs_schedule_recreated_total',
+    "Times this process found a repeatable job's schedule missing and re-created it, by job.",
+  );
   let readPool: (() => PoolSample) | null = null;
   new Gauge<'state'>({
     name: 'db_pool_connections',

@@ -248,43 +248,12 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX push_devices_user ON push_devices(user_id, active);
       CREATE TABLE alerts (
-        id ${t.text} PRIMARY KEY,
-        user_id ${t.text} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-        asset_id ${t.text} NOT NULL,
-        kind ${t.text} NOT NULL CHECK (kind IN ('price', 'zone', 'breakout', 'rsi', 'smart_zone', 'percent_change')),
-        timeframe ${t.text},
-        evaluates_as ${t.text},
-        target ${t.real} NOT NULL,
-        direction ${t.text} NOT NULL CHECK (direction IN ('above', 'below')),
-        zone_low ${t.real},
-        zone_high ${t.real},
-        reference ${t.real},
-        status ${t.text} NOT NULL CHECK (status IN ('active', 'triggered', 'expired', 'disabled')),
-        created_at ${t.int} NOT NULL,
-        updated_at ${t.int} NOT NULL,
-        armed_at ${t.int} NOT NULL,
-        expires_at ${t.int} NOT NULL,
-        triggered_at ${t.int},
-        trigger_value ${t.real},
-        trigger_candle ${t.int},
-        last_evaluated_open ${t.int}
+        ${alertColumns(t, " CHECK (kind IN ('price', 'zone', 'breakout', 'rsi', 'smart_zone', 'percent_change'))")}
       );
       CREATE INDEX alerts_user ON alerts(user_id, created_at);
       CREATE INDEX alerts_status ON alerts(status, asset_id);
       CREATE TABLE push_outbox (
-        id ${t.serial},
-        idempotency_key ${t.text} NOT NULL,
-        device_id ${t.text} NOT NULL REFERENCES push_devices(id) ON DELETE CASCADE,
-        user_id ${t.text} NOT NULL,
-        category ${t.text} NOT NULL,
-        payload ${t.text} NOT NULL,
-        created_at ${t.int} NOT NULL,
-        next_attempt_at ${t.int} NOT NULL,
-        attempts ${t.int} NOT NULL DEFAULT 0,
-        delivered_at ${t.int},
-        dropped_at ${t.int},
-        last_error ${t.text},
-        UNIQUE (idempotency_key, device_id)
+        ${outboxColumns(t, 'device_id', 'push_devices')}
       );
       CREATE INDEX push_outbox_pending ON push_outbox(next_attempt_at) WHERE delivered_at IS NULL AND dropped_at IS NULL;
       CREATE INDEX push_outbox_device ON push_outbox(device_id);
@@ -595,19 +564,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX webhook_notices_created ON webhook_notices(created_at);
       CREATE TABLE webhook_outbox (
-        id ${t.serial},
-        idempotency_key ${t.text} NOT NULL,
-        webhook_id ${t.text} NOT NULL REFERENCES alert_webhooks(id) ON DELETE CASCADE,
-        user_id ${t.text} NOT NULL,
-        category ${t.text} NOT NULL,
-        payload ${t.text} NOT NULL,
-        created_at ${t.int} NOT NULL,
-        next_attempt_at ${t.int} NOT NULL,
-        attempts ${t.int} NOT NULL DEFAULT 0,
-        delivered_at ${t.int},
-        dropped_at ${t.int},
-        last_error ${t.text},
-        UNIQUE (idempotency_key, webhook_id)
+        ${outboxColumns(t, 'webhook_id', 'alert_webhooks')}
       );
       CREATE INDEX webhook_outbox_pending ON webhook_outbox(next_attempt_at)
         WHERE delivered_at IS NULL AND dropped_at IS NULL;
@@ -699,19 +656,38 @@ export function alertKindCheck(engine: Engine, kinds: readonly string[]): string
 }
 
 /**
- * The SQLite alerts table of migration 5 without its written-in kind list (SQLite's documented
- * rebuild: a new table, the rows copied, the old one dropped, the new one renamed, its indexes and
- * the webhook trigger of migration 14 made again). No step since 5 changed the table's columns, so
- * the rows copy column for column. Nothing references `alerts`, so dropping it touches no other
- * table.
+ * The columns of an outbox (migration 5's `push_outbox`, migration 14's `webhook_outbox`): a row per
+ * notice and receiver, `key` naming the receiver, a row of `receivers`. The two outboxes are one
+ * schema, drained by one delivery pipeline through one set of queries (`storage/sql/outbox.ts`,
+ * `receivers.ts`); the SQL each migration runs is what it was.
  */
-function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
-  return `
-      CREATE TABLE alerts_rebuilt (
-        id ${t.text} PRIMARY KEY,
+function outboxColumns(t: ColumnTypes, key: string, receivers: string): string {
+  return `id ${t.serial},
+        idempotency_key ${t.text} NOT NULL,
+        ${key} ${t.text} NOT NULL REFERENCES ${receivers}(id) ON DELETE CASCADE,
+        user_id ${t.text} NOT NULL,
+        category ${t.text} NOT NULL,
+        payload ${t.text} NOT NULL,
+        created_at ${t.int} NOT NULL,
+        next_attempt_at ${t.int} NOT NULL,
+        attempts ${t.int} NOT NULL DEFAULT 0,
+        delivered_at ${t.int},
+        dropped_at ${t.int},
+        last_error ${t.text},
+        UNIQUE (idempotency_key, ${key})`;
+}
+
+/**
+ * The columns of the alerts table as migration 5 made them, `kind` followed by `kindCheck` (the
+ * kind list migration 5 wrote in; nothing in the SQLite rebuild of migration 18). One text for both,
+ * so the rebuild's `INSERT ... SELECT *` copies the rows into the same columns in the same order;
+ * the SQL each migration runs is what it was (the checksums are unchanged).
+ */
+function alertColumns(t: ColumnTypes, kindCheck: string): string {
+  return `id ${t.text} PRIMARY KEY,
         user_id ${t.text} NOT NULL REFERENCES users(id) ON DELETE CASCADE,
         asset_id ${t.text} NOT NULL,
-        kind ${t.text} NOT NULL,
+        kind ${t.text} NOT NULL${kindCheck},
         timeframe ${t.text},
         evaluates_as ${t.text},
         target ${t.real} NOT NULL,
@@ -727,7 +703,20 @@ function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
         triggered_at ${t.int},
         trigger_value ${t.real},
         trigger_candle ${t.int},
-        last_evaluated_open ${t.int}
+        last_evaluated_open ${t.int}`;
+}
+
+/**
+ * The SQLite alerts table of migration 5 without its written-in kind list (SQLite's documented
+ * rebuild: a new table, the rows copied, the old one dropped, the new one renamed, its indexes and
+ * the webhook trigger of migration 14 made again). No step since 5 changed the table's columns, so
+ * the rows copy column for column. Nothing references `alerts`, so dropping it touches no other
+ * table.
+ */
+function rebuildAlertsWithoutKindCheck(t: ColumnTypes): string {
+  return `
+      CREATE TABLE alerts_rebuilt (
+        ${alertColumns(t, '')}
       );
       INSERT INTO alerts_rebuilt SELECT * FROM alerts;
       DROP TABLE alerts;
