@@ -70,6 +70,41 @@ interface WordLists {
 /** The word tables in one language: each list's values with their word (a catalog's `words`). */
 export type Words = { readonly [List in keyof WordLists]: Readonly<Record<WordLists[List], string>> };
 
+/** One value's word in each of the seven languages (a missing language is a type error). */
+type Translations = Readonly<Record<Locale, string>>;
+
+/**
+ * Values two lists share, said the same in both: a plan and a signal lacking history, momentum as a
+ * factor of the signal and as a component of Fear & Greed, a breakout as a factor and as an alert.
+ */
+const INSUFFICIENT_DATA: Translations = {
+  en: 'not enough history',
+  es: 'historial insuficiente',
+  de: 'zu wenig Historie',
+  fr: 'historique insuffisant',
+  pt: 'histórico insuficiente',
+  ja: '履歴が不足',
+  zh: '历史数据不足',
+};
+const MOMENTUM: Translations = {
+  en: 'momentum',
+  es: 'momentum',
+  de: 'Momentum',
+  fr: 'momentum',
+  pt: 'momentum',
+  ja: 'モメンタム',
+  zh: '动量',
+};
+const BREAKOUT: Translations = {
+  en: 'breakout',
+  es: 'ruptura',
+  de: 'Ausbruch',
+  fr: 'cassure',
+  pt: 'rompimento',
+  ja: 'ブレイクアウト',
+  zh: '突破',
+};
+
 /**
  * Every word list once, each value with its word in the seven languages side by side, so a
  * translator reads a word's translations together and a maintainer adds a word in one place. The
@@ -79,7 +114,7 @@ export type Words = { readonly [List in keyof WordLists]: Readonly<Record<WordLi
  * glossary; "Pro" and "Elite" stay the product's names in every language.
  */
 export const WORDS: {
-  readonly [List in keyof WordLists]: Readonly<Record<WordLists[List], Readonly<Record<Locale, string>>>>;
+  readonly [List in keyof WordLists]: Readonly<Record<WordLists[List], Translations>>;
 } = {
   tiers: {
     free: { en: 'free', es: 'gratuito', de: 'kostenlos', fr: 'gratuit', pt: 'gratuito', ja: '無料', zh: '免费' },
@@ -114,15 +149,7 @@ export const WORDS: {
       ja: 'トレンドなし',
       zh: '没有趋势',
     },
-    insufficient_data: {
-      en: 'not enough history',
-      es: 'historial insuficiente',
-      de: 'zu wenig Historie',
-      fr: 'historique insuffisant',
-      pt: 'histórico insuficiente',
-      ja: '履歴が不足',
-      zh: '历史数据不足',
-    },
+    insufficient_data: INSUFFICIENT_DATA,
     atr_warmup: {
       en: 'volatility still warming up',
       es: 'la volatilidad aún se está calculando',
@@ -179,15 +206,7 @@ export const WORDS: {
     },
   },
   signalReasons: {
-    insufficient_data: {
-      en: 'not enough history',
-      es: 'historial insuficiente',
-      de: 'zu wenig Historie',
-      fr: 'historique insuffisant',
-      pt: 'histórico insuficiente',
-      ja: '履歴が不足',
-      zh: '历史数据不足',
-    },
+    insufficient_data: INSUFFICIENT_DATA,
     no_edge: {
       en: 'no edge after costs',
       es: 'sin ventaja tras costes',
@@ -217,15 +236,7 @@ export const WORDS: {
       ja: 'トレンド',
       zh: '趋势',
     },
-    momentum: {
-      en: 'momentum',
-      es: 'momentum',
-      de: 'Momentum',
-      fr: 'momentum',
-      pt: 'momentum',
-      ja: 'モメンタム',
-      zh: '动量',
-    },
+    momentum: MOMENTUM,
     sentiment: {
       en: 'sentiment',
       es: 'sentimiento',
@@ -235,15 +246,7 @@ export const WORDS: {
       ja: 'センチメント',
       zh: '情绪',
     },
-    breakout: {
-      en: 'breakout',
-      es: 'ruptura',
-      de: 'Ausbruch',
-      fr: 'cassure',
-      pt: 'rompimento',
-      ja: 'ブレイクアウト',
-      zh: '突破',
-    },
+    breakout: BREAKOUT,
     risk: {
       en: 'risk',
       es: 'riesgo',
@@ -320,15 +323,7 @@ export const WORDS: {
       ja: 'ボラティリティ',
       zh: '波动率',
     },
-    momentum: {
-      en: 'momentum',
-      es: 'momentum',
-      de: 'Momentum',
-      fr: 'momentum',
-      pt: 'momentum',
-      ja: 'モメンタム',
-      zh: '动量',
-    },
+    momentum: MOMENTUM,
     volume: {
       en: 'volume',
       es: 'volumen',
@@ -604,15 +599,7 @@ export const WORDS: {
       ja: 'ゾーン',
       zh: '区域',
     },
-    breakout: {
-      en: 'breakout',
-      es: 'ruptura',
-      de: 'Ausbruch',
-      fr: 'cassure',
-      pt: 'rompimento',
-      ja: 'ブレイクアウト',
-      zh: '突破',
-    },
+    breakout: BREAKOUT,
     rsi: {
       en: 'RSI',
       es: 'RSI',
