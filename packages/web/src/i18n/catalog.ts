@@ -1,52 +1,4 @@
-import type {
-  AnalysisResponse,
-  AssetListRow,
-  CandlePatternName,
-  Notification,
-  PositionAnalysis,
-  ScreenerResponse,
-  SignalFactor,
-  SignalList,
-  SignalSortName,
-  TierName,
-  UserConnection,
-} from '@marketlens/contract';
-
-type Analysis = AnalysisResponse;
-type Action = Analysis['signal']['action'];
-type Direction = NonNullable<Analysis['zone']['direction']>;
-type PlanReason = NonNullable<Analysis['zone']['reason']>;
-type SignalReason = NonNullable<Analysis['signal']['reason']>;
-type FearGreedZone = NonNullable<Analysis['fear_greed']['zone']>;
-type FearGreedComponent = Analysis['fear_greed']['components'][number]['name'];
-type Phase = NonNullable<Analysis['regime']['phase']>;
-type ZoneKind = Analysis['levels']['zones'][number]['kind'];
-type AssetClass = AssetListRow['asset_class'];
-type Trend = SignalList['rows'][number]['trend'];
-type BreakoutDirection = ScreenerResponse['breakouts'][number]['direction'];
-type AlertKind = Notification['kind'];
-type AlertStatus = Notification['status'];
-type SyncStatus = UserConnection['sync']['status'];
-type Thesis = PositionAnalysis['thesis_status'];
-type PositionWarning = PositionAnalysis['warnings'][number];
-
-/**
- * The ten controls of the signal list (`/v2/config`'s `signals.controls`, core's `SIGNAL_CONTROLS`);
- * `i18n.test.ts` checks this list against core's.
- */
-export const SIGNAL_CONTROL_NAMES = [
-  'direction',
-  'min_confidence',
-  'trend',
-  'rsi_band',
-  'breakout',
-  'volume_surge',
-  'fear_greed_zone',
-  'near_zone',
-  'pattern',
-  'sort',
-] as const;
-export type SignalControlName = (typeof SIGNAL_CONTROL_NAMES)[number];
+import type { Words } from './words.js';
 
 /**
  * Every text of the page outside the narrative (which the server writes), in one language. Each
@@ -65,32 +17,11 @@ export interface Catalog {
     signIn: string;
     who: (email: string, tier: string) => string;
   };
-  /** Words of the analysis and the account as the API spells them (`extreme_greed`, `stop_wrong_side`). */
-  words: {
-    tiers: Record<TierName, string>;
-    actions: Record<Action, string>;
-    directions: Record<Direction, string>;
-    planReasons: Record<PlanReason, string>;
-    signalReasons: Record<SignalReason, string>;
-    factors: Record<SignalFactor, string>;
-    fearGreedZones: Record<FearGreedZone, string>;
-    fearGreedComponents: Record<FearGreedComponent, string>;
-    phases: Record<Phase, string>;
-    zoneKinds: Record<ZoneKind, string>;
-    assetClasses: Record<AssetClass, string>;
-    trends: Record<Trend, string>;
-    breakouts: Record<BreakoutDirection | 'any', string>;
-    patterns: Record<CandlePatternName, string>;
-    alertKinds: Record<AlertKind, string>;
-    alertStatuses: Record<AlertStatus, string>;
-    syncStatuses: Record<SyncStatus, string>;
-    thesis: Record<Thesis, string>;
-    warnings: Record<PositionWarning, string>;
-    sorts: Record<SignalSortName, string>;
-    signalControls: Record<SignalControlName, string>;
-    /** What each control does, the hint on its label. */
-    signalControlHints: Record<SignalControlName, string>;
-  };
+  /**
+   * Words of the analysis and the account as the API spells them (`extreme_greed`,
+   * `stop_wrong_side`): each language's column of the one table of every word list, `WORDS`.
+   */
+  words: Words;
   asset: {
     signal: string;
     confidence: string;

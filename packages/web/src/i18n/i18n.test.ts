@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { OVERVIEW_LOCALES } from '../../../core/src/overview/render.js';
 import { SIGNAL_CONTROLS } from '../../../core/src/screeners/signal-list.js';
 import { LOCALES } from '../locale.js';
-import { SIGNAL_CONTROL_NAMES } from './catalog.js';
 import { CATALOGS, word } from './catalogs.js';
 import { en } from './en.js';
+import { SIGNAL_CONTROL_NAMES, WORDS, wordsIn } from './words.js';
 
 type Entry = string | ((...args: never[]) => string) | { [key: string]: Entry };
 
@@ -57,6 +57,24 @@ describe('the page text catalogs', () => {
       }
     });
   }
+
+  it("reads each language's words out of the one table, a word in each of the seven for every value", () => {
+    let values = 0;
+    for (const [list, table] of Object.entries(WORDS)) {
+      for (const [value, words] of Object.entries(table as Record<string, Record<string, string>>)) {
+        values++;
+        expect(Object.keys(words).sort(), `${list}.${value}`).toEqual([...LOCALES].sort());
+        for (const locale of LOCALES) {
+          const own = (CATALOGS[locale].words as Record<string, Record<string, string>>)[list][value];
+          expect(own, `${locale} ${list}.${value}`).toBe(words[locale]);
+        }
+      }
+    }
+    // Every list and value walked (the 22 lists hold 113 values today).
+    expect(Object.keys(WORDS).length).toBeGreaterThanOrEqual(22);
+    expect(values).toBeGreaterThanOrEqual(113);
+    expect(wordsIn('de').fearGreedZones.extreme_greed).toBe('extreme Gier');
+  });
 
   it("has a word for every value of the contract's enums", () => {
     for (const t of Object.values(CATALOGS)) {
