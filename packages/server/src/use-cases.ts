@@ -12,6 +12,7 @@ import { pilotAdminUseCases } from './pilot/admin.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
 import { pilotEligible } from './promotions/eligibility.js';
+import { promotionAdminUseCases } from './promotions/admin.js';
 import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
 
@@ -39,6 +40,7 @@ export function createUseCases(deps: AppDeps) {
       ...oauthAdminUseCases(deps),
       ...keyAdminUseCases(deps),
       ...pilotAdminUseCases(deps),
+      ...promotionAdminUseCases(deps),
     },
   };
 }
