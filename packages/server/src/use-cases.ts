@@ -11,8 +11,8 @@ import { marketUseCases } from './market/use-cases.js';
 import { pilotAdminUseCases } from './pilot/admin.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
-import { pilotEligible } from './promotions/eligibility.js';
 import { promotionAdminUseCases } from './promotions/admin.js';
+import { pilotEligible } from './promotions/eligibility.js';
 import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
 

@@ -9,7 +9,7 @@ import {
   promotionWire,
 } from '@marketlens/contract';
 import { exchangeCatalogEntry } from '@marketlens/exchanges';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../platform/errors/app-error.js';
 import type {
   CampaignRecord,
