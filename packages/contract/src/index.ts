@@ -33,6 +33,7 @@ export * from './operations.js';
 export * from './pilot/requests.js';
 export * from './pilot/responses.js';
 export * from './pilot/serialize.js';
+export * from './promotions/admin.js';
 export * from './promotions/requests.js';
 export * from './promotions/responses.js';
 export * from './promotions/serialize.js';

@@ -95,6 +95,14 @@ import {
   TrackRecordInput,
 } from './market/track-record.js';
 import { PilotSpectateSchema, PilotTrackRecordSchema } from './pilot/responses.js';
+import {
+  AdminCampaignSchema,
+  AdminCreateCampaignInput,
+  AdminCreatePromotionInput,
+  AdminInvitationSchema,
+  AdminInviteInput,
+  AdminPromotionSchema,
+} from './promotions/admin.js';
 import { PromotionConnectionParams, PromotionSignUpWithUIDSchema } from './promotions/requests.js';
 import {
   CampaignSchema,
@@ -414,6 +422,41 @@ export const OPERATIONS = {
     'admin',
     AdminOAuthClientRef,
     AdminOAuthClientRemovedSchema,
+  ),
+  'admin.promotions': read(
+    'Every promotion, oldest first, with its invited and claimed counts',
+    'admin',
+    NoInput,
+    z.array(AdminPromotionSchema),
+  ),
+  'admin.createPromotion': change(
+    'write',
+    "Publishes an exchange's promotion (one per exchange)",
+    'admin',
+    AdminCreatePromotionInput,
+    AdminPromotionSchema,
+    { idempotent: false },
+  ),
+  'admin.campaigns': read(
+    'Every campaign, closed ones too, by registration close',
+    'admin',
+    NoInput,
+    z.array(AdminCampaignSchema),
+  ),
+  'admin.createCampaign': change(
+    'write',
+    'Publishes a campaign banner, live until its registration closes',
+    'admin',
+    AdminCreateCampaignInput,
+    AdminCampaignSchema,
+    { idempotent: false },
+  ),
+  'admin.invite': change(
+    'write',
+    "Invites an account to an exchange's promotion (again: nothing changes)",
+    'admin',
+    AdminInviteInput,
+    AdminInvitationSchema,
   ),
 } as const satisfies Record<string, OperationDeclaration>;
 

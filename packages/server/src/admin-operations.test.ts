@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, harness } from '../test/support/harness.js';
 import { invokeOperation } from './operations.js';
 import { type Actor, type AppDeps, DEFAULT_CONFIG } from './platform/deps.js';
+import { PromotionAdminError } from './promotions/promotions.js';
 import { createUseCases, type UseCases } from './use-cases.js';
 
 /**
@@ -58,15 +59,40 @@ const INPUT: Record<string, Record<string, unknown>> = {
   'admin.enableUser': { user: EMAIL },
   'admin.oauthClients': {},
   'admin.removeOAuthClient': { client_id: 'client-1' },
+  'admin.promotions': {},
+  'admin.createPromotion': {
+    connection_id: 'bybit',
+    title: 'T',
+    description: 'D',
+    promotional_value: '30 days of Pro',
+  },
+  'admin.campaigns': {},
+  'admin.createCampaign': {
+    id: 'spring-cup',
+    url: 'https://example.com/c',
+    video_url: 'https://example.com/v.mp4',
+    registration_close: '2099-01-01T00:00:00Z',
+    exchange_icon_url: 'https://example.com/i.svg',
+    exchange_icon_alt: 'Bybit',
+  },
+  'admin.invite': { user: EMAIL, promotion: 'bybit' },
 };
 
 /** The admin operations that name no user. */
-const NO_USER = new Set(['admin.users', 'admin.oauthClients', 'admin.removeOAuthClient']);
+const NO_USER = new Set([
+  'admin.users',
+  'admin.oauthClients',
+  'admin.removeOAuthClient',
+  'admin.promotions',
+  'admin.createPromotion',
+  'admin.campaigns',
+  'admin.createCampaign',
+]);
 
 const ADMIN_IDS = (Object.keys(OPERATIONS) as OperationId[]).filter((id) => OPERATIONS[id].caller === 'admin');
 
 describe('admin operations', () => {
-  it('are the fifteen of the admin commands, each with an input here', () => {
+  it('are the twenty of the admin commands, each with an input here', () => {
     expect(ADMIN_IDS.sort()).toEqual(Object.keys(INPUT).sort());
   });
 
@@ -76,6 +102,7 @@ describe('admin operations', () => {
     expect(await refusal(invokeOperation(useCases, anonymous, id, INPUT[id]))).toBe('Unauthorized');
     expect(await h.storage.users.byId(userId)).toEqual(before);
     expect(await h.storage.apiKeys.listByUser(userId)).toEqual([]);
+    expect([await h.storage.promotions.list(), await h.storage.campaigns.list()]).toEqual([[], []]);
   });
 
   it.each(ADMIN_IDS.filter((id) => !NO_USER.has(id)))('%s: an unknown user is NotFound', async (id) => {
@@ -217,5 +244,71 @@ describe('admin operations', () => {
     });
     expect(await asOperator('admin.oauthClients', {})).toEqual([]);
     expect(await refusal(asOperator('admin.removeOAuthClient', { client_id: 'client-1' }))).toBe('NotFound');
+  });
+
+  it('admin.createPromotion, admin.invite and admin.promotions: what the declaration says; refusals carry their reason', async () => {
+    const created = await asOperator('admin.createPromotion', INPUT['admin.createPromotion']);
+    expect(OPERATIONS['admin.createPromotion'].output.parse(created)).toEqual(created);
+    expect(created).toMatchObject({ connection_id: 'bybit', partner_name: 'Bybit', invited: 0, claimed: 0 });
+    const reasonOf = (run: Promise<unknown>) =>
+      run.then(
+        () => 'succeeded',
+        (err: unknown) => (err instanceof PromotionAdminError ? `${err.name} ${err.reason}` : String(err)),
+      );
+    expect(await reasonOf(asOperator('admin.createPromotion', INPUT['admin.createPromotion']))).toBe(
+      'InvalidRequest exists',
+    );
+    expect(
+      await reasonOf(
+        asOperator('admin.createPromotion', { ...INPUT['admin.createPromotion'], connection_id: 'nowhere' }),
+      ),
+    ).toBe('UnknownExchange unknown_exchange');
+    expect(await refusal(asOperator('admin.createPromotion', { ...INPUT['admin.createPromotion'], title: '' }))).toBe(
+      'InvalidRequest',
+    );
+    const invited = await asOperator('admin.invite', { user: 'OPS@example.com', promotion: 'bybit' });
+    expect(OPERATIONS['admin.invite'].output.parse(invited)).toEqual(invited);
+    expect(invited).toEqual({
+      user: { id: userId, email: EMAIL },
+      promotion: { id: (created as { id: string }).id, connection_id: 'bybit', title: 'T' },
+      created: true,
+      invited_at: h.clock.now,
+      claimed: false,
+    });
+    expect(await asOperator('admin.invite', { user: userId, promotion: 'bybit' })).toMatchObject({ created: false });
+    expect(await reasonOf(asOperator('admin.invite', { user: EMAIL, promotion: 'okx' }))).toBe(
+      'PromotionNotFound unknown_promotion',
+    );
+    const listed = await asOperator('admin.promotions', {});
+    expect(OPERATIONS['admin.promotions'].output.parse(listed)).toEqual(listed);
+    expect(listed).toEqual([{ ...(created as object), invited: 1 }]);
+  });
+
+  it('admin.createCampaign and admin.campaigns: live until registration closes; a taken id or a past close is refused', async () => {
+    const created = await asOperator('admin.createCampaign', INPUT['admin.createCampaign']);
+    expect(OPERATIONS['admin.createCampaign'].output.parse(created)).toEqual(created);
+    expect(created).toMatchObject({
+      id: 'spring-cup',
+      registration_close: '2099-01-01T00:00:00.000Z',
+      web_banner_video_position: 'center',
+      created_at: h.clock.now,
+      live: true,
+    });
+    const reasonOf = (input: Record<string, unknown>) =>
+      asOperator('admin.createCampaign', { ...INPUT['admin.createCampaign'], ...input }).then(
+        () => 'succeeded',
+        (err: unknown) => (err instanceof PromotionAdminError ? `${err.name} ${err.reason}` : String(err)),
+      );
+    expect(await reasonOf({})).toBe('InvalidRequest exists');
+    expect(await reasonOf({ id: 'old', registration_close: h.clock.now })).toBe('InvalidRequest closed');
+    // Past the last date a JavaScript date holds: refused by the schema, not a crash of its ISO time.
+    expect(
+      await refusal(
+        asOperator('admin.createCampaign', { ...INPUT['admin.createCampaign'], id: 'far', registration_close: 9e15 }),
+      ),
+    ).toBe('InvalidRequest');
+    const listed = await asOperator('admin.campaigns', {});
+    expect(OPERATIONS['admin.campaigns'].output.parse(listed)).toEqual(listed);
+    expect(listed).toEqual([created]);
   });
 });

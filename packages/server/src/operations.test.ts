@@ -207,6 +207,23 @@ const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'admin.enableUser': { user: 'nobody@example.com' },
   'admin.oauthClients': {},
   'admin.removeOAuthClient': { client_id: 'no-such-client' },
+  // The operator's on promotions: the two publishes succeed, the invitation names no one (NotFound).
+  'admin.promotions': {},
+  'admin.createPromotion': {
+    connection_id: 'bybit',
+    title: 'Trade on Bybit',
+    description: 'Get Pro',
+    promotional_value: '30 days of Pro',
+  },
+  'admin.campaigns': {},
+  'admin.createCampaign': {
+    url: 'https://example.com/c',
+    video_url: 'https://example.com/v.mp4',
+    registration_close: '2099-01-01T00:00:00Z',
+    exchange_icon_url: 'https://example.com/i.svg',
+    exchange_icon_alt: 'Bybit',
+  },
+  'admin.invite': { user: 'nobody@example.com', promotion: 'bybit' },
 };
 
 /** The field names of an operation's input schema (a piped schema: its input side's). */

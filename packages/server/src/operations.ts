@@ -211,6 +211,11 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'admin.enableUser': bind([], ({ useCases }, input) => useCases.admin.enableUser(input)),
   'admin.oauthClients': bind([], ({ useCases }) => useCases.admin.oauthClients()),
   'admin.removeOAuthClient': bind([], ({ useCases }, input) => useCases.admin.removeOAuthClient(input)),
+  'admin.promotions': bind([], ({ useCases }) => useCases.admin.promotions()),
+  'admin.createPromotion': bind([], ({ useCases }, input) => useCases.admin.createPromotion(input)),
+  'admin.campaigns': bind([], ({ useCases }) => useCases.admin.campaigns()),
+  'admin.createCampaign': bind([], ({ useCases }, input) => useCases.admin.createCampaign(input)),
+  'admin.invite': bind([], ({ useCases }, input) => useCases.admin.invite(input)),
 };
 
 /** Who may call an operation: the CLI's admin commands say they are the operator. */

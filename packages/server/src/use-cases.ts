@@ -11,6 +11,7 @@ import { marketUseCases } from './market/use-cases.js';
 import { pilotAdminUseCases } from './pilot/admin.js';
 import { pilotUseCases } from './pilot/use-cases.js';
 import type { AppDeps } from './platform/deps.js';
+import { promotionAdminUseCases } from './promotions/admin.js';
 import { pilotEligible } from './promotions/eligibility.js';
 import { availablePromotions } from './promotions/promotions.js';
 import { promotionUseCases } from './promotions/use-cases.js';
@@ -39,6 +40,7 @@ export function createUseCases(deps: AppDeps) {
       ...oauthAdminUseCases(deps),
       ...keyAdminUseCases(deps),
       ...pilotAdminUseCases(deps),
+      ...promotionAdminUseCases(deps),
     },
   };
 }

@@ -166,6 +166,13 @@ describe('admin promotion, campaign and invite', () => {
       env,
     );
     expect(ms.code).toBe(0);
+    // Past the last time a date holds: a usage error, nothing stored (before the registry's schema
+    // bounded it, the campaign was stored, the command failed on its ISO time, and so did every list).
+    const far = marketlens(
+      ['admin', 'campaign', 'create', 'far', ...base, '--close', '9000000000000000', '--json'],
+      env,
+    );
+    expect([far.code, errorOf(far.stderr).code]).toEqual([2, 'usage']);
     const list = json(marketlens(['admin', 'campaign', 'list', '--json'], env).stdout);
     expect(list.schema).toBe('marketlens.admin.campaigns/2');
     expect((list.campaigns as { id: string }[]).map((c) => c.id)).toEqual(['spring-cup', 'by-ms']);

@@ -1,19 +1,14 @@
 import { readFileSync } from 'node:fs';
-import {
-  type AdminCampaign,
-  type AdminPromotion,
-  createCampaignAdmin,
-  createPromotionAdmin,
-  invitePromotionAdmin,
-  listCampaignsAdmin,
-  listPromotionsAdmin,
-  PromotionAdminError,
-} from '@marketlens/server';
+import type { OperationOutput } from '@marketlens/contract';
+import { AppError, PromotionAdminError } from '@marketlens/server';
 import type { Command, Parsed } from '../args.js';
 import { dataError, usageError } from '../errors.js';
 import { table, utc } from '../output/format.js';
 import { printJson } from '../output/json.js';
-import { adminSpec, withStorage } from './admin.js';
+import { adminSpec, asOperator } from './admin.js';
+
+type AdminPromotion = OperationOutput<'admin.createPromotion'>;
+type AdminCampaign = OperationOutput<'admin.createCampaign'>;
 
 const FILE_OPTION = {
   type: 'string',
@@ -47,15 +42,20 @@ function given(args: Parsed, map: Readonly<Record<string, string>>): Record<stri
   return out;
 }
 
-/** Admin refusals: bad input is a usage error (exit 2), the rest data errors (exit 3) with the server's code. */
+/**
+ * Admin refusals: bad input (the registry's parse, an `InvalidRequest` without a reason) is a usage
+ * error (exit 2); the others are data errors (exit 3) with the reason the server gives
+ * (`unknown_exchange`, `closed`, ...; `exists` named by what exists: `promotion_exists`).
+ */
 async function refusing<T>(command: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
     if (err instanceof PromotionAdminError) {
-      if (err.code === 'invalid') throw usageError(err.message, command);
-      throw dataError(err.code === 'exists' ? `${command.split(' ')[1]}_exists` : err.code, err.message);
+      if (err.reason === 'invalid') throw usageError(err.message, command);
+      throw dataError(err.reason === 'exists' ? `${command.split(' ')[1]}_exists` : err.reason, err.message);
     }
+    if (err instanceof AppError && err.code === 'InvalidRequest') throw usageError(err.message, command);
     throw err;
   }
 }
@@ -120,8 +120,8 @@ const promotionCreateCommand: Command = {
         },
       ];
     else if (args.string('uid-label') !== undefined) throw usageError('--uid-label goes with --uid-pattern', command);
-    const promotion = await withStorage(args, io, (storage) =>
-      refusing(command, () => createPromotionAdmin(storage, input as never, Date.now())),
+    const promotion = await asOperator(args, io, (invoke) =>
+      refusing(command, () => invoke('admin.createPromotion', input)),
     );
     if (args.flag('json')) printJson(io, 'admin.promotion', { promotion });
     else io.stdout(`${promotion.partner_name}: promotion ${promotion.id} published (${promotion.title})\n`);
@@ -131,7 +131,7 @@ const promotionCreateCommand: Command = {
 const promotionListCommand: Command = {
   spec: adminSpec('promotion list', 'list the promotions with their invited and claimed counts', '', 0),
   async run(args, io) {
-    const promotions = await withStorage(args, io, (storage) => listPromotionsAdmin(storage));
+    const promotions = await asOperator(args, io, (invoke) => invoke('admin.promotions', {}));
     if (args.flag('json')) {
       printJson(io, 'admin.promotions', { promotions });
       return;
@@ -186,8 +186,8 @@ const campaignCreateCommand: Command = {
     };
     const close = args.string('close');
     if (close !== undefined) input.registration_close = /^\d+$/.test(close) ? Number(close) : close;
-    const campaign = await withStorage(args, io, (storage) =>
-      refusing(command, () => createCampaignAdmin(storage, input as never, Date.now())),
+    const campaign = await asOperator(args, io, (invoke) =>
+      refusing(command, () => invoke('admin.createCampaign', input)),
     );
     if (args.flag('json')) printJson(io, 'admin.campaign', { campaign }, CAMPAIGN_JSON_VERSION);
     else
@@ -205,7 +205,7 @@ function campaignRow(c: AdminCampaign): string[] {
 const campaignListCommand: Command = {
   spec: adminSpec('campaign list', 'list every campaign (closed ones too) by registration close', '', 0),
   async run(args, io) {
-    const campaigns = await withStorage(args, io, (storage) => listCampaignsAdmin(storage, Date.now()));
+    const campaigns = await asOperator(args, io, (invoke) => invoke('admin.campaigns', {}));
     if (args.flag('json')) {
       printJson(io, 'admin.campaigns', { campaigns }, CAMPAIGN_JSON_VERSION);
       return;
@@ -229,8 +229,8 @@ const inviteCommand: Command = {
   ),
   async run(args, io) {
     const [email, promotion] = args.positionals;
-    const invitation = await withStorage(args, io, (storage) =>
-      refusing('admin invite', () => invitePromotionAdmin(storage, email, promotion, Date.now())),
+    const invitation = await asOperator(args, io, (invoke) =>
+      refusing('admin invite', () => invoke('admin.invite', { user: email, promotion })),
     );
     if (args.flag('json')) {
       printJson(io, 'admin.invitation', { invitation });

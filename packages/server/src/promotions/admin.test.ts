@@ -19,7 +19,7 @@ async function refusal(p: Promise<unknown>): Promise<string> {
     (err: unknown) => err,
   );
   expect(e).toBeInstanceOf(PromotionAdminError);
-  return (e as PromotionAdminError).code;
+  return (e as PromotionAdminError).reason;
 }
 
 const base = { title: 'T', description: 'D', promotional_value: '30 days of Pro' };

@@ -1,10 +1,12 @@
 /**
  * Admin tasks of the promotions feature (the `marketlens admin promotion|campaign|invite` commands):
  * publish a promotion or a campaign, list them, invite an account to a promotion. Input is checked
- * here; refusals are {@link PromotionAdminError}s with a stable code.
+ * here too (the registry parses it first with the same contract schema); refusals are
+ * {@link PromotionAdminError}s: contract errors with a finer `reason`.
  */
 import { type Campaign, campaignWire, type Promotion, promotionWire } from '@marketlens/contract';
 import { normalizeEmail } from '../auth/users.js';
+import type { AppDeps } from '../platform/deps.js';
 import type { CampaignRecord, PromotionRecord } from '../storage/promotions-types.js';
 import type { Storage, UserRecord } from '../storage/types.js';
 import {
@@ -112,5 +114,22 @@ export async function invitePromotionAdmin(
     created,
     invited_at: invitation?.invited_at ?? now,
     claimed: claim !== null,
+  };
+}
+
+/**
+ * The operator's operations on promotions (`admin.promotions`, `admin.createPromotion`,
+ * `admin.campaigns`, `admin.createCampaign`, `admin.invite`), run only for the operator
+ * (`marketlens admin promotion|campaign|invite`), at the app's clock. Refusals are
+ * {@link PromotionAdminError}s.
+ */
+export function promotionAdminUseCases(deps: AppDeps) {
+  return {
+    promotions: () => listPromotionsAdmin(deps.storage),
+    createPromotion: (input: PromotionInput) => createPromotionAdmin(deps.storage, input, deps.now()),
+    campaigns: () => listCampaignsAdmin(deps.storage, deps.now()),
+    createCampaign: (input: CampaignInput) => createCampaignAdmin(deps.storage, input, deps.now()),
+    invite: (input: { user: string; promotion: string }) =>
+      invitePromotionAdmin(deps.storage, input.user, input.promotion, deps.now()),
   };
 }

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { type Campaign, campaignWire, type Promotion, promotionWire } from '@marketlens/contract';
+import {
+  AdminCreateCampaignInput,
+  AdminCreatePromotionInput,
+  type Campaign,
+  campaignWire,
+  type ErrorName,
+  type Promotion,
+  promotionWire,
+} from '@marketlens/contract';
 import { exchangeCatalogEntry } from '@marketlens/exchanges';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError } from '../platform/errors/app-error.js';
 import type {
   CampaignRecord,
@@ -54,89 +62,17 @@ function defaultSteps(partner: string, referralUrl: string): PromotionStep[] {
   ];
 }
 
-const text = (max: number) => z.string().trim().min(1).max(max);
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((s) => /^https?:\/\/[^\s]+$/i.test(s) && URL.canParse(s), 'must be an http(s) URL');
-const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a #rrggbb colour');
-
-/** A regular expression an admin may give for a UID: it must compile, and is matched against the whole value. */
-const uidPattern = z
-  .string()
-  .min(1)
-  .max(200)
-  .refine((p) => {
-    try {
-      new RegExp(`^(?:${p})$`);
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be a valid regular expression');
-
-export const PromotionThemeInput = z.strictObject({
-  primary_color: color,
-  background_color: color,
-  text_color: color,
-});
-
-export const PromotionStepInput = z.strictObject({
-  title: text(120),
-  description: text(1000),
-  action_url: httpUrl.nullable(),
-});
-
-export const ValidationConfigInput = z.strictObject({
-  field: z.literal('uid'),
-  label: text(60),
-  pattern: uidPattern,
-  message: text(200),
-});
-
 /**
- * What an admin gives to create a promotion. Only `connection_id`, `title`, `description` and
- * `promotional_value` are required: the partner name, icon and referral link default to the
- * exchange catalog's, the theme, steps and UID check to {@link DEFAULT_THEME} and friends.
+ * What an admin gives to create a promotion (the contract's `admin.createPromotion` input). Only
+ * `connection_id`, `title`, `description` and `promotional_value` are required: the partner name,
+ * icon and referral link default to the exchange catalog's, the theme, steps and UID check to
+ * {@link DEFAULT_THEME} and friends.
  */
-export const PromotionInput = z.strictObject({
-  connection_id: text(64),
-  partner_name: text(80).optional(),
-  title: text(120),
-  description: text(2000),
-  promotional_value: text(120),
-  bonus_description: z.string().trim().max(1000).optional(),
-  referral_url: httpUrl.optional(),
-  icon: z.string().trim().min(1).max(100_000).optional(),
-  theme: PromotionThemeInput.optional(),
-  steps: z.array(PromotionStepInput).max(10).optional(),
-  validations: z.array(ValidationConfigInput).min(1).max(5).optional(),
-});
+export const PromotionInput = AdminCreatePromotionInput;
 export type PromotionInput = z.input<typeof PromotionInput>;
 
-/** What an admin gives to create a campaign banner. */
-export const CampaignInput = z.strictObject({
-  id: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a slug: lowercase letters, digits and dashes')
-    .optional(),
-  url: httpUrl,
-  video_url: httpUrl,
-  web_banner_video_position: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^[a-z0-9.%\s-]+$/i, 'must be a CSS object-position such as "center" or "50% 20%"')
-    .default('center'),
-  /** Epoch ms or an ISO date-time. */
-  registration_close: z.union([z.number().int().positive(), z.iso.datetime({ offset: true })]),
-  exchange_icon_url: httpUrl,
-  exchange_icon_alt: text(120),
-  prize_amount: text(60).nullable().default(null),
-  prize_banner_label: text(120).nullable().default(null),
-  prize_icon_url: httpUrl.nullable().default(null),
-});
+/** What an admin gives to create a campaign banner (the contract's `admin.createCampaign` input). */
+export const CampaignInput = AdminCreateCampaignInput;
 export type CampaignInput = z.input<typeof CampaignInput>;
 
 /**
@@ -153,14 +89,27 @@ export type PromotionAdminErrorCode =
   | 'unknown_user'
   | 'unknown_promotion';
 
-/** An admin input refused, with a stable code for the command line. */
-export class PromotionAdminError extends Error {
-  override readonly name = 'PromotionAdminError';
+/** The contract error each refusal is (what the registry of operations answers): a stable name REST knows. */
+const REFUSAL_NAME: Readonly<Record<PromotionAdminErrorCode, ErrorName>> = {
+  invalid: 'InvalidRequest',
+  unknown_exchange: 'UnknownExchange',
+  no_referral_url: 'InvalidRequest',
+  exists: 'InvalidRequest',
+  closed: 'InvalidRequest',
+  unknown_user: 'NotFound',
+  unknown_promotion: 'PromotionNotFound',
+};
+
+/**
+ * An admin input refused: a contract error (an {@link AppError}, so the `admin.*` operations fail
+ * only with the contract's codes) that carries its own finer `reason` for the command line.
+ */
+export class PromotionAdminError extends AppError {
   constructor(
-    readonly code: PromotionAdminErrorCode,
+    readonly reason: PromotionAdminErrorCode,
     message: string,
   ) {
-    super(message);
+    super(REFUSAL_NAME[reason], message);
   }
 }
 
