@@ -7,7 +7,7 @@ import { registerOrderRoutes } from './accounts/routes/v1-orders.js';
 import { registerPortfolioRoutes } from './accounts/routes/v2-portfolio.js';
 import { registerPositionRoutes } from './accounts/routes/v2-positions.js';
 import { deviceRoutes } from './alerts/routes/v1-devices.js';
-import { registerNotificationPreferenceRoutes } from './alerts/routes/v1-notification-preferences.js';
+import { notificationPreferenceRoutes } from './alerts/routes/v1-notification-preferences.js';
 import { registerNotificationRoutes } from './alerts/routes/v1-notifications.js';
 import { registerAnalysisRoutes } from './analysis/routes/v2-analysis.js';
 import { registerInsightRoutes } from './analysis/routes/v2-insights.js';
@@ -154,7 +154,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerPromotionRoutes(serve, run);
   serveTable(serve, run, deviceRoutes);
   registerNotificationRoutes(serve, run, useCases.alerts);
-  registerNotificationPreferenceRoutes(serve, run);
+  serveTable(serve, run, notificationPreferenceRoutes);
   registerTrackRecordRoutes(serve, run);
   registerPilotRoutes(serve, run);
   registerStreamRoutes(serve, useCases.live);
