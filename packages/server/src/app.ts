@@ -19,7 +19,7 @@ import { registerAuthRoutes } from './auth/routes/v1-auth.js';
 import { SessionCache } from './auth/session-cache.js';
 import { apiKeyRecord } from './auth/tiers.js';
 import { refuseQueryKey } from './keys/query-key.js';
-import { registerApiKeyRoutes } from './keys/routes/v1-api-keys.js';
+import { apiKeyRoutes } from './keys/routes/v1-api-keys.js';
 import { publishUserEvent } from './live/live.js';
 import { registerStreamRoutes } from './live/routes/v2-stream.js';
 import { registerLegacyAssetRoutes } from './market/routes/v1-assets.js';
@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // operations, bound here) for the routes that serve a declared operation.
   const run = restRunner(useCases);
   registerAuthRoutes(serve, run, useCases.auth);
-  registerApiKeyRoutes(serve, run);
+  serveTable(serve, run, apiKeyRoutes);
   registerConfigRoutes(serve, useCases.market);
   registerAnalysisRoutes(serve, run, useCases.analysis);
   serveTable(serve, run, assetRoutes);
