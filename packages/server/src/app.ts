@@ -29,7 +29,7 @@ import { assetRoutes } from './market/routes/v2-assets.js';
 import { registerConfigRoutes } from './market/routes/v2-config.js';
 import { registerMcpRoutes } from './mcp/route.js';
 import { restRunner } from './operations.js';
-import { registerPilotRoutes } from './pilot/routes/pilot.js';
+import { pilotRoutes } from './pilot/routes/pilot.js';
 import { clientIpOf } from './platform/client-ip.js';
 import type { AppDeps, AppEnv } from './platform/deps.js';
 import { fixNullableRefs } from './platform/docs/nullable-refs.js';
@@ -156,7 +156,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerNotificationRoutes(serve, run, useCases.alerts);
   serveTable(serve, run, notificationPreferenceRoutes);
   registerTrackRecordRoutes(serve, run);
-  registerPilotRoutes(serve, run);
+  serveTable(serve, run, pilotRoutes);
   registerStreamRoutes(serve, useCases.live);
 
   const documentConfig = (c: Context<AppEnv>) => ({
