@@ -46,7 +46,7 @@ import { before, platformSteps } from './platform/pipeline.js';
 import { serveTable } from './platform/rest-table.js';
 import { MemoRouter } from './platform/router/memo-router.js';
 import { registerAppFiles } from './platform/web/app-files.js';
-import { registerPromotionRoutes } from './promotions/routes/v1-promotions.js';
+import { promotionRoutes } from './promotions/routes/v1-promotions.js';
 import { createUseCases, type UseCases } from './use-cases.js';
 
 /** The version of the service the OpenAPI document reports. */
@@ -151,7 +151,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerPositionRoutes(serve, run);
   registerPortfolioRoutes(serve, run);
   registerOrderRoutes(serve, run);
-  registerPromotionRoutes(serve, run);
+  serveTable(serve, run, promotionRoutes);
   serveTable(serve, run, deviceRoutes);
   registerNotificationRoutes(serve, run, useCases.alerts);
   serveTable(serve, run, notificationPreferenceRoutes);
