@@ -12,7 +12,7 @@ import { registerNotificationRoutes } from './alerts/routes/v1-notifications.js'
 import { registerAnalysisRoutes } from './analysis/routes/v2-analysis.js';
 import { registerInsightRoutes } from './analysis/routes/v2-insights.js';
 import { registerScreenerRoutes } from './analysis/routes/v2-screener.js';
-import { registerTrackRecordRoutes } from './analysis/routes/v2-track-record.js';
+import { trackRecordRoutes } from './analysis/routes/v2-track-record.js';
 import { authStep } from './auth/authorize.js';
 import { registerOAuthRoutes } from './auth/oauth/routes.js';
 import { registerAuthRoutes } from './auth/routes/v1-auth.js';
@@ -155,7 +155,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   serveTable(serve, run, deviceRoutes);
   registerNotificationRoutes(serve, run, useCases.alerts);
   serveTable(serve, run, notificationPreferenceRoutes);
-  registerTrackRecordRoutes(serve, run);
+  serveTable(serve, run, trackRecordRoutes);
   serveTable(serve, run, pilotRoutes);
   registerStreamRoutes(serve, useCases.live);
 
