@@ -130,14 +130,14 @@ describe('restTable: one row a REST binding', () => {
     serveTable(rows.serve, rows.run, table);
     const declared = appOf();
     const route = {
-      method: 'get',
+      method: 'get' as const,
       path: '/t/p',
       operationId: 'p',
       tags: ['Things'],
       summary: 'Positions',
       request: { query: PositionsQuery },
       responses: { 200: json(envelopeOf(z.union([PositionsSchema, Legacy]), 'BothEnv'), 'Both') },
-    } as const;
+    };
     (declared.serve as unknown as (op: object, h: () => Response) => void)(
       operation('accounts.positions', route),
       () => new Response(),
