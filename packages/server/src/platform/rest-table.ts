@@ -100,10 +100,10 @@ type PlainInput<O> = O extends { request: infer Q }
         : None)
   : None;
 
-/** The ids of the rows served by the plain handler whose merged input is not their operation's input. */
-type Mismatched<T, Plain extends keyof T> = {
-  [K in Plain & OperationId]: PlainInput<T[K]> extends OperationInput<K> ? never : K;
-}[Plain & OperationId];
+/** The ids of the rows whose merged input is not their operation's input: they need their own handler. */
+type Mismatched<T> = {
+  [K in keyof T & OperationId]: PlainInput<T[K]> extends OperationInput<K> ? never : K;
+}[keyof T & OperationId];
 
 const CACHE_CONTROL = new WeakMap<object, string>();
 const HOOKS = new WeakMap<object, RestHook>();
@@ -172,9 +172,9 @@ export function serveTable<T extends RestTable<object>>(
   serve: Serve,
   run: RunOperation,
   table: T,
-  ...own: [Mismatched<T, keyof T>] extends [never]
+  ...own: [Mismatched<T>] extends [never]
     ? [own?: OwnAnswers<T>]
-    : [own: OwnAnswers<T> & Required<Pick<OwnAnswers<T>, Mismatched<T, keyof T>>>]
+    : [own: OwnAnswers<T> & Required<Pick<OwnAnswers<T>, Mismatched<T>>>]
 ): void {
   const answers = (own[0] ?? {}) as Record<string, Handler<AppEnv> | undefined>;
   for (const [id, op] of Object.entries(table) as [OperationId, object][]) {
