@@ -1,9 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import {
   EditPositionBody,
-  envelopeOf,
   LegacyPositionsSchema,
-  ok,
   PositionAnalysisQuery,
   PositionIdParams,
   PositionsQuery,
@@ -11,56 +9,50 @@ import {
 } from '@marketlens/contract';
 import { PUBLIC } from '../../auth/authorize.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import { operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).
 const PositionParams = PositionIdParams;
 
-const listRoute = operation('accounts.positions', {
-  method: 'get',
-  path: '/v2/positions',
-  operationId: 'listPositions',
-  tags: ['Positions'],
-  summary: 'Every open position, priced or not, with the portfolio totals',
-  description:
+/** The open positions: the list (and its legacy shape for old mobile builds), notes, assessment. */
+const positionRoutes = restTable('Positions', {
+  'accounts.positions': [
+    {
+      get: '/v2/positions',
+      id: 'listPositions',
+      query: PositionsQuery,
+      ok: ['Positions and totals', 'PositionsEnvelope'],
+      data: z.union([PositionsSchema, LegacyPositionsSchema]),
+    },
+    'Every open position, priced or not, with the portfolio totals',
     "All open positions of the user's connected accounts in one list; an unpriced position has null figures (never 0) and is counted in the totals' counts but not in their money sums. `asset_ids` (comma-separated or repeated) keeps positions of those assets; `coin_ids` is its deprecated alias. Mobile builds below 3.9.26 get the earlier split shape (`LegacyPositions`: tracked positions only, unpriced ones apart).",
-  request: { query: PositionsQuery },
-  responses: {
-    200: json(
-      envelopeOf(z.union([PositionsSchema, LegacyPositionsSchema]), 'PositionsEnvelope'),
-      'Positions and totals',
-    ),
-  },
-});
-
-const route = routesOf('Positions');
-
-const editRoute = route('accounts.editPosition', {
-  method: 'patch',
-  path: '/v2/positions/{position_id}',
-  operationId: 'editPosition',
-  summary: "Edit a position's notes",
-  description:
+  ],
+  'accounts.editPosition': [
+    {
+      patch: '/v2/positions/{position_id}',
+      id: 'editPosition',
+      params: PositionParams,
+      json: EditPositionBody,
+      ok: ['The position with its new notes', 'PositionEnvelope'],
+      errors: [404, 503],
+    },
+    "Edit a position's notes",
     '`notes` is the only writable field: `stop_loss`, `take_profit` (set by the venue protective-order sync) and `visible` (always false) answer 400, as does any other key. A missing, closed or foreign position: 404 `PositionNotFound`.',
-  request: {
-    params: PositionParams,
-    body: { content: { 'application/json': { schema: EditPositionBody } }, required: true },
-  },
-  ok: ['The position with its new notes', 'PositionEnvelope'],
-  errors: [404, 503],
-});
-
-const analysisRoute = route('accounts.positionAnalysis', {
-  method: 'get',
-  path: '/v2/positions/{position_id}/analysis',
-  operationId: 'getPositionAnalysis',
-  summary: 'Assessment of an open position against the analysis zones (descriptive only)',
-  description:
+  ],
+  'accounts.positionAnalysis': [
+    {
+      get: '/v2/positions/{position_id}/analysis',
+      id: 'getPositionAnalysis',
+      params: PositionParams,
+      query: PositionAnalysisQuery,
+      ok: ['The assessment', 'PositionAnalysisEnvelope'],
+      errors: [402, 404, 422, 503],
+    },
+    'Assessment of an open position against the analysis zones (descriptive only)',
     "Candles of the position's asset (its perpetual preferred) from the service's market data. Gates as `/v2/analysis`: timeframes other than `d1` need Pro (402, code 1004; `h1` is free for mobile builds below 3.9.30); a `limit` above 500 needs Pro (402, code 1005). 422 with a reason code: `PositionUnpricedWithoutAsset`, `PositionUnpricedWithoutCandles`, `PositionMarkNotPositive`, `PositionEntryNotPositive`. A missing, closed or foreign position: 404 `PositionNotFound`.",
-  request: { params: PositionParams, query: PositionAnalysisQuery },
-  ok: ['The assessment', 'PositionAnalysisEnvelope'],
-  errors: [402, 404, 422, 503],
+  ],
 });
 
 const DEPRECATED_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -97,15 +89,5 @@ function deprecated(): never {
 export function registerPositionRoutes(serve: Serve, run: RunOperation): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) serve(route, deprecated);
-  serve(listRoute, async (c) => c.json(ok(await run(c, 'accounts.positions', c.req.valid('query'))), 200));
-  serve(editRoute, async (c) => {
-    const { position_id } = c.req.valid('param');
-    const input = { position_id, notes: c.req.valid('json').notes };
-    return c.json(ok(await run(c, 'accounts.editPosition', input)), 200);
-  });
-  serve(analysisRoute, async (c) => {
-    const { position_id } = c.req.valid('param');
-    const input = { position_id, ...c.req.valid('query') };
-    return c.json(ok(await run(c, 'accounts.positionAnalysis', input)), 200);
-  });
+  serveTable(serve, run, positionRoutes);
 }
