@@ -261,9 +261,12 @@ describe('invoking an operation with any input', () => {
           expect(outcome === 'invalid', `${id}(${JSON.stringify(raw)}) -> ${outcome}`).toBe(!accepted);
           outcomes.set(accepted ? 'accepted' : 'refused', (outcomes.get(accepted ? 'accepted' : 'refused') ?? 0) + 1);
         }),
-        { numRuns: 12, examples: [[VALID[id]]] },
+        // Two examples make both outcomes certain whatever the seed: the valid input, and a number
+        // (no operation's input is one). Without the second, a seed whose twelve draws all happen to be
+        // objects an empty input schema accepts failed every such operation at once (FC_SEED=252901435).
+        { numRuns: 12, examples: [[VALID[id]], [7]] },
       );
-      // The valid example reached the use case, and some generated input was refused.
+      // The valid example reached the use case, and some input was refused.
       expect(outcomes.get('accepted') ?? 0, id).toBeGreaterThan(0);
       expect(outcomes.get('refused') ?? 0, id).toBeGreaterThan(0);
     },
