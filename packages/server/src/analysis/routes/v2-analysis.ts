@@ -5,14 +5,12 @@ import {
   AnalysisSchema,
   AssetIdParams,
   AssetMarketsQuery,
-  CandlesSchema,
   envelopeOf,
   LocaleHeader,
   ok,
   SignalResponseSchema,
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
@@ -122,20 +120,16 @@ const overviewRoute = route('analysis.overview', {
   errors: [402, 404, 503],
 });
 
-const candlesRoute = operation(
-  SESSION_OR_API_KEY,
-  {
-    method: 'get',
-    path: '/v2/analysis/{asset_id}/candles',
-    operationId: 'getAssetCandles',
-    tags: ['Analysis'],
-    summary: 'The candles an analysis reads, with the live candle apart (for charts)',
-    description: `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
-    request: { params: AssetIdParams, query: AnalysisQuery },
-    responses: { 200: json(envelopeOf(CandlesSchema, 'AnalysisCandlesEnvelope'), 'The candles') },
-  },
-  [402, 404, 503],
-);
+const candlesRoute = route('analysis.candles', {
+  method: 'get',
+  path: '/v2/analysis/{asset_id}/candles',
+  operationId: 'getAssetCandles',
+  summary: 'The candles an analysis reads, with the live candle apart (for charts)',
+  description: `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
+  request: { params: AssetIdParams, query: AnalysisQuery },
+  ok: ['The candles', 'AnalysisCandlesEnvelope'],
+  errors: [402, 404, 503],
+});
 
 const marketsRoute = route('analysis.markets', {
   method: 'get',
@@ -208,7 +202,7 @@ export function registerAnalysisRoutes(serve: Serve, run: RunOperation, analysis
   });
   serve(candlesRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await analysis.candles(actorOf(c), request);
+    const result = await run(c, 'analysis.candles', request);
     // The live candle moves with every read: never reused without asking.
     c.header('cache-control', 'private, no-cache');
     c.header('vary', VARY);
