@@ -60,6 +60,7 @@ import {
   CreateApiKeySchema,
   CreatedApiKeySchema,
 } from './keys/api-keys.js';
+import { ConfigSchema } from './market/config.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
 import { AssetIdParams, NewsItemSchema, NewsQuery, PopularAssetsQuery } from './market/queries.js';
@@ -105,11 +106,12 @@ import {
 } from './promotions/responses.js';
 
 /**
- * The caller an operation needs: `none` (anyone, no credential), `key` (a signed-in user, by
- * session or API key), `session` (a signed-in user by session only: API keys never reach account
- * data), `admin` (the operator, through the CLI only).
+ * The caller an operation needs: `none` (anyone, no credential), `optional` (anyone; a credential
+ * sent is checked and names the caller, whose standing the answer may reflect), `key` (a signed-in
+ * user, by session or API key), `session` (a signed-in user by session only: API keys never reach
+ * account data), `admin` (the operator, through the CLI only).
  */
-export type CallerNeed = 'none' | 'key' | 'session' | 'admin';
+export type CallerNeed = 'none' | 'optional' | 'key' | 'session' | 'admin';
 
 /**
  * What an operation does to the service's state: `read` changes nothing, `write` adds or changes
@@ -191,6 +193,12 @@ export const OPERATIONS = {
   'market.addFavorite': change('write', 'Favorites an asset', 'session', FavoriteInput, FavoriteStateSchema),
   'market.news': read('News, newest first', 'session', NewsQuery, z.array(NewsItemSchema)),
   'market.removeFavorite': change('write', 'Removes a favorite', 'session', FavoriteInput, FavoriteStateSchema),
+  'market.config': read(
+    "The client configuration: timeframes, gates, signal controls, alert kinds, the caller's tier",
+    'optional',
+    NoInput,
+    ConfigSchema,
+  ),
   // ---- analysis ----
   'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
   'analysis.signal': read('Buy/Hold/Sell signal of an asset', 'key', AssetAnalysisInput, SignalResponseSchema),

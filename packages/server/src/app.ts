@@ -138,7 +138,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   const run = restRunner(useCases);
   registerAuthRoutes(serve, run, useCases.auth);
   registerApiKeyRoutes(serve, run);
-  registerConfigRoutes(serve, useCases.market);
+  registerConfigRoutes(serve, run);
   registerAnalysisRoutes(serve, run, useCases.analysis);
   registerAssetRoutes(serve, run);
   registerScreenerRoutes(serve, run, useCases.analysis);

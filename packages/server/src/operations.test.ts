@@ -137,6 +137,7 @@ const VALID: Record<OperationId, Record<string, fc.JsonValue>> = {
   'market.addFavorite': { asset_id: 'bitcoin' },
   'market.news': { limit: 3 },
   'market.removeFavorite': { asset_id: 'bitcoin' },
+  'market.config': {},
   'analysis.get': { asset_id: 'bitcoin' },
   'analysis.signal': { asset_id: 'bitcoin' },
   'analysis.overview': { asset_id: 'bitcoin', locale: 'de' },

@@ -44,12 +44,13 @@ export interface AuthSpec {
 
 /**
  * The REST credentials that meet each caller need of the contract's `OPERATIONS` (`admin`
- * operations have no REST route): `none` is the auth feature's `PUBLIC`, `key` its
- * `SESSION_OR_API_KEY`, `session` its `SESSION_ONLY` (the same values, checked by
- * operations.test.ts through the published `security`).
+ * operations have no REST route): `none` is the auth feature's `PUBLIC`, `optional` its
+ * `OPTIONAL_SESSION_OR_API_KEY`, `key` its `SESSION_OR_API_KEY`, `session` its `SESSION_ONLY` (the
+ * same values, checked by operations.test.ts through the published `security`).
  */
 const REST_AUTH: Readonly<Record<Exclude<CallerNeed, 'admin'>, AuthSpec>> = {
   none: { session: false, apiKey: false, anonymous: true },
+  optional: { session: true, apiKey: true, anonymous: true },
   key: { session: true, apiKey: true },
   session: { session: true, apiKey: false },
 };
