@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
+import { ConnectExchangeInput, ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
 import { AccountInfoSchema, MeSchema } from './accounts/me.js';
 import {
   BalancesQuery,
@@ -19,6 +19,7 @@ import {
   PositionsSchema,
   TradesSchema,
 } from './accounts/responses.js';
+import { NotificationLimitsSchema } from './alerts/limits.js';
 import { DeviceIdParams, PushDeviceSchema, PushSubscriptionSchema, VapidPublicKeySchema } from './alerts/devices.js';
 import {
   NotificationIdSchema,
@@ -248,6 +249,14 @@ export const OPERATIONS = {
     NoInput,
     z.array(UserConnectionSchema),
   ),
+  'accounts.connect': change(
+    'write',
+    'Connects an exchange account (read-only credentials, verified against the exchange)',
+    'session',
+    ConnectExchangeInput,
+    UserConnectionSchema,
+    { idempotent: false, openWorld: true },
+  ),
   'accounts.disconnect': change(
     'destructive',
     'Disconnects an exchange account',
@@ -281,6 +290,7 @@ export const OPERATIONS = {
     z.object({ alert_id: NotificationIdSchema }),
     Deleted,
   ),
+  'alerts.limits': read('Active alerts against the account cap', 'session', NoInput, NotificationLimitsSchema),
   'alerts.preferences': read('Notification preferences', 'session', NoInput, NotificationPreferencesSchema),
   'alerts.updatePreferences': change(
     'write',

@@ -147,13 +147,13 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerLegacyAssetRoutes(serve, run);
   registerExchangeRoutes(serve, run);
   registerNewsRoutes(serve, run);
-  registerConnectionRoutes(serve, run, useCases.accounts);
+  registerConnectionRoutes(serve, run);
   registerPositionRoutes(serve, run);
   registerPortfolioRoutes(serve, run);
   registerOrderRoutes(serve, run);
   registerPromotionRoutes(serve, run);
   serveTable(serve, run, deviceRoutes);
-  registerNotificationRoutes(serve, run, useCases.alerts);
+  registerNotificationRoutes(serve, run);
   registerNotificationPreferenceRoutes(serve, run);
   registerTrackRecordRoutes(serve, run);
   registerPilotRoutes(serve, run);

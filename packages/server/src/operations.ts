@@ -123,6 +123,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'accounts.connections': bind('GET /v1/connections/user', ({ useCases, actor }) =>
     useCases.accounts.connections(actor),
   ),
+  'accounts.connect': bind('POST /v1/connections/user', ({ useCases, actor }, input) =>
+    useCases.accounts.connect(actor, input),
+  ),
   'accounts.disconnect': bind('DELETE /v1/connections/user/:connection_id', async ({ useCases, actor }, input) => {
     await useCases.accounts.disconnect(actor, input.connection_id);
     return null;
@@ -145,6 +148,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
     await useCases.alerts.delete(actor, input.alert_id);
     return null;
   }),
+  'alerts.limits': bind('GET /v1/notifications/config', ({ useCases, actor }) => useCases.alerts.limits(actor)),
   'alerts.preferences': bind('GET /v1/users/notification_preferences', ({ useCases, actor }) =>
     useCases.alerts.preferences(actor),
   ),
