@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // Each feature registers its routes over its own use cases, and over `run` (the registry of
   // operations, bound here) for the routes that serve a declared operation.
   const run = restRunner(useCases);
-  registerAuthRoutes(serve, run, useCases.auth);
+  registerAuthRoutes(serve, run);
   registerApiKeyRoutes(serve, run);
   registerConfigRoutes(serve, run);
   registerAnalysisRoutes(serve, run, useCases.analysis);

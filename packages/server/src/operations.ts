@@ -8,6 +8,7 @@ import {
   pushDeviceWire,
 } from '@marketlens/contract';
 import { analysisWire } from './analysis/analysis.js';
+import { baseUrlOf } from './auth/oauth/base.js';
 import { actorOf } from './platform/actor.js';
 import type { Actor } from './platform/deps.js';
 import { AppError } from './platform/errors/app-error.js';
@@ -98,6 +99,28 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   ),
   'analysis.trackRecord': bind('GET /v2/track-record', ({ useCases, actor }, input) =>
     useCases.analysis.serviceTrackRecord(actor, input),
+  ),
+  // ---- accounts and sessions ----
+  'auth.signup': bind('POST /v1/auth/signup', ({ useCases, actor }, input) => useCases.auth.signup(actor, input)),
+  'auth.login': bind('POST /v1/auth/login', ({ useCases, actor }, input) => useCases.auth.login(actor, input)),
+  'auth.logout': bind('POST /v1/auth/logout', async ({ useCases, actor }, input) => {
+    await useCases.auth.logout(actor, input.session_token);
+    return null;
+  }),
+  'auth.verifyEmail': bind('GET /v1/auth/verify', ({ useCases, actor }, input) =>
+    useCases.auth.verify(actor, input.token),
+  ),
+  'auth.resendVerification': bind('POST /v1/auth/verify/resend', ({ useCases, actor }, input) =>
+    useCases.auth.resendVerification(actor, input.email),
+  ),
+  'auth.requestPasswordReset': bind('POST /v1/auth/password/reset', ({ useCases, actor }, input) =>
+    useCases.auth.requestPasswordReset(actor, input.email),
+  ),
+  'auth.confirmPasswordReset': bind('POST /v1/auth/password/reset/confirm', ({ useCases, actor }, input) =>
+    useCases.auth.confirmPasswordReset(actor, input.token, input.password),
+  ),
+  'auth.deleteAccount': bind('DELETE /v1/users/me', ({ useCases, actor }, input) =>
+    useCases.auth.deleteAccount(actor, input.password),
   ),
   // ---- the signed-in user ----
   'auth.me': bind('GET /v1/auth/me', ({ useCases, actor }) => useCases.auth.me(actor)),
@@ -279,9 +302,10 @@ export async function invokeOperation(
 }
 
 /**
- * The runner the REST routes are given: runs `id` for the actor of the request, with the input its
- * route parsed, through {@link runOperation}.
+ * The runner the REST routes are given: runs `id` for the actor of the request (with the base URL
+ * of the links mailed for it: `baseUrlOf` the request), with the input its route parsed, through
+ * {@link runOperation}.
  */
 export function restRunner(useCases: UseCases): RunOperation {
-  return (c, id, input) => runOperation({ useCases, actor: actorOf(c) }, id, input);
+  return (c, id, input) => runOperation({ useCases, actor: { ...actorOf(c), baseUrl: () => baseUrlOf(c) } }, id, input);
 }
