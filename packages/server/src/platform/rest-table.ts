@@ -6,6 +6,7 @@ import type { ErrorStatus } from './errors/app-error.js';
 import { type OperationOf, type OperationOptions, type RunOperation, routesOf, type Serve } from './operation.js';
 
 type RequestParts = NonNullable<RouteConfig['request']>;
+type None = Record<never, never>;
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 const METHODS: readonly Method[] = ['get', 'post', 'put', 'patch', 'delete'];
 
@@ -21,7 +22,7 @@ export type RestHook = (result: {
 
 /**
  * What REST adds to a declared operation, the head of its row (see {@link RestRow}):
- * - the method as the key of the path (`get: '/v1/devices'`), and the `operationId`;
+ * - the method as the key of the path (`get: '/v1/devices'`); `id`, the OpenAPI `operationId`;
  * - `params`, `query`: the schemas of the path and the query; `json`: of a required JSON body;
  *   `request`: any other request part (headers, an optional body), as @hono/zod-openapi takes it;
  * - `ok`: the 200's description, or the description and the name of its envelope component;
@@ -30,7 +31,7 @@ export type RestHook = (result: {
  *   `speculative`: see {@link OperationOptions}.
  */
 export type RestBinding = MethodPath & {
-  operationId: string;
+  id: string;
   params?: RequestParts['params'];
   query?: RequestParts['query'];
   json?: z.ZodType;
@@ -50,7 +51,7 @@ export type RestBinding = MethodPath & {
  * of its own (see {@link serveTable}).
  *
  *   'alerts.devices': [
- *     { get: '/v1/devices', operationId: 'listDevices', ok: 'Devices, newest first' },
+ *     { get: '/v1/devices', id: 'listDevices', ok: 'Devices, newest first' },
  *     'List push devices, inactive ones included',
  *     'Every Web Push subscription of the account; ...',
  *   ],
@@ -58,13 +59,18 @@ export type RestBinding = MethodPath & {
 export type RestRow = readonly [binding: RestBinding, summary: string, description?: string];
 
 type MethodOf<B> = { [M in Method]: B extends { [N in M]: string } ? M : never }[Method];
-type Part<B, K extends string> = B extends { [N in K]: infer S } ? { [N in K]: S } : unknown;
-type Body<B> = B extends { json: infer S }
+type Part<B, K extends 'params' | 'query'> = B extends { [N in K]: infer S extends RequestParts[K] }
+  ? { [N in K]: S }
+  : None;
+type Body<B> = B extends { json: infer S extends z.ZodType }
   ? { body: { content: { 'application/json': { schema: S } }; required: true } }
-  : unknown;
+  : None;
 
 /** The request of a row as @hono/zod-openapi types it. */
-type RequestOf<B> = Part<B, 'params'> & Part<B, 'query'> & (B extends { request: infer Q } ? Q : unknown) & Body<B>;
+type RequestOf<B> = Part<B, 'params'> &
+  Part<B, 'query'> &
+  (B extends { request: infer Q extends RequestParts } ? Q : None) &
+  Body<B>;
 
 /** The route declaration a row stands for. */
 type RouteOfRow<R> = R extends readonly [infer B, ...unknown[]] ? RouteOfBinding<B> : never;
@@ -73,7 +79,7 @@ type RouteOfBinding<B> = {
   path: string;
   operationId: string;
   summary: string;
-  request: RequestOf<B> & RequestParts;
+  request: RequestOf<B>;
   ok: string | readonly [string, string];
 };
 
@@ -91,7 +97,6 @@ type PlainInput<O> = O extends { request: infer Q }
         ? z.output<J>
         : None)
   : None;
-type None = Record<never, never>;
 
 /** The ids of the rows served by the plain handler whose merged input is not their operation's input. */
 type Mismatched<T, Plain extends keyof T> = {
@@ -110,7 +115,7 @@ export function restTable<const T extends { [K in OperationId]?: RestRow }>(tag:
   const route = routesOf(tag);
   const table: Record<string, object> = {};
   for (const [id, [binding, summary, description]] of Object.entries(rows) as [OperationId, RestRow][]) {
-    const { operationId, params, query, json, request, ok: okText, errors } = binding;
+    const { id: operationId, params, query, json, request, ok: okText, errors } = binding;
     const method = METHODS.find((m) => binding[m] !== undefined);
     if (method === undefined) throw new Error(`${id}: a row names its method`);
     const parts = {
@@ -157,15 +162,16 @@ function plainAnswer(run: RunOperation, id: OperationId, cacheControl: string | 
 
 /**
  * Registers the rows of `table` in their order: each with the handler `own` names for it, else
- * the plain one. The types refuse a plain row whose merged input is not its operation's input.
+ * the plain one. A row whose merged input is not its operation's input must have its own handler
+ * (the types require it in `own`).
  */
-export function serveTable<T extends RestTable<object>, const A extends OwnAnswers<T> = Record<never, never>>(
+export function serveTable<T extends RestTable<object>>(
   serve: Serve,
   run: RunOperation,
   table: T,
-  ...own: [Mismatched<T, Exclude<keyof T, keyof A>>] extends [never]
-    ? [own?: A]
-    : [own: A, mismatched: Mismatched<T, Exclude<keyof T, keyof A>>]
+  ...own: [Mismatched<T, keyof T>] extends [never]
+    ? [own?: OwnAnswers<T>]
+    : [own: OwnAnswers<T> & Required<Pick<OwnAnswers<T>, Mismatched<T, keyof T>>>]
 ): void {
   const answers = (own[0] ?? {}) as Record<string, Handler<AppEnv> | undefined>;
   for (const [id, op] of Object.entries(table) as [OperationId, object][]) {

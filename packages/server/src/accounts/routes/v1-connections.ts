@@ -8,7 +8,7 @@ export const connectionRoutes = restTable('Connections', {
   'accounts.disconnect': [
     {
       delete: '/v1/connections/user/{connection_id}',
-      operationId: 'disconnectExchange',
+      id: 'disconnectExchange',
       params: ConnectionIdParams,
       ok: ['Disconnected', 'DisconnectEnvelope'],
       errors: [404],
@@ -19,7 +19,7 @@ export const connectionRoutes = restTable('Connections', {
   'accounts.connect': [
     {
       post: '/v1/connections/user',
-      operationId: 'connectExchange',
+      id: 'connectExchange',
       // The venues a caller may connect are the server's: the body names them.
       json: connectExchangeSchema(CONNECTABLE_VENUES),
       ok: 'Connected (credentials are not returned)',
@@ -34,7 +34,7 @@ export const connectionRoutes = restTable('Connections', {
   'accounts.connections': [
     {
       get: '/v1/connections/user',
-      operationId: 'listConnections',
+      id: 'listConnections',
       ok: 'Connections, oldest first',
       cacheControl: 'no-store',
     },

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { BalancesQuery, BalancesSchema, envelopeOf, LegacyBalancesSchema, ok } from '@marketlens/contract';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
 
 const balancesRoute = operation('accounts.balances', {
   method: 'get',
@@ -16,19 +17,15 @@ const balancesRoute = operation('accounts.balances', {
   },
 });
 
-const route = routesOf('Positions');
-
-const summaryRoute = route('accounts.summary', {
-  method: 'get',
-  path: '/v2/portfolio/summary',
-  operationId: 'getPortfolioSummary',
-  summary: 'Portfolio totals, balance total and sync standing of the connected accounts',
-  description:
+const portfolioRoutes = restTable('Positions', {
+  'accounts.summary': [
+    { get: '/v2/portfolio/summary', id: 'getPortfolioSummary', ok: ['The summary', 'PortfolioSummaryEnvelope'] },
+    'Portfolio totals, balance total and sync standing of the connected accounts',
     'The totals of `GET /v2/positions` (unpriced positions counted, not summed), the USD total of `GET /v2/balances`, and how fresh the accounts are.',
-  ok: ['The summary', 'PortfolioSummaryEnvelope'],
+  ],
 });
 
 export function registerPortfolioRoutes(serve: Serve, run: RunOperation): void {
   serve(balancesRoute, async (c) => c.json(ok(await run(c, 'accounts.balances', c.req.valid('query'))), 200));
-  serve(summaryRoute, async (c) => c.json(ok(await run(c, 'accounts.summary', {})), 200));
+  serveTable(serve, run, portfolioRoutes);
 }

@@ -11,7 +11,8 @@ import {
 } from '@marketlens/contract';
 import { PUBLIC } from '../../auth/authorize.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).
@@ -34,33 +35,32 @@ const listRoute = operation('accounts.positions', {
   },
 });
 
-const route = routesOf('Positions');
-
-const editRoute = route('accounts.editPosition', {
-  method: 'patch',
-  path: '/v2/positions/{position_id}',
-  operationId: 'editPosition',
-  summary: "Edit a position's notes",
-  description:
+/** The registry's position routes beside the list: edit the notes, assess against the zones. */
+const positionRoutes = restTable('Positions', {
+  'accounts.editPosition': [
+    {
+      patch: '/v2/positions/{position_id}',
+      id: 'editPosition',
+      params: PositionParams,
+      json: EditPositionBody,
+      ok: ['The position with its new notes', 'PositionEnvelope'],
+      errors: [404, 503],
+    },
+    "Edit a position's notes",
     '`notes` is the only writable field: `stop_loss`, `take_profit` (set by the venue protective-order sync) and `visible` (always false) answer 400, as does any other key. A missing, closed or foreign position: 404 `PositionNotFound`.',
-  request: {
-    params: PositionParams,
-    body: { content: { 'application/json': { schema: EditPositionBody } }, required: true },
-  },
-  ok: ['The position with its new notes', 'PositionEnvelope'],
-  errors: [404, 503],
-});
-
-const analysisRoute = route('accounts.positionAnalysis', {
-  method: 'get',
-  path: '/v2/positions/{position_id}/analysis',
-  operationId: 'getPositionAnalysis',
-  summary: 'Assessment of an open position against the analysis zones (descriptive only)',
-  description:
+  ],
+  'accounts.positionAnalysis': [
+    {
+      get: '/v2/positions/{position_id}/analysis',
+      id: 'getPositionAnalysis',
+      params: PositionParams,
+      query: PositionAnalysisQuery,
+      ok: ['The assessment', 'PositionAnalysisEnvelope'],
+      errors: [402, 404, 422, 503],
+    },
+    'Assessment of an open position against the analysis zones (descriptive only)',
     "Candles of the position's asset (its perpetual preferred) from the service's market data. Gates as `/v2/analysis`: timeframes other than `d1` need Pro (402, code 1004; `h1` is free for mobile builds below 3.9.30); a `limit` above 500 needs Pro (402, code 1005). 422 with a reason code: `PositionUnpricedWithoutAsset`, `PositionUnpricedWithoutCandles`, `PositionMarkNotPositive`, `PositionEntryNotPositive`. A missing, closed or foreign position: 404 `PositionNotFound`.",
-  request: { params: PositionParams, query: PositionAnalysisQuery },
-  ok: ['The assessment', 'PositionAnalysisEnvelope'],
-  errors: [402, 404, 422, 503],
+  ],
 });
 
 const DEPRECATED_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -98,14 +98,5 @@ export function registerPositionRoutes(serve: Serve, run: RunOperation): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) serve(route, deprecated);
   serve(listRoute, async (c) => c.json(ok(await run(c, 'accounts.positions', c.req.valid('query'))), 200));
-  serve(editRoute, async (c) => {
-    const { position_id } = c.req.valid('param');
-    const input = { position_id, notes: c.req.valid('json').notes };
-    return c.json(ok(await run(c, 'accounts.editPosition', input)), 200);
-  });
-  serve(analysisRoute, async (c) => {
-    const { position_id } = c.req.valid('param');
-    const input = { position_id, ...c.req.valid('query') };
-    return c.json(ok(await run(c, 'accounts.positionAnalysis', input)), 200);
-  });
+  serveTable(serve, run, positionRoutes);
 }

@@ -4,7 +4,6 @@ import {
   FREE_ALERT_LIMIT,
   NotificationIdParams,
   NotificationLimitsSchema,
-  type NotificationPayload,
   NotificationPayloadSchema,
   ok,
   TARGET_OUT_OF_RANGE,
@@ -13,7 +12,7 @@ import type { Context, TypedResponse } from 'hono';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
 import type { RunOperation, Serve } from '../../platform/operation.js';
-import { type OwnAnswers, type RestHook, restTable, serveTable } from '../../platform/rest-table.js';
+import { type RestHook, restTable, serveTable } from '../../platform/rest-table.js';
 import { limitsEnvelopeJson } from '../limits.js';
 
 /**
@@ -38,19 +37,19 @@ const payloadHook: RestHook = (result) => {
 /** The alerts of an account and their cap. */
 export const notificationRoutes = restTable('Notifications', {
   'alerts.limits': [
-    { get: '/v1/notifications/config', operationId: 'getNotificationConfig', ok: 'Count and cap' },
+    { get: '/v1/notifications/config', id: 'getNotificationConfig', ok: 'Count and cap' },
     'Active alerts against the account cap',
     'How many alerts are active and how many the account may hold (`unlimited: true`, and `max` 2^63-1, when its tier has no cap).',
   ],
   'alerts.list': [
-    { get: '/v1/notifications', operationId: 'listNotifications', ok: 'Alerts, newest first' },
+    { get: '/v1/notifications', id: 'listNotifications', ok: 'Alerts, newest first' },
     'List alerts with live target data',
     "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
   ],
   'alerts.create': [
     {
       post: '/v1/notifications',
-      operationId: 'createNotification',
+      id: 'createNotification',
       json: NotificationPayloadSchema,
       ok: 'Alert created',
       errors: [402, 410],
@@ -62,7 +61,7 @@ export const notificationRoutes = restTable('Notifications', {
   'alerts.update': [
     {
       patch: '/v1/notifications/{notification_id}',
-      operationId: 'updateNotification',
+      id: 'updateNotification',
       params: NotificationIdParams,
       json: NotificationPayloadSchema,
       ok: 'Alert updated',
@@ -75,7 +74,7 @@ export const notificationRoutes = restTable('Notifications', {
   'alerts.delete': [
     {
       delete: '/v1/notifications/{notification_id}',
-      operationId: 'deleteNotification',
+      id: 'deleteNotification',
       params: NotificationIdParams,
       ok: 'Alert deleted',
       errors: [404],
@@ -94,12 +93,10 @@ function limitsJson(c: Context<AppEnv>, text: string) {
 }
 
 export function registerNotificationRoutes(serve: Serve, run: RunOperation): void {
-  type Own = OwnAnswers<Pick<typeof notificationRoutes, 'alerts.limits' | 'alerts.update' | 'alerts.delete'>>;
-  serveTable<typeof notificationRoutes, Own>(serve, run, notificationRoutes, {
+  serveTable(serve, run, notificationRoutes, {
     'alerts.limits': async (c) => limitsJson(c, limitsEnvelopeJson(await run(c, 'alerts.limits', {}))),
     'alerts.update': async (c) => {
-      const payload = c.req.valid('json' as never) as NotificationPayload;
-      const input = { alert_id: c.req.valid('param').notification_id, payload };
+      const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
       return c.json(ok(await run(c, 'alerts.update', input)), 200);
     },
     'alerts.delete': async (c) => {
