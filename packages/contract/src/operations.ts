@@ -90,7 +90,7 @@ import {
   NoInput,
   PilotHistoryInput,
   ScreenerInput,
-  TradingSignalsInput,
+  SignalListInput,
 } from './market/requests.js';
 import {
   AnalysisSchema,
@@ -225,7 +225,7 @@ export const OPERATIONS = {
     CandlesSchema,
   ),
   'analysis.markets': read('The markets of an asset', 'key', AssetMarketsInput, MarketsSchema),
-  'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
+  'analysis.signals': read('The signal list of an asset class', 'key', SignalListInput, SignalListSchema),
   'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),
   'analysis.fearGreed': read('Assets ranked by Fear & Greed', 'key', FearGreedInput, FearGreedListSchema),
   'analysis.insights': read('Live prices of the top coins, funding, breadth', 'key', NoInput, InsightsSchema),

@@ -83,9 +83,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'analysis.markets': bind('GET /v2/analysis/:asset_id/markets', ({ useCases, actor }, input) =>
     useCases.analysis.markets(actor, input),
   ),
-  // Names none of the ten paid controls, so every caller may call it; free callers get the top rows.
+  // The paid controls only when named (REST's query; MCP names none): free callers get the top rows.
   'analysis.signals': bind('GET /v2/assets/signals', ({ useCases, actor }, input) =>
-    useCases.analysis.signals(actor, input),
+    useCases.analysis.signals(actor, input, input.controls),
   ),
   'analysis.screener': bind('GET /v2/assets/screener', ({ useCases, actor }, input) =>
     useCases.analysis.screener(actor, input.asset_class),
