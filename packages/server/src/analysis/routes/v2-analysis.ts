@@ -14,7 +14,8 @@ import type { Context, TypedResponse } from 'hono';
 import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
 import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
 import type { AnalysisUseCases } from '../use-cases.js';
 
@@ -107,39 +108,45 @@ const signalRoute = operation(
   [402, 404, 503],
 );
 
-const route = routesOf('Analysis');
-
-const overviewRoute = route('analysis.overview', {
-  method: 'get',
-  path: '/v2/analysis/{asset_id}/overview',
-  operationId: 'getAssetOverview',
-  summary: 'Market overview narrative, localized by x-locale',
-  description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
-  request: { params: AssetIdParams, query: AnalysisQuery, headers: LocaleHeader },
-  ok: ['The overview', 'AnalysisOverviewEnvelope'],
-  errors: [402, 404, 503],
-});
-
-const candlesRoute = route('analysis.candles', {
-  method: 'get',
-  path: '/v2/analysis/{asset_id}/candles',
-  operationId: 'getAssetCandles',
-  summary: 'The candles an analysis reads, with the live candle apart (for charts)',
-  description: `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
-  request: { params: AssetIdParams, query: AnalysisQuery },
-  ok: ['The candles', 'AnalysisCandlesEnvelope'],
-  errors: [402, 404, 503],
-});
-
-const marketsRoute = route('analysis.markets', {
-  method: 'get',
-  path: '/v2/analysis/{asset_id}/markets',
-  operationId: 'getAssetMarkets',
-  summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
-  description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
-  request: { params: AssetIdParams, query: AssetMarketsQuery },
-  ok: ['Markets, spot first', 'AssetMarketsEnvelope'],
-  errors: [404, 503],
+/** The candles, the overview and the markets of an asset (the analysis and the signal are declared above). */
+const assetRoutes = restTable('Analysis', {
+  'analysis.candles': [
+    {
+      get: '/v2/analysis/{asset_id}/candles',
+      id: 'getAssetCandles',
+      params: AssetIdParams,
+      query: AnalysisQuery,
+      ok: ['The candles', 'AnalysisCandlesEnvelope'],
+      errors: [402, 404, 503],
+    },
+    'The candles an analysis reads, with the live candle apart (for charts)',
+    `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
+  ],
+  'analysis.overview': [
+    {
+      get: '/v2/analysis/{asset_id}/overview',
+      id: 'getAssetOverview',
+      params: AssetIdParams,
+      query: AnalysisQuery,
+      request: { headers: LocaleHeader },
+      ok: ['The overview', 'AnalysisOverviewEnvelope'],
+      errors: [402, 404, 503],
+    },
+    'Market overview narrative, localized by x-locale',
+    `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
+  ],
+  'analysis.markets': [
+    {
+      get: '/v2/analysis/{asset_id}/markets',
+      id: 'getAssetMarkets',
+      params: AssetIdParams,
+      query: AssetMarketsQuery,
+      ok: ['Markets, spot first', 'AssetMarketsEnvelope'],
+      errors: [404, 503],
+    },
+    'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
+    'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
+  ],
 });
 
 const cachedAnalysis = cachedResponder({
@@ -200,24 +207,22 @@ export function registerAnalysisRoutes(serve: Serve, run: RunOperation, analysis
     c.header('vary', VARY);
     return c.json(ok(result), 200);
   });
-  serve(candlesRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await run(c, 'analysis.candles', request);
-    // The live candle moves with every read: never reused without asking.
-    c.header('cache-control', 'private, no-cache');
-    c.header('vary', VARY);
-    return c.json(ok(result), 200);
-  });
-  serve(overviewRoute, async (c) => {
-    const locale = c.req.valid('header')['x-locale'];
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
-    const result = await run(c, 'analysis.overview', request);
-    c.header('content-language', result.locale);
-    c.header('vary', `x-locale, ${VARY}`);
-    return c.json(ok(result), 200);
-  });
-  serve(marketsRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    return c.json(ok(await run(c, 'analysis.markets', request)), 200);
+  serveTable(serve, run, assetRoutes, {
+    'analysis.candles': async (c) => {
+      const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+      const result = await run(c, 'analysis.candles', request);
+      // The live candle moves with every read: never reused without asking.
+      c.header('cache-control', 'private, no-cache');
+      c.header('vary', VARY);
+      return c.json(ok(result), 200);
+    },
+    'analysis.overview': async (c) => {
+      const locale = c.req.valid('header')['x-locale'];
+      const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
+      const result = await run(c, 'analysis.overview', request);
+      c.header('content-language', result.locale);
+      c.header('vary', `x-locale, ${VARY}`);
+      return c.json(ok(result), 200);
+    },
   });
 }
