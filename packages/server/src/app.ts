@@ -140,7 +140,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   registerAuthRoutes(serve, run);
   serveTable(serve, run, apiKeyRoutes);
   registerConfigRoutes(serve, run);
-  registerAnalysisRoutes(serve, run, useCases.analysis);
+  registerAnalysisRoutes(serve, run);
   serveTable(serve, run, assetRoutes);
   registerScreenerRoutes(serve, run);
   registerInsightRoutes(serve, run);

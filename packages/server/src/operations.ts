@@ -7,10 +7,11 @@ import {
   type OperationOutput,
   pushDeviceWire,
 } from '@marketlens/contract';
-import { analysisWire } from './analysis/analysis.js';
+import type { Context } from 'hono';
+import { servedAnalysisWire } from './analysis/analysis.js';
 import { baseUrlOf } from './auth/oauth/base.js';
 import { actorOf } from './platform/actor.js';
-import type { Actor } from './platform/deps.js';
+import type { Actor, AppEnv } from './platform/deps.js';
 import { AppError } from './platform/errors/app-error.js';
 import type { RunOperation } from './platform/operation.js';
 import type { UseCases } from './use-cases.js';
@@ -33,12 +34,18 @@ export interface OperationBinding<K extends OperationId> {
   weight: readonly string[];
   /** The use case, called with the parsed input. */
   run(ctx: OperationContext, input: OperationInput<K>): Promise<OperationOutput<K>>;
+  /**
+   * The answer when the use case has it at hand without waiting (a cache hit), else undefined; only
+   * where the use case has such a path (`analysis.get`).
+   */
+  cached?(ctx: OperationContext, input: OperationInput<K>): OperationOutput<K> | undefined;
 }
 
 const bind = <K extends OperationId>(
   weight: string | readonly string[],
   run: OperationBinding<K>['run'],
-): OperationBinding<K> => ({ weight: typeof weight === 'string' ? [weight] : weight, run });
+  cached?: OperationBinding<K>['cached'],
+): OperationBinding<K> => ({ weight: typeof weight === 'string' ? [weight] : weight, run, ...(cached && { cached }) });
 
 /**
  * The registry of operations: each operation the contract declares (`OPERATIONS`: input, output,
@@ -68,8 +75,13 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   ),
   'market.config': bind('GET /v2/config', async ({ useCases, actor }) => useCases.market.config(actor)),
   // ---- analysis ----
-  'analysis.get': bind('GET /v2/analysis/:asset_id', async ({ useCases, actor }, input) =>
-    analysisWire(await useCases.analysis.get(actor, input)),
+  'analysis.get': bind(
+    'GET /v2/analysis/:asset_id',
+    async ({ useCases, actor }, input) => servedAnalysisWire(await useCases.analysis.get(actor, input)),
+    ({ useCases, actor }, input) => {
+      const hit = useCases.analysis.cached(actor, input);
+      return hit === undefined ? undefined : servedAnalysisWire(hit);
+    },
   ),
   'analysis.signal': bind('GET /v2/analysis/:asset_id/signal', ({ useCases, actor }, input) =>
     useCases.analysis.signal(actor, input),
@@ -307,5 +319,13 @@ export async function invokeOperation(
  * {@link runOperation}.
  */
 export function restRunner(useCases: UseCases): RunOperation {
-  return (c, id, input) => runOperation({ useCases, actor: { ...actorOf(c), baseUrl: () => baseUrlOf(c) } }, id, input);
+  const actor = (c: Context<AppEnv>): Actor => ({ ...actorOf(c), baseUrl: () => baseUrlOf(c) });
+  const run = <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>) =>
+    runOperation({ useCases, actor: actor(c) }, id, input);
+  const cached = <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>) => {
+    const asking = actorOf(c);
+    checkCaller(OPERATIONS[id].caller, asking);
+    return REGISTRY[id].cached?.({ useCases, actor: asking }, input);
+  };
+  return Object.assign(run, { cached });
 }

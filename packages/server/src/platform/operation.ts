@@ -68,11 +68,14 @@ export function authOf(id: OperationId): AuthSpec {
  * of operations and hands it to each feature's route registration, so routes name an operation
  * instead of importing the registry.
  */
-export type RunOperation = <K extends OperationId>(
-  c: Context<AppEnv>,
-  id: K,
-  input: OperationInput<K>,
-) => Promise<OperationOutput<K>>;
+export type RunOperation = {
+  <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>): Promise<OperationOutput<K>>;
+  /**
+   * The answer of `id` when it is at hand without waiting (a cache hit, after the same caller
+   * check), else undefined: a route may then answer synchronously, and run the operation otherwise.
+   */
+  cached<K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>): OperationOutput<K> | undefined;
+};
 
 /** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
 export function securityOf(spec: AuthSpec): Record<string, string[]>[] {
