@@ -19,8 +19,8 @@ import {
   PositionsSchema,
   TradesSchema,
 } from './accounts/responses.js';
-import { NotificationLimitsSchema } from './alerts/limits.js';
 import { DeviceIdParams, PushDeviceSchema, PushSubscriptionSchema, VapidPublicKeySchema } from './alerts/devices.js';
+import { NotificationLimitsSchema } from './alerts/limits.js';
 import {
   NotificationIdSchema,
   NotificationPayloadSchema,

@@ -27,9 +27,7 @@ export interface NotificationLimits {
 
 export function limitsOf(tier: Tier, current: number): NotificationLimits {
   const cap = alertLimitOf(tier);
-  return cap === null
-    ? { current, max: Number(INT64_MAX), unlimited: true }
-    : { current, max: cap, unlimited: false };
+  return cap === null ? { current, max: Number(INT64_MAX), unlimited: true } : { current, max: cap, unlimited: false };
 }
 
 /**
