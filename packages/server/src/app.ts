@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import { registerConnectionRoutes } from './accounts/routes/v1-connections.js';
 import { registerOrderRoutes } from './accounts/routes/v1-orders.js';
-import { registerPortfolioRoutes } from './accounts/routes/v2-portfolio.js';
+import { portfolioRoutes } from './accounts/routes/v2-portfolio.js';
 import { registerPositionRoutes } from './accounts/routes/v2-positions.js';
 import { deviceRoutes } from './alerts/routes/v1-devices.js';
 import { notificationPreferenceRoutes } from './alerts/routes/v1-notification-preferences.js';
@@ -149,7 +149,7 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   serveTable(serve, run, newsRoutes);
   registerConnectionRoutes(serve, run);
   registerPositionRoutes(serve, run);
-  registerPortfolioRoutes(serve, run);
+  serveTable(serve, run, portfolioRoutes);
   registerOrderRoutes(serve, run);
   serveTable(serve, run, promotionRoutes);
   serveTable(serve, run, deviceRoutes);

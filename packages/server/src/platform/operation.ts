@@ -235,11 +235,16 @@ export type RouteOf = Omit<OperationConfig, 'tags' | 'responses'> & {
   ok: string | readonly [description: string, envelope: string];
   /** The failures this route adds to those every operation can have. */
   errors?: readonly ErrorStatus[];
+  /**
+   * The 200's `data` where REST answers more than the operation's output (a legacy shape for old
+   * clients beside it); absent, the operation's output.
+   */
+  data?: z.ZodType;
 };
 
 /** The operation {@link routesOf} makes of a {@link RouteOf} serving `K`. */
 export type OperationOf<K extends OperationId, R extends RouteOf> = Operation<
-  Omit<R, 'ok' | 'errors'> & { tags: string[]; responses: ReturnType<typeof okOf<K>> }
+  Omit<R, 'ok' | 'errors' | 'data'> & { tags: string[]; responses: ReturnType<typeof okOf<K>> }
 >;
 
 /**
@@ -254,7 +259,7 @@ export function routesOf(tag: string) {
     route: R,
     options: OperationOptions = {},
   ): OperationOf<K, R> => {
-    const { method, path, operationId, summary, description, ok: okText, errors = [], ...rest } = route;
+    const { method, path, operationId, summary, description, ok: okText, errors = [], data, ...rest } = route;
     const [text, envelope] = typeof okText === 'string' ? [okText, undefined] : okText;
     const config = {
       method,
@@ -264,7 +269,7 @@ export function routesOf(tag: string) {
       summary,
       ...(description === undefined ? {} : { description }),
       ...rest,
-      responses: okOf(id, text, envelope),
+      responses: data === undefined ? okOf(id, text, envelope) : { 200: json(envelopeOf(data, envelope), text) },
     };
     return operation(id, config, errors, options) as unknown as OperationOf<K, R>;
   };

@@ -1,11 +1,14 @@
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import {
   DeviceIdParams,
+  envelopeOf,
   FavoriteRequestSchema,
   NewsQuery,
   NotificationIdParams,
   NotificationPayloadSchema,
   ok,
+  PositionsQuery,
+  PositionsSchema,
   PromotionConnectionParams,
   PromotionSignUpWithUIDSchema,
 } from '@marketlens/contract';
@@ -13,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { AppEnv } from './deps.js';
 import { AppError } from './errors/app-error.js';
 import { errorHandler } from './errors/handler.js';
-import { type RunOperation, routesOf, type Serve, serveOperations } from './operation.js';
+import { json, operation, type RunOperation, routesOf, type Serve, serveOperations } from './operation.js';
 import { restTable, serveTable } from './rest-table.js';
 
 const noAuth = () => () => undefined;
@@ -107,6 +110,40 @@ describe('restTable: one row a REST binding', () => {
       '/t/devices/{device_id}',
       '/t/promotions/{connection_id}',
     ]);
+  });
+
+  it("publishes `data` as the 200's data where REST answers more than the operation's output", () => {
+    const Legacy = z.object({ legacy: z.boolean() });
+    const rows = appOf();
+    const table = restTable('Things', {
+      'accounts.positions': [
+        {
+          get: '/t/p',
+          id: 'p',
+          query: PositionsQuery,
+          ok: ['Both', 'BothEnv'],
+          data: z.union([PositionsSchema, Legacy]),
+        },
+        'Positions',
+      ],
+    });
+    serveTable(rows.serve, rows.run, table);
+    const declared = appOf();
+    const route = {
+      method: 'get' as const,
+      path: '/t/p',
+      operationId: 'p',
+      tags: ['Things'],
+      summary: 'Positions',
+      request: { query: PositionsQuery },
+      responses: { 200: json(envelopeOf(z.union([PositionsSchema, Legacy]), 'BothEnv'), 'Both') },
+    };
+    (declared.serve as unknown as (op: object, h: () => Response) => void)(
+      operation('accounts.positions', route),
+      () => new Response(),
+    );
+    expect(rows.document()).toBe(declared.document());
+    expect(rows.document()).toContain('"legacy"');
   });
 
   it('refuses a row without a method', () => {

@@ -26,6 +26,7 @@ export type RestHook = (result: {
  * - `params`, `query`: the schemas of the path and the query; `json`: of a required JSON body;
  *   `request`: any other request part (headers, an optional body), as @hono/zod-openapi takes it;
  * - `ok`: the 200's description, or the description and the name of its envelope component;
+ *   `data`: the 200's data where REST answers more than the operation's output (a legacy shape);
  * - `errors`: the failures it adds to those every operation can have;
  * - `cacheControl`: the `cache-control` of its 200; `hook`: what a failed validation answers;
  *   `speculative`: see {@link OperationOptions}.
@@ -37,6 +38,7 @@ export type RestBinding = MethodPath & {
   json?: z.ZodType;
   request?: RequestParts;
   ok: string | readonly [description: string, envelope: string];
+  data?: z.ZodType;
   errors?: readonly ErrorStatus[];
   cacheControl?: string;
   hook?: RestHook;
@@ -98,10 +100,10 @@ type PlainInput<O> = O extends { request: infer Q }
         : None)
   : None;
 
-/** The ids of the rows served by the plain handler whose merged input is not their operation's input. */
-type Mismatched<T, Plain extends keyof T> = {
-  [K in Plain & OperationId]: PlainInput<T[K]> extends OperationInput<K> ? never : K;
-}[Plain & OperationId];
+/** The ids of the rows whose merged input is not their operation's input: they need their own handler. */
+type Mismatched<T> = {
+  [K in keyof T & OperationId]: PlainInput<T[K]> extends OperationInput<K> ? never : K;
+}[keyof T & OperationId];
 
 const CACHE_CONTROL = new WeakMap<object, string>();
 const HOOKS = new WeakMap<object, RestHook>();
@@ -115,7 +117,7 @@ export function restTable<const T extends { [K in OperationId]?: RestRow }>(tag:
   const route = routesOf(tag);
   const table: Record<string, object> = {};
   for (const [id, [binding, summary, description]] of Object.entries(rows) as [OperationId, RestRow][]) {
-    const { id: operationId, params, query, json, request, ok: okText, errors } = binding;
+    const { id: operationId, params, query, json, request, ok: okText, data, errors } = binding;
     const method = METHODS.find((m) => binding[m] !== undefined);
     if (method === undefined) throw new Error(`${id}: a row names its method`);
     const parts = {
@@ -135,6 +137,7 @@ export function restTable<const T extends { [K in OperationId]?: RestRow }>(tag:
         ...(Object.keys(parts).length === 0 ? {} : { request: parts }),
         ok: okText,
         ...(errors === undefined ? {} : { errors }),
+        ...(data === undefined ? {} : { data }),
       },
       binding.speculative === true ? { speculative: true } : {},
     );
@@ -169,9 +172,9 @@ export function serveTable<T extends RestTable<object>>(
   serve: Serve,
   run: RunOperation,
   table: T,
-  ...own: [Mismatched<T, keyof T>] extends [never]
+  ...own: [Mismatched<T>] extends [never]
     ? [own?: OwnAnswers<T>]
-    : [own: OwnAnswers<T> & Required<Pick<OwnAnswers<T>, Mismatched<T, keyof T>>>]
+    : [own: OwnAnswers<T> & Required<Pick<OwnAnswers<T>, Mismatched<T>>>]
 ): void {
   const answers = (own[0] ?? {}) as Record<string, Handler<AppEnv> | undefined>;
   for (const [id, op] of Object.entries(table) as [OperationId, object][]) {

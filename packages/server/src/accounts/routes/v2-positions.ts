@@ -1,9 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import {
   EditPositionBody,
-  envelopeOf,
   LegacyPositionsSchema,
-  ok,
   PositionAnalysisQuery,
   PositionIdParams,
   PositionsQuery,
@@ -11,32 +9,26 @@ import {
 } from '@marketlens/contract';
 import { PUBLIC } from '../../auth/authorize.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { operation, type RunOperation, type Serve } from '../../platform/operation.js';
 import { restTable, serveTable } from '../../platform/rest-table.js';
 
 // Path parameters are named by the object's keys; no `.openapi()` call here, because schemas from
 // @marketlens/mcp may have been built before @hono/zod-openapi extended zod (import order).
 const PositionParams = PositionIdParams;
 
-const listRoute = operation('accounts.positions', {
-  method: 'get',
-  path: '/v2/positions',
-  operationId: 'listPositions',
-  tags: ['Positions'],
-  summary: 'Every open position, priced or not, with the portfolio totals',
-  description:
-    "All open positions of the user's connected accounts in one list; an unpriced position has null figures (never 0) and is counted in the totals' counts but not in their money sums. `asset_ids` (comma-separated or repeated) keeps positions of those assets; `coin_ids` is its deprecated alias. Mobile builds below 3.9.26 get the earlier split shape (`LegacyPositions`: tracked positions only, unpriced ones apart).",
-  request: { query: PositionsQuery },
-  responses: {
-    200: json(
-      envelopeOf(z.union([PositionsSchema, LegacyPositionsSchema]), 'PositionsEnvelope'),
-      'Positions and totals',
-    ),
-  },
-});
-
-/** The registry's position routes beside the list: edit the notes, assess against the zones. */
+/** The open positions: the list (and its legacy shape for old mobile builds), notes, assessment. */
 const positionRoutes = restTable('Positions', {
+  'accounts.positions': [
+    {
+      get: '/v2/positions',
+      id: 'listPositions',
+      query: PositionsQuery,
+      ok: ['Positions and totals', 'PositionsEnvelope'],
+      data: z.union([PositionsSchema, LegacyPositionsSchema]),
+    },
+    'Every open position, priced or not, with the portfolio totals',
+    "All open positions of the user's connected accounts in one list; an unpriced position has null figures (never 0) and is counted in the totals' counts but not in their money sums. `asset_ids` (comma-separated or repeated) keeps positions of those assets; `coin_ids` is its deprecated alias. Mobile builds below 3.9.26 get the earlier split shape (`LegacyPositions`: tracked positions only, unpriced ones apart).",
+  ],
   'accounts.editPosition': [
     {
       patch: '/v2/positions/{position_id}',
@@ -97,6 +89,5 @@ function deprecated(): never {
 export function registerPositionRoutes(serve: Serve, run: RunOperation): void {
   // First, so `/v2/positions/manual/...` never reaches the `{position_id}` routes.
   for (const route of manualRoutes) serve(route, deprecated);
-  serve(listRoute, async (c) => c.json(ok(await run(c, 'accounts.positions', c.req.valid('query'))), 200));
   serveTable(serve, run, positionRoutes);
 }
