@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
+import { ConnectExchangeInput, ConnectionIdParams, UserConnectionSchema } from './accounts/connections.js';
 import { AccountInfoSchema, MeSchema } from './accounts/me.js';
 import {
   BalancesQuery,
@@ -20,6 +20,7 @@ import {
   TradesSchema,
 } from './accounts/responses.js';
 import { DeviceIdParams, PushDeviceSchema, PushSubscriptionSchema, VapidPublicKeySchema } from './alerts/devices.js';
+import { NotificationLimitsSchema } from './alerts/limits.js';
 import {
   NotificationIdSchema,
   NotificationPayloadSchema,
@@ -54,12 +55,27 @@ import {
   AdminUserStatusSchema,
 } from './auth/admin.js';
 import {
+  AccountDeletedSchema,
+  CredentialsSchema,
+  DeleteAccountSchema,
+  EmailAddressSchema,
+  EmailVerifiedSchema,
+  LogoutInput,
+  PasswordResetConfirmSchema,
+  PasswordResetDoneSchema,
+  PasswordResetRequestedSchema,
+  PendingVerificationSchema,
+  SessionSchema,
+  VerifyEmailQuery,
+} from './auth/session.js';
+import {
   ApiKeyCreditsSchema,
   ApiKeyIdParams,
   ApiKeySchema,
   CreateApiKeySchema,
   CreatedApiKeySchema,
 } from './keys/api-keys.js';
+import { ConfigSchema } from './market/config.js';
 import { FearGreedListSchema, InsightsSchema } from './market/insights.js';
 import { ScreenerSchema, SignalListSchema } from './market/lists.js';
 import { AssetIdParams, NewsItemSchema, NewsQuery, PopularAssetsQuery } from './market/queries.js';
@@ -74,7 +90,7 @@ import {
   NoInput,
   PilotHistoryInput,
   ScreenerInput,
-  TradingSignalsInput,
+  SignalListInput,
 } from './market/requests.js';
 import {
   AnalysisSchema,
@@ -113,11 +129,12 @@ import {
 } from './promotions/responses.js';
 
 /**
- * The caller an operation needs: `none` (anyone, no credential), `key` (a signed-in user, by
- * session or API key), `session` (a signed-in user by session only: API keys never reach account
- * data), `admin` (the operator, through the CLI only).
+ * The caller an operation needs: `none` (anyone, no credential), `optional` (anyone; a credential
+ * sent is checked and names the caller, whose standing the answer may reflect), `key` (a signed-in
+ * user, by session or API key), `session` (a signed-in user by session only: API keys never reach
+ * account data), `admin` (the operator, through the CLI only).
  */
-export type CallerNeed = 'none' | 'key' | 'session' | 'admin';
+export type CallerNeed = 'none' | 'optional' | 'key' | 'session' | 'admin';
 
 /**
  * What an operation does to the service's state: `read` changes nothing, `write` adds or changes
@@ -199,6 +216,12 @@ export const OPERATIONS = {
   'market.addFavorite': change('write', 'Favorites an asset', 'session', FavoriteInput, FavoriteStateSchema),
   'market.news': read('News, newest first', 'session', NewsQuery, z.array(NewsItemSchema)),
   'market.removeFavorite': change('write', 'Removes a favorite', 'session', FavoriteInput, FavoriteStateSchema),
+  'market.config': read(
+    "The client configuration: timeframes, gates, signal controls, alert kinds, the caller's tier",
+    'optional',
+    NoInput,
+    ConfigSchema,
+  ),
   // ---- analysis ----
   'analysis.get': read('Analysis of an asset with zones and plan', 'key', AssetAnalysisInput, AnalysisSchema),
   'analysis.signal': read('Buy/Hold/Sell signal of an asset', 'key', AssetAnalysisInput, SignalResponseSchema),
@@ -210,7 +233,7 @@ export const OPERATIONS = {
     CandlesSchema,
   ),
   'analysis.markets': read('The markets of an asset', 'key', AssetMarketsInput, MarketsSchema),
-  'analysis.signals': read('The signal list of an asset class', 'key', TradingSignalsInput, SignalListSchema),
+  'analysis.signals': read('The signal list of an asset class', 'key', SignalListInput, SignalListSchema),
   'analysis.screener': read('Screener of an asset class', 'key', ScreenerInput, ScreenerSchema),
   'analysis.fearGreed': read('Assets ranked by Fear & Greed', 'key', FearGreedInput, FearGreedListSchema),
   'analysis.insights': read('Live prices of the top coins, funding, breadth', 'key', NoInput, InsightsSchema),
@@ -221,6 +244,57 @@ export const OPERATIONS = {
     PlanTrackRecordSchema,
   ),
   'analysis.trackRecord': read("The service's track record", 'none', TrackRecordInput, ServiceTrackRecordSchema),
+  // ---- accounts and sessions ----
+  'auth.signup': change(
+    'write',
+    'Creates an account: a session, or a mailed verification link where verification is required',
+    'none',
+    CredentialsSchema,
+    z.union([SessionSchema, PendingVerificationSchema]),
+    { idempotent: false, openWorld: true },
+  ),
+  'auth.login': change('write', 'Opens a session', 'none', CredentialsSchema, SessionSchema, { idempotent: false }),
+  'auth.logout': change('destructive', 'Ends a session', 'session', LogoutInput, z.null()),
+  'auth.verifyEmail': change(
+    'write',
+    'Verifies an email address with the token of its mailed link',
+    'none',
+    VerifyEmailQuery,
+    EmailVerifiedSchema,
+    { idempotent: false },
+  ),
+  'auth.resendVerification': change(
+    'write',
+    'Mails a new verification link',
+    'none',
+    EmailAddressSchema,
+    PendingVerificationSchema,
+    { idempotent: false, openWorld: true },
+  ),
+  'auth.requestPasswordReset': change(
+    'write',
+    'Mails a password reset link',
+    'none',
+    EmailAddressSchema,
+    PasswordResetRequestedSchema,
+    { idempotent: false, openWorld: true },
+  ),
+  'auth.confirmPasswordReset': change(
+    'write',
+    'Sets a new password with a mailed reset token; every session of the account ends',
+    'none',
+    PasswordResetConfirmSchema,
+    PasswordResetDoneSchema,
+    { idempotent: false },
+  ),
+  'auth.deleteAccount': change(
+    'destructive',
+    'Deletes the account and everything of it, the password given again',
+    'session',
+    DeleteAccountSchema,
+    AccountDeletedSchema,
+    { idempotent: false },
+  ),
   // ---- the signed-in user ----
   'auth.me': read('The account of the current session', 'session', NoInput, MeSchema),
   'auth.accountInfo': read('The signed-in user, its tier and favorites', 'session', NoInput, AccountInfoSchema),
@@ -247,6 +321,14 @@ export const OPERATIONS = {
     'session',
     NoInput,
     z.array(UserConnectionSchema),
+  ),
+  'accounts.connect': change(
+    'write',
+    'Connects an exchange account (read-only credentials, verified against the exchange)',
+    'session',
+    ConnectExchangeInput,
+    UserConnectionSchema,
+    { idempotent: false, openWorld: true },
   ),
   'accounts.disconnect': change(
     'destructive',
@@ -281,6 +363,7 @@ export const OPERATIONS = {
     z.object({ alert_id: NotificationIdSchema }),
     Deleted,
   ),
+  'alerts.limits': read('Active alerts against the account cap', 'session', NoInput, NotificationLimitsSchema),
   'alerts.preferences': read('Notification preferences', 'session', NoInput, NotificationPreferencesSchema),
   'alerts.updatePreferences': change(
     'write',

@@ -137,23 +137,23 @@ export function createApp(deps: AppDeps, options: CreateAppOptions = {}): App {
   // Each feature registers its routes over its own use cases, and over `run` (the registry of
   // operations, bound here) for the routes that serve a declared operation.
   const run = restRunner(useCases);
-  registerAuthRoutes(serve, run, useCases.auth);
+  registerAuthRoutes(serve, run);
   serveTable(serve, run, apiKeyRoutes);
-  registerConfigRoutes(serve, useCases.market);
-  registerAnalysisRoutes(serve, run, useCases.analysis);
+  registerConfigRoutes(serve, run);
+  registerAnalysisRoutes(serve, run);
   serveTable(serve, run, assetRoutes);
-  registerScreenerRoutes(serve, run, useCases.analysis);
+  registerScreenerRoutes(serve, run);
   registerInsightRoutes(serve, run);
   registerLegacyAssetRoutes(serve, run);
   serveTable(serve, run, exchangeRoutes);
   serveTable(serve, run, newsRoutes);
-  registerConnectionRoutes(serve, run, useCases.accounts);
+  registerConnectionRoutes(serve, run);
   registerPositionRoutes(serve, run);
   serveTable(serve, run, portfolioRoutes);
   registerOrderRoutes(serve, run);
   serveTable(serve, run, promotionRoutes);
   serveTable(serve, run, deviceRoutes);
-  registerNotificationRoutes(serve, run, useCases.alerts);
+  registerNotificationRoutes(serve, run);
   serveTable(serve, run, notificationPreferenceRoutes);
   serveTable(serve, run, trackRecordRoutes);
   serveTable(serve, run, pilotRoutes);

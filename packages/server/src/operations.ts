@@ -7,9 +7,11 @@ import {
   type OperationOutput,
   pushDeviceWire,
 } from '@marketlens/contract';
-import { analysisWire } from './analysis/analysis.js';
+import type { Context } from 'hono';
+import { servedAnalysisWire } from './analysis/analysis.js';
+import { baseUrlOf } from './auth/oauth/base.js';
 import { actorOf } from './platform/actor.js';
-import type { Actor } from './platform/deps.js';
+import type { Actor, AppEnv } from './platform/deps.js';
 import { AppError } from './platform/errors/app-error.js';
 import type { RunOperation } from './platform/operation.js';
 import type { UseCases } from './use-cases.js';
@@ -32,12 +34,18 @@ export interface OperationBinding<K extends OperationId> {
   weight: readonly string[];
   /** The use case, called with the parsed input. */
   run(ctx: OperationContext, input: OperationInput<K>): Promise<OperationOutput<K>>;
+  /**
+   * The answer when the use case has it at hand without waiting (a cache hit), else undefined; only
+   * where the use case has such a path (`analysis.get`).
+   */
+  cached?(ctx: OperationContext, input: OperationInput<K>): OperationOutput<K> | undefined;
 }
 
 const bind = <K extends OperationId>(
   weight: string | readonly string[],
   run: OperationBinding<K>['run'],
-): OperationBinding<K> => ({ weight: typeof weight === 'string' ? [weight] : weight, run });
+  cached?: OperationBinding<K>['cached'],
+): OperationBinding<K> => ({ weight: typeof weight === 'string' ? [weight] : weight, run, ...(cached && { cached }) });
 
 /**
  * The registry of operations: each operation the contract declares (`OPERATIONS`: input, output,
@@ -65,9 +73,15 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'market.removeFavorite': bind('DELETE /v2/assets/favorites/:asset_id', ({ useCases, actor }, input) =>
     useCases.market.removeFavorite(actor, input.asset_id),
   ),
+  'market.config': bind('GET /v2/config', async ({ useCases, actor }) => useCases.market.config(actor)),
   // ---- analysis ----
-  'analysis.get': bind('GET /v2/analysis/:asset_id', async ({ useCases, actor }, input) =>
-    analysisWire(await useCases.analysis.get(actor, input)),
+  'analysis.get': bind(
+    'GET /v2/analysis/:asset_id',
+    async ({ useCases, actor }, input) => servedAnalysisWire(await useCases.analysis.get(actor, input)),
+    ({ useCases, actor }, input) => {
+      const hit = useCases.analysis.cached(actor, input);
+      return hit === undefined ? undefined : servedAnalysisWire(hit);
+    },
   ),
   'analysis.signal': bind('GET /v2/analysis/:asset_id/signal', ({ useCases, actor }, input) =>
     useCases.analysis.signal(actor, input),
@@ -81,9 +95,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'analysis.markets': bind('GET /v2/analysis/:asset_id/markets', ({ useCases, actor }, input) =>
     useCases.analysis.markets(actor, input),
   ),
-  // Names none of the ten paid controls, so every caller may call it; free callers get the top rows.
+  // The paid controls only when named (REST's query; MCP names none): free callers get the top rows.
   'analysis.signals': bind('GET /v2/assets/signals', ({ useCases, actor }, input) =>
-    useCases.analysis.signals(actor, input),
+    useCases.analysis.signals(actor, input, input.controls),
   ),
   'analysis.screener': bind('GET /v2/assets/screener', ({ useCases, actor }, input) =>
     useCases.analysis.screener(actor, input.asset_class),
@@ -97,6 +111,28 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   ),
   'analysis.trackRecord': bind('GET /v2/track-record', ({ useCases, actor }, input) =>
     useCases.analysis.serviceTrackRecord(actor, input),
+  ),
+  // ---- accounts and sessions ----
+  'auth.signup': bind('POST /v1/auth/signup', ({ useCases, actor }, input) => useCases.auth.signup(actor, input)),
+  'auth.login': bind('POST /v1/auth/login', ({ useCases, actor }, input) => useCases.auth.login(actor, input)),
+  'auth.logout': bind('POST /v1/auth/logout', async ({ useCases, actor }, input) => {
+    await useCases.auth.logout(actor, input.session_token);
+    return null;
+  }),
+  'auth.verifyEmail': bind('GET /v1/auth/verify', ({ useCases, actor }, input) =>
+    useCases.auth.verify(actor, input.token),
+  ),
+  'auth.resendVerification': bind('POST /v1/auth/verify/resend', ({ useCases, actor }, input) =>
+    useCases.auth.resendVerification(actor, input.email),
+  ),
+  'auth.requestPasswordReset': bind('POST /v1/auth/password/reset', ({ useCases, actor }, input) =>
+    useCases.auth.requestPasswordReset(actor, input.email),
+  ),
+  'auth.confirmPasswordReset': bind('POST /v1/auth/password/reset/confirm', ({ useCases, actor }, input) =>
+    useCases.auth.confirmPasswordReset(actor, input.token, input.password),
+  ),
+  'auth.deleteAccount': bind('DELETE /v1/users/me', ({ useCases, actor }, input) =>
+    useCases.auth.deleteAccount(actor, input.password),
   ),
   // ---- the signed-in user ----
   'auth.me': bind('GET /v1/auth/me', ({ useCases, actor }) => useCases.auth.me(actor)),
@@ -122,6 +158,9 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
   'accounts.connections': bind('GET /v1/connections/user', ({ useCases, actor }) =>
     useCases.accounts.connections(actor),
   ),
+  'accounts.connect': bind('POST /v1/connections/user', ({ useCases, actor }, input) =>
+    useCases.accounts.connect(actor, input),
+  ),
   'accounts.disconnect': bind('DELETE /v1/connections/user/:connection_id', async ({ useCases, actor }, input) => {
     await useCases.accounts.disconnect(actor, input.connection_id);
     return null;
@@ -144,6 +183,7 @@ export const REGISTRY: { readonly [K in OperationId]: OperationBinding<K> } = {
     await useCases.alerts.delete(actor, input.alert_id);
     return null;
   }),
+  'alerts.limits': bind('GET /v1/notifications/config', ({ useCases, actor }) => useCases.alerts.limits(actor)),
   'alerts.preferences': bind('GET /v1/users/notification_preferences', ({ useCases, actor }) =>
     useCases.alerts.preferences(actor),
   ),
@@ -231,7 +271,7 @@ export interface InvokeOptions {
  */
 export function checkCaller(need: CallerNeed, actor: Actor, options: InvokeOptions = {}): void {
   const { kind } = actor.caller;
-  if (need === 'none') return;
+  if (need === 'none' || need === 'optional') return;
   if (need === 'admin') {
     if (options.operator !== true) throw new AppError('Unauthorized', 'Only the operator runs this operation');
     return;
@@ -279,9 +319,18 @@ export async function invokeOperation(
 }
 
 /**
- * The runner the REST routes are given: runs `id` for the actor of the request, with the input its
- * route parsed, through {@link runOperation}.
+ * The runner the REST routes are given: runs `id` for the actor of the request (with the base URL
+ * of the links mailed for it: `baseUrlOf` the request), with the input its route parsed, through
+ * {@link runOperation}.
  */
 export function restRunner(useCases: UseCases): RunOperation {
-  return (c, id, input) => runOperation({ useCases, actor: actorOf(c) }, id, input);
+  const actor = (c: Context<AppEnv>): Actor => ({ ...actorOf(c), baseUrl: () => baseUrlOf(c) });
+  const run = <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>) =>
+    runOperation({ useCases, actor: actor(c) }, id, input);
+  const cached = <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>) => {
+    const asking = actorOf(c);
+    checkCaller(OPERATIONS[id].caller, asking);
+    return REGISTRY[id].cached?.({ useCases, actor: asking }, input);
+  };
+  return Object.assign(run, { cached });
 }

@@ -60,30 +60,37 @@ export type UserConnection = z.output<typeof UserConnectionSchema>;
 const credential = (description: string) => z.string().max(4096).optional().meta({ description });
 
 /**
- * `POST /v1/connections/user` body. The venues a caller may connect are the server's (they follow the
- * exchange adapters it is built with), so the schema is made from their list. Call it once: two
- * schemas under the one component id `ConnectExchange` would publish only one of them.
+ * What connecting an exchange account takes (the operation `accounts.connect`): the exchange and
+ * the credential fields it needs, named as ccxt names them. Which exchanges may be connected is
+ * the server's to say (see {@link connectExchangeSchema}); the use case refuses any other.
+ */
+export const ConnectExchangeInput = z.object({
+  exchange_id: z.string().min(1).max(64),
+  label: z.string().max(64).nullable().optional().meta({ description: 'A name for the account' }),
+  apiKey: credential('API key (binance, bybit, okx, kraken, coinbase)'),
+  secret: credential('API secret (binance, bybit, okx, kraken, coinbase)'),
+  password: credential('API passphrase (okx)'),
+  walletAddress: credential('Public wallet address, 0x followed by 40 hex digits (hyperliquid)'),
+});
+
+/**
+ * `POST /v1/connections/user` body: {@link ConnectExchangeInput} with the venues a caller may
+ * connect named. They are the server's (they follow the exchange adapters it is built with), so
+ * the schema is made from their list. Call it once: two schemas under the one component id
+ * `ConnectExchange` would publish only one of them.
  */
 export function connectExchangeSchema(venues: readonly string[]) {
-  return z
-    .object({
-      exchange_id: z
-        .string()
-        .min(1)
-        .max(64)
-        .meta({ description: `The exchange to connect: ${venues.join(', ')}`, example: 'bybit' }),
-      label: z.string().max(64).nullable().optional().meta({ description: 'A name for the account' }),
-      apiKey: credential('API key (binance, bybit, okx, kraken, coinbase)'),
-      secret: credential('API secret (binance, bybit, okx, kraken, coinbase)'),
-      password: credential('API passphrase (okx)'),
-      walletAddress: credential('Public wallet address, 0x followed by 40 hex digits (hyperliquid)'),
-    })
-    .meta({
-      id: 'ConnectExchange',
-      description:
-        'Credential fields are named as ccxt names them; send the ones the exchange needs (read-only keys suffice). ' +
-        'They are verified against the exchange, stored encrypted and never returned.',
-    });
+  return ConnectExchangeInput.extend({
+    exchange_id: ConnectExchangeInput.shape.exchange_id.meta({
+      description: `The exchange to connect: ${venues.join(', ')}`,
+      example: 'bybit',
+    }),
+  }).meta({
+    id: 'ConnectExchange',
+    description:
+      'Credential fields are named as ccxt names them; send the ones the exchange needs (read-only keys suffice). ' +
+      'They are verified against the exchange, stored encrypted and never returned.',
+  });
 }
 
 /** `{connection_id}` of `DELETE /v1/connections/user/{connection_id}`. */

@@ -1,4 +1,8 @@
-/** Wire schema of the alert limits (`GET /v1/notifications/config`). */
+/**
+ * Wire schema of the alert limits (`GET /v1/notifications/config`). `max` is an integer: 2^63-1,
+ * beyond a JS number's exact integers, when the tier has no cap. The wire spells it exactly; a JS
+ * value of it (what a JSON parser reads, what the operation answers) is the nearest double, 2^63.
+ */
 import { z } from 'zod';
 
 /** Active alerts a basic (free) account may hold; Pro and Elite have no cap. */

@@ -31,6 +31,12 @@ export const CredentialsSchema = z
 /** `POST /v1/auth/verify/resend` body. */
 export const EmailAddressSchema = z.object({ email: Email }).meta({ id: 'EmailAddress' });
 
+/**
+ * What ending a session takes: its token (REST reads it from `x-session-token` or the session
+ * cookie of the request it ends).
+ */
+export const LogoutInput = z.object({ session_token: z.string().min(1) });
+
 /** The verification link's query. */
 export const VerifyEmailQuery = z.object({
   token: z.string().min(1).max(200).meta({ description: 'The token of the mailed link' }),

@@ -92,6 +92,19 @@ export const TradingSignalsInput = z.object({
 });
 export type TradingSignalsInput = z.output<typeof TradingSignalsInput>;
 
+/**
+ * The signal list with its paid controls (the operation `analysis.signals`): `controls` are the
+ * ten signal controls by their wire names, as a query names them (`/v2/config` publishes them);
+ * the use case checks the caller's tier for them and parses their values (400 when malformed).
+ * MCP's `get_trading_signals` takes {@link TradingSignalsInput}, without them.
+ */
+export const SignalListInput = TradingSignalsInput.extend({
+  controls: z
+    .record(z.string(), z.union([z.string(), z.array(z.string())]))
+    .optional()
+    .describe('The signal controls by name (Pro): each a value, or a list of values'),
+});
+
 /** `get_screener`: breakouts, oversold zones and volume surges of an asset class (d1). */
 export const ScreenerInput = z.object({ asset_class: AssetClassFilterSchema });
 export type ScreenerInput = z.output<typeof ScreenerInput>;

@@ -1,5 +1,6 @@
 /** Market tools: analysis with zones, signal, overview, markets, signal list, screener, Fear & Greed, asset lists, exchanges. */
 
+import { TradingSignalsInput } from '@marketlens/contract';
 import type { AnalysisData, AssetRef, Level, Served, Signal, TradePlan } from '../backend.js';
 import { lines, num, pct, share, usd } from '../render.js';
 import { defineTool, type ToolDefinition } from '../tool.js';
@@ -150,6 +151,8 @@ const getTradingSignals = defineTool({
   description:
     'Signal list over an asset class: one row per asset with action, the probability and expected R after costs of its call (buy or sell; a hold has no trade), trend, RSI and Fear & Greed, calls first, most probable first. Timeframes 1h, 15m and 1d (default). Free accounts get the top 10 rows.',
   operation: 'analysis.signals',
+  // Without the paid signal controls the operation also takes (REST's query names them).
+  input: TradingSignalsInput,
   text: (l) =>
     lines(
       `Signals (${l.asset_class}, ${l.timeframe}, as of ${l.as_of}): ${l.rows.length} of ${l.total}${l.restricted ? ' (free list: top rows only)' : ''}`,

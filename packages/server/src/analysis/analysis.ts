@@ -283,19 +283,37 @@ export function cachedAnalysisOf(
   return stateOf(deps, CACHES).analyses.get(key, now) ?? undefined;
 }
 
-const envelopes = new WeakMap<AnalysisResult, CachedBody>();
+/** The wire of an analysis as served: made once per computation (see {@link servedAnalysisWire}). */
+export type AnalysisWire = ReturnType<typeof analysisWire>;
+
+const wires = new WeakMap<AnalysisResult, AnalysisWire>();
+const envelopes = new WeakMap<AnalysisWire, CachedBody>();
+
+/**
+ * The wire of a computed analysis, made once per computation and shared by every answer of it
+ * (read, never changed): what the operation `analysis.get` answers, and the key of its bytes as
+ * REST sends them ({@link analysisEnvelope}).
+ */
+export function servedAnalysisWire(result: AnalysisResult): AnalysisWire {
+  let wire = wires.get(result);
+  if (wire === undefined) {
+    wire = analysisWire(result);
+    wires.set(result, wire);
+  }
+  return wire;
+}
 
 /**
  * The success envelope of an analysis as sent: its JSON bytes and entity tag, made once per
- * computation, and its compressed forms, each made the first time a client accepts it. A cached
- * analysis is served as the same bytes, so a cache hit costs no wire mapping, stringify, encoding
- * or hashing.
+ * computation (the wire of {@link servedAnalysisWire} is one object per computation), and its
+ * compressed forms, each made the first time a client accepts it. A cached analysis is served as
+ * the same bytes, so a cache hit costs no wire mapping, stringify, encoding or hashing.
  */
-export function analysisEnvelope(result: AnalysisResult): CachedBody {
-  let body = envelopes.get(result);
+export function analysisEnvelope(wire: AnalysisWire): CachedBody {
+  let body = envelopes.get(wire);
   if (body === undefined) {
-    body = cachedBody(JSON.stringify(ok(analysisWire(result))));
-    envelopes.set(result, body);
+    body = cachedBody(JSON.stringify(ok(wire)));
+    envelopes.set(wire, body);
   }
   return body;
 }

@@ -21,6 +21,17 @@ const userView = (u: UserRecord) => ({ id: u.id, email: u.email, created_at: iso
 
 const pendingView = (email: string) => ({ email, verification: 'pending' as const });
 
+/**
+ * The base URL of the links mailed for `actor`: where its request came in (REST), else the
+ * configured public URL; neither is 400 `HostNotAllowed`.
+ */
+function linkBaseOf(deps: AppDeps, actor: Actor): string {
+  if (actor.baseUrl !== undefined) return actor.baseUrl();
+  const configured = deps.config.publicUrl;
+  if (configured) return configured.replace(/\/+$/, '');
+  throw new AppError('HostNotAllowed', 'No address to build the mailed link under; set MARKETLENS_PUBLIC_URL');
+}
+
 const sessionView = (g: SessionGrant): Session => ({
   user: userView(g.user),
   session_token: g.token,
@@ -42,20 +53,18 @@ export function authUseCases(deps: AppDeps) {
 
   return {
     /**
-     * Creates an account on the free tier. Where verification is required, mails a link under
-     * `baseUrl()` (or a notice to a taken address's owner) and opens no session (`pending`);
-     * otherwise opens a session, and a taken address is 422 `EmailAlreadyRegistered`.
+     * Creates an account on the free tier. Where verification is required, mails a link under the
+     * actor's base URL (or a notice to a taken address's owner) and opens no session (the pending
+     * verification is answered); otherwise opens a session, and a taken address is 422
+     * `EmailAlreadyRegistered`.
      */
-    async signup(
-      _actor: Actor,
-      { email, password }: Credentials,
-      baseUrl: () => string,
-    ): Promise<{ pending: ReturnType<typeof pendingView> } | { session: Session }> {
+    async signup(actor: Actor, { email, password }: Credentials): Promise<Session | ReturnType<typeof pendingView>> {
       if (verificationRequired(deps)) {
-        const pending = await signupPendingVerification(deps, email, password, baseUrl());
-        return { pending: pendingView(pending.email) };
+        // The base URL is asked for only when a link is mailed: a sign-up that mails nothing needs no Host check.
+        const pending = await signupPendingVerification(deps, email, password, linkBaseOf(deps, actor));
+        return pendingView(pending.email);
       }
-      return { session: sessionView(await signup(deps.storage, email, password, deps.now())) };
+      return sessionView(await signup(deps.storage, email, password, deps.now()));
     },
 
     /** Opens a session; a wrong password, or an unverified address where verification is required, is 401 `InvalidCredentials`. */
@@ -74,14 +83,14 @@ export function authUseCases(deps: AppDeps) {
       return { user: userView(user), email_verified_at: iso(user.email_verified_at ?? deps.now()) };
     },
 
-    /** Mails a new link under `baseUrl` to an unverified account (within its mail limit); the same answer for any address. */
-    async resendVerification(_actor: Actor, email: string, baseUrl: string) {
-      return pendingView((await resendVerification(deps, email, baseUrl)).email);
+    /** Mails a new link under the actor's base URL to an unverified account (within its mail limit); the same answer for any address. */
+    async resendVerification(actor: Actor, email: string) {
+      return pendingView((await resendVerification(deps, email, linkBaseOf(deps, actor))).email);
     },
 
-    /** Mails a reset link under `baseUrl` to the account of `email`, if any (within its limit); the same answer for any address. */
-    async requestPasswordReset(_actor: Actor, email: string, baseUrl: string) {
-      const { email: normalized } = await requestPasswordReset(deps, email, baseUrl);
+    /** Mails a reset link under the actor's base URL to the account of `email`, if any (within its limit); the same answer for any address. */
+    async requestPasswordReset(actor: Actor, email: string) {
+      const { email: normalized } = await requestPasswordReset(deps, email, linkBaseOf(deps, actor));
       return { email: normalized, reset: 'mailed' as const };
     },
 

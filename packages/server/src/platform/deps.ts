@@ -154,4 +154,10 @@ export interface Actor {
    * any write or expensive work, so a refused request changes nothing. Absent: already decided.
    */
   admitted?: () => Promise<void> | undefined;
+  /**
+   * The base URL the caller reached the service at, under which the links mailed for it are built
+   * (REST: the public URL, or the request's own origin when it names this server; computed only
+   * when a link is mailed). Absent: the configured public URL.
+   */
+  baseUrl?: () => string;
 }

@@ -233,7 +233,8 @@ describe('routesOf: a declaration completed from the registry', () => {
       expect(completed.security, id).toEqual(operation(authOf(id), { ...head, ...text, responses: {} }).security);
       securities.add(JSON.stringify(completed.security));
     }
-    // The three caller needs REST serves were all reached: none, key and session.
-    expect(securities.size).toBe(3);
+    // The four caller needs REST serves were all reached: none, optional, key and session (three
+    // until session 16 declared `optional`, the caller need of /v2/config).
+    expect(securities.size).toBe(4);
   });
 });

@@ -44,12 +44,13 @@ export interface AuthSpec {
 
 /**
  * The REST credentials that meet each caller need of the contract's `OPERATIONS` (`admin`
- * operations have no REST route): `none` is the auth feature's `PUBLIC`, `key` its
- * `SESSION_OR_API_KEY`, `session` its `SESSION_ONLY` (the same values, checked by
- * operations.test.ts through the published `security`).
+ * operations have no REST route): `none` is the auth feature's `PUBLIC`, `optional` its
+ * `OPTIONAL_SESSION_OR_API_KEY`, `key` its `SESSION_OR_API_KEY`, `session` its `SESSION_ONLY` (the
+ * same values, checked by operations.test.ts through the published `security`).
  */
 const REST_AUTH: Readonly<Record<Exclude<CallerNeed, 'admin'>, AuthSpec>> = {
   none: { session: false, apiKey: false, anonymous: true },
+  optional: { session: true, apiKey: true, anonymous: true },
   key: { session: true, apiKey: true },
   session: { session: true, apiKey: false },
 };
@@ -67,11 +68,14 @@ export function authOf(id: OperationId): AuthSpec {
  * of operations and hands it to each feature's route registration, so routes name an operation
  * instead of importing the registry.
  */
-export type RunOperation = <K extends OperationId>(
-  c: Context<AppEnv>,
-  id: K,
-  input: OperationInput<K>,
-) => Promise<OperationOutput<K>>;
+export type RunOperation = {
+  <K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>): Promise<OperationOutput<K>>;
+  /**
+   * The answer of `id` when it is at hand without waiting (a cache hit, after the same caller
+   * check), else undefined: a route may then answer synchronously, and run the operation otherwise.
+   */
+  cached<K extends OperationId>(c: Context<AppEnv>, id: K, input: OperationInput<K>): OperationOutput<K> | undefined;
+};
 
 /** OpenAPI security requirements of a spec (`{}` marks the credential optional). */
 export function securityOf(spec: AuthSpec): Record<string, string[]>[] {

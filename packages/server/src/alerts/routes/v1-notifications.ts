@@ -9,87 +9,18 @@ import {
   TARGET_OUT_OF_RANGE,
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
-import { SESSION_ONLY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { AppError } from '../../platform/errors/app-error.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
+import type { RunOperation, Serve } from '../../platform/operation.js';
+import { type RestHook, restTable, serveTable } from '../../platform/rest-table.js';
 import { limitsEnvelopeJson } from '../limits.js';
-import type { AlertUseCases } from '../use-cases.js';
-
-const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
-
-const payloadBody = { content: { 'application/json': { schema: NotificationPayloadSchema } }, required: true };
-
-const route = routesOf('Notifications');
-
-const listRoute = route('alerts.list', {
-  method: 'get',
-  path: '/v1/notifications',
-  operationId: 'listNotifications',
-  summary: 'List alerts with live target data',
-  description:
-    "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
-  ok: 'Alerts, newest first',
-});
-
-const createRoute = route('alerts.create', {
-  method: 'post',
-  path: '/v1/notifications',
-  operationId: 'createNotification',
-  summary: 'Create an alert',
-  description: `400 \`UnknownAsset\`, \`StablecoinNotAnalyzed\`, \`TargetOutOfRange\`, \`InvalidNotification\`; 402 \`NotificationLimitExceeded\` (basic accounts hold ${FREE_ALERT_LIMIT} active alerts) or 1004 (timeframe under an hour without Pro); 410 \`NoActiveDevice\` (register a push device first).`,
-  request: { body: payloadBody },
-  ok: 'Alert created',
-  errors: [402, 410],
-});
-
-const configRoute = operation(SESSION_ONLY, {
-  method: 'get',
-  path: '/v1/notifications/config',
-  operationId: 'getNotificationConfig',
-  tags: ['Notifications'],
-  summary: 'Active alerts against the account cap',
-  description:
-    'How many alerts are active and how many the account may hold (`unlimited: true`, and `max` 2^63-1, when its tier has no cap).',
-  responses: { 200: json(LimitsEnvelope, 'Count and cap') },
-});
-
-const updateRoute = route('alerts.update', {
-  method: 'patch',
-  path: '/v1/notifications/{notification_id}',
-  operationId: 'updateNotification',
-  summary: 'Replace an alert payload (re-arms it)',
-  description:
-    'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
-  request: { params: NotificationIdParams, body: payloadBody },
-  ok: 'Alert updated',
-  errors: [402, 404],
-});
-
-const deleteRoute = route('alerts.delete', {
-  method: 'delete',
-  path: '/v1/notifications/{notification_id}',
-  operationId: 'deleteNotification',
-  summary: 'Delete an alert',
-  description: 'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
-  request: { params: NotificationIdParams },
-  ok: 'Alert deleted',
-  errors: [404],
-});
-
-interface HookResult {
-  success: boolean;
-  target?: string;
-  error?: { issues: { path: PropertyKey[]; message: string; code?: string; params?: unknown }[] };
-}
 
 /**
  * Payload failures get the notification codes: a target out of its kind's range is
  * `TargetOutOfRange`, anything else about the body `InvalidNotification`; a bad path id is
  * `InvalidRequest` as everywhere.
  */
-function payloadHook(result: HookResult): undefined {
+const payloadHook: RestHook = (result) => {
   if (result.success) return undefined;
   const issues = result.error?.issues ?? [];
   const text = issues
@@ -101,27 +32,76 @@ function payloadHook(result: HookResult): undefined {
     issues.length > 0 &&
     issues.every((i) => (i.params as { reason?: unknown } | undefined)?.reason === TARGET_OUT_OF_RANGE);
   throw new AppError(rangeOnly ? 'TargetOutOfRange' : 'InvalidNotification', `Invalid notification: ${text}`);
-}
+};
 
+/** The alerts of an account and their cap. */
+export const notificationRoutes = restTable('Notifications', {
+  'alerts.limits': [
+    { get: '/v1/notifications/config', id: 'getNotificationConfig', ok: 'Count and cap' },
+    'Active alerts against the account cap',
+    'How many alerts are active and how many the account may hold (`unlimited: true`, and `max` 2^63-1, when its tier has no cap).',
+  ],
+  'alerts.list': [
+    { get: '/v1/notifications', id: 'listNotifications', ok: 'Alerts, newest first' },
+    'List alerts with live target data',
+    "Every alert of the account, armed, paused, triggered or expired, each with the watched value's live reading.",
+  ],
+  'alerts.create': [
+    {
+      post: '/v1/notifications',
+      id: 'createNotification',
+      json: NotificationPayloadSchema,
+      ok: 'Alert created',
+      errors: [402, 410],
+      hook: payloadHook,
+    },
+    'Create an alert',
+    `400 \`UnknownAsset\`, \`StablecoinNotAnalyzed\`, \`TargetOutOfRange\`, \`InvalidNotification\`; 402 \`NotificationLimitExceeded\` (basic accounts hold ${FREE_ALERT_LIMIT} active alerts) or 1004 (timeframe under an hour without Pro); 410 \`NoActiveDevice\` (register a push device first).`,
+  ],
+  'alerts.update': [
+    {
+      patch: '/v1/notifications/{notification_id}',
+      id: 'updateNotification',
+      params: NotificationIdParams,
+      json: NotificationPayloadSchema,
+      ok: 'Alert updated',
+      errors: [402, 404],
+      hook: payloadHook,
+    },
+    'Replace an alert payload (re-arms it)',
+    'A triggered or expired alert is re-armed; `enabled: false` pauses it, `enabled: true` re-arms a paused one (the basic cap applies).',
+  ],
+  'alerts.delete': [
+    {
+      delete: '/v1/notifications/{notification_id}',
+      id: 'deleteNotification',
+      params: NotificationIdParams,
+      ok: 'Alert deleted',
+      errors: [404],
+    },
+    'Delete an alert',
+    'The alert is removed and stops firing at once. 404 when the account has no alert with that id.',
+  ],
+});
+
+const LimitsEnvelope = envelopeOf(NotificationLimitsSchema);
+
+/** The limits' envelope as its JSON text (an unlimited `max` spelled exactly), typed as the documented 200. */
 function limitsJson(c: Context<AppEnv>, text: string) {
   const res = c.body(text, 200, { 'content-type': 'application/json' });
   return res as unknown as Response & TypedResponse<z.infer<typeof LimitsEnvelope>, 200, 'json'>;
 }
 
-export function registerNotificationRoutes(serve: Serve, run: RunOperation, alerts: AlertUseCases): void {
-  serve(configRoute, async (c) => limitsJson(c, limitsEnvelopeJson(await alerts.limits(actorOf(c)))));
-  serve(listRoute, async (c) => c.json(ok(await run(c, 'alerts.list', {})), 200));
-  serve(createRoute, async (c) => c.json(ok(await run(c, 'alerts.create', c.req.valid('json'))), 200), payloadHook);
-  serve(
-    updateRoute,
-    async (c) => {
+export function registerNotificationRoutes(serve: Serve, run: RunOperation): void {
+  serveTable(serve, run, notificationRoutes, {
+    'alerts.limits': async (c) => limitsJson(c, limitsEnvelopeJson(await run(c, 'alerts.limits', {}))),
+    'alerts.update': async (c) => {
       const input = { alert_id: c.req.valid('param').notification_id, payload: c.req.valid('json') };
       return c.json(ok(await run(c, 'alerts.update', input)), 200);
     },
-    payloadHook,
-  );
-  serve(deleteRoute, async (c) => {
-    const alert_id = c.req.valid('param').notification_id;
-    return c.json(ok(await run(c, 'alerts.delete', { alert_id })), 200);
+    'alerts.delete': async (c) => {
+      const alert_id = c.req.valid('param').notification_id;
+      return c.json(ok(await run(c, 'alerts.delete', { alert_id })), 200);
+    },
   });
 }

@@ -653,6 +653,25 @@ describe('a cached analysis over HTTP: entity tag, 304, compression', () => {
     expect(await coding('br')).toBe('br');
   });
 
+  it('answers a cache hit synchronously (the operation `analysis.get` run on its cached path), a miss later', async () => {
+    const env = { incoming: { socket: { remoteAddress: '203.0.113.7' } } };
+    const ask = (path: string) => local.app.request(path, { headers: session }, env);
+    // A depth no other test reads: the first request computes (a promise), the next finds it at hand.
+    const path = '/v2/analysis/ethereum?limit=321';
+    const first = ask(path);
+    expect(first).toBeInstanceOf(Promise);
+    const computed = await first;
+    expect(computed.status).toBe(200);
+    const hit = ask(path);
+    expect(hit).not.toBeInstanceOf(Promise);
+    const cached = await hit;
+    expect(cached.status).toBe(200);
+    expect(cached.headers.get('etag')).toBe(computed.headers.get('etag'));
+    // The same caller check as the operation's: an anonymous caller is refused, never served the hit.
+    const refused = await local.app.request(path, {}, env);
+    expect(refused.status).toBe(401);
+  });
+
   it('documents the entity tag on the 200 and the 304 response of both analysis operations', async () => {
     const doc = (await (await local.request((await import('../../app.js')).OPENAPI_PATH)).json()) as {
       paths: Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;

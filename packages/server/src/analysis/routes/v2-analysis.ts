@@ -5,20 +5,17 @@ import {
   AnalysisSchema,
   AssetIdParams,
   AssetMarketsQuery,
-  CandlesSchema,
   envelopeOf,
   LocaleHeader,
   ok,
   SignalResponseSchema,
 } from '@marketlens/contract';
 import type { Context, TypedResponse } from 'hono';
-import { SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { cachedResponder } from '../../platform/http-cache/cached-body.js';
-import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
-import { type AnalysisRequest, type AnalysisResult, analysisEnvelope } from '../analysis.js';
-import type { AnalysisUseCases } from '../use-cases.js';
+import { json, operation, type RunOperation, type Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
+import { type AnalysisRequest, type AnalysisWire, analysisEnvelope } from '../analysis.js';
 
 const GATES =
   'Gates: `d1` is free; other timeframes need Pro (402, code 1004), except `h1` for mobile builds below 3.9.30; on-chain (`external`) assets are free on every timeframe; a `limit` deeper than the free candle ceiling needs Pro (402, code 1005). Unknown asset: 400 `UnknownAsset`; a pair the venue does not list for it: 404 `UnknownMarket`; a stablecoin: 400 `StablecoinNotAnalyzed`; an unknown `connection`: 404 `UnknownExchange`.';
@@ -109,43 +106,45 @@ const signalRoute = operation(
   [402, 404, 503],
 );
 
-const route = routesOf('Analysis');
-
-const overviewRoute = route('analysis.overview', {
-  method: 'get',
-  path: '/v2/analysis/{asset_id}/overview',
-  operationId: 'getAssetOverview',
-  summary: 'Market overview narrative, localized by x-locale',
-  description: `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
-  request: { params: AssetIdParams, query: AnalysisQuery, headers: LocaleHeader },
-  ok: ['The overview', 'AnalysisOverviewEnvelope'],
-  errors: [402, 404, 503],
-});
-
-const candlesRoute = operation(
-  SESSION_OR_API_KEY,
-  {
-    method: 'get',
-    path: '/v2/analysis/{asset_id}/candles',
-    operationId: 'getAssetCandles',
-    tags: ['Analysis'],
-    summary: 'The candles an analysis reads, with the live candle apart (for charts)',
-    description: `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
-    request: { params: AssetIdParams, query: AnalysisQuery },
-    responses: { 200: json(envelopeOf(CandlesSchema, 'AnalysisCandlesEnvelope'), 'The candles') },
-  },
-  [402, 404, 503],
-);
-
-const marketsRoute = route('analysis.markets', {
-  method: 'get',
-  path: '/v2/analysis/{asset_id}/markets',
-  operationId: 'getAssetMarkets',
-  summary: 'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
-  description: 'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
-  request: { params: AssetIdParams, query: AssetMarketsQuery },
-  ok: ['Markets, spot first', 'AssetMarketsEnvelope'],
-  errors: [404, 503],
+/** The candles, the overview and the markets of an asset (the analysis and the signal are declared above). */
+const assetRoutes = restTable('Analysis', {
+  'analysis.candles': [
+    {
+      get: '/v2/analysis/{asset_id}/candles',
+      id: 'getAssetCandles',
+      params: AssetIdParams,
+      query: AnalysisQuery,
+      ok: ['The candles', 'AnalysisCandlesEnvelope'],
+      errors: [402, 404, 503],
+    },
+    'The candles an analysis reads, with the live candle apart (for charts)',
+    `The newest \`limit\` closed candles of the asset on the timeframe, exactly those \`GET /v2/analysis/{asset_id}\` with the same query analyses, oldest first, and the candle still forming as \`live\`. ${GATES}`,
+  ],
+  'analysis.overview': [
+    {
+      get: '/v2/analysis/{asset_id}/overview',
+      id: 'getAssetOverview',
+      params: AssetIdParams,
+      query: AnalysisQuery,
+      request: { headers: LocaleHeader },
+      ok: ['The overview', 'AnalysisOverviewEnvelope'],
+      errors: [402, 404, 503],
+    },
+    'Market overview narrative, localized by x-locale',
+    `A short narrative built from the analysis facts; every number in it is one of \`facts\`. ${GATES}`,
+  ],
+  'analysis.markets': [
+    {
+      get: '/v2/analysis/{asset_id}/markets',
+      id: 'getAssetMarkets',
+      params: AssetIdParams,
+      query: AssetMarketsQuery,
+      ok: ['Markets, spot first', 'AssetMarketsEnvelope'],
+      errors: [404, 503],
+    },
+    'Markets of an asset with their tickers (spot and derivatives combined unless market_type is given)',
+    'Unknown asset: 400 `UnknownAsset`; an unknown `connection`: 404 `UnknownExchange`.',
+  ],
 });
 
 const cachedAnalysis = cachedResponder({
@@ -159,24 +158,21 @@ const cachedAnalysis = cachedResponder({
 /**
  * The analysis's envelope as cached: its bytes as they are (or compressed once), or a 304. Typed
  * as the documented 200 JSON body, which the bytes are: `analysisEnvelope` stringifies
- * `ok(analysisWire(...))`, and the contract test validates them against the schema.
+ * `ok(wire)`, and the contract test validates them against the schema.
  */
-function served(c: Context<AppEnv>, result: AnalysisResult) {
-  const res = cachedAnalysis(c, analysisEnvelope(result));
+function served(c: Context<AppEnv>, wire: AnalysisWire) {
+  const res = cachedAnalysis(c, analysisEnvelope(wire));
   return res as unknown as Response & TypedResponse<z.infer<typeof AnalysisEnvelope>, 200, 'json'>;
 }
 
 /**
- * The analysis answered: at once from the cache when nothing needs waiting for (so the response
- * leaves synchronously), else through `analysis.get`. Not through `run` (the registry's
- * `analysis.get` answers the wire object): this route sends the cached bytes of the result, or a
- * 304, and answers a cache hit without a promise (docs/decisions.md); its caller check is the
- * declared one, from the route's declaration.
+ * The analysis answered through the operation `analysis.get`: at once when the answer is at hand
+ * (a cache hit: the response leaves synchronously), else when it is computed. Either way the
+ * answer is the wire of one computation, sent as its cached bytes or a 304 (see `served`).
  */
-function answer(c: Context<AppEnv>, analysis: AnalysisUseCases, request: AnalysisRequest) {
-  const actor = actorOf(c);
-  const hit = analysis.cached(actor, request);
-  return hit !== undefined ? served(c, hit) : analysis.get(actor, request).then((result) => served(c, result));
+function answer(c: Context<AppEnv>, run: RunOperation, request: AnalysisRequest) {
+  const hit = run.cached(c, 'analysis.get', request);
+  return hit !== undefined ? served(c, hit) : run(c, 'analysis.get', request).then((wire) => served(c, wire));
 }
 
 const requests = new WeakMap<object, AnalysisRequest>();
@@ -195,9 +191,9 @@ function assetRequest(query: Omit<AnalysisRequest, 'asset_id'>, assetId: string)
   return request;
 }
 
-export function registerAnalysisRoutes(serve: Serve, run: RunOperation, analysis: AnalysisUseCases): void {
-  serve(analysisByQueryRoute, (c) => answer(c, analysis, c.req.valid('query')));
-  serve(analysisRoute, (c) => answer(c, analysis, assetRequest(c.req.valid('query'), c.req.valid('param').asset_id)));
+export function registerAnalysisRoutes(serve: Serve, run: RunOperation): void {
+  serve(analysisByQueryRoute, (c) => answer(c, run, c.req.valid('query')));
+  serve(analysisRoute, (c) => answer(c, run, assetRequest(c.req.valid('query'), c.req.valid('param').asset_id)));
   serve(signalRoute, async (c) => {
     const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
     const result = await run(c, 'analysis.signal', request);
@@ -206,24 +202,22 @@ export function registerAnalysisRoutes(serve: Serve, run: RunOperation, analysis
     c.header('vary', VARY);
     return c.json(ok(result), 200);
   });
-  serve(candlesRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    const result = await analysis.candles(actorOf(c), request);
-    // The live candle moves with every read: never reused without asking.
-    c.header('cache-control', 'private, no-cache');
-    c.header('vary', VARY);
-    return c.json(ok(result), 200);
-  });
-  serve(overviewRoute, async (c) => {
-    const locale = c.req.valid('header')['x-locale'];
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
-    const result = await run(c, 'analysis.overview', request);
-    c.header('content-language', result.locale);
-    c.header('vary', `x-locale, ${VARY}`);
-    return c.json(ok(result), 200);
-  });
-  serve(marketsRoute, async (c) => {
-    const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
-    return c.json(ok(await run(c, 'analysis.markets', request)), 200);
+  serveTable(serve, run, assetRoutes, {
+    'analysis.candles': async (c) => {
+      const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id };
+      const result = await run(c, 'analysis.candles', request);
+      // The live candle moves with every read: never reused without asking.
+      c.header('cache-control', 'private, no-cache');
+      c.header('vary', VARY);
+      return c.json(ok(result), 200);
+    },
+    'analysis.overview': async (c) => {
+      const locale = c.req.valid('header')['x-locale'];
+      const request = { ...c.req.valid('query'), asset_id: c.req.valid('param').asset_id, locale };
+      const result = await run(c, 'analysis.overview', request);
+      c.header('content-language', result.locale);
+      c.header('vary', `x-locale, ${VARY}`);
+      return c.json(ok(result), 200);
+    },
   });
 }

@@ -16,10 +16,8 @@ import {
   VerifyEmailQuery,
 } from '@marketlens/contract';
 import type { Context } from 'hono';
-import { actorOf } from '../../platform/actor.js';
 import type { AppEnv } from '../../platform/deps.js';
 import { json, operation, type RunOperation, routesOf, type Serve } from '../../platform/operation.js';
-import { PUBLIC, SESSION_ONLY } from '../authorize.js';
 import {
   checkSameOrigin,
   clearedSessionCookie,
@@ -27,9 +25,7 @@ import {
   sessionCookie,
   wantsSessionCookie,
 } from '../cookie-session.js';
-import { baseUrlOf } from '../oauth/base.js';
 import { RESET_PATH } from '../recovery.js';
-import type { AuthUseCases } from '../use-cases.js';
 import { VERIFY_PATH } from '../verification/verification.js';
 
 const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificationEnvelope');
@@ -37,7 +33,7 @@ const PendingEnvelope = envelopeOf(PendingVerificationSchema, 'PendingVerificati
 const body = { body: { content: { 'application/json': { schema: CredentialsSchema } }, required: true } };
 
 const signupRoute = operation(
-  PUBLIC,
+  'auth.signup',
   {
     method: 'post',
     path: '/v1/auth/signup',
@@ -55,7 +51,7 @@ const signupRoute = operation(
   [422],
 );
 
-const verifyRoute = operation(PUBLIC, {
+const verifyRoute = operation('auth.verifyEmail', {
   method: 'get',
   path: VERIFY_PATH,
   operationId: 'verifyEmail',
@@ -67,7 +63,7 @@ const verifyRoute = operation(PUBLIC, {
   responses: { 200: json(envelopeOf(EmailVerifiedSchema, 'EmailVerifiedEnvelope'), 'The address is verified') },
 });
 
-const resendRoute = operation(PUBLIC, {
+const resendRoute = operation('auth.resendVerification', {
   method: 'post',
   path: `${VERIFY_PATH}/resend`,
   operationId: 'resendVerification',
@@ -90,7 +86,7 @@ const resendRoute = operation(PUBLIC, {
   },
 });
 
-const loginRoute = operation(PUBLIC, {
+const loginRoute = operation('auth.login', {
   method: 'post',
   path: '/v1/auth/login',
   operationId: 'login',
@@ -102,7 +98,7 @@ const loginRoute = operation(PUBLIC, {
   responses: { 200: json(envelopeOf(SessionSchema), 'Session opened') },
 });
 
-const logoutRoute = operation(SESSION_ONLY, {
+const logoutRoute = operation('auth.logout', {
   method: 'post',
   path: '/v1/auth/logout',
   operationId: 'logout',
@@ -135,7 +131,7 @@ function deliver(c: Context<AppEnv>, session: Session): Session {
   return { ...session, session_token: '' };
 }
 
-const resetRequestRoute = operation(PUBLIC, {
+const resetRequestRoute = operation('auth.requestPasswordReset', {
   method: 'post',
   path: RESET_PATH,
   operationId: 'requestPasswordReset',
@@ -152,7 +148,7 @@ const resetRequestRoute = operation(PUBLIC, {
   },
 });
 
-const resetConfirmRoute = operation(PUBLIC, {
+const resetConfirmRoute = operation('auth.confirmPasswordReset', {
   method: 'post',
   path: `${RESET_PATH}/confirm`,
   operationId: 'confirmPasswordReset',
@@ -165,7 +161,7 @@ const resetConfirmRoute = operation(PUBLIC, {
 });
 
 const deleteMeRoute = operation(
-  SESSION_ONLY,
+  'auth.deleteAccount',
   {
     method: 'delete',
     path: '/v1/users/me',
@@ -180,20 +176,30 @@ const deleteMeRoute = operation(
   [403],
 );
 
-export function registerAuthRoutes(serve: Serve, run: RunOperation, auth: AuthUseCases): void {
+/**
+ * The session token of a sign-out: the `x-session-token` header, else the session cookie (which
+ * the answer then clears).
+ */
+function signedOutToken(c: Context<AppEnv>): { token: string; cookie: boolean } {
+  const header = c.req.header('x-session-token');
+  if (header !== undefined) return { token: header, cookie: false };
+  const cookie = cookieSessionToken(c);
+  return { token: cookie ?? '', cookie: cookie !== undefined };
+}
+
+export function registerAuthRoutes(serve: Serve, run: RunOperation): void {
   serve(resetRequestRoute, async (c) => {
-    const answer = await auth.requestPasswordReset(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
+    const answer = await run(c, 'auth.requestPasswordReset', c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(answer), 202);
   });
   serve(resetConfirmRoute, async (c) => {
-    const { token, password } = c.req.valid('json');
-    const done = await auth.confirmPasswordReset(actorOf(c), token, password);
+    const done = await run(c, 'auth.confirmPasswordReset', c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(done), 200);
   });
   serve(deleteMeRoute, async (c) => {
-    const deleted = await auth.deleteAccount(actorOf(c), c.req.valid('json').password);
+    const deleted = await run(c, 'auth.deleteAccount', c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(deleted), 200);
   });
@@ -204,33 +210,32 @@ export function registerAuthRoutes(serve: Serve, run: RunOperation, auth: AuthUs
   });
   serve(signupRoute, async (c) => {
     c.header('cache-control', 'no-store');
-    // The base URL is asked for only when a link is mailed: a sign-up that mails nothing needs no Host check.
     if (wantsSessionCookie(c)) checkSameOrigin(c);
-    const result = await auth.signup(actorOf(c), c.req.valid('json'), () => baseUrlOf(c));
-    return 'pending' in result ? c.json(ok(result.pending), 202) : c.json(ok(deliver(c, result.session)), 200);
+    const result = await run(c, 'auth.signup', c.req.valid('json'));
+    return 'session_token' in result ? c.json(ok(deliver(c, result)), 200) : c.json(ok(result), 202);
   });
   serve(loginRoute, async (c) => {
     if (wantsSessionCookie(c)) checkSameOrigin(c);
-    const session = await auth.login(actorOf(c), c.req.valid('json'));
+    const session = await run(c, 'auth.login', c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(deliver(c, session)), 200);
   });
   serve(verifyRoute, async (c) => {
-    const verified = await auth.verify(actorOf(c), c.req.valid('query').token);
+    const verified = await run(c, 'auth.verifyEmail', c.req.valid('query'));
     c.header('cache-control', 'no-store');
     // The token is in this page's URL: it must not leave in a Referer.
     c.header('referrer-policy', 'no-referrer');
     return c.json(ok(verified), 200);
   });
   serve(resendRoute, async (c) => {
-    const pending = await auth.resendVerification(actorOf(c), c.req.valid('json').email, baseUrlOf(c));
+    const pending = await run(c, 'auth.resendVerification', c.req.valid('json'));
     c.header('cache-control', 'no-store');
     return c.json(ok(pending), 202);
   });
   serve(logoutRoute, async (c) => {
-    const cookie = c.req.header('x-session-token') === undefined ? cookieSessionToken(c) : undefined;
-    await auth.logout(actorOf(c), c.req.header('x-session-token') ?? cookie ?? '');
-    if (cookie !== undefined) c.header('set-cookie', clearedSessionCookie(c));
+    const { token, cookie } = signedOutToken(c);
+    await run(c, 'auth.logout', { session_token: token });
+    if (cookie) c.header('set-cookie', clearedSessionCookie(c));
     return c.json(ok(null), 200);
   });
 }

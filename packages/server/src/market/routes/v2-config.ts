@@ -1,29 +1,24 @@
-import { ConfigSchema, envelopeOf, ok } from '@marketlens/contract';
-import { OPTIONAL_SESSION_OR_API_KEY } from '../../auth/authorize.js';
-import { actorOf } from '../../platform/actor.js';
-import { operation, type Serve } from '../../platform/operation.js';
-import type { MarketUseCases } from '../use-cases.js';
+import { ok } from '@marketlens/contract';
+import type { RunOperation, Serve } from '../../platform/operation.js';
+import { restTable, serveTable } from '../../platform/rest-table.js';
 
-const configRoute = operation(OPTIONAL_SESSION_OR_API_KEY, {
-  method: 'get',
-  path: '/v2/config',
-  operationId: 'getConfig',
-  tags: ['Config'],
-  summary: 'Client configuration: timeframes, depths, signal controls, alert kinds, caller tier',
-  description:
+/** The client configuration. */
+const configRoutes = restTable('Config', {
+  'market.config': [
+    { get: '/v2/config', id: 'getConfig', ok: ['The config document', 'ConfigEnvelope'] },
+    'Client configuration: timeframes, depths, signal controls, alert kinds, caller tier',
     'Readable without a credential (`caller.state` is `anonymous`). When the subscription cannot be read, `caller.state` is `unavailable` and `is_pro` is null: keep previous knowledge. Served as a private cache.',
-  responses: {
-    200: {
-      description: 'The config document',
-      content: { 'application/json': { schema: envelopeOf(ConfigSchema, 'ConfigEnvelope') } },
-    },
-  },
+  ],
 });
 
-export function registerConfigRoutes(serve: Serve, market: MarketUseCases): void {
-  serve(configRoute, (c) => {
-    c.header('cache-control', 'private, max-age=60');
-    c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');
-    return c.json(ok(market.config(actorOf(c))), 200);
+export function registerConfigRoutes(serve: Serve, run: RunOperation): void {
+  serveTable(serve, run, configRoutes, {
+    // The document depends on the credentials and the client's platform and version.
+    'market.config': async (c) => {
+      const config = await run(c, 'market.config', {});
+      c.header('cache-control', 'private, max-age=60');
+      c.header('vary', 'x-session-token, x-api-key, x-platform, x-app-version');
+      return c.json(ok(config), 200);
+    },
   });
 }
